@@ -1,1 +1,1 @@
-fn main() { pgomea::hello(); }
+fn main() -> std::process::ExitCode { pgomea::cli::main(None) }

@@ -1,0 +1,51 @@
+//! The one argument block every parallel-GOM kernel takes, by value. Device pointers travel as
+//! u64 so that the host can fill the struct without knowing device pointer types; `#[repr(C)]`
+//! fixes the layout on both sides.
+
+/// Everything a stage kernel needs for one colour group of one population.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GomArgs {
+    // The counter coordinates of the group.
+    pub seed: u64,
+    pub generation: u32,
+    pub group: u32,
+    /// Population size and number of variables.
+    pub n: u32,
+    pub l: u32,
+    /// The group's slots are slot_begin..slot_begin+slots; its dependent entries
+    /// dep_begin..dep_begin+deps.
+    pub slot_begin: u32,
+    pub slots: u32,
+    pub dep_begin: u32,
+    pub deps: u32,
+    /// Row strides of the per-solution matrices: donors/delta/mask rows hold `row_slots`
+    /// elements, diff rows `row_deps`.
+    pub row_slots: u32,
+    pub row_deps: u32,
+    // Layout (read only): see the host's `GroupLayout`.
+    pub slot_set: u64,
+    pub var_offsets: u64,
+    pub vars: u64,
+    pub dep_offsets: u64,
+    pub dep_edges: u64,
+    /// Edge ends (2 per edge) and weights (i64).
+    pub ends: u64,
+    pub weights: u64,
+    // Population state.
+    /// P (u8, n*l): the donors.
+    pub parents: u64,
+    /// O (u8, n*l) and O' (u8, n*l).
+    pub offspring: u64,
+    pub work: u64,
+    /// Fitness of O (i64, n).
+    pub fitness: u64,
+    pub donors: u64,
+    pub diff: u64,
+    pub delta: u64,
+    pub mask: u64,
+    /// 1 where P[i] equals the elitist (u8, n).
+    pub is_elitist: u64,
+    /// A reference genotype (u8, l) for the comparison kernel.
+    pub reference: u64,
+}

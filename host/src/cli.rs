@@ -1,0 +1,437 @@
+//! The command-line interface (clap, derive). The binary's `main` only embeds the kernels' PTX
+//! and calls [`main`].
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::coloring::{ColoringMethod, Lmig};
+use crate::data;
+use crate::error::{Error, Result};
+use crate::fos::{Fos, LinkageModel};
+use crate::generate::{self, WeightRange};
+use crate::gomea::ims::ImsConfig;
+use crate::instance::Instance;
+use crate::problem::{GrayBoxProblem, MaxCut};
+use crate::run::{Limits, Run};
+use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, solve};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pgomea",
+    version,
+    about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for weighted Max-Cut",
+    long_about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for weighted Max-Cut, after Bouter and Bosman, \
+GECCO 2022. Serial GOMEA with Forced Improvement, and parallel GOMEA that mixes colour groups of independent \
+linkage sets at once, on all CPU cores or on an NVIDIA GPU (every kernel written in Rust).\n\n\
+Instances: --instance PATH, or --set S --name N from the data directory (--instances-dir, else \
+$PGOMEA_INSTANCES, else ./instances, else ../shared/instances). Without either, `run` solves an embedded \
+20x20 torus whose optimum (its total weight) is known."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve one instance and print the result (stdout), with progress on stderr.
+    Run(RunArgs),
+    /// Describe an instance: size, weights, degrees, the linkage model and its colouring.
+    Info(InfoArgs),
+    /// Write a generated instance (torus, random or complete graph) in the G-set format.
+    Generate(GenerateArgs),
+    /// List the CUDA devices.
+    Devices,
+    /// Check this machine's GPU against the CPU backend on fixed seeds (bit for bit).
+    Selftest(SelftestArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct InstanceArgs {
+    /// An instance file (`n m` header, then `i j w` lines, 1-based).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
+    pub instance: Option<PathBuf>,
+    /// An instance set of the data directory: A, B, Bgrid, C or G (with --name).
+    #[arg(long, value_name = "S", requires = "name")]
+    pub set: Option<String>,
+    /// An instance name in that set, e.g. G1 or n0000400i00.
+    #[arg(long, value_name = "N", requires = "set")]
+    pub name: Option<String>,
+    /// The data directory with the instance sets and best_known.csv.
+    #[arg(long, value_name = "DIR")]
+    pub instances_dir: Option<PathBuf>,
+}
+
+/// An instance with its best-known value when the data directory knows it.
+pub struct LoadedInstance {
+    pub instance: Instance,
+    pub best_known: Option<i64>,
+    pub is_optimal: bool,
+}
+
+impl InstanceArgs {
+    pub fn load(&self) -> Result<LoadedInstance> {
+        if let (Some(set), Some(name)) = (&self.set, &self.name) {
+            let dir = data::data_dir(self.instances_dir.as_deref())?;
+            let rows = data::read_best_known(&dir)?;
+            let row = data::find(&rows, set, name)?;
+            let mut instance = Instance::read(&row.path(&dir))?;
+            instance.name = row.name.clone();
+            return Ok(LoadedInstance { instance, best_known: Some(row.best_known), is_optimal: row.is_optimal });
+        }
+        if let Some(path) = &self.instance {
+            let instance = Instance::read(path)?;
+            let known = data::data_dir(self.instances_dir.as_deref())
+                .ok()
+                .and_then(|dir| data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path)));
+            return Ok(LoadedInstance {
+                instance,
+                best_known: known.as_ref().map(|k| k.best_known),
+                is_optimal: known.is_some_and(|k| k.is_optimal),
+            });
+        }
+        let instance = generate::default_instance();
+        let total = instance.total_weight();
+        Ok(LoadedInstance { instance, best_known: Some(total), is_optimal: true })
+    }
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub instance: InstanceArgs,
+    /// serial: GOMEA with Forced Improvement; parallel: colour-grouped parallel GOM (no FI).
+    #[arg(long, value_enum, default_value = "serial")]
+    pub algo: Algorithm,
+    /// Where parallel GOM runs: auto picks CUDA when a driver and a device exist, else the CPU.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: Backend,
+    /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
+    /// most K), lt (learned from the population each generation; serial only), univariate.
+    #[arg(long, default_value = "flt")]
+    pub linkage: LinkageModel,
+    /// Colouring of the linkage-model interaction graph (parallel GOM and --fos-order colored).
+    #[arg(long, default_value = "welsh-powell")]
+    pub coloring: ColoringMethod,
+    /// Serial GOMEA: order of the linkage sets (random, or colored = parallel GOM's group order).
+    #[arg(long, value_enum, default_value = "random")]
+    pub fos_order: FosOrderKind,
+    /// Switch Forced Improvement off (serial GOMEA).
+    #[arg(long)]
+    pub no_fi: bool,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many seconds (default: 10 s when no other limit is given).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Stop after this many evaluations (full-evaluation equivalents).
+    #[arg(long, value_name = "E")]
+    pub max_evals: Option<f64>,
+    /// Stop at this fitness: a number, or best-known (from best_known.csv, or the embedded
+    /// instance's optimum).
+    #[arg(long, value_name = "VALUE|best-known")]
+    pub target: Option<String>,
+    /// Base population size of the interleaved multi-start scheme.
+    #[arg(long, default_value_t = 16)]
+    pub n_base: usize,
+    /// Generations of a population per generation of the next larger one.
+    #[arg(long, default_value_t = 4)]
+    pub c_ims: u32,
+    /// Largest population the scheme may start (default: what fits in a quarter of free memory).
+    #[arg(long, value_name = "N")]
+    pub max_population: Option<usize>,
+    /// Threads of the CPU backend (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write one CSV row per improvement of the best solution: time_s,evaluations,best_fitness.
+    #[arg(long, value_name = "FILE.csv")]
+    pub trace: Option<PathBuf>,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub instance: InstanceArgs,
+    #[arg(long, default_value = "flt")]
+    pub linkage: LinkageModel,
+    #[arg(long, default_value = "welsh-powell")]
+    pub coloring: ColoringMethod,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Subcommand, Debug, Clone, Copy)]
+pub enum Shape {
+    /// An L x L torus (degree 4); even L and positive weights: optimum = total weight.
+    Torus {
+        #[arg(long)]
+        side: usize,
+    },
+    /// A random graph with n vertices and m edges.
+    Random {
+        #[arg(long)]
+        n: usize,
+        #[arg(long)]
+        m: usize,
+    },
+    /// A complete graph on n vertices.
+    Complete {
+        #[arg(long)]
+        n: usize,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[command(subcommand)]
+    pub shape: Shape,
+    /// Output file (default: stdout).
+    #[arg(long, short, global = true)]
+    pub output: Option<PathBuf>,
+    #[arg(long, default_value_t = 1, global = true)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 1, global = true)]
+    pub min_weight: i64,
+    #[arg(long, default_value_t = 5, global = true)]
+    pub max_weight: i64,
+}
+
+#[derive(Args, Debug)]
+pub struct SelftestArgs {
+    /// Generations compared per case.
+    #[arg(long, default_value_t = 3)]
+    pub generations: u32,
+    #[command(flatten)]
+    pub instances: InstanceArgs,
+}
+
+/// Runs the CLI; returns the process exit code.
+pub fn main(ptx: Option<&'static str>) -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli, ptx) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(cli: Cli, ptx: Option<&'static str>) -> Result<ExitCode> {
+    match cli.command {
+        Command::Run(a) => cmd_run(&a, ptx),
+        Command::Info(a) => cmd_info(&a),
+        Command::Generate(a) => cmd_generate(&a),
+        Command::Devices => {
+            for line in crate::cuda::devices()? {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Selftest(a) => crate::selftest::run(&a, ptx),
+    }
+}
+
+/// The solver configuration of `pgomea run`'s options.
+pub fn solve_config(a: &RunArgs, ptx: Option<&'static str>) -> SolveConfig {
+    SolveConfig {
+        algorithm: a.algo,
+        backend: a.backend,
+        linkage: a.linkage,
+        coloring: a.coloring,
+        fos_order: a.fos_order,
+        forced_improvement: !a.no_fi,
+        seed: a.seed,
+        ims: ImsConfig { n_base: a.n_base, c_ims: a.c_ims, max_population: a.max_population },
+        threads: a.threads,
+        ptx,
+    }
+}
+
+/// The limits of `pgomea run`'s options (a 10 s time limit when none is given).
+pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
+    let target = match a.target.as_deref() {
+        None => None,
+        Some("best-known") => Some(best_known.ok_or_else(|| {
+            Error::usage("--target best-known: no best-known value for this instance (use --set/--name, or give a number)")
+        })?),
+        Some(v) => Some(v.parse::<i64>().map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?),
+    };
+    if let Some(t) = a.time_limit
+        && !(t > 0.0 && t.is_finite())
+    {
+        return Err(Error::usage(format!("--time-limit {t}: expected a positive number of seconds")));
+    }
+    if let Some(e) = a.max_evals
+        && !(e > 0.0)
+    {
+        return Err(Error::usage(format!("--max-evals {e}: expected a positive number")));
+    }
+    let time = match (a.time_limit, a.max_evals, target) {
+        (Some(t), _, _) => Some(Duration::from_secs_f64(t)),
+        (None, None, None) => Some(Duration::from_secs(10)),
+        _ => None,
+    };
+    Ok(Limits { time, evaluations: a.max_evals, target })
+}
+
+/// The default population cap: the largest power-of-two multiple of n_base whose genes (three
+/// copies, as parallel GOM keeps) fit in a quarter of the available memory.
+pub fn default_population_cap(l: usize, n_base: usize) -> usize {
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| m.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok()))
+        .map(|kib| kib * 1024)
+        .unwrap_or(4 << 30);
+    let budget = available / 4;
+    let mut n = n_base.max(1);
+    while (n * 2) * l.max(1) * 4 <= budget && n < (1 << 24) {
+        n *= 2;
+    }
+    n
+}
+
+fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+    let loaded = a.instance.load()?;
+    let limits = limits(a, loaded.best_known)?;
+    let problem = MaxCut::new(loaded.instance);
+    let mut config = solve_config(a, ptx);
+    if config.ims.max_population.is_none() {
+        config.ims.max_population = Some(default_population_cap(problem.variables(), a.n_base));
+    }
+    if !a.quiet {
+        eprintln!(
+            "pgomea: {} ({} vertices, {} edges), {} GOMEA, linkage {}, seed {}",
+            problem.instance.name,
+            problem.variables(),
+            problem.subfunctions(),
+            match a.algo {
+                Algorithm::Serial => "serial",
+                Algorithm::Parallel => "parallel",
+            },
+            a.linkage,
+            a.seed
+        );
+    }
+    let interrupt: &'static std::sync::atomic::AtomicBool = Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
+    let mut run = Run::new(&problem, limits);
+    run.interrupt = Some(interrupt);
+    if !a.quiet {
+        run = run.with_progress(Duration::from_secs(2));
+    }
+    if let Some(path) = &a.trace {
+        let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+        run = run.with_trace_writer(Box::new(std::io::BufWriter::new(f)))?;
+    }
+    let outcome = solve(&problem, &config, &mut run, loaded.best_known)?;
+    print_outcome(&outcome, a.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let w = |r: std::io::Result<()>| r.map_err(|e| Error::io("stdout", e));
+    if json {
+        let s = serde_json::to_string(o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
+        return w(writeln!(out, "{s}"));
+    }
+    w(writeln!(out, "instance         {} ({} vertices, {} edges)", o.instance, o.vertices, o.edges))?;
+    w(writeln!(out, "algorithm        {:?} on {}, linkage {} ({} sets{})", o.algorithm, o.backend, o.linkage, o.fos_sets, o.colors.map(|c| format!(", {c} colours")).unwrap_or_default()))?;
+    w(writeln!(out, "seed             {}", o.seed))?;
+    let known = o.best_known.map(|b| format!("  (best known {b}{})", if o.best_fitness >= b { ", reached" } else { "" })).unwrap_or_default();
+    w(writeln!(out, "best fitness     {}{known}", o.best_fitness))?;
+    w(writeln!(out, "stopped by       {}", o.stop_reason))?;
+    w(writeln!(out, "time             {:.3} s (setup {:.3} s)", o.time_s, o.setup_s))?;
+    w(writeln!(out, "evaluations      {:.1} full-evaluation equivalents ({} subfunction evaluations)", o.evaluations, o.subfunction_evaluations))?;
+    w(writeln!(out, "generations      {} over populations {:?}", o.generations, o.populations))?;
+    if let Some(note) = &o.note {
+        w(writeln!(out, "note             {note}"))?;
+    }
+    if o.solution.len() <= 200 {
+        w(writeln!(out, "solution         {}", o.solution))?;
+    } else {
+        w(writeln!(out, "solution         {} genes (use --json for the full string)", o.solution.len()))?;
+    }
+    Ok(())
+}
+
+fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
+    let loaded = a.instance.load()?;
+    let problem = MaxCut::new(loaded.instance);
+    let inst = &problem.instance;
+    let l = problem.variables();
+    let degrees: Vec<usize> = (0..l).map(|v| problem.degree(v)).collect();
+    let (wmin, wmax) = inst.edges.iter().fold((i64::MAX, i64::MIN), |(a, b), e| (a.min(e.w), b.max(e.w)));
+    let mut rng = pgomea_device::rng::SplitMix64::stream(a.seed, 0x666f73);
+    let t = Instant::now();
+    let fos = Fos::build(&a.linkage, &problem, &mut rng);
+    let fos_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let lmig = Lmig::build(&fos, &problem);
+    let lmig_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let coloring = a.coloring.color(&lmig);
+    let color_s = t.elapsed().as_secs_f64();
+    let mut sizes: Vec<usize> = coloring.groups().iter().map(|g| g.len()).collect();
+    sizes.sort_unstable();
+    let info = serde_json::json!({
+        "instance": inst.name,
+        "vertices": l,
+        "edges": inst.edges.len(),
+        "weight_min": if inst.edges.is_empty() { 0 } else { wmin },
+        "weight_max": if inst.edges.is_empty() { 0 } else { wmax },
+        "total_weight": inst.total_weight(),
+        "degree_min": degrees.iter().min().copied().unwrap_or(0),
+        "degree_max": degrees.iter().max().copied().unwrap_or(0),
+        "degree_mean": 2.0 * inst.edges.len() as f64 / l as f64,
+        "best_known": loaded.best_known,
+        "best_known_is_optimal": loaded.is_optimal,
+        "linkage": a.linkage.to_string(),
+        "fos_sets": fos.sets.len(),
+        "fos_largest_set": fos.sets.iter().map(|s| s.len()).max().unwrap_or(0),
+        "fos_build_s": fos_s,
+        "lmig_edges": lmig.num_edges(),
+        "lmig_build_s": lmig_s,
+        "coloring": a.coloring.to_string(),
+        "colors": sizes.len(),
+        "group_size_min": sizes.first().copied().unwrap_or(0),
+        "group_size_median": sizes.get(sizes.len() / 2).copied().unwrap_or(0),
+        "group_size_max": sizes.last().copied().unwrap_or(0),
+        "coloring_s": color_s,
+    });
+    if a.json {
+        println!("{info}");
+    } else {
+        let o = info.as_object().expect("object");
+        for (k, v) in o {
+            println!("{k:<22} {v}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
+    let w = WeightRange { min: a.min_weight, max: a.max_weight };
+    let instance = match a.shape {
+        Shape::Torus { side } => generate::torus(side, w, a.seed)?,
+        Shape::Random { n, m } => generate::random(n, m, w, a.seed)?,
+        Shape::Complete { n } => generate::complete(n, w, a.seed)?,
+    };
+    match &a.output {
+        Some(p) => instance.write(p)?,
+        None => print!("{}", instance.to_text()),
+    }
+    Ok(ExitCode::SUCCESS)
+}

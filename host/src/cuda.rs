@@ -1,0 +1,351 @@
+//! The CUDA backend of parallel GOM on cudarc's driver API: the kernels of `device/` (compiled to
+//! PTX by build.rs and embedded in the binary), the instance and colour-group arrays uploaded once
+//! per run, and each population resident on the GPU. Only the fitness vector (n values) comes back
+//! per generation, and one solution when the elitist improves.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUresult;
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::Ptx;
+use pgomea_device::args::GomArgs;
+
+use crate::error::{Error, Result};
+use crate::gomea::Population;
+use crate::gomea::parallel::StageBackend;
+use crate::gomea::parallel::layout::GroupLayout;
+use crate::gomea::parallel::stages::GroupKey;
+use crate::problem::MaxCut;
+
+/// The kernels, in stage order, then the utility kernels.
+const STAGE_KERNELS: [&str; 6] = [
+    "pgomea_donor_selection",
+    "pgomea_donor_insertion",
+    "pgomea_subfunction_evaluation",
+    "pgomea_reduce_by_key",
+    "pgomea_improvement_mask",
+    "pgomea_reset_insert",
+];
+const EQUAL_KERNEL: &str = "pgomea_equal_to_reference";
+
+/// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
+const WARPS_PER_BLOCK: u32 = 4;
+const THREADS_PER_BLOCK: u32 = 256;
+
+/// The kernel argument block, passed by value.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct Args(GomArgs);
+// SAFETY: GomArgs is #[repr(C)], Copy, and made of plain integers: valid to copy to the device.
+unsafe impl DeviceRepr for Args {}
+
+fn cuda_err(what: &str) -> impl Fn(DriverError) -> Error + '_ {
+    move |e| {
+        let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("{:?}", e.0));
+        Error::Cuda(format!("{what}: {name}"))
+    }
+}
+
+/// Maps an allocation failure to [`Error::OutOfMemory`] so that the multi-start scheme can stop
+/// growing instead of failing.
+fn alloc_err(population_size: usize) -> impl Fn(DriverError) -> Error {
+    move |e| {
+        if e.0 == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            Error::OutOfMemory { population_size, message: "cuMemAlloc failed".into() }
+        } else {
+            cuda_err("allocation")(e)
+        }
+    }
+}
+
+/// Whether a CUDA driver and a device are there; the device's name, or why not.
+pub fn probe() -> std::result::Result<String, String> {
+    // SAFETY: only tries to open the driver library; cudarc would panic later without it.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err("no CUDA driver (libcuda.so) found".into());
+    }
+    let count = CudaContext::device_count().map_err(|e| format!("the CUDA driver did not start: {e:?}"))?;
+    if count < 1 {
+        return Err("the CUDA driver reports no device".into());
+    }
+    let ctx = CudaContext::new(0).map_err(|e| format!("cannot open CUDA device 0: {e:?}"))?;
+    ctx.name().map_err(|e| format!("{e:?}"))
+}
+
+/// One line per GPU: index, name, compute capability, memory.
+pub fn devices() -> Result<Vec<String>> {
+    probe().map_err(Error::Cuda)?;
+    let count = CudaContext::device_count().map_err(cuda_err("device count"))?;
+    let mut out = Vec::new();
+    for i in 0..count as usize {
+        let ctx = CudaContext::new(i).map_err(cuda_err("open device"))?;
+        let (major, minor) = ctx.compute_capability().map_err(cuda_err("compute capability"))?;
+        let (free, total) = ctx.mem_get_info().map_err(cuda_err("memory info"))?;
+        let sms = ctx
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(cuda_err("attribute"))?;
+        out.push(format!(
+            "{i}: {} (compute capability {major}.{minor}, {sms} SMs, {:.1} GiB, {:.1} GiB free)",
+            ctx.name().map_err(cuda_err("name"))?,
+            total as f64 / (1u64 << 30) as f64,
+            free as f64 / (1u64 << 30) as f64
+        ));
+    }
+    Ok(out)
+}
+
+/// An open GPU with the kernels loaded.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    _module: Arc<CudaModule>,
+    stages: Vec<CudaFunction>,
+    equal: CudaFunction,
+    name: String,
+}
+
+impl Gpu {
+    pub fn open(ptx: Option<&'static str>, ordinal: usize) -> Result<Gpu> {
+        probe().map_err(|why| Error::Cuda(format!("{why}; use --backend cpu")))?;
+        let ptx = ptx.ok_or_else(|| Error::Cuda("this build carries no kernels (PTX)".into()))?;
+        let ctx = CudaContext::new(ordinal).map_err(cuda_err("open device"))?;
+        // One stream and raw pointers in one argument block: cudarc's per-buffer event tracking
+        // would only add two events per launch.
+        // SAFETY: all work of this context goes to the one stream created below.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.new_stream().map_err(cuda_err("stream"))?;
+        let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda_err("loading the kernels (PTX)"))?;
+        let load = |n: &str| module.load_function(n).map_err(cuda_err("kernel lookup"));
+        let stages = STAGE_KERNELS.iter().map(|n| load(n)).collect::<Result<Vec<_>>>()?;
+        let equal = load(EQUAL_KERNEL)?;
+        let name = ctx.name().map_err(cuda_err("name"))?;
+        Ok(Gpu { ctx, stream, _module: module, stages, equal, name })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn free_memory(&self) -> Result<usize> {
+        Ok(self.ctx.mem_get_info().map_err(cuda_err("memory info"))?.0)
+    }
+
+    fn launch(&self, f: &CudaFunction, args: &GomArgs, items: u64, per_warp: bool) -> Result<()> {
+        if items == 0 {
+            return Ok(());
+        }
+        let per_block = if per_warp { WARPS_PER_BLOCK } else { THREADS_PER_BLOCK } as u64;
+        let blocks = items.div_ceil(per_block);
+        let blocks = u32::try_from(blocks).map_err(|_| Error::Cuda(format!("{items} work items exceed one launch")))?;
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (if per_warp { 32 * WARPS_PER_BLOCK } else { THREADS_PER_BLOCK }, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let a = Args(*args);
+        let mut b = self.stream.launch_builder(f);
+        b.arg(&a);
+        // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
+        // live allocations of the sizes the host computed from the same layout.
+        unsafe { b.launch(cfg) }.map_err(cuda_err("kernel launch"))?;
+        Ok(())
+    }
+
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream.synchronize().map_err(cuda_err("kernel execution"))
+    }
+}
+
+fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
+    let (p, _sync) = s.device_ptr(stream);
+    p
+}
+
+/// The problem and layout arrays, uploaded once per run and shared by all populations.
+pub struct SharedArrays {
+    slot_set: CudaSlice<u32>,
+    var_offsets: CudaSlice<u32>,
+    vars: CudaSlice<u32>,
+    dep_offsets: CudaSlice<u32>,
+    dep_edges: CudaSlice<u32>,
+    ends: CudaSlice<u32>,
+    weights: CudaSlice<i64>,
+}
+
+impl SharedArrays {
+    pub fn upload(gpu: &Gpu, problem: &MaxCut, layout: &GroupLayout) -> Result<Arc<SharedArrays>> {
+        let up = |v: &[u32]| gpu.stream.clone_htod(v).map_err(cuda_err("upload"));
+        Ok(Arc::new(SharedArrays {
+            slot_set: up(&layout.slot_set)?,
+            var_offsets: up(&layout.var_offsets)?,
+            vars: up(&layout.vars)?,
+            dep_offsets: up(&layout.dep_offsets)?,
+            dep_edges: up(&layout.dep_edges)?,
+            ends: up(&problem.ends)?,
+            weights: gpu.stream.clone_htod(&problem.weights).map_err(cuda_err("upload"))?,
+        }))
+    }
+}
+
+/// One population on the GPU, running the stages of parallel GOM.
+pub struct CudaStages {
+    gpu: Arc<Gpu>,
+    // Keeps the shared arrays alive: `base` holds their device pointers.
+    _shared: Arc<SharedArrays>,
+    layout: Arc<GroupLayout>,
+    n: usize,
+    parents: CudaSlice<u8>,
+    parent_fitness: CudaSlice<i64>,
+    offspring: CudaSlice<u8>,
+    work: CudaSlice<u8>,
+    fitness: CudaSlice<i64>,
+    donors: CudaSlice<i32>,
+    diff: CudaSlice<i64>,
+    delta: CudaSlice<i64>,
+    mask: CudaSlice<u8>,
+    is_elitist: CudaSlice<u8>,
+    reference: CudaSlice<u8>,
+    base: GomArgs,
+}
+
+impl CudaStages {
+    pub fn new(gpu: Arc<Gpu>, shared: Arc<SharedArrays>, layout: Arc<GroupLayout>, population: Population) -> Result<CudaStages> {
+        let n = population.n;
+        let l = layout.variables;
+        let (gs, ds) = (layout.max_group_slots.max(1), layout.max_group_deps.max(1));
+        let oom = alloc_err(n);
+        let s = &gpu.stream;
+        // SAFETY (alloc): every buffer is written before it is read: offspring/work/fitness at
+        // the start of each generation, donors..mask by the stages in order, is_elitist at the
+        // start of each generation, reference before each comparison.
+        let parents = s.clone_htod(&population.genes).map_err(&oom)?;
+        let parent_fitness = s.clone_htod(&population.fitness).map_err(&oom)?;
+        let offspring = unsafe { s.alloc::<u8>(n * l) }.map_err(&oom)?;
+        let work = unsafe { s.alloc::<u8>(n * l) }.map_err(&oom)?;
+        let fitness = unsafe { s.alloc::<i64>(n) }.map_err(&oom)?;
+        let donors = unsafe { s.alloc::<i32>(n * gs) }.map_err(&oom)?;
+        let diff = unsafe { s.alloc::<i64>(n * ds) }.map_err(&oom)?;
+        let delta = unsafe { s.alloc::<i64>(n * gs) }.map_err(&oom)?;
+        let mask = unsafe { s.alloc::<u8>(n * gs) }.map_err(&oom)?;
+        let is_elitist = unsafe { s.alloc::<u8>(n) }.map_err(&oom)?;
+        let reference = unsafe { s.alloc::<u8>(l.max(1)) }.map_err(&oom)?;
+        let base = GomArgs {
+            n: n as u32,
+            l: l as u32,
+            row_slots: gs as u32,
+            row_deps: ds as u32,
+            slot_set: ptr(&shared.slot_set, s),
+            var_offsets: ptr(&shared.var_offsets, s),
+            vars: ptr(&shared.vars, s),
+            dep_offsets: ptr(&shared.dep_offsets, s),
+            dep_edges: ptr(&shared.dep_edges, s),
+            ends: ptr(&shared.ends, s),
+            weights: ptr(&shared.weights, s),
+            ..GomArgs::default()
+        };
+        let mut st = CudaStages {
+            gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, base,
+        };
+        st.refresh_pointers();
+        Ok(st)
+    }
+
+    /// Writes the population buffers' device pointers into the argument block (after a swap).
+    fn refresh_pointers(&mut self) {
+        let s = &self.gpu.stream;
+        self.base.parents = ptr(&self.parents, s);
+        self.base.offspring = ptr(&self.offspring, s);
+        self.base.work = ptr(&self.work, s);
+        self.base.fitness = ptr(&self.fitness, s);
+        self.base.donors = ptr(&self.donors, s);
+        self.base.diff = ptr(&self.diff, s);
+        self.base.delta = ptr(&self.delta, s);
+        self.base.mask = ptr(&self.mask, s);
+        self.base.is_elitist = ptr(&self.is_elitist, s);
+        self.base.reference = ptr(&self.reference, s);
+    }
+
+    /// Marks in `is_elitist` the solutions of P equal to `reference` (one warp per solution).
+    fn compare_with_reference(&mut self, reference: &[u8]) -> Result<()> {
+        self.gpu.stream.memcpy_htod(reference, &mut self.reference).map_err(cuda_err("upload"))?;
+        self.gpu.launch(&self.gpu.equal, &self.base, self.n as u64, true)
+    }
+
+    /// The host copy of a device buffer (tests compare the backends through these).
+    pub fn download(&self) -> Result<(Vec<u8>, Vec<u8>, Vec<i64>)> {
+        let d = |s: &CudaSlice<u8>| self.gpu.stream.clone_dtoh(s).map_err(cuda_err("download"));
+        Ok((d(&self.offspring)?, d(&self.work)?, self.gpu.stream.clone_dtoh(&self.fitness).map_err(cuda_err("download"))?))
+    }
+}
+
+impl StageBackend for CudaStages {
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()> {
+        let s = self.gpu.stream.clone();
+        s.memcpy_dtod(&self.parents, &mut self.offspring).map_err(cuda_err("copy"))?;
+        s.memcpy_dtod(&self.parents, &mut self.work).map_err(cuda_err("copy"))?;
+        s.memcpy_dtod(&self.parent_fitness, &mut self.fitness).map_err(cuda_err("copy"))?;
+        // Equality with the elitist only matters where the fitness is equal; compare on the GPU
+        // only when some solution has the elitist's fitness.
+        let fitness = s.clone_dtoh(&self.parent_fitness).map_err(cuda_err("download"))?;
+        if fitness.contains(&elitist_fitness) {
+            self.compare_with_reference(elitist)?;
+        } else {
+            s.memset_zeros(&mut self.is_elitist).map_err(cuda_err("memset"))?;
+        }
+        Ok(())
+    }
+
+    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
+        let g = key.group as usize;
+        let slots = self.layout.slots(g);
+        let deps = self.layout.deps(g);
+        let args = GomArgs {
+            seed: key.seed,
+            generation: key.generation,
+            group: key.group,
+            slot_begin: slots.start as u32,
+            slots: slots.len() as u32,
+            dep_begin: deps.start as u32,
+            deps: deps.len() as u32,
+            ..self.base
+        };
+        let n = self.n as u64;
+        let (items, per_warp) = match stage {
+            2 => (n * deps.len() as u64, false),
+            4 => (n * slots.len() as u64, false),
+            _ => (n * slots.len() as u64, true),
+        };
+        self.gpu.launch(&self.gpu.stages[stage], &args, items, per_warp)
+    }
+
+    fn finish_generation(&mut self) -> Result<Vec<i64>> {
+        std::mem::swap(&mut self.parents, &mut self.offspring);
+        std::mem::swap(&mut self.parent_fitness, &mut self.fitness);
+        self.refresh_pointers();
+        self.gpu.stream.clone_dtoh(&self.parent_fitness).map_err(cuda_err("download"))
+    }
+
+    fn synchronize(&mut self) -> Result<()> {
+        self.gpu.synchronize()
+    }
+
+    fn solution(&self, i: usize) -> Result<Vec<u8>> {
+        let l = self.layout.variables;
+        self.gpu.stream.clone_dtoh(&self.parents.slice(i * l..(i + 1) * l)).map_err(cuda_err("download"))
+    }
+
+    fn population(&self) -> Result<Population> {
+        let s = &self.gpu.stream;
+        Ok(Population {
+            n: self.n,
+            l: self.layout.variables,
+            genes: s.clone_dtoh(&self.parents).map_err(cuda_err("download"))?,
+            fitness: s.clone_dtoh(&self.parent_fitness).map_err(cuda_err("download"))?,
+        })
+    }
+
+    fn genotypes_equal(&self) -> Result<bool> {
+        // Rare (only asked when all fitness values are equal): compare on the host.
+        Ok(self.population()?.converged())
+    }
+}

@@ -1,0 +1,171 @@
+//! The interleaved multi-start scheme (IMS, Bouter et al. 2021): populations of size n_base,
+//! 2 n_base, 4 n_base, ...; one generation of population i+1 after every c_IMS generations of
+//! population i. A population is terminated when it has converged, or when a larger population
+//! has a better average fitness (then every smaller one goes too).
+
+use super::PopulationEngine;
+use crate::error::{Error, Result};
+use crate::run::{Run, StopReason};
+
+#[derive(Clone, Debug)]
+pub struct ImsConfig {
+    pub n_base: usize,
+    pub c_ims: u32,
+    /// The largest population the scheme may start (memory cap); `None` for no cap.
+    pub max_population: Option<usize>,
+}
+
+impl Default for ImsConfig {
+    fn default() -> Self {
+        ImsConfig { n_base: 16, c_ims: 4, max_population: None }
+    }
+}
+
+/// Makes population `index` of the scheme with `size` solutions. May fail with
+/// [`Error::OutOfMemory`]; the scheme then stops growing instead of failing.
+pub type EngineFactory<'f> = dyn FnMut(usize, usize, &mut Run) -> Result<Box<dyn PopulationEngine + 'f>> + 'f;
+
+struct Slot<'f> {
+    engine: Box<dyn PopulationEngine + 'f>,
+    terminated: bool,
+    /// Generations since the next larger population last ran one.
+    since_larger: u32,
+}
+
+pub struct Ims<'f> {
+    config: ImsConfig,
+    factory: Box<EngineFactory<'f>>,
+    slots: Vec<Slot<'f>>,
+    /// No larger population may be started (cap reached or out of memory).
+    growth_stopped: bool,
+    /// Which population ran each generation, in order (for tests and reports).
+    pub schedule: Vec<usize>,
+    /// A note on why growth stopped, for the report.
+    pub cap_note: Option<String>,
+}
+
+impl<'f> Ims<'f> {
+    pub fn new(config: ImsConfig, factory: Box<EngineFactory<'f>>) -> Result<Self> {
+        if config.n_base < 2 {
+            return Err(Error::usage("--n-base must be at least 2 (GOM needs a donor besides the parent)"));
+        }
+        if config.c_ims < 1 {
+            return Err(Error::usage("--c-ims must be at least 1"));
+        }
+        Ok(Ims { config, factory, slots: Vec::new(), growth_stopped: false, schedule: Vec::new(), cap_note: None })
+    }
+
+    /// Sizes of the populations still alive.
+    pub fn live_sizes(&self) -> Vec<usize> {
+        self.slots.iter().filter(|s| !s.terminated).map(|s| s.engine.size()).collect()
+    }
+
+    /// All populations ever started, alive or not.
+    pub fn populations(&self) -> impl Iterator<Item = &(dyn PopulationEngine + 'f)> {
+        self.slots.iter().map(|s| s.engine.as_ref())
+    }
+
+    pub fn total_generations(&self) -> u64 {
+        self.slots.iter().map(|s| s.engine.generations()).sum()
+    }
+
+    /// Runs until a limit of `run` is hit or every population is gone.
+    pub fn run(&mut self, run: &mut Run) -> Result<()> {
+        while !run.should_stop() {
+            let smallest = match self.slots.iter().position(|s| !s.terminated) {
+                Some(i) => i,
+                None => {
+                    // Every population so far is gone: start the next larger one.
+                    if !self.spawn(run)? {
+                        run.set_stop(StopReason::AllPopulationsTerminated);
+                        break;
+                    }
+                    self.slots.len() - 1
+                }
+            };
+            self.step(smallest, run)?;
+            run.status = format!("populations {:?}", self.live_sizes());
+        }
+        run.report_progress(true);
+        Ok(())
+    }
+
+    /// Starts the next population; false when growth has stopped.
+    fn spawn(&mut self, run: &mut Run) -> Result<bool> {
+        if self.growth_stopped {
+            return Ok(false);
+        }
+        let index = self.slots.len();
+        let size = self.config.n_base << index;
+        if let Some(cap) = self.config.max_population
+            && size > cap
+        {
+            self.growth_stopped = true;
+            self.cap_note = Some(format!("population sizes capped at {cap} (memory); no population of {size} started"));
+            if run.verbose() {
+                eprintln!("note: {}", self.cap_note.as_deref().unwrap_or_default());
+            }
+            return Ok(false);
+        }
+        match (self.factory)(index, size, run) {
+            Ok(engine) => {
+                self.slots.push(Slot { engine, terminated: false, since_larger: 0 });
+                Ok(true)
+            }
+            Err(Error::OutOfMemory { population_size, message }) => {
+                self.growth_stopped = true;
+                self.cap_note = Some(format!(
+                    "a population of {population_size} did not fit in device memory ({message}); the scheme stops growing there"
+                ));
+                if run.verbose() {
+                    eprintln!("note: {}", self.cap_note.as_deref().unwrap_or_default());
+                }
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// One generation of population i, and, every c_IMS of them, one of the next larger
+    /// population (recursively), which is started when it does not exist yet.
+    fn step(&mut self, i: usize, run: &mut Run) -> Result<()> {
+        if run.should_stop() {
+            return Ok(());
+        }
+        if !self.slots[i].terminated {
+            self.slots[i].engine.generation(run)?;
+            self.schedule.push(i);
+            self.check_termination(i);
+        }
+        self.slots[i].since_larger += 1;
+        if self.slots[i].since_larger >= self.config.c_ims {
+            self.slots[i].since_larger = 0;
+            let next = i + 1;
+            if next == self.slots.len() && !self.spawn(run)? {
+                return Ok(());
+            }
+            if next < self.slots.len() {
+                self.step(next, run)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies the termination rules after a generation of population i.
+    fn check_termination(&mut self, i: usize) {
+        if self.slots[i].engine.converged() {
+            self.slots[i].terminated = true;
+        }
+        // A larger population with a better average ends every smaller one.
+        let avg = self.slots[i].engine.average_fitness();
+        if i > 0 && !self.slots[i].terminated {
+            for j in 0..i {
+                if !self.slots[j].terminated && self.slots[j].engine.average_fitness() < avg {
+                    for k in 0..=j {
+                        self.slots[k].terminated = true;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! The flat arrays of parallel GOM, built once per run and shared by both backends (the CUDA
+//! backend uploads them as they are).
+//!
+//! The linkage sets are renumbered into *slots*, ordered by colour group: group g owns slots
+//! `group_slots[g]..group_slots[g+1]`. Slot s has the variables `vars[var_offsets[s]..var_offsets[s+1]]`
+//! and the dependent subfunctions (edges with at least one end in the set, each once)
+//! `dep_edges[dep_offsets[s]..dep_offsets[s+1]]`. Within a group the slots' dependent edges are
+//! contiguous, so a group's "dependent entries" are one range `dep_offsets[first]..dep_offsets[last]`
+//! and stage 4 reduces them by key (the slot) segment by segment.
+
+use crate::fos::Fos;
+use crate::problem::{GrayBoxProblem, MaxCut};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupLayout {
+    pub variables: usize,
+    pub group_slots: Vec<u32>,
+    /// The FOS index of each slot (the `set` coordinate of the random counter).
+    pub slot_set: Vec<u32>,
+    pub var_offsets: Vec<u32>,
+    pub vars: Vec<u32>,
+    pub dep_offsets: Vec<u32>,
+    pub dep_edges: Vec<u32>,
+    /// The largest number of slots, and of dependent entries, in one group (buffer sizes).
+    pub max_group_slots: usize,
+    pub max_group_deps: usize,
+}
+
+impl GroupLayout {
+    pub fn new(problem: &MaxCut, fos: &Fos, groups: &[Vec<u32>]) -> Self {
+        let l = problem.variables();
+        let mut layout = GroupLayout {
+            variables: l,
+            group_slots: vec![0],
+            slot_set: Vec::new(),
+            var_offsets: vec![0],
+            vars: Vec::new(),
+            dep_offsets: vec![0],
+            dep_edges: Vec::new(),
+            max_group_slots: 0,
+            max_group_deps: 0,
+        };
+        let mut in_set = vec![false; l];
+        for group in groups {
+            let dep_start = layout.dep_edges.len();
+            for &set_index in group {
+                let set = &fos.sets[set_index as usize];
+                layout.slot_set.push(set_index);
+                layout.vars.extend_from_slice(set);
+                layout.var_offsets.push(layout.vars.len() as u32);
+                for &v in set {
+                    in_set[v as usize] = true;
+                }
+                // An edge is listed by the first end (in vertex order) that lies in the set.
+                for &v in set {
+                    for &e in problem.dependent_subfunctions(v as usize) {
+                        let ends = problem.subfunction_variables(e as usize);
+                        let first = if in_set[ends[0] as usize] { ends[0] } else { ends[1] };
+                        if first == v {
+                            layout.dep_edges.push(e);
+                        }
+                    }
+                }
+                for &v in set {
+                    in_set[v as usize] = false;
+                }
+                layout.dep_offsets.push(layout.dep_edges.len() as u32);
+            }
+            layout.group_slots.push(layout.slot_set.len() as u32);
+            layout.max_group_slots = layout.max_group_slots.max(group.len());
+            layout.max_group_deps = layout.max_group_deps.max(layout.dep_edges.len() - dep_start);
+        }
+        layout
+    }
+
+    pub fn groups(&self) -> usize {
+        self.group_slots.len() - 1
+    }
+
+    /// The slots of group g.
+    pub fn slots(&self, g: usize) -> std::ops::Range<usize> {
+        self.group_slots[g] as usize..self.group_slots[g + 1] as usize
+    }
+
+    /// The dependent entries of group g.
+    pub fn deps(&self, g: usize) -> std::ops::Range<usize> {
+        let s = self.slots(g);
+        self.dep_offsets[s.start] as usize..self.dep_offsets[s.end] as usize
+    }
+
+    pub fn set_vars(&self, slot: usize) -> &[u32] {
+        &self.vars[self.var_offsets[slot] as usize..self.var_offsets[slot + 1] as usize]
+    }
+}

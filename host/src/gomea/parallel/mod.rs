@@ -1,0 +1,210 @@
+//! Parallel GOMEA (Algorithms 3 and 4 of the paper): per generation O = clone(P); for each colour
+//! group, in a random order, the six stages of [`stages`]; then P = O and the elitist is updated.
+//! No Forced Improvement (the paper's choice). The generation loop is written once, here, over a
+//! [`StageBackend`]: the CPU backend ([`cpu`]) and the CUDA backend (`crate::cuda`) only run the
+//! stages.
+
+pub mod cpu;
+pub mod layout;
+pub mod stages;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use pgomea_device::rng::SplitMix64;
+
+use self::layout::GroupLayout;
+use self::stages::GroupKey;
+use super::ims::{Ims, ImsConfig};
+use super::{Population, PopulationEngine};
+use crate::error::{Error, Result};
+use crate::problem::MaxCut;
+use crate::run::Run;
+use crate::solve::{Backend, Model, SolveConfig, population_seed};
+
+/// The six stages, in order, for timing reports.
+pub const STAGE_NAMES: [&str; 6] = ["donor-selection", "donor-insertion", "subfunction-evaluation", "reduce-by-key", "improvement-mask", "reset-insert"];
+
+/// Runs the stages of parallel GOM on one population held by a backend.
+pub trait StageBackend {
+    /// O = P and O' = P; marks which solutions of P equal the elitist.
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()>;
+    /// Runs stage `stage` (0..6) for group `key.group`.
+    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()>;
+    /// P = O. Returns the fitness of every solution.
+    fn finish_generation(&mut self) -> Result<Vec<i64>>;
+    /// Waits until all queued work is done (for stage timing).
+    fn synchronize(&mut self) -> Result<()>;
+    fn solution(&self, i: usize) -> Result<Vec<u8>>;
+    fn population(&self) -> Result<Population>;
+    /// All solutions equal (the fitness values are known to be equal when this is asked).
+    fn genotypes_equal(&self) -> Result<bool>;
+}
+
+/// Time spent per stage, summed over groups and generations (with `timing` on, each stage is
+/// followed by a synchronisation, so the sum is the stage's own time including launch overhead).
+#[derive(Clone, Debug, Default)]
+pub struct StageTimes {
+    pub stages: [Duration; 6],
+    /// Wall time of whole generations; minus the stages, the host's own work per generation.
+    pub generations: Duration,
+    pub groups_run: u64,
+}
+
+pub struct ParallelGomea<B: StageBackend> {
+    backend: B,
+    layout: Arc<GroupLayout>,
+    seed: u64,
+    n: usize,
+    generations: u64,
+    fitness: Vec<i64>,
+    /// Measure each stage (synchronises after every stage: slower, for benchmarks).
+    pub timing: Option<StageTimes>,
+    group_order: Vec<u32>,
+}
+
+impl<B: StageBackend> ParallelGomea<B> {
+    /// `fitness`: of the initial population the backend holds (already offered to the run).
+    pub fn new(backend: B, layout: Arc<GroupLayout>, seed: u64, fitness: Vec<i64>) -> Self {
+        let n = fitness.len();
+        ParallelGomea { backend, layout, seed, n, generations: 0, fitness, timing: None, group_order: Vec::new() }
+    }
+
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The order of the colour groups in generation `generation`: drawn on the host from the seed.
+    pub fn group_order(seed: u64, generation: u64, groups: usize, order: &mut Vec<u32>) {
+        order.clear();
+        order.extend(0..groups as u32);
+        SplitMix64::stream(seed, 0x67726f7570 ^ generation.wrapping_mul(0x9e37_79b9)).shuffle(order);
+    }
+
+    /// One generation; `on_group` is called after every group (tests compare backends there).
+    pub fn generation_with(&mut self, run: &mut Run, mut on_group: impl FnMut(&B, u32) -> Result<()>) -> Result<()> {
+        let t0 = Instant::now();
+        let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?;
+        self.backend.start_generation(&elitist.genes, elitist.fitness)?;
+        Self::group_order(self.seed, self.generations, self.layout.groups(), &mut self.group_order);
+        let generation = self.generations as u32;
+        for idx in 0..self.group_order.len() {
+            if run.should_stop() {
+                break;
+            }
+            let g = self.group_order[idx];
+            let key = GroupKey { seed: self.seed, generation, group: g };
+            for stage in 0..6 {
+                let ts = self.timing.is_some().then(Instant::now);
+                self.backend.stage(stage, key)?;
+                if let (Some(ts), Some(times)) = (ts, self.timing.as_mut()) {
+                    self.backend.synchronize()?;
+                    times.stages[stage] += ts.elapsed();
+                }
+            }
+            if let Some(times) = self.timing.as_mut() {
+                times.groups_run += 1;
+            }
+            run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
+            on_group(&self.backend, g)?;
+        }
+        self.fitness = self.backend.finish_generation()?;
+        self.generations += 1;
+        let best = (0..self.n).max_by_key(|&i| (self.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        if run.elitist_fitness().is_none_or(|f| self.fitness[best] > f) {
+            let genes = self.backend.solution(best)?;
+            if run.verify {
+                assert_eq!(self.fitness[best], crate::problem::GrayBoxProblem::evaluate(run.problem, &genes), "fitness of the best solution differs from a full evaluation");
+            }
+            run.offer(&genes, self.fitness[best]);
+        }
+        if let Some(times) = self.timing.as_mut() {
+            times.generations += t0.elapsed();
+        }
+        Ok(())
+    }
+}
+
+impl<B: StageBackend> PopulationEngine for ParallelGomea<B> {
+    fn size(&self) -> usize {
+        self.n
+    }
+    fn generation(&mut self, run: &mut Run) -> Result<()> {
+        self.generation_with(run, |_, _| Ok(()))
+    }
+    fn generations(&self) -> u64 {
+        self.generations
+    }
+    fn average_fitness(&self) -> f64 {
+        self.fitness.iter().map(|&f| f as f64).sum::<f64>() / self.n.max(1) as f64
+    }
+    fn converged(&self) -> bool {
+        self.fitness.iter().all(|&f| f == self.fitness[0]) && self.backend.genotypes_equal().unwrap_or(false)
+    }
+    fn population(&self) -> Result<Population> {
+        self.backend.population()
+    }
+}
+
+/// The initial population of population `index` of a run: the same on every backend.
+pub fn initial_population(problem: &MaxCut, size: usize, seed: u64, run: &mut Run) -> Population {
+    let mut rng = SplitMix64::new(seed);
+    let population = Population::random(problem, size, &mut rng, &run.counter);
+    for i in 0..size {
+        run.offer(population.solution(i), population.fitness[i]);
+    }
+    population
+}
+
+/// The multi-start scheme over parallel GOMEA on the configured backend.
+pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, model: &Model, run: &mut Run) -> Result<(String, Ims<'a>)> {
+    let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
+    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
+    let seed = config.seed;
+    let backend = match config.backend {
+        Backend::Cpu => Backend::Cpu,
+        Backend::Cuda => Backend::Cuda,
+        Backend::Auto => match crate::cuda::probe() {
+            Ok(name) => {
+                if run.verbose() {
+                    eprintln!("backend: CUDA on {name}");
+                }
+                Backend::Cuda
+            }
+            Err(why) => {
+                if run.verbose() {
+                    eprintln!("backend: CPU ({why})");
+                }
+                Backend::Cpu
+            }
+        },
+    };
+    let ims_config: ImsConfig = config.ims.clone();
+    match backend {
+        Backend::Cuda => {
+            let gpu = Arc::new(crate::cuda::Gpu::open(config.ptx, 0)?);
+            let name = format!("cuda ({})", gpu.name());
+            let shared = crate::cuda::SharedArrays::upload(&gpu, problem, &layout)?;
+            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
+                let seed = population_seed(seed, index);
+                let population = initial_population(problem, size, seed, run);
+                let fitness = population.fitness.clone();
+                let backend = crate::cuda::CudaStages::new(gpu.clone(), shared.clone(), layout.clone(), population)?;
+                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+            };
+            Ok((name, Ims::new(ims_config, Box::new(factory))?))
+        }
+        _ => {
+            let pool = Arc::new(cpu::thread_pool(config.threads)?);
+            let name = format!("cpu ({} threads)", pool.current_num_threads());
+            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
+                let seed = population_seed(seed, index);
+                let population = initial_population(problem, size, seed, run);
+                let fitness = population.fitness.clone();
+                let backend = cpu::CpuStages::new(problem, layout.clone(), population, pool.clone());
+                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+            };
+            Ok((name, Ims::new(ims_config, Box::new(factory))?))
+        }
+    }
+}

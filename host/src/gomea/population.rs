@@ -1,0 +1,55 @@
+//! A population in the flat layout both backends use: the genes of solution i are
+//! `genes[i*l..(i+1)*l]` (one byte per gene, 0 or 1), its fitness `fitness[i]`.
+
+use pgomea_device::rng::SplitMix64;
+
+use crate::problem::{EvaluationCounter, GrayBoxProblem, full_evaluation};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Population {
+    pub n: usize,
+    pub l: usize,
+    pub genes: Vec<u8>,
+    pub fitness: Vec<i64>,
+}
+
+impl Population {
+    /// n solutions drawn uniformly at random and fully evaluated.
+    pub fn random<P: GrayBoxProblem + ?Sized>(p: &P, n: usize, rng: &mut SplitMix64, counter: &EvaluationCounter) -> Self {
+        let l = p.variables();
+        let mut genes = vec![0u8; n * l];
+        for chunk in genes.chunks_mut(64) {
+            let bits = rng.next_u64();
+            for (i, g) in chunk.iter_mut().enumerate() {
+                *g = ((bits >> i) & 1) as u8;
+            }
+        }
+        let fitness = genes.chunks(l.max(1)).take(n).map(|x| full_evaluation(p, x, counter)).collect();
+        Population { n, l, genes, fitness }
+    }
+
+    pub fn solution(&self, i: usize) -> &[u8] {
+        &self.genes[i * self.l..(i + 1) * self.l]
+    }
+
+    pub fn average_fitness(&self) -> f64 {
+        self.fitness.iter().map(|&f| f as f64).sum::<f64>() / self.n.max(1) as f64
+    }
+
+    /// Every solution has the genotype of the first.
+    pub fn converged(&self) -> bool {
+        let first = self.solution(0);
+        self.fitness.iter().all(|&f| f == self.fitness[0]) && (1..self.n).all(|i| self.solution(i) == first)
+    }
+
+    /// The index of a best solution (the first one).
+    pub fn best(&self) -> usize {
+        let mut b = 0;
+        for i in 1..self.n {
+            if self.fitness[i] > self.fitness[b] {
+                b = i;
+            }
+        }
+        b
+    }
+}

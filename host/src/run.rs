@@ -1,0 +1,201 @@
+//! The state every optimizer shares during one run: the problem, the clock, the work counters,
+//! the elitist (best solution found so far, across all populations), the termination limits, the
+//! trace of elitist improvements and the progress lines on stderr.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
+use crate::problem::{EvaluationCounter, GrayBoxProblem, MaxCut};
+
+/// When a run ends (whichever comes first). All `None` means: until every population is gone.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    /// In full-evaluation equivalents.
+    pub evaluations: Option<f64>,
+    pub target: Option<i64>,
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    TargetReached,
+    TimeLimit,
+    EvaluationLimit,
+    AllPopulationsTerminated,
+    Interrupted,
+}
+
+impl StopReason {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            StopReason::TargetReached => "target reached",
+            StopReason::TimeLimit => "time limit",
+            StopReason::EvaluationLimit => "evaluation limit",
+            StopReason::AllPopulationsTerminated => "all populations terminated",
+            StopReason::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// The best solution found so far.
+#[derive(Clone, Debug)]
+pub struct Elitist {
+    pub genes: Vec<u8>,
+    pub fitness: i64,
+}
+
+/// One row of the trace: the elitist improved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TracePoint {
+    pub time_s: f64,
+    pub evaluations: f64,
+    pub best_fitness: i64,
+}
+
+pub struct Run<'a> {
+    pub problem: &'a MaxCut,
+    pub counter: EvaluationCounter,
+    pub limits: Limits,
+    start: Instant,
+    elitist: Option<Elitist>,
+    pub trace: Vec<TracePoint>,
+    trace_out: Option<Box<dyn Write + Send + 'a>>,
+    stop: Option<StopReason>,
+    /// Progress lines on stderr every `progress_every`; `None` for quiet runs.
+    progress_every: Option<Duration>,
+    last_progress: Instant,
+    /// Extra words for the progress line (live populations), set by the driver.
+    pub status: String,
+    /// Checks the incremental fitness of every accepted step against a full evaluation (tests).
+    pub verify: bool,
+    pub interrupt: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(problem: &'a MaxCut, limits: Limits) -> Self {
+        let now = Instant::now();
+        Run {
+            problem,
+            counter: EvaluationCounter::default(),
+            limits,
+            start: now,
+            elitist: None,
+            trace: Vec::new(),
+            trace_out: None,
+            stop: None,
+            progress_every: None,
+            last_progress: now,
+            status: String::new(),
+            verify: false,
+            interrupt: None,
+        }
+    }
+
+    /// Writes one CSV row per improvement of the elitist to `out` (with a header).
+    pub fn with_trace_writer(mut self, mut out: Box<dyn Write + Send + 'a>) -> Result<Self> {
+        writeln!(out, "time_s,evaluations,best_fitness").map_err(|e| Error::io("trace", e))?;
+        self.trace_out = Some(out);
+        Ok(self)
+    }
+
+    pub fn with_progress(mut self, every: Duration) -> Self {
+        self.progress_every = Some(every);
+        self
+    }
+
+    /// Whether progress and notes go to stderr.
+    pub fn verbose(&self) -> bool {
+        self.progress_every.is_some()
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn elitist(&self) -> Option<&Elitist> {
+        self.elitist.as_ref()
+    }
+
+    pub fn elitist_fitness(&self) -> Option<i64> {
+        self.elitist.as_ref().map(|e| e.fitness)
+    }
+
+    /// Full-evaluation equivalents so far.
+    pub fn evaluations(&self) -> f64 {
+        self.counter.evaluations(self.problem.subfunctions())
+    }
+
+    /// Offers a solution; it becomes the elitist if strictly better (or if there is none yet).
+    /// Returns true if it did.
+    pub fn offer(&mut self, genes: &[u8], fitness: i64) -> bool {
+        if self.elitist.as_ref().is_some_and(|e| e.fitness >= fitness) {
+            return false;
+        }
+        match &mut self.elitist {
+            Some(e) => {
+                e.genes.copy_from_slice(genes);
+                e.fitness = fitness;
+            }
+            None => self.elitist = Some(Elitist { genes: genes.to_vec(), fitness }),
+        }
+        let point = TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
+        self.trace.push(point);
+        if let Some(out) = &mut self.trace_out {
+            // A trace that cannot be written must not end the run; the final write reports it.
+            let _ = writeln!(out, "{:.6},{:.3},{}", point.time_s, point.evaluations, point.best_fitness);
+        }
+        if self.limits.target.is_some_and(|t| fitness >= t) {
+            self.stop = Some(StopReason::TargetReached);
+        }
+        true
+    }
+
+    /// True when a limit is hit; optimizers call it often enough to honour a time limit.
+    pub fn should_stop(&mut self) -> bool {
+        if self.stop.is_some() {
+            return true;
+        }
+        if self.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+            self.stop = Some(StopReason::Interrupted);
+        } else if self.limits.time.is_some_and(|t| self.elapsed() >= t) {
+            self.stop = Some(StopReason::TimeLimit);
+        } else if self.limits.evaluations.is_some_and(|e| self.evaluations() >= e) {
+            self.stop = Some(StopReason::EvaluationLimit);
+        }
+        self.report_progress(false);
+        self.stop.is_some()
+    }
+
+    pub fn stop_reason(&self) -> Option<StopReason> {
+        self.stop
+    }
+
+    pub fn set_stop(&mut self, reason: StopReason) {
+        self.stop.get_or_insert(reason);
+    }
+
+    /// A progress line on stderr, at most every `progress_every` unless forced.
+    pub fn report_progress(&mut self, force: bool) {
+        let Some(every) = self.progress_every else { return };
+        if !force && self.last_progress.elapsed() < every {
+            return;
+        }
+        self.last_progress = Instant::now();
+        eprintln!(
+            "[{:>8.1} s] best {:>10}  evaluations {:>12.1}  {}",
+            self.elapsed().as_secs_f64(),
+            self.elitist_fitness().map(|f| f.to_string()).unwrap_or_else(|| "-".into()),
+            self.evaluations(),
+            self.status
+        );
+    }
+
+    pub fn flush_trace(&mut self) -> Result<()> {
+        if let Some(out) = &mut self.trace_out {
+            out.flush().map_err(|e| Error::io("trace", e))?;
+        }
+        Ok(())
+    }
+}
