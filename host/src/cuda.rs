@@ -12,7 +12,7 @@ use pgomea_device::args::GomArgs;
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::gomea::parallel::StageBackend;
+use crate::gomea::parallel::{StageBackend, StageState};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::stages::GroupKey;
 use crate::problem::MaxCut;
@@ -271,11 +271,6 @@ impl CudaStages {
         self.gpu.launch(&self.gpu.equal, &self.base, self.n as u64, true)
     }
 
-    /// The host copy of a device buffer (tests compare the backends through these).
-    pub fn download(&self) -> Result<(Vec<u8>, Vec<u8>, Vec<i64>)> {
-        let d = |s: &CudaSlice<u8>| self.gpu.stream.clone_dtoh(s).map_err(cuda_err("download"));
-        Ok((d(&self.offspring)?, d(&self.work)?, self.gpu.stream.clone_dtoh(&self.fitness).map_err(cuda_err("download"))?))
-    }
 }
 
 impl StageBackend for CudaStages {
@@ -347,5 +342,42 @@ impl StageBackend for CudaStages {
     fn genotypes_equal(&self) -> Result<bool> {
         // Rare (only asked when all fitness values are equal): compare on the host.
         Ok(self.population()?.converged())
+    }
+
+    fn state(&self) -> Result<StageState> {
+        let s = &self.gpu.stream;
+        fn d<T: DeviceRepr + Default + Clone>(s: &Arc<CudaStream>, b: &CudaSlice<T>) -> Result<Vec<T>> {
+            s.clone_dtoh(b).map_err(cuda_err("download"))
+        }
+        Ok(StageState {
+            parents: d(s, &self.parents)?,
+            parent_fitness: d(s, &self.parent_fitness)?,
+            offspring: d(s, &self.offspring)?,
+            work: d(s, &self.work)?,
+            fitness: d(s, &self.fitness)?,
+            donors: d(s, &self.donors)?,
+            diff: d(s, &self.diff)?,
+            delta: d(s, &self.delta)?,
+            mask: d(s, &self.mask)?,
+            is_elitist: d(s, &self.is_elitist)?,
+        })
+    }
+
+    fn set_state(&mut self, st: &StageState) -> Result<()> {
+        let s = self.gpu.stream.clone();
+        fn u<T: DeviceRepr>(s: &Arc<CudaStream>, h: &[T], b: &mut CudaSlice<T>) -> Result<()> {
+            s.memcpy_htod(h, b).map_err(cuda_err("upload"))
+        }
+        u(&s, &st.parents, &mut self.parents)?;
+        u(&s, &st.parent_fitness, &mut self.parent_fitness)?;
+        u(&s, &st.offspring, &mut self.offspring)?;
+        u(&s, &st.work, &mut self.work)?;
+        u(&s, &st.fitness, &mut self.fitness)?;
+        u(&s, &st.donors, &mut self.donors)?;
+        u(&s, &st.diff, &mut self.diff)?;
+        u(&s, &st.delta, &mut self.delta)?;
+        u(&s, &st.mask, &mut self.mask)?;
+        u(&s, &st.is_elitist, &mut self.is_elitist)?;
+        s.synchronize().map_err(cuda_err("upload"))
     }
 }

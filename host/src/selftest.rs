@@ -1,101 +1,283 @@
-//! `pgomea selftest`: runs parallel GOM on the GPU and on the CPU backend side by side on fixed
-//! seeds and checks that both hold the same offspring, working copies and fitness values after
-//! every colour group, and the same populations and elitist after every generation.
+//! Backend cross-checks, used by `pgomea selftest`, the test suite and the GPU tests: parallel GOM
+//! on a second backend (the GPU, or the CPU backend on several threads) against the CPU backend on
+//! one thread, on fixed seeds. Two checks:
+//! - every stage alone, on random (valid) inputs: all buffers must be equal afterwards;
+//! - whole generations: the offspring, working copy and fitness after every colour group, and the
+//!   population and elitist after every generation, must be equal bit for bit.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use pgomea_device::gom::NO_DONOR;
+use pgomea_device::rng::SplitMix64;
+
 use crate::cli::SelftestArgs;
+use crate::coloring::ColoringMethod;
 use crate::error::{Error, Result};
 use crate::fos::LinkageModel;
 use crate::generate::{self, WeightRange};
-use crate::gomea::PopulationEngine;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::{ParallelGomea, cpu, initial_population};
-use crate::problem::MaxCut;
+use crate::gomea::parallel::stages::GroupKey;
+use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageState, cpu, initial_population};
+use crate::gomea::{Population, PopulationEngine};
+use crate::problem::{GrayBoxProblem, MaxCut};
 use crate::run::{Limits, Run};
 use crate::solve::{Algorithm, SolveConfig, build_model};
 
-/// What one comparison found.
-#[derive(Debug)]
-pub struct Comparison {
-    pub case: String,
-    pub groups_compared: u64,
-    pub generations: u32,
-    pub best_fitness: i64,
+/// The backend checked against the CPU backend on one thread.
+#[derive(Clone, Copy, Debug)]
+pub enum Candidate {
+    Cpu { threads: usize },
+    Cuda { ptx: &'static str },
 }
 
-/// Compares the CPU backend on `threads_a` threads with a second backend `other` (another CPU
-/// thread count, or the GPU) for `generations` generations of a population of `n`.
-pub fn compare(problem: &MaxCut, config: &SolveConfig, n: usize, generations: u32, other: Other) -> Result<Comparison> {
-    let model = build_model(problem, config)?;
-    let groups = model.groups.as_ref().expect("parallel config has groups");
-    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
-    let seed = config.seed;
-    let mut run_a = Run::new(problem, Limits::default());
-    let mut run_b = Run::new(problem, Limits::default());
-    run_a.verify = true;
-    let pop = initial_population(problem, n, seed, &mut run_a);
-    initial_population(problem, n, seed, &mut run_b);
-    let pool_a = Arc::new(cpu::thread_pool(Some(1))?);
-    let mut a = ParallelGomea::new(cpu::CpuStages::new(problem, layout.clone(), pop.clone(), pool_a), layout.clone(), seed, pop.fitness.clone());
-    let mut groups_compared = 0u64;
-    let case = format!("{} n={n} {}", problem.instance.name, config.linkage);
-    // Snapshots of (O, O', fitness) after every group of A, checked against B's.
-    for generation in 0..generations {
-        let mut snapshots: Vec<(Vec<u8>, Vec<u8>, Vec<i64>)> = Vec::new();
-        a.generation_with(&mut run_a, |b, _| {
-            let (o, w, f) = b.offspring();
-            snapshots.push((o.to_vec(), w.to_vec(), f.to_vec()));
-            Ok(())
-        })?;
-        let mut index = 0usize;
-        let mut mismatch: Option<String> = None;
-        let mut check = |o: Vec<u8>, w: Vec<u8>, f: Vec<i64>, g: u32| {
-            let s = &snapshots[index];
-            if mismatch.is_none() {
-                let what = if s.0 != o {
-                    Some("offspring genes")
-                } else if s.1 != w {
-                    Some("working copy")
-                } else if s.2 != f {
-                    Some("fitness")
-                } else {
-                    None
-                };
-                if let Some(what) = what {
-                    mismatch = Some(format!("{case}: {what} differ after group {g} (position {index}) of generation {generation}"));
-                }
-            }
-            index += 1;
-        };
-        match &other {
-            Other::Cpu(threads) => {
-                // B is rebuilt each generation from A's previous state would hide drift: keep it.
-                let _ = threads;
-                unreachable!("handled below")
-            }
-            Other::Gpu(_) => {}
-        }
-        let _ = &mut check;
-        let _ = mismatch;
-        groups_compared += snapshots.len() as u64;
+/// One problem with a linkage model and colouring, ready for parallel GOM.
+pub struct Case {
+    pub name: String,
+    pub problem: MaxCut,
+    pub config: SolveConfig,
+    pub layout: Arc<GroupLayout>,
+}
+
+impl Case {
+    pub fn new(problem: MaxCut, linkage: LinkageModel, coloring: ColoringMethod, seed: u64) -> Result<Case> {
+        let config = SolveConfig { algorithm: Algorithm::Parallel, linkage, coloring, seed, ..SolveConfig::default() };
+        let model = build_model(&problem, &config)?;
+        let groups = model.groups.as_ref().expect("parallel GOM has groups");
+        let layout = Arc::new(GroupLayout::new(&problem, &model.fos, groups));
+        Ok(Case { name: format!("{} {linkage} {coloring}", problem.instance.name), problem, config, layout })
     }
-    let _ = &mut run_b;
-    Ok(Comparison { case, groups_compared, generations, best_fitness: run_a.elitist_fitness().unwrap_or(0) })
 }
 
-pub enum Other {
-    Cpu(usize),
-    Gpu(Option<&'static str>),
+/// Calls `f` with a fresh backend of the chosen kind holding `population`.
+fn with_backend<R>(case: &Case, candidate: Option<Candidate>, population: Population, f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>) -> Result<R> {
+    match candidate {
+        None | Some(Candidate::Cpu { .. }) => {
+            let threads = match candidate {
+                Some(Candidate::Cpu { threads }) => threads,
+                _ => 1,
+            };
+            let pool = Arc::new(cpu::thread_pool(Some(threads))?);
+            let mut b = cpu::CpuStages::new(&case.problem, case.layout.clone(), population, pool);
+            f(&mut b)
+        }
+        Some(Candidate::Cuda { ptx }) => {
+            let gpu = Arc::new(crate::cuda::Gpu::open(Some(ptx), 0)?);
+            let shared = crate::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
+            let mut b = crate::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
+            f(&mut b)
+        }
+    }
 }
 
-pub fn run(_a: &SelftestArgs, _ptx: Option<&'static str>) -> Result<ExitCode> {
-    let _ = (generate::torus, WeightRange { min: 1, max: 1 }, LinkageModel::Flt, Algorithm::Parallel);
-    Err(Error::usage("selftest: being written"))
+/// A random but valid state of every buffer, for single-stage checks: few distinct genotypes (so
+/// that "no donor" happens), donors in range or NO_DONOR, small deltas with many zeros.
+pub fn random_state(case: &Case, n: usize, seed: u64) -> StageState {
+    let l = case.layout.variables;
+    let (gs, ds) = (case.layout.max_group_slots.max(1), case.layout.max_group_deps.max(1));
+    let mut rng = SplitMix64::stream(seed, 0x7374617465);
+    let bases: Vec<Vec<u8>> = (0..3).map(|_| (0..l).map(|_| rng.coin() as u8).collect()).collect();
+    let mut parents = Vec::with_capacity(n * l);
+    for _ in 0..n {
+        let b = &bases[rng.index(bases.len())];
+        parents.extend(b.iter().map(|&g| if rng.below(50) == 0 { g ^ 1 } else { g }));
+    }
+    let flip = |rng: &mut SplitMix64, g: u8, one_in: u32| if rng.below(one_in) == 0 { g ^ 1 } else { g };
+    let offspring: Vec<u8> = parents.iter().map(|&g| flip(&mut rng, g, 20)).collect();
+    let work: Vec<u8> = offspring.iter().map(|&g| flip(&mut rng, g, 4)).collect();
+    let parent_fitness = parents.chunks(l).map(|x| case.problem.evaluate(x)).collect();
+    let fitness = offspring.chunks(l).map(|x| case.problem.evaluate(x)).collect();
+    let donors = (0..n * gs).map(|_| if rng.below(4) == 0 { NO_DONOR } else { rng.index(n) as i32 }).collect();
+    let small = |rng: &mut SplitMix64| if rng.coin() { 0 } else { rng.below(21) as i64 - 10 };
+    let diff = (0..n * ds).map(|_| small(&mut rng)).collect();
+    let delta = (0..n * gs).map(|_| small(&mut rng)).collect();
+    let mask = (0..n * gs).map(|_| rng.coin() as u8).collect();
+    let is_elitist = (0..n).map(|_| (rng.below(4) == 0) as u8).collect();
+    StageState { parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist }
 }
 
-#[allow(dead_code)]
-fn _unused(e: &dyn PopulationEngine) -> usize {
-    e.size()
+/// The groups worth checking alone: the one with most slots, the one with most dependent entries,
+/// a group of one set if any, and a few at random.
+pub fn interesting_groups(layout: &GroupLayout, seed: u64) -> Vec<u32> {
+    let g = layout.groups();
+    let mut out = Vec::new();
+    if g == 0 {
+        return out;
+    }
+    out.push((0..g).max_by_key(|&i| layout.slots(i).len()).unwrap_or(0) as u32);
+    out.push((0..g).max_by_key(|&i| layout.deps(i).len()).unwrap_or(0) as u32);
+    if let Some(one) = (0..g).find(|&i| layout.slots(i).len() == 1) {
+        out.push(one as u32);
+    }
+    let mut rng = SplitMix64::stream(seed, 0x6772);
+    for _ in 0..3 {
+        out.push(rng.index(g) as u32);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Runs each stage alone on random inputs on both backends; returns the number of checks, or the
+/// first difference.
+pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> Result<usize> {
+    let groups = interesting_groups(&case.layout, seed);
+    let l = case.layout.variables;
+    let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
+    let mut checks = 0;
+    for (gi, &g) in groups.iter().enumerate() {
+        for stage in 0..6 {
+            let state = random_state(case, n, seed ^ ((gi as u64) << 8 | stage as u64));
+            let key = GroupKey { seed, generation: 7, group: g };
+            let mut run_stage = |b: &mut dyn StageBackend| -> Result<StageState> {
+                b.set_state(&state)?;
+                b.stage(stage, key)?;
+                b.synchronize()?;
+                b.state()
+            };
+            let reference = with_backend(case, None, placeholder.clone(), &mut run_stage)?;
+            let other = with_backend(case, Some(candidate), placeholder.clone(), &mut run_stage)?;
+            if let Some(what) = reference.first_difference(&other) {
+                return Err(Error::Cuda(format!(
+                    "{}: stage {} ({}) on group {g} ({} sets, {} dependent edges): {what} differ from the CPU stage",
+                    case.name,
+                    stage + 1,
+                    STAGE_NAMES[stage],
+                    case.layout.slots(g as usize).len(),
+                    case.layout.deps(g as usize).len()
+                )));
+            }
+            checks += 1;
+        }
+    }
+    Ok(checks)
+}
+
+/// What one backend did, group by group.
+#[derive(Debug, Default, PartialEq)]
+struct Record {
+    group_digests: Vec<(u64, u32, u64)>,
+    populations: Vec<Population>,
+    elitists: Vec<(i64, Vec<u8>)>,
+}
+
+fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32) -> Result<Record> {
+    let mut run = Run::new(&case.problem, Limits::default());
+    run.verify = true;
+    let seed = case.config.seed;
+    let population = initial_population(&case.problem, n, seed, &mut run);
+    let fitness = population.fitness.clone();
+    let layout = case.layout.clone();
+    with_backend(case, candidate, population, &mut |b| {
+        let mut engine = ParallelGomea::new(b, layout.clone(), seed, fitness.clone());
+        let mut rec = Record::default();
+        for generation in 0..generations as u64 {
+            let mut digests = Vec::new();
+            engine.generation_with(&mut run, |b, g| {
+                digests.push((generation, g, b.state()?.digest()));
+                Ok(())
+            })?;
+            rec.group_digests.extend(digests);
+            rec.populations.push(engine.population()?);
+            let e = run.elitist().expect("evaluated");
+            rec.elitists.push((e.fitness, e.genes.clone()));
+        }
+        Ok(rec)
+    })
+}
+
+/// Whole generations on both backends; returns the number of groups compared and the best fitness,
+/// or the first difference.
+pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generations: u32) -> Result<(usize, i64)> {
+    let a = record(case, None, n, generations)?;
+    let b = record(case, Some(candidate), n, generations)?;
+    for (k, (x, y)) in a.group_digests.iter().zip(&b.group_digests).enumerate() {
+        if x != y {
+            return Err(Error::Cuda(format!(
+                "{} (n = {n}): the state after group {} of generation {} differs (comparison {k})",
+                case.name, x.1, x.0
+            )));
+        }
+    }
+    if a.group_digests.len() != b.group_digests.len() {
+        return Err(Error::Cuda(format!("{}: the backends ran different numbers of groups", case.name)));
+    }
+    for (generation, (x, y)) in a.populations.iter().zip(&b.populations).enumerate() {
+        if x != y {
+            return Err(Error::Cuda(format!("{} (n = {n}): populations differ after generation {generation}", case.name)));
+        }
+    }
+    if a.elitists != b.elitists {
+        return Err(Error::Cuda(format!("{} (n = {n}): the elitists differ", case.name)));
+    }
+    Ok((a.group_digests.len(), a.elitists.last().map(|e| e.0).unwrap_or(0)))
+}
+
+/// The generated cases every self-test runs (no data needed).
+pub fn generated_cases() -> Result<Vec<Case>> {
+    let w = WeightRange { min: 1, max: 5 };
+    let pm = WeightRange { min: -1, max: 1 };
+    Ok(vec![
+        Case::new(MaxCut::new(generate::torus(12, w, 3)?), LinkageModel::Univariate, ColoringMethod::WelshPowell, 11)?,
+        Case::new(MaxCut::new(generate::torus(16, w, 4)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 12)?,
+        Case::new(MaxCut::new(generate::complete(40, w, 5)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 13)?,
+        Case::new(MaxCut::new(generate::random(300, 900, pm, 6)?), LinkageModel::Bflt(8), ColoringMethod::DSatur, 14)?,
+        Case::new(MaxCut::new(generate::random(2000, 8000, w, 7)?), LinkageModel::Flt, ColoringMethod::DSatur, 15)?,
+    ])
+}
+
+/// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.
+pub fn data_cases(args: &crate::cli::InstanceArgs) -> Result<Vec<Case>> {
+    let Ok(dir) = crate::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
+    let rows = crate::data::read_best_known(&dir)?;
+    let mut out = Vec::new();
+    for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {
+        if let Ok(row) = crate::data::find(&rows, set, name) {
+            let mut inst = crate::instance::Instance::read(&row.path(&dir))?;
+            inst.name = format!("{set}/{name}");
+            out.push(Case::new(MaxCut::new(inst), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?);
+        }
+    }
+    Ok(out)
+}
+
+/// `pgomea selftest`.
+pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+    let candidate = match crate::cuda::probe() {
+        Ok(name) => {
+            println!("selftest: GPU {name} against the CPU backend (1 thread)");
+            Candidate::Cuda { ptx: ptx.ok_or_else(|| Error::Cuda("this build carries no kernels".into()))? }
+        }
+        Err(why) => {
+            let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(2);
+            println!("selftest: no GPU ({why}); checking the CPU backend on {threads} threads against 1 thread instead");
+            Candidate::Cpu { threads }
+        }
+    };
+    let mut cases = generated_cases()?;
+    cases.extend(data_cases(&a.instances)?);
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for case in &cases {
+        let stage = check_stages(case, candidate, 24, case.config.seed);
+        let gens: Result<Vec<(usize, i64)>> = [16usize, 33].iter().map(|&n| check_generations(case, candidate, n, a.generations)).collect();
+        match (stage, gens) {
+            (Ok(checks), Ok(g)) => {
+                passed += 1;
+                println!(
+                    "ok    {:<40} {:>5} groups, {checks} single-stage checks, {} group states equal, best {}",
+                    case.name,
+                    case.layout.groups(),
+                    g.iter().map(|x| x.0).sum::<usize>(),
+                    g.last().map(|x| x.1).unwrap_or(0)
+                );
+            }
+            (s, g) => {
+                failed += 1;
+                let why = s.err().or(g.err()).map(|e| e.to_string()).unwrap_or_default();
+                println!("FAIL  {:<40} {why}", case.name);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::StageBackend;
+use super::{StageBackend, StageState};
 use super::layout::GroupLayout;
 use super::stages::{self, GroupKey};
 use crate::error::{Error, Result};
@@ -39,7 +39,7 @@ pub struct CpuStages<'a> {
     diff: Vec<i64>,
     delta: Vec<i64>,
     mask: Vec<u8>,
-    is_elitist: Vec<bool>,
+    is_elitist: Vec<u8>,
 }
 
 impl<'a> CpuStages<'a> {
@@ -58,15 +58,11 @@ impl<'a> CpuStages<'a> {
             diff: vec![0; n * d],
             delta: vec![0; n * g],
             mask: vec![0; n * g],
-            is_elitist: vec![false; n],
+            is_elitist: vec![0; n],
             layout,
         }
     }
 
-    /// O, O' and the fitness of O (tests compare these with the CUDA backend).
-    pub fn offspring(&self) -> (&[u8], &[u8], &[i64]) {
-        (&self.offspring, &self.work, &self.fitness)
-    }
 }
 
 impl StageBackend for CpuStages<'_> {
@@ -75,7 +71,7 @@ impl StageBackend for CpuStages<'_> {
         self.work.copy_from_slice(&self.parents.genes);
         self.fitness.copy_from_slice(&self.parents.fitness);
         for i in 0..self.n {
-            self.is_elitist[i] = self.parents.fitness[i] == elitist_fitness && self.parents.solution(i) == elitist;
+            self.is_elitist[i] = (self.parents.fitness[i] == elitist_fitness && self.parents.solution(i) == elitist) as u8;
         }
         Ok(())
     }
@@ -105,7 +101,7 @@ impl StageBackend for CpuStages<'_> {
             }),
             4 => self.mask.par_chunks_mut(gs).zip(self.donors.par_chunks(gs).zip(self.delta.par_chunks(gs))).zip(self.is_elitist.par_iter()).for_each(
                 |((mask, (donors, delta)), &is_elitist)| {
-                    stages::improvement_mask(&donors[..slots], &delta[..slots], is_elitist, &mut mask[..slots]);
+                    stages::improvement_mask(&donors[..slots], &delta[..slots], is_elitist != 0, &mut mask[..slots]);
                 },
             ),
             _ => self
@@ -141,5 +137,34 @@ impl StageBackend for CpuStages<'_> {
 
     fn genotypes_equal(&self) -> Result<bool> {
         Ok(self.parents.converged())
+    }
+
+    fn state(&self) -> Result<StageState> {
+        Ok(StageState {
+            parents: self.parents.genes.clone(),
+            parent_fitness: self.parents.fitness.clone(),
+            offspring: self.offspring.clone(),
+            work: self.work.clone(),
+            fitness: self.fitness.clone(),
+            donors: self.donors.clone(),
+            diff: self.diff.clone(),
+            delta: self.delta.clone(),
+            mask: self.mask.clone(),
+            is_elitist: self.is_elitist.clone(),
+        })
+    }
+
+    fn set_state(&mut self, s: &StageState) -> Result<()> {
+        self.parents.genes.copy_from_slice(&s.parents);
+        self.parents.fitness.copy_from_slice(&s.parent_fitness);
+        self.offspring.copy_from_slice(&s.offspring);
+        self.work.copy_from_slice(&s.work);
+        self.fitness.copy_from_slice(&s.fitness);
+        self.donors.copy_from_slice(&s.donors);
+        self.diff.copy_from_slice(&s.diff);
+        self.delta.copy_from_slice(&s.delta);
+        self.mask.copy_from_slice(&s.mask);
+        self.is_elitist.copy_from_slice(&s.is_elitist);
+        Ok(())
     }
 }

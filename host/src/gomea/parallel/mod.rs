@@ -39,6 +39,98 @@ pub trait StageBackend {
     fn population(&self) -> Result<Population>;
     /// All solutions equal (the fitness values are known to be equal when this is asked).
     fn genotypes_equal(&self) -> Result<bool>;
+    /// A copy of every buffer (tests and the self-test compare backends with it).
+    fn state(&self) -> Result<StageState>;
+    /// Overwrites every buffer (the self-test feeds random inputs to single stages).
+    fn set_state(&mut self, state: &StageState) -> Result<()>;
+}
+
+/// A borrowed backend is a backend (the self-test drives backends through `&mut dyn`).
+impl<T: StageBackend + ?Sized> StageBackend for &mut T {
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()> {
+        (**self).start_generation(elitist, elitist_fitness)
+    }
+    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
+        (**self).stage(stage, key)
+    }
+    fn finish_generation(&mut self) -> Result<Vec<i64>> {
+        (**self).finish_generation()
+    }
+    fn synchronize(&mut self) -> Result<()> {
+        (**self).synchronize()
+    }
+    fn solution(&self, i: usize) -> Result<Vec<u8>> {
+        (**self).solution(i)
+    }
+    fn population(&self) -> Result<Population> {
+        (**self).population()
+    }
+    fn genotypes_equal(&self) -> Result<bool> {
+        (**self).genotypes_equal()
+    }
+    fn state(&self) -> Result<StageState> {
+        (**self).state()
+    }
+    fn set_state(&mut self, state: &StageState) -> Result<()> {
+        (**self).set_state(state)
+    }
+}
+
+/// Every buffer of a population in parallel GOM, in host memory. Row strides: `donors`, `delta`,
+/// `mask` hold `max_group_slots` per solution, `diff` `max_group_deps` per solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageState {
+    pub parents: Vec<u8>,
+    pub parent_fitness: Vec<i64>,
+    pub offspring: Vec<u8>,
+    pub work: Vec<u8>,
+    pub fitness: Vec<i64>,
+    pub donors: Vec<i32>,
+    pub diff: Vec<i64>,
+    pub delta: Vec<i64>,
+    pub mask: Vec<u8>,
+    pub is_elitist: Vec<u8>,
+}
+
+impl StageState {
+    /// The first buffer in which two states differ.
+    pub fn first_difference(&self, other: &StageState) -> Option<&'static str> {
+        [
+            (self.parents == other.parents, "parents"),
+            (self.parent_fitness == other.parent_fitness, "parent fitness"),
+            (self.offspring == other.offspring, "offspring"),
+            (self.work == other.work, "working copy"),
+            (self.fitness == other.fitness, "fitness"),
+            (self.donors == other.donors, "donors"),
+            (self.diff == other.diff, "subfunction differences"),
+            (self.delta == other.delta, "deltas"),
+            (self.mask == other.mask, "improvement mask"),
+            (self.is_elitist == other.is_elitist, "elitist marks"),
+        ]
+        .into_iter()
+        .find(|(same, _)| !same)
+        .map(|(_, name)| name)
+    }
+
+    /// A 64-bit digest of the state (the self-test keeps these instead of whole states).
+    pub fn digest(&self) -> u64 {
+        use pgomea_device::rng::mix64;
+        let mut h = 0u64;
+        let mut feed = |bytes: &[u8]| {
+            for c in bytes.chunks(8) {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                h = mix64(h ^ u64::from_le_bytes(w));
+            }
+            h = mix64(h ^ bytes.len() as u64);
+        };
+        feed(&self.offspring);
+        feed(&self.work);
+        for f in &self.fitness {
+            feed(&f.to_le_bytes());
+        }
+        h
+    }
 }
 
 /// Time spent per stage, summed over groups and generations (with `timing` on, each stage is
@@ -79,6 +171,10 @@ impl<B: StageBackend> ParallelGomea<B> {
         order.clear();
         order.extend(0..groups as u32);
         SplitMix64::stream(seed, 0x67726f7570 ^ generation.wrapping_mul(0x9e37_79b9)).shuffle(order);
+    }
+
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
     }
 
     /// One generation; `on_group` is called after every group (tests compare backends there).
