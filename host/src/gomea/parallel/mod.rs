@@ -202,6 +202,16 @@ impl<B: StageBackend> ParallelGomea<B> {
                 times.groups_run += 1;
             }
             run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
+            if run.verify {
+                // Incremental fitness against a full evaluation, and O' == O, after every group.
+                let st = self.backend.state()?;
+                let l = self.layout.variables;
+                assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
+                for i in 0..self.n {
+                    let full = crate::problem::GrayBoxProblem::evaluate(run.problem, &st.offspring[i * l..(i + 1) * l]);
+                    assert_eq!(st.fitness[i], full, "incremental fitness of solution {i} differs from a full evaluation after group {g}");
+                }
+            }
             on_group(&self.backend, g)?;
         }
         self.fitness = self.backend.finish_generation()?;

@@ -1,0 +1,23 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The instance data directory, or None with a printed reason (tests on shipped sets then skip).
+pub fn data_dir() -> Option<PathBuf> {
+    match pgomea::data::data_dir(None) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            eprintln!("SKIPPED: no instance data directory ({e})");
+            None
+        }
+    }
+}
+
+/// The rows of best_known.csv of one set.
+pub fn known(set: &str) -> Option<(PathBuf, Vec<pgomea::data::KnownInstance>)> {
+    let dir = data_dir()?;
+    let rows = pgomea::data::read_best_known(&dir).expect("best_known.csv parses");
+    let rows = rows.into_iter().filter(|r| r.set == set).collect();
+    Some((dir, rows))
+}
