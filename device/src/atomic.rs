@@ -1,0 +1,85 @@
+//! Atomic read-modify-write on device memory (global or shared), named like rust-cuda's
+//! `cuda_std::atomic`, and memory fences.
+//!
+//! Thin wrappers over `core::sync::atomic` on raw device pointers (`AtomicU64::from_ptr`), which
+//! the nvptx backend lowers to `atom.add` / `atom.max` / `atom.cas`. They are all `Relaxed`: the
+//! backend currently ignores the ordering of read-modify-write operations (rust-lang/rust#136480),
+//! so code that publishes data through an atomic must order it with an explicit fence:
+//! write the data, [`fence_device`], then the atomic; on the reading side the atomic, then
+//! [`fence_device`], then read the data.
+//!
+//! # Safety (all functions taking a pointer)
+//!
+//! `ptr` must be valid for reads and writes, aligned to the size of the value, point to global or
+//! shared memory, and every concurrent access to that location must be atomic as well.
+
+use core::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
+
+/// `atomicAdd` on a `u32`; returns the old value (wrapping).
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_add_u32(ptr: *mut u32, value: u32) -> u32 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    unsafe { AtomicU32::from_ptr(ptr) }.fetch_add(value, Ordering::Relaxed)
+}
+
+/// `atomicAdd` on a `u64`; returns the old value (wrapping).
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_add_u64(ptr: *mut u64, value: u64) -> u64 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    unsafe { AtomicU64::from_ptr(ptr) }.fetch_add(value, Ordering::Relaxed)
+}
+
+/// `atomicAdd` on an `i64`; returns the old value (wrapping).
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_add_i64(ptr: *mut i64, value: i64) -> i64 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    unsafe { AtomicI64::from_ptr(ptr) }.fetch_add(value, Ordering::Relaxed)
+}
+
+/// `atomicMax` on an `i64`; returns the old value.
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_max_i64(ptr: *mut i64, value: i64) -> i64 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    unsafe { AtomicI64::from_ptr(ptr) }.fetch_max(value, Ordering::Relaxed)
+}
+
+/// `atomicCAS` on a `u32`: stores `new` if the value is `current`; returns the old value.
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_cas_u32(ptr: *mut u32, current: u32, new: u32) -> u32 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    match unsafe { AtomicU32::from_ptr(ptr) }.compare_exchange(
+        current,
+        new,
+        Ordering::Relaxed,
+        Ordering::Relaxed,
+    ) {
+        Ok(v) | Err(v) => v,
+    }
+}
+
+/// Sequentially consistent fence for all threads of the device (and the host):
+/// `__threadfence()` or stronger (`fence.sc.sys`).
+#[inline(always)]
+pub fn fence_device() {
+    fence(Ordering::SeqCst);
+}

@@ -1,0 +1,62 @@
+//! Thread, block and grid indices and the block barrier, named like rust-cuda's `cuda_std::thread`.
+//!
+//! Only the x dimension: every pgomea kernel is launched with one-dimensional blocks and grids.
+//! The index readers are safe: they read PTX special registers (`%tid.x`, `%ctaid.x`, `%ntid.x`,
+//! `%nctaid.x`) and have no preconditions; `core::arch::nvptx` merely declares them `unsafe`.
+
+use core::arch::nvptx;
+
+/// Index of this thread in its block (`threadIdx.x`).
+#[inline(always)]
+pub fn thread_idx_x() -> u32 {
+    // SAFETY: reads the special register %tid.x; no preconditions.
+    unsafe { nvptx::_thread_idx_x() }
+}
+
+/// Index of this block in the grid (`blockIdx.x`).
+#[inline(always)]
+pub fn block_idx_x() -> u32 {
+    // SAFETY: reads the special register %ctaid.x; no preconditions.
+    unsafe { nvptx::_block_idx_x() }
+}
+
+/// Threads per block (`blockDim.x`).
+#[inline(always)]
+pub fn block_dim_x() -> u32 {
+    // SAFETY: reads the special register %ntid.x; no preconditions.
+    unsafe { nvptx::_block_dim_x() }
+}
+
+/// Blocks in the grid (`gridDim.x`).
+#[inline(always)]
+pub fn grid_dim_x() -> u32 {
+    // SAFETY: reads the special register %nctaid.x; no preconditions.
+    unsafe { nvptx::_grid_dim_x() }
+}
+
+/// Global index of this thread: `blockIdx.x * blockDim.x + threadIdx.x` (as `cuda_std`'s
+/// `index_1d`). The host keeps `gridDim.x * blockDim.x` below 2^32.
+#[inline(always)]
+pub fn index_1d() -> u32 {
+    block_idx_x() * block_dim_x() + thread_idx_x()
+}
+
+/// Number of threads in the grid, `gridDim.x * blockDim.x`: the step of a grid-stride loop.
+#[inline(always)]
+pub fn grid_stride() -> u32 {
+    grid_dim_x() * block_dim_x()
+}
+
+/// Block-wide barrier, `__syncthreads()` (PTX `bar.sync 0`); also orders shared-memory accesses
+/// of the block before and after it.
+///
+/// # Safety
+///
+/// Every thread of the block that has not exited must reach this same barrier (it must not sit in
+/// code that only some threads of the block run): otherwise the block hangs or its threads mix up
+/// different barriers.
+#[inline(always)]
+pub unsafe fn sync_threads() {
+    // SAFETY: the caller guarantees block-uniform control flow (see above).
+    unsafe { nvptx::_syncthreads() }
+}
