@@ -48,6 +48,9 @@ pub enum Command {
     Devices,
     /// Check this machine's GPU against the CPU backend on fixed seeds (bit for bit).
     Selftest(SelftestArgs),
+    /// Measure throughput per stage, or the speed-up of parallel over serial GOMEA.
+    #[command(subcommand)]
+    Bench(crate::bench::BenchCommand),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -241,6 +244,7 @@ fn dispatch(cli: Cli, ptx: Option<&'static str>) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Selftest(a) => crate::selftest::run(&a, ptx),
+        Command::Bench(b) => crate::bench::run(&b, ptx),
     }
 }
 

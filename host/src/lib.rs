@@ -3,6 +3,7 @@
 //! Bouter and Bosman, "GPU-Accelerated Parallel Gene-pool Optimal Mixing in a Gray-Box
 //! Optimization Setting", GECCO 2022.
 
+pub mod bench;
 pub mod cli;
 pub mod coloring;
 pub mod cuda;

@@ -8,7 +8,8 @@ pub fn data_dir() -> Option<PathBuf> {
     match pgomea::data::data_dir(None) {
         Ok(d) => Some(d),
         Err(e) => {
-            eprintln!("SKIPPED: no instance data directory ({e})");
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "SKIPPED: test on shipped instances skipped: {e}");
             None
         }
     }

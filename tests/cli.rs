@@ -1,0 +1,155 @@
+//! End-to-end tests of the binary: exit codes, the JSON result, the trace file, error messages.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn pgomea(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pgomea")).args(args).output().expect("the binary runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pgomea-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+#[test]
+fn default_run_solves_the_embedded_instance_and_reports_every_field() {
+    let o = pgomea(&["run", "--target", "best-known", "--json", "--quiet", "--seed", "3"]);
+    let v = json(&o);
+    for field in [
+        "instance", "algorithm", "backend", "seed", "best_fitness", "best_known", "reached_target", "time_s", "evaluations",
+        "subfunction_evaluations", "generations", "populations", "solution",
+    ] {
+        assert!(v.get(field).is_some(), "JSON lacks {field}: {v}");
+    }
+    assert_eq!(v["reached_target"], true);
+    assert_eq!(v["best_fitness"], v["best_known"]);
+    assert_eq!(v["seed"], 3);
+    let solution = v["solution"].as_str().unwrap();
+    assert_eq!(solution.len(), 400);
+    assert!(solution.bytes().all(|b| b == b'0' || b == b'1'));
+}
+
+#[test]
+fn human_readable_run_and_progress_on_stderr() {
+    let o = pgomea(&["run", "--time-limit", "0.5"]);
+    assert!(o.status.success());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("best fitness"), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("default-torus-20x20"), "{err}");
+}
+
+#[test]
+fn parallel_cpu_backend_through_the_cli() {
+    let o = pgomea(&["run", "--algo", "parallel", "--backend", "cpu", "--threads", "2", "--target", "best-known", "--json", "--quiet"]);
+    let v = json(&o);
+    assert_eq!(v["reached_target"], true);
+    assert!(v["backend"].as_str().unwrap().starts_with("cpu"));
+}
+
+#[test]
+fn trace_file_has_one_row_per_improvement() {
+    let path = tmp("trace.csv");
+    let o = pgomea(&["run", "--target", "best-known", "--quiet", "--trace", path.to_str().unwrap(), "--json"]);
+    let v = json(&o);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time_s,evaluations,best_fitness"));
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert!(rows.len() > 1);
+    for w in rows.windows(2) {
+        assert!(w[1][2] > w[0][2], "fitness must improve strictly: {w:?}");
+        assert!(w[1][0] >= w[0][0] && w[1][1] >= w[0][1]);
+    }
+    assert_eq!(rows.last().unwrap()[2] as i64, v["best_fitness"].as_i64().unwrap());
+}
+
+#[test]
+fn generate_then_run_and_info_on_the_file() {
+    let path = tmp("torus.txt");
+    let o = pgomea(&["generate", "torus", "--side", "8", "--seed", "4", "-o", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let total: i64 = text.lines().skip(1).map(|l| l.split_whitespace().nth(2).unwrap().parse::<i64>().unwrap()).sum();
+    let o = pgomea(&["run", "--instance", path.to_str().unwrap(), "--target", &total.to_string(), "--json", "--quiet"]);
+    assert_eq!(json(&o)["best_fitness"].as_i64().unwrap(), total);
+    let o = pgomea(&["info", "--instance", path.to_str().unwrap(), "--json"]);
+    let v = json(&o);
+    assert_eq!(v["vertices"], 64);
+    assert_eq!(v["edges"], 128);
+    assert_eq!(v["fos_sets"], 126);
+    assert!(v["colors"].as_u64().unwrap() >= 2);
+}
+
+#[test]
+fn malformed_instance_gives_file_line_and_exit_code_2() {
+    let path = tmp("bad.txt");
+    std::fs::write(&path, "3 2\n1 2 1\n2 2 4\n").unwrap();
+    let o = pgomea(&["run", "--instance", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{}:3: self-loop", path.display())), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_options_are_clear_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "--linkage", "bflt:0"], "bflt"),
+        (&["run", "--linkage", "tree"], "linkage"),
+        (&["run", "--target", "lots"], "--target"),
+        (&["run", "--time-limit", "-1"], "--time-limit"),
+        (&["run", "--n-base", "1"], "--n-base"),
+        (&["run", "--instance", "/no/such/file.txt"], "/no/such/file.txt"),
+        (&["run", "--algo", "parallel", "--linkage", "lt"], "learned linkage tree"),
+        (&["run", "--set", "Z", "--name", "x", "--instances-dir", "/"], "no instance"),
+    ];
+    for (args, needle) in cases {
+        let o = pgomea(args);
+        assert!(!o.status.success(), "{args:?} should fail");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: `{err}` should mention {needle}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn set_and_name_select_from_the_data_directory() {
+    let Some(_) = common::data_dir() else { return };
+    let o = pgomea(&["run", "--set", "B", "--name", "n0000100i00", "--target", "best-known", "--json", "--quiet"]);
+    let v = json(&o);
+    assert_eq!(v["best_known"], 586);
+    assert_eq!(v["reached_target"], true);
+    let o = pgomea(&["run", "--set", "C", "--name", "nope", "--quiet"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no instance `nope`"));
+    let o = pgomea(&["info", "--set", "C", "--name", "g1", "--json"]);
+    assert_eq!(json(&o)["vertices"], 800);
+}
+
+#[test]
+fn devices_without_a_gpu_is_a_clear_error() {
+    let o = pgomea(&["devices"]);
+    if pgomea::cuda::probe().is_err() {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("CUDA"));
+    } else {
+        assert!(o.status.success());
+    }
+}
+
+#[test]
+fn selftest_passes() {
+    let o = pgomea(&["selftest", "--generations", "2"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains(" passed, 0 failed"), "{out}");
+}
