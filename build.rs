@@ -33,8 +33,6 @@ const TOOLCHAIN: &str = "nightly-2026-05-20";
 const TARGET: &str = "nvptx64-nvidia-cuda";
 /// sm_80 PTX (ISA 7.0) runs on A100 and is JIT-compiled by the driver for H100/H200.
 const TARGET_CPU: &str = "sm_80";
-const INSTALL: &str =
-    "rustup toolchain install nightly-2026-05-20 --profile minimal -c rust-src -c llvm-tools";
 
 fn main() {
     if let Err(message) = build() {
@@ -42,7 +40,8 @@ fn main() {
         eprintln!("{message}\n");
         eprintln!(
             "The kernels need the pinned toolchain {TOOLCHAIN} with the rust-src and llvm-tools \
-             components:\n    {INSTALL}\n"
+             components:\n    rustup toolchain install {TOOLCHAIN} --profile minimal -c rust-src \
+             -c llvm-tools\n"
         );
         std::process::exit(1);
     }
@@ -196,7 +195,7 @@ impl Toolchain {
                     let mut cmd = clean_command(&rustup);
                     cmd.args(["which", "--toolchain", TOOLCHAIN, tool]);
                     let out = output(cmd)
-                        .map_err(|e| format!("the toolchain {TOOLCHAIN} is not installed ({e})"))?;
+                        .map_err(|e| format!("the toolchain {TOOLCHAIN} is not installed:\n{e}"))?;
                     Ok(PathBuf::from(out.trim()))
                 };
                 (which("cargo")?, which("rustc")?)
@@ -320,7 +319,7 @@ fn clean_command(program: &Path) -> Command {
 fn run(mut cmd: Command, what: &str) -> Result<(), String> {
     // The nested cargo's stdout goes to our stderr: only this script may talk to cargo on stdout.
     cmd.stdout(Stdio::from(std::io::stderr()));
-    let shown = format!("{cmd:?}");
+    let shown = describe(&cmd);
     let status = cmd
         .status()
         .map_err(|e| format!("{what}: cannot run {shown}: {e}"))?;
@@ -328,24 +327,42 @@ fn run(mut cmd: Command, what: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{what} failed ({status}); the command was\n    {shown}\nand its messages are above"
+            "{what} failed ({status}); the command (in a cleaned environment) was\n    {shown}\n\
+             and its messages are above"
         ))
     }
 }
 
 fn output(mut cmd: Command) -> Result<String, String> {
-    let shown = format!("{cmd:?}");
+    let shown = describe(&cmd);
+    cmd.env_remove("RUST_BACKTRACE");
     let out = cmd
         .output()
         .map_err(|e| format!("cannot run {shown}: {e}"))?;
     if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message: Vec<&str> = stderr
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with("Stack backtrace"))
+            .filter(|l| !l.trim().is_empty())
+            .collect();
         return Err(format!(
-            "{shown} failed ({}): {}",
+            "`{shown}` failed ({}): {}",
             out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
+            message.join("\n")
         ));
     }
     String::from_utf8(out.stdout).map_err(|_| format!("{shown} printed non-UTF-8"))
+}
+
+/// The program and arguments of `cmd` (without its environment changes).
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
 }
 
 fn env_var(name: &str) -> Result<OsString, String> {
