@@ -1,0 +1,84 @@
+//! Times the linkage models, the LMIG and the colourings on one instance.
+//!
+//! cargo run --release --example fos_build -- INSTANCE [MODEL ...] [--lt-population N]
+//!
+//! MODEL is `univariate`, `flt`, `bflt:K` or `lt` (default: univariate flt bflt:10 bflt:100);
+//! `lt` is learned from a uniformly random population of N solutions (default 100).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use pgomea::coloring::{ColoringMethod, Lmig, check_groups_independent};
+use pgomea::fos::{Fos, LinkageModel};
+use pgomea::instance::Instance;
+use pgomea::problem::MaxCut;
+use pgomea_device::rng::SplitMix64;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut path: Option<PathBuf> = None;
+    let mut models: Vec<LinkageModel> = Vec::new();
+    let mut population = 100usize;
+    while let Some(a) = args.next() {
+        if a == "--lt-population" {
+            population = args.next().and_then(|s| s.parse().ok()).expect("--lt-population N");
+        } else if path.is_none() {
+            path = Some(PathBuf::from(a));
+        } else {
+            models.push(a.parse().unwrap_or_else(|e| panic!("{e}")));
+        }
+    }
+    let path = path.expect("usage: fos_build INSTANCE [MODEL ...] [--lt-population N]");
+    if models.is_empty() {
+        models = vec![LinkageModel::Univariate, LinkageModel::Flt, LinkageModel::Bflt(10), LinkageModel::Bflt(100)];
+    }
+    let t = Instant::now();
+    let instance = Instance::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    let problem = MaxCut::new(instance);
+    let l = problem.instance.vertices;
+    println!(
+        "{}: {} vertices, {} edges (read in {:.3} s)",
+        problem.instance.name,
+        l,
+        problem.instance.edges.len(),
+        t.elapsed().as_secs_f64()
+    );
+    for model in models {
+        let mut rng = SplitMix64::new(12345);
+        let mut t = Instant::now();
+        let fos = match model {
+            LinkageModel::Lt => {
+                // Time the learning alone, not the drawing of the population.
+                let genes: Vec<u8> = (0..population * l).map(|_| rng.coin() as u8).collect();
+                println!("[lt] learned from {population} uniformly random solutions");
+                t = Instant::now();
+                Fos::learned_linkage_tree(&genes, population, l, &mut rng)
+            }
+            _ => Fos::build(&model, &problem, &mut rng),
+        };
+        let fos_s = t.elapsed().as_secs_f64();
+        println!(
+            "[{model}] FOS: {:.3} s, {} sets, largest {}, total size {}",
+            fos_s,
+            fos.len(),
+            fos.largest_set(),
+            fos.total_size()
+        );
+        let t = Instant::now();
+        let lmig = Lmig::build(&fos, &problem);
+        println!(
+            "[{model}] LMIG: {:.3} s, {} edges, max degree {}",
+            t.elapsed().as_secs_f64(),
+            lmig.num_edges(),
+            lmig.max_degree()
+        );
+        for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
+            let t = Instant::now();
+            let coloring = method.color(&lmig);
+            let secs = t.elapsed().as_secs_f64();
+            coloring.validate(&lmig).expect("invalid colouring");
+            check_groups_independent(&coloring.groups(), &fos, &problem).expect("dependent group");
+            println!("[{model}] {method}: {secs:.3} s, {} (validated)", coloring.stats());
+        }
+    }
+}

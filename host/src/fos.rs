@@ -1,0 +1,1042 @@
+//! Linkage models (families of subsets, FOS).
+//!
+//! A FOS is a list of linkage sets, each a sorted list of variable indices; GOM mixes a solution
+//! with a donor over one set at a time. The models:
+//!
+//! - **univariate**: the l singletons {i}.
+//! - **fixed linkage tree (FLT)**: UPGMA (average linkage) over the problem's variable interaction
+//!   graph, where the similarity of two variables is |w_ij| (0 without an edge) and the similarity of
+//!   two clusters A, B is the average pairwise similarity, (sum of |w| between A and B) / (|A||B|).
+//!   Built sparsely: only clusters joined by at least one edge of nonzero weight are candidates.
+//!   When none remains (a disconnected graph, or only zero weights left), the remaining clusters are
+//!   merged as UPGMA does when every similarity is 0 and ties are broken at random: a uniformly
+//!   random pair at a time, until one cluster remains.
+//! - **bounded FLT (BFLT k)**: the same, never creating a set of more than k variables; it stops
+//!   when no allowed merge of edge-connected clusters remains (no similarity-0 merges at all).
+//! - **learned linkage tree (LT)**: UPGMA over the mutual information of every pair of variables
+//!   in a population (dense, O(l^2) memory), rebuilt every generation by serial GOMEA.
+//!
+//! The trees list the l singletons first (set i is {i}), then one set per merge in merge order
+//! (decreasing similarity); the root (the set of all variables) is left out, as in the classic
+//! linkage tree, so a tree over a connected graph has 2l - 2 sets (l = 1: the one singleton).
+//! Every random choice (tie breaks, the similarity-0 merges) comes from the caller's seeded
+//! [`SplitMix64`], so a seed fixes the model.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::str::FromStr;
+
+use pgomea_device::rng::SplitMix64;
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::problem::MaxCut;
+
+/// A family of subsets of the variables: the linkage sets GOM mixes. Each set is sorted ascending
+/// and holds distinct variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fos {
+    pub sets: Vec<Vec<u32>>,
+}
+
+/// Which linkage model to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinkageModel {
+    /// The l singletons.
+    Univariate,
+    /// Fixed linkage tree from the edge weights.
+    Flt,
+    /// Fixed linkage tree with no set larger than the bound (>= 1).
+    Bflt(usize),
+    /// Linkage tree learned from the population (mutual information) every generation.
+    Lt,
+}
+
+impl LinkageModel {
+    /// True for the model that is rebuilt from the population every generation.
+    pub fn is_learned(&self) -> bool {
+        matches!(self, LinkageModel::Lt)
+    }
+}
+
+impl fmt::Display for LinkageModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkageModel::Univariate => write!(f, "univariate"),
+            LinkageModel::Flt => write!(f, "flt"),
+            LinkageModel::Bflt(k) => write!(f, "bflt:{k}"),
+            LinkageModel::Lt => write!(f, "lt"),
+        }
+    }
+}
+
+impl FromStr for LinkageModel {
+    type Err = Error;
+
+    /// Parses `univariate`, `flt`, `bflt:K` (K >= 1) or `lt` (ASCII case ignored).
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let t = s.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "univariate" => return Ok(LinkageModel::Univariate),
+            "flt" => return Ok(LinkageModel::Flt),
+            "lt" => return Ok(LinkageModel::Lt),
+            "bflt" => {
+                return Err(Error::usage(
+                    "linkage model `bflt` needs a bound: write `bflt:K` with K >= 1 the largest set size, e.g. `bflt:10`",
+                ));
+            }
+            _ => {}
+        }
+        if let Some(k) = t.strip_prefix("bflt:") {
+            return match k.trim().parse::<usize>() {
+                Ok(k) if k >= 1 => Ok(LinkageModel::Bflt(k)),
+                Ok(_) => Err(Error::usage(format!(
+                    "linkage model `{s}`: the bound K of `bflt:K` must be at least 1"
+                ))),
+                Err(_) => Err(Error::usage(format!(
+                    "linkage model `{s}`: the bound K of `bflt:K` must be a positive integer"
+                ))),
+            };
+        }
+        Err(Error::usage(format!(
+            "unknown linkage model `{s}`: expected one of `univariate`, `flt`, `bflt:K` (K >= 1), `lt`"
+        )))
+    }
+}
+
+impl Fos {
+    /// The univariate FOS: {0}, {1}, ..., {l-1}.
+    pub fn univariate(l: usize) -> Fos {
+        Fos { sets: (0..l as u32).map(|i| vec![i]).collect() }
+    }
+
+    /// The static model of `model` for `problem`. [`LinkageModel::Lt`] is learned from a
+    /// population, which does not exist yet: this returns the univariate FOS for it, to be used
+    /// until the first [`Fos::learned_linkage_tree`] is built.
+    pub fn build(model: &LinkageModel, problem: &MaxCut, rng: &mut SplitMix64) -> Fos {
+        let l = problem.instance.vertices;
+        match *model {
+            LinkageModel::Univariate | LinkageModel::Lt => Fos::univariate(l),
+            LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng),
+            LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng),
+        }
+    }
+
+    /// Number of sets.
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// The size of the largest set (0 for an empty FOS).
+    pub fn largest_set(&self) -> usize {
+        self.sets.iter().map(Vec::len).max().unwrap_or(0)
+    }
+
+    /// The sum of the set sizes.
+    pub fn total_size(&self) -> usize {
+        self.sets.iter().map(Vec::len).sum()
+    }
+
+    /// The sets in CSR form: the variables of set i are `vars[offsets[i]..offsets[i+1]]`.
+    pub fn to_csr(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut offsets = Vec::with_capacity(self.sets.len() + 1);
+        let mut vars = Vec::with_capacity(self.total_size());
+        offsets.push(0u32);
+        for s in &self.sets {
+            vars.extend_from_slice(s);
+            offsets.push(u32::try_from(vars.len()).expect("FOS larger than 2^32 variable slots"));
+        }
+        (offsets, vars)
+    }
+
+    /// Checks that every set is non-empty, sorted strictly ascending, and within 0..l.
+    pub fn check(&self, l: usize) -> Result<(), String> {
+        for (i, s) in self.sets.iter().enumerate() {
+            if s.is_empty() {
+                return Err(format!("set {i} is empty"));
+            }
+            if let Some(w) = s.windows(2).find(|w| w[0] >= w[1]) {
+                return Err(format!("set {i} is not strictly ascending: {} then {}", w[0], w[1]));
+            }
+            if let Some(&v) = s.last().filter(|&&v| v as usize >= l) {
+                return Err(format!("set {i} holds variable {v}, out of range 0..{l}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The fixed linkage tree (FLT) of `problem`, or the bounded one (BFLT) when `max_set_size`
+    /// is `Some(k)`: see the module documentation.
+    ///
+    /// Sparse UPGMA: each live cluster keeps a list of the live clusters joined to it by an edge
+    /// of nonzero weight, with the summed |w| between them; a max-heap of candidate pairs keyed by
+    /// the exact average similarity (compared as fractions, no rounding) with lazy deletion picks
+    /// the best pair. A merge creates a new cluster id, so a heap entry is current exactly when
+    /// both of its clusters are alive. Ties between pairs of equal similarity are broken by a
+    /// random key drawn for each pair. Time about O((m + sum of the neighbour lists of the merged
+    /// clusters) log m) plus the total size of the sets; memory O(m + l + total set size).
+    ///
+    /// With no bound, once no edge-connected pair remains, random pairs of the remaining clusters
+    /// are merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
+    /// pairs that would exceed k are never merged and the build stops when no allowed
+    /// edge-connected pair remains. The root (the set of all l variables) is never listed.
+    pub fn fixed_linkage_tree(problem: &MaxCut, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
+        let l = problem.instance.vertices;
+        let bound = max_set_size.unwrap_or(usize::MAX).max(1);
+        let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
+        if l <= 1 || bound == 1 {
+            return Fos { sets };
+        }
+        // Cluster c is sets[c]; alive[c] while it has not been merged.
+        let mut alive: Vec<bool> = vec![true; l];
+        // Neighbour lists, sorted by cluster id; may hold dead ids (filtered at the next merge).
+        let mut links: Vec<Vec<(u32, u64)>> = Vec::with_capacity(2 * l);
+        let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(problem.weights.len());
+        for v in 0..l {
+            let mut list: Vec<(u32, u64)> = problem
+                .neighbours(v)
+                .filter(|&(_, w)| w != 0)
+                .map(|(u, w)| (u, w.unsigned_abs()))
+                .collect();
+            list.sort_unstable_by_key(|&(u, _)| u);
+            // Instances have no duplicate edges, but tolerate them: sum equal neighbours.
+            list.dedup_by(|b, a| {
+                if a.0 == b.0 {
+                    a.1 += b.1;
+                    true
+                } else {
+                    false
+                }
+            });
+            for &(u, s) in &list {
+                if (u as usize) > v && bound >= 2 {
+                    heap.push(Candidate { sum: s, pairs: 1, key: rng.next_u64(), a: v as u32, b: u });
+                }
+            }
+            links.push(list);
+        }
+        let mut live = l;
+        while let Some(c) = heap.pop() {
+            let (a, b) = (c.a as usize, c.b as usize);
+            if !alive[a] || !alive[b] {
+                continue;
+            }
+            let size = sets[a].len() + sets[b].len();
+            if size > bound {
+                // Clusters only grow: this pair (and every later cluster containing either) can
+                // never merge under the bound.
+                continue;
+            }
+            let id = sets.len() as u32;
+            alive[a] = false;
+            alive[b] = false;
+            let members = union_sorted(&sets[a], &sets[b]);
+            let la = std::mem::take(&mut links[a]);
+            let lb = std::mem::take(&mut links[b]);
+            let mut merged: Vec<(u32, u64)> = Vec::with_capacity(la.len() + lb.len());
+            {
+                let keep = |(u, _): &(u32, u64)| alive[*u as usize] && sets[*u as usize].len() + size <= bound;
+                let (mut i, mut j) = (0, 0);
+                while i < la.len() || j < lb.len() {
+                    let next = if j == lb.len() || (i < la.len() && la[i].0 < lb[j].0) {
+                        i += 1;
+                        la[i - 1]
+                    } else if i == la.len() || lb[j].0 < la[i].0 {
+                        j += 1;
+                        lb[j - 1]
+                    } else {
+                        i += 1;
+                        j += 1;
+                        (la[i - 1].0, la[i - 1].1 + lb[j - 1].1)
+                    };
+                    if keep(&next) {
+                        merged.push(next);
+                    }
+                }
+            }
+            for &(u, s) in &merged {
+                // `id` is larger than every id so far: appending keeps u's list sorted.
+                links[u as usize].push((id, s));
+                heap.push(Candidate {
+                    sum: s,
+                    pairs: (size * sets[u as usize].len()) as u64,
+                    key: rng.next_u64(),
+                    a: id,
+                    b: u,
+                });
+            }
+            sets.push(members);
+            links.push(merged);
+            alive.push(true);
+            live -= 1;
+            if live == 1 {
+                break;
+            }
+        }
+        drop(heap);
+        drop(links);
+        if max_set_size.is_none() && live > 1 {
+            // No edge-connected pair left: merge random pairs (UPGMA, similarity 0 everywhere,
+            // random tie breaks) until one cluster remains.
+            let mut rest: Vec<usize> = (0..sets.len()).filter(|&c| alive[c]).collect();
+            while rest.len() > 1 {
+                let i = rng.index(rest.len());
+                let a = rest.swap_remove(i);
+                let j = rng.index(rest.len());
+                let b = rest.swap_remove(j);
+                let members = union_sorted(&sets[a], &sets[b]);
+                rest.push(sets.len());
+                sets.push(members);
+            }
+        }
+        // The root is the last merge, when there is one.
+        if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
+            sets.pop();
+        }
+        Fos { sets }
+    }
+
+    /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
+    /// `l` genes each (0/1 bytes, one solution after another).
+    ///
+    /// The similarity of two variables is their mutual information, from the frequencies of the
+    /// four value pairs in the population (0 log 0 = 0, natural logarithm); clusters are joined by
+    /// UPGMA (average linkage), computed with the nearest-neighbour chain and the Lance-Williams
+    /// update on a dense l x l matrix: O(l^2) memory (4 bytes per entry) and O(l^2) time after the
+    /// O(l^2 n / 64) mutual information. Ties are broken by a random rank per variable (and, on
+    /// the chain, in favour of the previous element, which the algorithm needs). The merges are
+    /// listed in decreasing similarity (the order greedy UPGMA would make them; average linkage
+    /// is monotone), after the l singletons; the root is left out.
+    pub fn learned_linkage_tree(genes: &[u8], n: usize, l: usize, rng: &mut SplitMix64) -> Fos {
+        assert_eq!(genes.len(), n * l, "learned_linkage_tree: genes must hold n * l values");
+        let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
+        if l <= 1 {
+            return Fos { sets };
+        }
+        let sim = mutual_information(genes, n, l);
+        let merges = upgma_nn_chain(sim, l, rng);
+        // Replay the merges: slot a holds the merged cluster.
+        let mut set_of: Vec<usize> = (0..l).collect();
+        let mut merges: Vec<(f32, Vec<u32>)> = merges
+            .into_iter()
+            .map(|(height, a, b)| {
+                let members = union_sorted(&sets[set_of[a]], &sets[set_of[b]]);
+                set_of[a] = sets.len();
+                sets.push(members.clone());
+                (height, members)
+            })
+            .collect();
+        // Relist the merges in decreasing similarity; the stable sort keeps a child before its
+        // parent at equal heights (the chain creates children first).
+        sets.truncate(l);
+        merges.sort_by(|x, y| y.0.total_cmp(&x.0));
+        for (_, m) in merges {
+            if m.len() < l {
+                sets.push(m);
+            }
+        }
+        Fos { sets }
+    }
+}
+
+/// UPGMA (average linkage, largest similarity first) over a dense symmetric l x l similarity
+/// matrix by the nearest-neighbour chain. Returns the merges in the order made, as (similarity,
+/// slot a, slot b): the merged cluster takes slot a, slot b dies. Ties: on the chain the previous
+/// element wins (the algorithm needs it), otherwise the lower of a random rank per variable; a
+/// chain starts at the live cluster of lowest rank. Searches scan a whole row sequentially (dead
+/// slots are skipped by a flag, looked at only for values that could win); the Lance-Williams
+/// update combines two whole rows and then writes the merged cluster's column.
+fn upgma_nn_chain(mut s: Vec<f32>, l: usize, rng: &mut SplitMix64) -> Vec<(f32, usize, usize)> {
+    assert_eq!(s.len(), l * l);
+    let mut rank: Vec<u32> = (0..l as u32).collect();
+    rng.shuffle(&mut rank);
+    let mut size: Vec<f64> = vec![1.0; l];
+    let mut alive = vec![true; l];
+    let mut live: Vec<usize> = (0..l).collect(); // the live slots, ascending (rebuilt now and then)
+    let mut live_count = l;
+    let mut chain: Vec<usize> = Vec::with_capacity(l);
+    let mut merges = Vec::with_capacity(l.saturating_sub(1));
+    while live_count > 1 {
+        if chain.is_empty() {
+            // Start a chain at the live cluster of lowest random rank.
+            chain.push((0..l).filter(|&c| alive[c]).min_by_key(|&c| rank[c]).unwrap());
+        }
+        loop {
+            let a = *chain.last().unwrap();
+            let prev = if chain.len() >= 2 { chain[chain.len() - 2] } else { usize::MAX };
+            let mut best = usize::MAX;
+            let mut best_sim = f32::NEG_INFINITY;
+            for (c, &v) in s[a * l..(a + 1) * l].iter().enumerate() {
+                // Cheap test first: most entries cannot win.
+                if v < best_sim || !alive[c] || c == a {
+                    continue;
+                }
+                let better = if v != best_sim {
+                    true
+                } else if best == prev {
+                    false
+                } else {
+                    // Equal: the chain predecessor wins, else the lower random rank.
+                    c == prev || rank[c] < rank[best]
+                };
+                if better {
+                    best = c;
+                    best_sim = v;
+                }
+            }
+            if best == prev {
+                break;
+            }
+            chain.push(best);
+        }
+        let b = chain.pop().unwrap();
+        let a = chain.pop().unwrap();
+        let height = s[a * l + b];
+        // Lance-Williams on the whole row a (entries of dead slots are never read), in f64 then
+        // rounded: the result stays between the two f32 inputs, so the update is exactly
+        // reducible and the chain stays valid.
+        let (na, nb) = (size[a], size[b]);
+        let (wa, wb) = (na / (na + nb), nb / (na + nb));
+        {
+            let (ra, rb) = if a < b {
+                let (lo, hi) = s.split_at_mut(b * l);
+                (&mut lo[a * l..(a + 1) * l], &hi[..l])
+            } else {
+                let (lo, hi) = s.split_at_mut(a * l);
+                (&mut hi[..l], &lo[b * l..(b + 1) * l])
+            };
+            for (x, &y) in ra.iter_mut().zip(rb.iter()) {
+                *x = (wa * *x as f64 + wb * y as f64) as f32;
+            }
+        }
+        size[a] = na + nb;
+        alive[b] = false;
+        live_count -= 1;
+        if live.len() >= 2 * live_count {
+            live.retain(|&c| alive[c]);
+        }
+        // Column a, for the live slots.
+        for &c in &live {
+            if alive[c] && c != a {
+                s[c * l + a] = s[a * l + c];
+            }
+        }
+        merges.push((height, a, b));
+    }
+    merges
+}
+
+/// A candidate merge of the FLT: clusters a and b with `sum` of |w| between them over `pairs`
+/// = |a||b| variable pairs; `key` is a random tie break.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    sum: u64,
+    pairs: u64,
+    key: u64,
+    a: u32,
+    b: u32,
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // sum/pairs against other.sum/other.pairs, exactly.
+        let x = self.sum as u128 * other.pairs as u128;
+        let y = other.sum as u128 * self.pairs as u128;
+        x.cmp(&y).then(self.key.cmp(&other.key)).then(self.a.cmp(&other.a)).then(self.b.cmp(&other.b))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Candidate {}
+
+/// The union of two sorted lists of distinct values (disjoint in the trees, but not assumed).
+fn union_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// The mutual information of every pair of variables in a population, as a dense row-major l x l
+/// matrix (diagonal 0). Joint frequencies come from bit columns and popcounts.
+fn mutual_information(genes: &[u8], n: usize, l: usize) -> Vec<f32> {
+    let mut mi = vec![0f32; l * l];
+    if n == 0 {
+        return mi;
+    }
+    let words = n.div_ceil(64);
+    // Column bitsets: bit k of column v is solution k's gene v.
+    let mut cols = vec![0u64; l * words];
+    for k in 0..n {
+        let row = &genes[k * l..(k + 1) * l];
+        for (v, &g) in row.iter().enumerate() {
+            if g != 0 {
+                cols[v * words + k / 64] |= 1 << (k % 64);
+            }
+        }
+    }
+    let ones: Vec<u32> = (0..l).map(|v| cols[v * words..(v + 1) * words].iter().map(|w| w.count_ones()).sum()).collect();
+    // MI = H(X) + H(Y) - H(X,Y) with every entropy from counts: H = ln n - (1/n) sum c ln c, so a
+    // table of c ln c (0 ln 0 = 0) replaces every logarithm.
+    let clnc: Vec<f64> = (0..=n).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).ln() }).collect();
+    let (nf, nu) = (n as f64, n as u32);
+    let ln_n = nf.ln();
+    let marginal: Vec<f64> = ones.iter().map(|&c| clnc[c as usize] + clnc[(nu - c) as usize]).collect();
+    // The upper triangle, rows in parallel...
+    mi.par_chunks_mut(l).enumerate().for_each(|(i, row)| {
+        let ci = &cols[i * words..(i + 1) * words];
+        let n1i = ones[i];
+        for j in i + 1..l {
+            let cj = &cols[j * words..(j + 1) * words];
+            let n11: u32 = ci.iter().zip(cj).map(|(x, y)| (x & y).count_ones()).sum();
+            let n10 = n1i - n11;
+            let n01 = ones[j] - n11;
+            let n00 = nu - n11 - n10 - n01;
+            let joint = clnc[n11 as usize] + clnc[n10 as usize] + clnc[n01 as usize] + clnc[n00 as usize];
+            let v = ln_n + (joint - marginal[i] - marginal[j]) / nf;
+            row[j] = v.max(0.0) as f32;
+        }
+    });
+    // ...then mirrored into the lower one, in tiles (both sides stay in cache).
+    const TILE: usize = 64;
+    for ib in (0..l).step_by(TILE) {
+        for jb in (0..=ib).step_by(TILE) {
+            for i in ib..(ib + TILE).min(l) {
+                for j in jb..(jb + TILE).min(i) {
+                    mi[i * l + j] = mi[j * l + i];
+                }
+            }
+        }
+    }
+    mi
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::{Edge, Instance};
+
+    fn graph(l: usize, edges: &[(u32, u32, i64)]) -> MaxCut {
+        MaxCut::new(Instance::new(
+            "test",
+            l,
+            edges.iter().map(|&(u, v, w)| Edge { u, v, w }).collect(),
+        ))
+    }
+
+    /// A random graph: a random spanning tree (when `connected`) plus extra random edges, weights
+    /// in -5..=5 without 0 (or only +-1 when `unit`).
+    fn random_graph(l: usize, extra: usize, connected: bool, unit: bool, rng: &mut SplitMix64) -> MaxCut {
+        let mut seen = std::collections::HashSet::new();
+        let mut edges = Vec::new();
+        let weight = |rng: &mut SplitMix64| -> i64 {
+            if unit {
+                if rng.coin() { 1 } else { -1 }
+            } else {
+                let w = rng.below(5) as i64 + 1;
+                if rng.coin() { w } else { -w }
+            }
+        };
+        if connected {
+            for v in 1..l as u32 {
+                let u = rng.below(v);
+                seen.insert((u, v));
+                let w = weight(rng);
+                edges.push((u, v, w));
+            }
+        }
+        let max_edges = l * (l - 1) / 2;
+        for _ in 0..extra {
+            if seen.len() == max_edges {
+                break;
+            }
+            let (a, b) = (rng.below(l as u32), rng.below(l as u32));
+            if a == b || !seen.insert((a.min(b), a.max(b))) {
+                continue;
+            }
+            let w = weight(rng);
+            edges.push((a.min(b), a.max(b), w));
+        }
+        graph(l, &edges)
+    }
+
+    /// Checks the tree structure: the first l sets are the singletons in order, every later set
+    /// is the disjoint union of exactly two maximal earlier sets, each set is a child at most
+    /// once, no set is the root, and sets are valid. Returns the sets no later set contains (the
+    /// top-level clusters, the root's would-be children).
+    fn check_tree(fos: &Fos, l: usize) -> Vec<usize> {
+        fos.check(l).unwrap();
+        for i in 0..l {
+            assert_eq!(fos.sets[i], vec![i as u32], "set {i} should be the singleton");
+        }
+        if l > 1 {
+            assert!(fos.sets.iter().all(|s| s.len() < l), "the root is listed");
+        }
+        let mut parent: Vec<Option<usize>> = vec![None; fos.len()];
+        for k in l..fos.len() {
+            let sk = &fos.sets[k];
+            assert!(sk.len() >= 2);
+            let subset = |i: usize| fos.sets[i].iter().all(|v| sk.binary_search(v).is_ok());
+            let subs: Vec<usize> = (0..k).filter(|&i| subset(i)).collect();
+            // Maximal earlier subsets.
+            let maximal: Vec<usize> = subs
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    !subs.iter().any(|&j| {
+                        j != i
+                            && fos.sets[j].len() > fos.sets[i].len()
+                            && fos.sets[i].iter().all(|v| fos.sets[j].binary_search(v).is_ok())
+                    })
+                })
+                .collect();
+            assert_eq!(maximal.len(), 2, "set {k} = {sk:?} is not the union of two earlier sets: {maximal:?}");
+            let (a, b) = (maximal[0], maximal[1]);
+            assert!(
+                fos.sets[a].iter().all(|v| fos.sets[b].binary_search(v).is_err()),
+                "children of set {k} overlap"
+            );
+            assert_eq!(fos.sets[a].len() + fos.sets[b].len(), sk.len(), "set {k} is not the union of its children");
+            for c in [a, b] {
+                assert!(parent[c].is_none(), "set {c} is a child of two sets");
+                parent[c] = Some(k);
+            }
+        }
+        (0..fos.len()).filter(|&i| parent[i].is_none()).collect()
+    }
+
+    #[test]
+    fn univariate_and_csr() {
+        let fos = Fos::univariate(4);
+        assert_eq!(fos.len(), 4);
+        assert_eq!(fos.largest_set(), 1);
+        let fos = Fos { sets: vec![vec![0, 2], vec![1], vec![0, 1, 3]] };
+        let (off, vars) = fos.to_csr();
+        assert_eq!(off, vec![0, 2, 3, 6]);
+        assert_eq!(vars, vec![0, 2, 1, 0, 1, 3]);
+        assert_eq!(fos.largest_set(), 3);
+        assert_eq!(fos.total_size(), 6);
+        assert!(fos.check(4).is_ok());
+        assert!(fos.check(3).is_err());
+        assert!(Fos { sets: vec![vec![1, 0]] }.check(4).is_err());
+    }
+
+    #[test]
+    fn linkage_model_parse_and_display() {
+        for (s, m) in [
+            ("univariate", LinkageModel::Univariate),
+            ("flt", LinkageModel::Flt),
+            ("bflt:10", LinkageModel::Bflt(10)),
+            ("bflt:1", LinkageModel::Bflt(1)),
+            ("lt", LinkageModel::Lt),
+        ] {
+            assert_eq!(s.parse::<LinkageModel>().unwrap(), m);
+            assert_eq!(m.to_string(), s);
+        }
+        assert_eq!("FLT".parse::<LinkageModel>().unwrap(), LinkageModel::Flt);
+        for bad in ["bflt", "bflt:0", "bflt:-3", "bflt:x", "bflt:", "tree", ""] {
+            let e = bad.parse::<LinkageModel>().unwrap_err().to_string();
+            assert!(e.contains("bflt") || e.contains("unknown"), "{bad}: {e}");
+        }
+        assert!("bflt:0".parse::<LinkageModel>().unwrap_err().to_string().contains("at least 1"));
+        assert!(LinkageModel::Lt.is_learned() && !LinkageModel::Flt.is_learned());
+    }
+
+    #[test]
+    fn flt_structure_on_connected_graphs() {
+        let mut rng = SplitMix64::new(1);
+        for trial in 0..30 {
+            let l = 2 + rng.index(40);
+            let p = random_graph(l, rng.index(3 * l), true, trial % 2 == 0, &mut rng);
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng);
+            assert_eq!(fos.len(), 2 * l - 2, "l = {l}");
+            let tops = check_tree(&fos, l);
+            // The two top-level clusters partition the variables (the root's children).
+            assert_eq!(tops.len(), 2);
+            assert_eq!(fos.sets[tops[0]].len() + fos.sets[tops[1]].len(), l);
+        }
+    }
+
+    #[test]
+    fn flt_is_deterministic_per_seed_and_ties_are_random() {
+        // A cycle with equal weights: everything ties.
+        let l = 16;
+        let edges: Vec<(u32, u32, i64)> = (0..l as u32).map(|i| (i, (i + 1) % l as u32, 1)).collect();
+        let p = graph(l, &edges);
+        let a = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7));
+        let b = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7));
+        assert_eq!(a, b);
+        let distinct: std::collections::HashSet<Vec<u32>> =
+            (0..10).map(|s| Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s)).sets[l].clone()).collect();
+        assert!(distinct.len() > 1, "tie breaks do not depend on the seed");
+    }
+
+    #[test]
+    fn flt_merges_the_heaviest_edge_first() {
+        // Path 0-1-2-3-4 with |w| = 1, 5, 2, 9 (the heaviest negative).
+        let p = graph(5, &[(0, 1, 1), (1, 2, -5), (2, 3, 2), (3, 4, -9)]);
+        for seed in 0..5 {
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed));
+            check_tree(&fos, 5);
+            assert_eq!(fos.sets[5], vec![3, 4]);
+            // Then {1,2} (5) beats {0,1} (1) and {2,{3,4}} (2/2 = 1).
+            assert_eq!(fos.sets[6], vec![1, 2]);
+            // Then {0} with {1,2}: 1/2; {1,2} with {3,4}: 2/4. A tie: either may come first.
+            assert_eq!(fos.len(), 8);
+        }
+        // Average linkage, not single linkage: {0,1} joined by 4 and {2} joined to 1 by 6 but
+        // to 0 by nothing: similarity 6/2 = 3 < 4 of {3,4}.
+        let p = graph(5, &[(0, 1, 10), (1, 2, 6), (3, 4, 4)]);
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3));
+        assert_eq!(fos.sets[5], vec![0, 1]);
+        assert_eq!(fos.sets[6], vec![3, 4]);
+        assert_eq!(fos.sets[7], vec![0, 1, 2]);
+        assert_eq!(fos.len(), 8);
+    }
+
+    #[test]
+    fn flt_on_disconnected_graphs_merges_everything_but_the_root() {
+        // Two components {0..4} and {5..9}, plus isolated vertices 10 and 11.
+        let mut edges = vec![];
+        for i in 0..4 {
+            edges.push((i, i + 1, 1 + i as i64));
+            edges.push((5 + i, 6 + i, 2));
+        }
+        edges.push((0, 4, 3));
+        let p = graph(12, &edges);
+        for seed in 0..10 {
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed));
+            assert_eq!(fos.len(), 2 * 12 - 2);
+            check_tree(&fos, 12);
+            assert!(fos.sets.contains(&vec![0, 1, 2, 3, 4]));
+            assert!(fos.sets.contains(&vec![5, 6, 7, 8, 9]));
+        }
+        // No edges at all, and zero weights only: still a full tree.
+        for p in [graph(6, &[]), graph(6, &[(0, 1, 0), (2, 3, 0)])] {
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(5));
+            assert_eq!(fos.len(), 10);
+            check_tree(&fos, 6);
+        }
+        // Random disconnected graphs.
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..20 {
+            let l = 2 + rng.index(30);
+            let p = random_graph(l, rng.index(l), false, false, &mut rng);
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng);
+            assert_eq!(fos.len(), 2 * l - 2);
+            check_tree(&fos, l);
+        }
+    }
+
+    #[test]
+    fn tiny_trees() {
+        let p = graph(1, &[]);
+        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).sets, vec![vec![0]]);
+        let p = graph(2, &[(0, 1, 3)]);
+        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).sets, vec![vec![0], vec![1]]);
+        assert_eq!(Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1)).sets, vec![vec![0], vec![1]]);
+        let lt = Fos::learned_linkage_tree(&[0, 1, 1, 0], 2, 2, &mut SplitMix64::new(1));
+        assert_eq!(lt.sets, vec![vec![0], vec![1]]);
+        let lt = Fos::learned_linkage_tree(&[], 0, 3, &mut SplitMix64::new(1));
+        assert_eq!(lt.len(), 4);
+        check_tree(&lt, 3);
+    }
+
+    #[test]
+    fn bflt_respects_the_bound_and_stops_only_when_no_merge_is_allowed() {
+        let mut rng = SplitMix64::new(3);
+        for trial in 0..40 {
+            let l = 2 + rng.index(50);
+            let k = 1 + rng.index(12);
+            let p = random_graph(l, rng.index(2 * l), trial % 3 != 0, trial % 2 == 0, &mut rng);
+            let fos = Fos::fixed_linkage_tree(&p, Some(k), &mut rng);
+            assert!(fos.largest_set() <= k, "bound {k} exceeded: {}", fos.largest_set());
+            let tops = check_tree(&fos, l);
+            // Maximality: no two top-level clusters joined by a nonzero edge fit together in k.
+            let mut top_of = vec![usize::MAX; l];
+            for &t in &tops {
+                for &v in &fos.sets[t] {
+                    top_of[v as usize] = t;
+                }
+            }
+            assert!(top_of.iter().all(|&t| t != usize::MAX));
+            for e in &p.instance.edges {
+                let (a, b) = (top_of[e.u as usize], top_of[e.v as usize]);
+                if a != b && e.w != 0 && fos.sets[a].len() + fos.sets[b].len() < l {
+                    assert!(
+                        fos.sets[a].len() + fos.sets[b].len() > k,
+                        "clusters {a} and {b} could still merge under bound {k}"
+                    );
+                }
+            }
+        }
+        // bflt:1 is univariate; a path with bound 2 gives disjoint pairs only.
+        let p = random_graph(20, 20, true, false, &mut rng);
+        assert_eq!(Fos::fixed_linkage_tree(&p, Some(1), &mut rng), Fos::univariate(20));
+        let edges: Vec<(u32, u32, i64)> = (0..9).map(|i| (i, i + 1, 1 + (i as i64 * 7) % 5)).collect();
+        let p = graph(10, &edges);
+        let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng);
+        assert!(fos.sets[10..].iter().all(|s| s.len() == 2));
+        // A bound >= l gives the full tree on a connected graph, root left out.
+        let p = random_graph(15, 10, true, false, &mut rng);
+        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng);
+        assert_eq!(fos.len(), 28);
+        // ...but no similarity-0 merges on a disconnected one.
+        let p = graph(6, &[(0, 1, 1), (1, 2, 1), (3, 4, 2)]);
+        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng);
+        assert_eq!(fos.len(), 6 + 3);
+        assert_eq!(fos.largest_set(), 3);
+    }
+
+    fn random_population(n: usize, l: usize, rng: &mut SplitMix64) -> Vec<u8> {
+        (0..n * l).map(|_| rng.coin() as u8).collect()
+    }
+
+    #[test]
+    fn lt_merges_the_linked_pair_first() {
+        let mut rng = SplitMix64::new(9);
+        for trial in 0..10 {
+            let (n, l) = (200 + 37 * trial, 12 + trial);
+            let mut genes = random_population(n, l, &mut rng);
+            for k in 0..n {
+                genes[k * l + 1] = genes[k * l];
+                // Variables 4 and 7 are complements: just as linked.
+                genes[k * l + 7] = 1 - genes[k * l + 4];
+            }
+            let fos = Fos::learned_linkage_tree(&genes, n, l, &mut rng);
+            assert_eq!(fos.len(), 2 * l - 2);
+            check_tree(&fos, l);
+            let firsts = [fos.sets[l].clone(), fos.sets[l + 1].clone()];
+            assert!(firsts.contains(&vec![0, 1]), "{firsts:?}");
+            assert!(firsts.contains(&vec![4, 7]), "{firsts:?}");
+        }
+    }
+
+    #[test]
+    fn lt_mutual_information_values() {
+        // x0 uniform, x1 = x0, x2 constant, x3 independent of x0 exactly.
+        let rows = [[0u8, 0, 1, 0], [0, 0, 1, 1], [1, 1, 1, 0], [1, 1, 1, 1]];
+        let genes: Vec<u8> = rows.iter().flatten().copied().collect();
+        let mi = mutual_information(&genes, 4, 4);
+        let ln2 = std::f32::consts::LN_2;
+        assert!((mi[1] - ln2).abs() < 1e-6 && (mi[4] - ln2).abs() < 1e-6);
+        assert!(mi[2].abs() < 1e-7 && mi[3].abs() < 1e-7 && mi[2 * 4 + 3].abs() < 1e-7);
+        assert_eq!(mi[0], 0.0);
+    }
+
+    #[test]
+    fn lt_ties_give_valid_trees_and_depend_on_the_seed() {
+        // A constant population: every MI is 0.
+        let (n, l) = (10, 20);
+        let genes = vec![1u8; n * l];
+        let mut distinct = std::collections::HashSet::new();
+        for seed in 0..8 {
+            let fos = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(seed));
+            assert_eq!(fos.len(), 2 * l - 2);
+            check_tree(&fos, l);
+            distinct.insert(fos.sets);
+        }
+        assert!(distinct.len() > 1);
+        // Random populations: valid trees, deterministic per seed.
+        let mut rng = SplitMix64::new(4);
+        for _ in 0..10 {
+            let (n, l) = (1 + rng.index(100), 2 + rng.index(40));
+            let genes = random_population(n, l, &mut rng);
+            let a = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(5));
+            let b = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(5));
+            assert_eq!(a, b);
+            assert_eq!(a.len(), 2 * l - 2);
+            check_tree(&a, l);
+        }
+    }
+
+    /// Reference UPGMA: greedy, O(l^3), on the MI matrix; compares the hierarchies (as sets of
+    /// sets) when the similarities are distinct.
+    #[test]
+    fn lt_equals_greedy_upgma() {
+        let mut rng = SplitMix64::new(21);
+        let mut compared = 0;
+        for _ in 0..20 {
+            let (n, l) = (64 + rng.index(300), 3 + rng.index(70));
+            let genes = random_population(n, l, &mut rng);
+            let mi = mutual_information(&genes, n, l);
+            let mut clusters: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
+            let mut expected: Vec<Vec<u32>> = Vec::new();
+            let mut distinct = true;
+            while clusters.len() > 1 {
+                let mi = &mi;
+                let avg = |a: &Vec<u32>, b: &Vec<u32>| -> f64 {
+                    let mut s = 0.0f64;
+                    for &x in a {
+                        for &y in b {
+                            s += mi[x as usize * l + y as usize] as f64;
+                        }
+                    }
+                    s / (a.len() * b.len()) as f64
+                };
+                let mut best = (f64::NEG_INFINITY, 0, 0);
+                let mut second = f64::NEG_INFINITY;
+                for i in 0..clusters.len() {
+                    for j in i + 1..clusters.len() {
+                        let s = avg(&clusters[i], &clusters[j]);
+                        if s > best.0 {
+                            second = best.0;
+                            best = (s, i, j);
+                        } else if s > second {
+                            second = s;
+                        }
+                    }
+                }
+                if best.0 - second < 1e-6 {
+                    distinct = false;
+                }
+                let (_, i, j) = best;
+                let b = clusters.swap_remove(j);
+                let a = clusters.swap_remove(i);
+                let u = union_sorted(&a, &b);
+                expected.push(u.clone());
+                clusters.push(u);
+            }
+            expected.pop();
+            if !distinct {
+                continue;
+            }
+            let fos = Fos::learned_linkage_tree(&genes, n, l, &mut rng);
+            assert_eq!(fos.sets[l..].to_vec(), expected);
+            compared += 1;
+        }
+        assert!(compared >= 5, "only {compared} populations without near-ties");
+    }
+
+    #[test]
+    fn nn_chain_is_upgma() {
+        // Brute-force greedy UPGMA on random symmetric matrices with distinct values: the same
+        // hierarchy (as sets of members), and the chain's merge heights sorted are the greedy ones.
+        let mut rng = SplitMix64::new(31);
+        for trial in 0..30 {
+            let l = 2 + rng.index(60);
+            let mut m = vec![0f32; l * l];
+            for i in 0..l {
+                for j in i + 1..l {
+                    let v = (rng.next_u64() >> 40) as f32 / 1e6;
+                    m[i * l + j] = v;
+                    m[j * l + i] = v;
+                }
+            }
+            let merges = upgma_nn_chain(m.clone(), l, &mut SplitMix64::new(trial));
+            assert_eq!(merges.len(), l - 1);
+            let mut members: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
+            let mut got = std::collections::BTreeSet::new();
+            for &(_, a, b) in &merges {
+                assert!(!members[a].is_empty() && !members[b].is_empty() && a != b);
+                let u = union_sorted(&members[a], &members[b]);
+                members[b].clear();
+                got.insert(u.clone());
+                members[a] = u;
+            }
+            // Greedy reference.
+            let mut clusters: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
+            let mut expected = std::collections::BTreeSet::new();
+            let mut near_tie = false;
+            while clusters.len() > 1 {
+                let avg = |a: &Vec<u32>, b: &Vec<u32>| -> f64 {
+                    let mut t = 0.0;
+                    for &x in a {
+                        for &y in b {
+                            t += m[x as usize * l + y as usize] as f64;
+                        }
+                    }
+                    t / (a.len() * b.len()) as f64
+                };
+                let mut best = (f64::NEG_INFINITY, 0, 0);
+                let mut second = f64::NEG_INFINITY;
+                for i in 0..clusters.len() {
+                    for j in i + 1..clusters.len() {
+                        let v = avg(&clusters[i], &clusters[j]);
+                        if v > best.0 {
+                            second = best.0;
+                            best = (v, i, j);
+                        } else if v > second {
+                            second = v;
+                        }
+                    }
+                }
+                near_tie |= best.0 - second < 1e-4;
+                let b = clusters.swap_remove(best.2);
+                let a = clusters.swap_remove(best.1);
+                let u = union_sorted(&a, &b);
+                expected.insert(u.clone());
+                clusters.push(u);
+            }
+            if !near_tie {
+                assert_eq!(got, expected, "trial {trial}");
+            }
+            // Tied values (few distinct ones): still a full, deterministic hierarchy.
+            let q: Vec<f32> = m.iter().map(|v| (v * 4.0).floor()).collect();
+            let x = upgma_nn_chain(q.clone(), l, &mut SplitMix64::new(trial));
+            assert_eq!(x, upgma_nn_chain(q, l, &mut SplitMix64::new(trial)));
+            assert_eq!(x.len(), l - 1);
+        }
+    }
+
+    #[test]
+    fn build_dispatches() {
+        let mut rng = SplitMix64::new(2);
+        let p = random_graph(30, 30, true, false, &mut rng);
+        assert_eq!(Fos::build(&LinkageModel::Univariate, &p, &mut rng), Fos::univariate(30));
+        assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng), Fos::univariate(30));
+        assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng).len(), 58);
+        assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng).largest_set() <= 4);
+        assert_eq!(
+            Fos::build(&LinkageModel::Flt, &p, &mut SplitMix64::new(8)),
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(8))
+        );
+    }
+
+    #[test]
+    fn g81_flt_if_present() {
+        let path = std::path::Path::new("/work/shared/instances/gset/G81.txt");
+        if !path.exists() {
+            println!("skipping: {} not found", path.display());
+            return;
+        }
+        let p = MaxCut::new(Instance::read(path).unwrap());
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1));
+        assert_eq!(fos.len(), 2 * 20000 - 2);
+        fos.check(20000).unwrap();
+    }
+}
