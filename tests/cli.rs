@@ -107,7 +107,7 @@ fn bad_options_are_clear_errors() {
         (&["run", "--linkage", "bflt:0"], "bflt"),
         (&["run", "--linkage", "tree"], "linkage"),
         (&["run", "--target", "lots"], "--target"),
-        (&["run", "--time-limit", "-1"], "--time-limit"),
+        (&["run", "--time-limit=-1"], "--time-limit"),
         (&["run", "--n-base", "1"], "--n-base"),
         (&["run", "--instance", "/no/such/file.txt"], "/no/such/file.txt"),
         (&["run", "--algo", "parallel", "--linkage", "lt"], "learned linkage tree"),

@@ -34,7 +34,7 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
             let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
             let mut b = cpu::CpuStages::new(&case.problem, case.layout.clone(), placeholder, pool);
             b.set_state(&state).unwrap();
-            let key = GroupKey { seed: 77, generation: 2, group: g };
+            let key = GroupKey { seed: 77, generation: 2, group: g, step: 0 };
             for s in 0..6 {
                 b.stage(s, key).unwrap();
             }

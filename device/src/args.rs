@@ -6,23 +6,24 @@
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GomArgs {
-    // The counter coordinates of the group.
+    /// The run's seed (the first coordinate of every random counter).
     pub seed: u64,
-    pub generation: u32,
-    pub group: u32,
     /// Population size and number of variables.
     pub n: u32,
     pub l: u32,
-    /// The group's slots are slot_begin..slot_begin+slots; its dependent entries
-    /// dep_begin..dep_begin+deps.
-    pub slot_begin: u32,
-    pub slots: u32,
-    pub dep_begin: u32,
-    pub deps: u32,
+    /// This launch's position in the generation's group order: the group is
+    /// `schedule[1 + step]`, the generation `schedule[0]`. Reading both from device memory lets a
+    /// captured CUDA graph of a whole generation be replayed with a new order.
+    pub step: u32,
     /// Row strides of the per-solution matrices: donors/delta/mask rows hold `row_slots`
     /// elements, diff rows `row_deps`.
     pub row_slots: u32,
     pub row_deps: u32,
+    pub _pad: u32,
+    /// u32: [generation, group order...].
+    pub schedule: u64,
+    /// u32, groups + 1: the slots of group g are group_slots[g]..group_slots[g+1].
+    pub group_slots: u64,
     // Layout (read only): see the host's `GroupLayout`.
     pub slot_set: u64,
     pub var_offsets: u64,

@@ -102,6 +102,7 @@ pub struct Gpu {
     stages: Vec<CudaFunction>,
     equal: CudaFunction,
     name: String,
+    multiprocessors: u32,
 }
 
 impl Gpu {
@@ -119,7 +120,10 @@ impl Gpu {
         let stages = STAGE_KERNELS.iter().map(|n| load(n)).collect::<Result<Vec<_>>>()?;
         let equal = load(EQUAL_KERNEL)?;
         let name = ctx.name().map_err(cuda_err("name"))?;
-        Ok(Gpu { ctx, stream, _module: module, stages, equal, name })
+        let multiprocessors = ctx
+            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(cuda_err("attribute"))? as u32;
+        Ok(Gpu { ctx, stream, _module: module, stages, equal, name, multiprocessors })
     }
 
     pub fn name(&self) -> &str {
@@ -130,18 +134,19 @@ impl Gpu {
         Ok(self.ctx.mem_get_info().map_err(cuda_err("memory info"))?.0)
     }
 
-    fn launch(&self, f: &CudaFunction, args: &GomArgs, items: u64, per_warp: bool) -> Result<()> {
-        if items == 0 {
-            return Ok(());
-        }
-        let per_block = if per_warp { WARPS_PER_BLOCK } else { THREADS_PER_BLOCK } as u64;
-        let blocks = items.div_ceil(per_block);
-        let blocks = u32::try_from(blocks).map_err(|_| Error::Cuda(format!("{items} work items exceed one launch")))?;
-        let cfg = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
-            block_dim: (if per_warp { 32 * WARPS_PER_BLOCK } else { THREADS_PER_BLOCK }, 1, 1),
-            shared_mem_bytes: 0,
+    /// The grid for `items` work items: enough blocks to cover them, at most a full chip's worth
+    /// (the kernels loop grid-stride over the rest).
+    fn grid(&self, items: u64, per_warp: bool) -> LaunchConfig {
+        let (per_block, threads, cap) = if per_warp {
+            (WARPS_PER_BLOCK as u64, 32 * WARPS_PER_BLOCK, 16 * self.multiprocessors as u64)
+        } else {
+            (THREADS_PER_BLOCK as u64, THREADS_PER_BLOCK, 8 * self.multiprocessors as u64)
         };
+        let blocks = items.div_ceil(per_block).clamp(1, cap.max(1)) as u32;
+        LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    fn launch(&self, f: &CudaFunction, args: &GomArgs, cfg: LaunchConfig) -> Result<()> {
         let a = Args(*args);
         let mut b = self.stream.launch_builder(f);
         b.arg(&a);
@@ -163,6 +168,7 @@ fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
 
 /// The problem and layout arrays, uploaded once per run and shared by all populations.
 pub struct SharedArrays {
+    group_slots: CudaSlice<u32>,
     slot_set: CudaSlice<u32>,
     var_offsets: CudaSlice<u32>,
     vars: CudaSlice<u32>,
@@ -176,6 +182,7 @@ impl SharedArrays {
     pub fn upload(gpu: &Gpu, problem: &MaxCut, layout: &GroupLayout) -> Result<Arc<SharedArrays>> {
         let up = |v: &[u32]| gpu.stream.clone_htod(v).map_err(cuda_err("upload"));
         Ok(Arc::new(SharedArrays {
+            group_slots: up(&layout.group_slots)?,
             slot_set: up(&layout.slot_set)?,
             var_offsets: up(&layout.var_offsets)?,
             vars: up(&layout.vars)?,
@@ -205,7 +212,12 @@ pub struct CudaStages {
     mask: CudaSlice<u8>,
     is_elitist: CudaSlice<u8>,
     reference: CudaSlice<u8>,
+    schedule: CudaSlice<u32>,
     base: GomArgs,
+    /// The launch shape of each stage kernel, the same for every group.
+    grids: [LaunchConfig; 6],
+    /// A whole generation (every group's six stages) captured once, replayed every generation.
+    graph: Option<cudarc::driver::CudaGraph>,
 }
 
 impl CudaStages {
@@ -229,7 +241,9 @@ impl CudaStages {
         let mask = unsafe { s.alloc::<u8>(n * gs) }.map_err(&oom)?;
         let is_elitist = unsafe { s.alloc::<u8>(n) }.map_err(&oom)?;
         let reference = unsafe { s.alloc::<u8>(l.max(1)) }.map_err(&oom)?;
+        let schedule = unsafe { s.alloc::<u32>(1 + layout.groups().max(1)) }.map_err(&oom)?;
         let base = GomArgs {
+            group_slots: ptr(&shared.group_slots, s),
             n: n as u32,
             l: l as u32,
             row_slots: gs as u32,
@@ -243,14 +257,17 @@ impl CudaStages {
             weights: ptr(&shared.weights, s),
             ..GomArgs::default()
         };
+        let (pairs, deps) = ((n * layout.max_group_slots) as u64, (n * layout.max_group_deps) as u64);
+        let grids = [gpu.grid(pairs, true), gpu.grid(pairs, true), gpu.grid(deps, false), gpu.grid(pairs, true), gpu.grid(pairs, false), gpu.grid(pairs, true)];
         let mut st = CudaStages {
-            gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, base,
+            gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, schedule, base, grids, graph: None,
         };
         st.refresh_pointers();
         Ok(st)
     }
 
-    /// Writes the population buffers' device pointers into the argument block (after a swap).
+    /// Writes the population buffers' device pointers into the argument block. They never change
+    /// afterwards (P = O is a copy, not a swap), so a captured graph stays valid.
     fn refresh_pointers(&mut self) {
         let s = &self.gpu.stream;
         self.base.parents = ptr(&self.parents, s);
@@ -263,25 +280,25 @@ impl CudaStages {
         self.base.mask = ptr(&self.mask, s);
         self.base.is_elitist = ptr(&self.is_elitist, s);
         self.base.reference = ptr(&self.reference, s);
+        self.base.schedule = ptr(&self.schedule, s);
     }
 
     /// Marks in `is_elitist` the solutions of P equal to `reference` (one warp per solution).
     fn compare_with_reference(&mut self, reference: &[u8]) -> Result<()> {
         self.gpu.stream.memcpy_htod(reference, &mut self.reference).map_err(cuda_err("upload"))?;
-        self.gpu.launch(&self.gpu.equal, &self.base, self.n as u64, true)
+        self.gpu.launch(&self.gpu.equal, &self.base, self.gpu.grid(self.n as u64, true))
     }
 
 }
 
 impl StageBackend for CudaStages {
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()> {
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
         let s = self.gpu.stream.clone();
         s.memcpy_dtod(&self.parents, &mut self.offspring).map_err(cuda_err("copy"))?;
         s.memcpy_dtod(&self.parents, &mut self.work).map_err(cuda_err("copy"))?;
         s.memcpy_dtod(&self.parent_fitness, &mut self.fitness).map_err(cuda_err("copy"))?;
         // Equality with the elitist only matters where the fitness is equal; compare on the GPU
         // only when some solution has the elitist's fitness.
-        let fitness = s.clone_dtoh(&self.parent_fitness).map_err(cuda_err("download"))?;
         if fitness.contains(&elitist_fitness) {
             self.compare_with_reference(elitist)?;
         } else {
@@ -290,34 +307,51 @@ impl StageBackend for CudaStages {
         Ok(())
     }
 
+    fn begin_groups(&mut self, seed: u64, generation: u32, order: &[u32]) -> Result<()> {
+        if self.base.seed != seed {
+            self.base.seed = seed;
+            self.graph = None;
+        }
+        let mut schedule = Vec::with_capacity(order.len() + 1);
+        schedule.push(generation);
+        schedule.extend_from_slice(order);
+        self.gpu.stream.memcpy_htod(&schedule, &mut self.schedule).map_err(cuda_err("upload"))
+    }
+
     fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
-        let g = key.group as usize;
-        let slots = self.layout.slots(g);
-        let deps = self.layout.deps(g);
-        let args = GomArgs {
-            seed: key.seed,
-            generation: key.generation,
-            group: key.group,
-            slot_begin: slots.start as u32,
-            slots: slots.len() as u32,
-            dep_begin: deps.start as u32,
-            deps: deps.len() as u32,
-            ..self.base
-        };
-        let n = self.n as u64;
-        let (items, per_warp) = match stage {
-            2 => (n * deps.len() as u64, false),
-            4 => (n * slots.len() as u64, false),
-            _ => (n * slots.len() as u64, true),
-        };
-        self.gpu.launch(&self.gpu.stages[stage], &args, items, per_warp)
+        let args = GomArgs { seed: key.seed, step: key.step, ..self.base };
+        self.gpu.launch(&self.gpu.stages[stage], &args, self.grids[stage])
+    }
+
+    fn run_all_groups(&mut self) -> Result<bool> {
+        if self.graph.is_none() {
+            let s = self.gpu.stream.clone();
+            s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED).map_err(cuda_err("graph capture"))?;
+            let mut launched = Ok(());
+            'capture: for step in 0..self.layout.groups() as u32 {
+                for stage in 0..6 {
+                    launched = self.stage(stage, GroupKey { seed: self.base.seed, generation: 0, group: 0, step });
+                    if launched.is_err() {
+                        break 'capture;
+                    }
+                }
+            }
+            let graph = s.end_capture(cudarc::driver::sys::CUgraphInstantiate_flags(0)).map_err(cuda_err("graph capture"))?;
+            launched?;
+            self.graph = graph;
+        }
+        match &self.graph {
+            Some(g) => g.launch().map_err(cuda_err("graph launch"))?,
+            None => return Ok(false),
+        }
+        Ok(true)
     }
 
     fn finish_generation(&mut self) -> Result<Vec<i64>> {
-        std::mem::swap(&mut self.parents, &mut self.offspring);
-        std::mem::swap(&mut self.parent_fitness, &mut self.fitness);
-        self.refresh_pointers();
-        self.gpu.stream.clone_dtoh(&self.parent_fitness).map_err(cuda_err("download"))
+        let s = self.gpu.stream.clone();
+        s.memcpy_dtod(&self.offspring, &mut self.parents).map_err(cuda_err("copy"))?;
+        s.memcpy_dtod(&self.fitness, &mut self.parent_fitness).map_err(cuda_err("copy"))?;
+        s.clone_dtoh(&self.parent_fitness).map_err(cuda_err("download"))
     }
 
     fn synchronize(&mut self) -> Result<()> {

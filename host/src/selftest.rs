@@ -49,6 +49,13 @@ impl Case {
     }
 }
 
+/// One GPU context per process for all checks: opening a context and loading the module costs
+/// far more than the checks themselves.
+fn shared_gpu(ptx: &'static str) -> Result<Arc<crate::cuda::Gpu>> {
+    static GPU: std::sync::OnceLock<std::result::Result<Arc<crate::cuda::Gpu>, String>> = std::sync::OnceLock::new();
+    GPU.get_or_init(|| crate::cuda::Gpu::open(Some(ptx), 0).map(Arc::new).map_err(|e| e.to_string())).clone().map_err(Error::Cuda)
+}
+
 /// Calls `f` with a fresh backend of the chosen kind holding `population`.
 fn with_backend<R>(case: &Case, candidate: Option<Candidate>, population: Population, f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>) -> Result<R> {
     match candidate {
@@ -62,7 +69,7 @@ fn with_backend<R>(case: &Case, candidate: Option<Candidate>, population: Popula
             f(&mut b)
         }
         Some(Candidate::Cuda { ptx }) => {
-            let gpu = Arc::new(crate::cuda::Gpu::open(Some(ptx), 0)?);
+            let gpu = shared_gpu(ptx)?;
             let shared = crate::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
             let mut b = crate::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
             f(&mut b)
@@ -128,9 +135,10 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
     for (gi, &g) in groups.iter().enumerate() {
         for stage in 0..6 {
             let state = random_state(case, n, seed ^ ((gi as u64) << 8 | stage as u64));
-            let key = GroupKey { seed, generation: 7, group: g };
+            let key = GroupKey { seed, generation: 7, group: g, step: 0 };
             let mut run_stage = |b: &mut dyn StageBackend| -> Result<StageState> {
                 b.set_state(&state)?;
+                b.begin_groups(key.seed, key.generation, &[g])?;
                 b.stage(stage, key)?;
                 b.synchronize()?;
                 b.state()
@@ -161,9 +169,11 @@ struct Record {
     elitists: Vec<(i64, Vec<u8>)>,
 }
 
-fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32) -> Result<Record> {
+/// Runs `generations` generations; `per_group`: group by group with every state recorded and
+/// verified, else the backend's fastest path (on the GPU: one captured graph per generation).
+fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32, per_group: bool) -> Result<Record> {
     let mut run = Run::new(&case.problem, Limits::default());
-    run.verify = true;
+    run.verify = per_group;
     let seed = case.config.seed;
     let population = initial_population(&case.problem, n, seed, &mut run);
     let fitness = population.fitness.clone();
@@ -173,7 +183,7 @@ fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32)
         let mut rec = Record::default();
         for generation in 0..generations as u64 {
             let mut digests = Vec::new();
-            engine.generation_with(&mut run, |b, g| {
+            engine.generation_with(&mut run, per_group, |b, g| {
                 digests.push((generation, g, b.state()?.digest()));
                 Ok(())
             })?;
@@ -189,8 +199,12 @@ fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32)
 /// Whole generations on both backends; returns the number of groups compared and the best fitness,
 /// or the first difference.
 pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generations: u32) -> Result<(usize, i64)> {
-    let a = record(case, None, n, generations)?;
-    let b = record(case, Some(candidate), n, generations)?;
+    let a = record(case, None, n, generations, true)?;
+    let b = record(case, Some(candidate), n, generations, true)?;
+    let fast = record(case, Some(candidate), n, generations, false)?;
+    if fast.populations != a.populations || fast.elitists != a.elitists {
+        return Err(Error::Cuda(format!("{} (n = {n}): whole-generation runs (graph replay) differ from the CPU backend", case.name)));
+    }
     for (k, (x, y)) in a.group_digests.iter().zip(&b.group_digests).enumerate() {
         if x != y {
             return Err(Error::Cuda(format!(

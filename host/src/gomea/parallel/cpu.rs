@@ -66,13 +66,17 @@ impl<'a> CpuStages<'a> {
 }
 
 impl StageBackend for CpuStages<'_> {
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()> {
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, _fitness: &[i64]) -> Result<()> {
         self.offspring.copy_from_slice(&self.parents.genes);
         self.work.copy_from_slice(&self.parents.genes);
         self.fitness.copy_from_slice(&self.parents.fitness);
         for i in 0..self.n {
             self.is_elitist[i] = (self.parents.fitness[i] == elitist_fitness && self.parents.solution(i) == elitist) as u8;
         }
+        Ok(())
+    }
+
+    fn begin_groups(&mut self, _seed: u64, _generation: u32, _order: &[u32]) -> Result<()> {
         Ok(())
     }
 

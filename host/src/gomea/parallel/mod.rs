@@ -27,10 +27,18 @@ pub const STAGE_NAMES: [&str; 6] = ["donor-selection", "donor-insertion", "subfu
 
 /// Runs the stages of parallel GOM on one population held by a backend.
 pub trait StageBackend {
-    /// O = P and O' = P; marks which solutions of P equal the elitist.
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()>;
-    /// Runs stage `stage` (0..6) for group `key.group`.
+    /// O = P and O' = P; marks which solutions of P equal the elitist. `fitness` is P's fitness
+    /// (the host keeps a copy).
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()>;
+    /// Announces the generation and its group order before the groups run.
+    fn begin_groups(&mut self, seed: u64, generation: u32, order: &[u32]) -> Result<()>;
+    /// Runs stage `stage` (0..6) for group `key.group` (at position `key.step` of the order).
     fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()>;
+    /// Runs all six stages of every group of the announced order at once, if the backend can
+    /// (the CUDA backend replays a captured graph); false if it cannot.
+    fn run_all_groups(&mut self) -> Result<bool> {
+        Ok(false)
+    }
     /// P = O. Returns the fitness of every solution.
     fn finish_generation(&mut self) -> Result<Vec<i64>>;
     /// Waits until all queued work is done (for stage timing).
@@ -47,11 +55,17 @@ pub trait StageBackend {
 
 /// A borrowed backend is a backend (the self-test drives backends through `&mut dyn`).
 impl<T: StageBackend + ?Sized> StageBackend for &mut T {
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64) -> Result<()> {
-        (**self).start_generation(elitist, elitist_fitness)
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
+        (**self).start_generation(elitist, elitist_fitness, fitness)
+    }
+    fn begin_groups(&mut self, seed: u64, generation: u32, order: &[u32]) -> Result<()> {
+        (**self).begin_groups(seed, generation, order)
     }
     fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
         (**self).stage(stage, key)
+    }
+    fn run_all_groups(&mut self) -> Result<bool> {
+        (**self).run_all_groups()
     }
     fn finish_generation(&mut self) -> Result<Vec<i64>> {
         (**self).finish_generation()
@@ -177,42 +191,50 @@ impl<B: StageBackend> ParallelGomea<B> {
         &mut self.backend
     }
 
-    /// One generation; `on_group` is called after every group (tests compare backends there).
-    pub fn generation_with(&mut self, run: &mut Run, mut on_group: impl FnMut(&B, u32) -> Result<()>) -> Result<()> {
+    /// One generation; with `per_group`, the groups run one by one and `on_group` is called after
+    /// every group (tests compare backends there); otherwise the backend may run them all at once.
+    pub fn generation_with(&mut self, run: &mut Run, per_group: bool, mut on_group: impl FnMut(&B, u32) -> Result<()>) -> Result<()> {
         let t0 = Instant::now();
         let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?;
-        self.backend.start_generation(&elitist.genes, elitist.fitness)?;
+        self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
         Self::group_order(self.seed, self.generations, self.layout.groups(), &mut self.group_order);
         let generation = self.generations as u32;
-        for idx in 0..self.group_order.len() {
-            if run.should_stop() {
-                break;
-            }
-            let g = self.group_order[idx];
-            let key = GroupKey { seed: self.seed, generation, group: g };
-            for stage in 0..6 {
-                let ts = self.timing.is_some().then(Instant::now);
-                self.backend.stage(stage, key)?;
-                if let (Some(ts), Some(times)) = (ts, self.timing.as_mut()) {
-                    self.backend.synchronize()?;
-                    times.stages[stage] += ts.elapsed();
+        self.backend.begin_groups(self.seed, generation, &self.group_order)?;
+        let at_once = !per_group && self.timing.is_none() && !run.verify && !run.should_stop();
+        if at_once && self.backend.run_all_groups()? {
+            let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
+            run.counter.add_subfunctions(self.n as u64 * deps);
+        } else {
+            for idx in 0..self.group_order.len() {
+                if run.should_stop() {
+                    break;
                 }
-            }
-            if let Some(times) = self.timing.as_mut() {
-                times.groups_run += 1;
-            }
-            run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
-            if run.verify {
-                // Incremental fitness against a full evaluation, and O' == O, after every group.
-                let st = self.backend.state()?;
-                let l = self.layout.variables;
-                assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
-                for i in 0..self.n {
-                    let full = crate::problem::GrayBoxProblem::evaluate(run.problem, &st.offspring[i * l..(i + 1) * l]);
-                    assert_eq!(st.fitness[i], full, "incremental fitness of solution {i} differs from a full evaluation after group {g}");
+                let g = self.group_order[idx];
+                let key = GroupKey { seed: self.seed, generation, group: g, step: idx as u32 };
+                for stage in 0..6 {
+                    let ts = self.timing.is_some().then(Instant::now);
+                    self.backend.stage(stage, key)?;
+                    if let (Some(ts), Some(times)) = (ts, self.timing.as_mut()) {
+                        self.backend.synchronize()?;
+                        times.stages[stage] += ts.elapsed();
+                    }
                 }
+                if let Some(times) = self.timing.as_mut() {
+                    times.groups_run += 1;
+                }
+                run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
+                if run.verify {
+                    // Incremental fitness against a full evaluation, and O' == O, after every group.
+                    let st = self.backend.state()?;
+                    let l = self.layout.variables;
+                    assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
+                    for i in 0..self.n {
+                        let full = crate::problem::GrayBoxProblem::evaluate(run.problem, &st.offspring[i * l..(i + 1) * l]);
+                        assert_eq!(st.fitness[i], full, "incremental fitness of solution {i} differs from a full evaluation after group {g}");
+                    }
+                }
+                on_group(&self.backend, g)?;
             }
-            on_group(&self.backend, g)?;
         }
         self.fitness = self.backend.finish_generation()?;
         self.generations += 1;
@@ -236,7 +258,7 @@ impl<B: StageBackend> PopulationEngine for ParallelGomea<B> {
         self.n
     }
     fn generation(&mut self, run: &mut Run) -> Result<()> {
-        self.generation_with(run, |_, _| Ok(()))
+        self.generation_with(run, false, |_, _| Ok(()))
     }
     fn generations(&self) -> u64 {
         self.generations

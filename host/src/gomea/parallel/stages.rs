@@ -19,6 +19,8 @@ pub struct GroupKey {
     pub seed: u64,
     pub generation: u32,
     pub group: u32,
+    /// The group's position in the generation's order (the CUDA kernels look the group up there).
+    pub step: u32,
 }
 
 /// Stage 1, donor selection: for each slot, the first candidate (in the counter-drawn order)
