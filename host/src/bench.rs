@@ -116,29 +116,41 @@ fn resolve_backend(b: Backend) -> Backend {
     }
 }
 
-/// (wall of the fastest path, subfunction evaluations, per-stage times, wall with one launch per
-/// stage and group and no synchronisation).
-fn measure<B: StageBackend>(engine: &mut ParallelGomea<B>, run: &mut Run, generations: u32) -> Result<(f64, f64, StageTimes, f64)> {
-    engine.generation(run)?; // warm-up: module JIT, graph capture, first-touch allocations
-    let t0 = Instant::now();
-    for _ in 0..generations {
-        engine.generation_with(run, true, |_, _| Ok(()))?;
-    }
-    engine.backend_mut().synchronize()?;
-    let launches_wall = t0.elapsed().as_secs_f64();
-    let e0 = run.counter.subfunction_evaluations();
-    let t0 = Instant::now();
-    for _ in 0..generations {
-        engine.generation(run)?;
-    }
-    engine.backend_mut().synchronize()?;
-    let wall = t0.elapsed().as_secs_f64();
-    let evals = (run.counter.subfunction_evaluations() - e0) as f64;
-    engine.timing = Some(StageTimes::default());
-    for _ in 0..generations {
-        engine.generation(run)?;
-    }
-    Ok((wall, evals, engine.timing.take().unwrap_or_default(), launches_wall))
+/// Three passes from the same initial population (so that each measures the same generations,
+/// which the backends compute identically): the fastest path (CUDA: one graph replay per
+/// generation), one launch per stage and group without synchronisation, and per-stage timing.
+/// Returns (wall of the fastest path, its subfunction evaluations, per-stage times, wall of the
+/// launch path).
+fn measure<B: StageBackend>(
+    problem: &MaxCut,
+    layout: &Arc<GroupLayout>,
+    seed: u64,
+    n: usize,
+    generations: u32,
+    make: &mut dyn FnMut(crate::gomea::Population) -> Result<B>,
+) -> Result<(f64, f64, StageTimes, f64)> {
+    let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
+        let mut run = Run::new(problem, Limits::default());
+        let population = initial_population(problem, n, seed, &mut run);
+        let fitness = population.fitness.clone();
+        let mut engine = ParallelGomea::new(make(population)?, layout.clone(), seed, fitness);
+        engine.generation(&mut run)?; // warm-up: module JIT, graph capture, first-touch allocations
+        if mode == 2 {
+            engine.timing = Some(StageTimes::default());
+        }
+        let e0 = run.counter.subfunction_evaluations();
+        let t0 = Instant::now();
+        for _ in 0..generations {
+            engine.generation_with(&mut run, mode == 1, |_, _| Ok(()))?;
+        }
+        engine.backend_mut().synchronize()?;
+        let wall = t0.elapsed().as_secs_f64();
+        Ok((wall, (run.counter.subfunction_evaluations() - e0) as f64, engine.timing.take().unwrap_or_default()))
+    };
+    let (wall, evals, _) = pass(0)?;
+    let (launches, _, _) = pass(1)?;
+    let (_, _, times) = pass(2)?;
+    Ok((wall, evals, times, launches))
 }
 
 fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
@@ -158,19 +170,14 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     };
     let pool = Arc::new(cpu::thread_pool(a.threads)?);
     for &n in &a.population {
-        let mut run = Run::new(&problem, Limits::default());
-        let population = initial_population(&problem, n, a.seed, &mut run);
-        let fitness = population.fitness.clone();
         let (name, (wall, evals, times, launches_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
-                let b = crate::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), population)?;
-                let mut e = ParallelGomea::new(b, layout.clone(), a.seed, fitness);
-                (format!("cuda ({})", g.name()), measure(&mut e, &mut run, a.generations)?)
+                let mut make = |p| crate::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), p);
+                (format!("cuda ({})", g.name()), measure(&problem, &layout, a.seed, n, a.generations, &mut make)?)
             }
             _ => {
-                let b = cpu::CpuStages::new(&problem, layout.clone(), population, pool.clone());
-                let mut e = ParallelGomea::new(b, layout.clone(), a.seed, fitness);
-                (format!("cpu ({} threads)", pool.current_num_threads()), measure(&mut e, &mut run, a.generations)?)
+                let mut make = |p| Ok(cpu::CpuStages::new(&problem, layout.clone(), p, pool.clone()));
+                (format!("cpu ({} threads)", pool.current_num_threads()), measure(&problem, &layout, a.seed, n, a.generations, &mut make)?)
             }
         };
         let g = a.generations as f64;

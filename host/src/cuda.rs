@@ -31,6 +31,8 @@ const EQUAL_KERNEL: &str = "pgomea_equal_to_reference";
 /// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
 const WARPS_PER_BLOCK: u32 = 4;
 const THREADS_PER_BLOCK: u32 = 256;
+/// Blocks of 128 threads per multiprocessor in a full grid: 2048 threads, a full H100 SM.
+const DEFAULT_BLOCKS_PER_SM: u32 = 16;
 
 /// The kernel argument block, passed by value.
 #[repr(transparent)]
@@ -103,6 +105,9 @@ pub struct Gpu {
     equal: CudaFunction,
     name: String,
     multiprocessors: u32,
+    /// Most blocks (of 128 threads) per multiprocessor in one grid; the kernels loop grid-stride
+    /// over the rest. `PGOMEA_BLOCKS_PER_SM` overrides it (for tuning).
+    blocks_per_sm: u32,
 }
 
 impl Gpu {
@@ -123,7 +128,8 @@ impl Gpu {
         let multiprocessors = ctx
             .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(cuda_err("attribute"))? as u32;
-        Ok(Gpu { ctx, stream, _module: module, stages, equal, name, multiprocessors })
+        let blocks_per_sm = std::env::var("PGOMEA_BLOCKS_PER_SM").ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0).unwrap_or(DEFAULT_BLOCKS_PER_SM);
+        Ok(Gpu { ctx, stream, _module: module, stages, equal, name, multiprocessors, blocks_per_sm })
     }
 
     pub fn name(&self) -> &str {
@@ -138,9 +144,9 @@ impl Gpu {
     /// (the kernels loop grid-stride over the rest).
     fn grid(&self, items: u64, per_warp: bool) -> LaunchConfig {
         let (per_block, threads, cap) = if per_warp {
-            (WARPS_PER_BLOCK as u64, 32 * WARPS_PER_BLOCK, 16 * self.multiprocessors as u64)
+            (WARPS_PER_BLOCK as u64, 32 * WARPS_PER_BLOCK, self.blocks_per_sm as u64 * self.multiprocessors as u64)
         } else {
-            (THREADS_PER_BLOCK as u64, THREADS_PER_BLOCK, 8 * self.multiprocessors as u64)
+            (THREADS_PER_BLOCK as u64, THREADS_PER_BLOCK, (self.blocks_per_sm as u64 / 2).max(1) * self.multiprocessors as u64)
         };
         let blocks = items.div_ceil(per_block).clamp(1, cap.max(1)) as u32;
         LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 }
@@ -319,8 +325,16 @@ impl StageBackend for CudaStages {
     }
 
     fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
+        // Launched one by one, each group gets a grid of its own size (a graph node cannot).
+        let g = key.group as usize;
+        let n = self.n as u64;
+        let cfg = match stage {
+            2 => self.gpu.grid(n * self.layout.deps(g).len() as u64, false),
+            4 => self.gpu.grid(n * self.layout.slots(g).len() as u64, false),
+            _ => self.gpu.grid(n * self.layout.slots(g).len() as u64, true),
+        };
         let args = GomArgs { seed: key.seed, step: key.step, ..self.base };
-        self.gpu.launch(&self.gpu.stages[stage], &args, self.grids[stage])
+        self.gpu.launch(&self.gpu.stages[stage], &args, cfg)
     }
 
     fn run_all_groups(&mut self) -> Result<bool> {
@@ -330,7 +344,10 @@ impl StageBackend for CudaStages {
             let mut launched = Ok(());
             'capture: for step in 0..self.layout.groups() as u32 {
                 for stage in 0..6 {
-                    launched = self.stage(stage, GroupKey { seed: self.base.seed, generation: 0, group: 0, step });
+                    // Graph nodes serve whichever group the schedule puts at their step: one grid
+                    // size for all groups.
+                    let args = GomArgs { step, ..self.base };
+                    launched = self.gpu.launch(&self.gpu.stages[stage], &args, self.grids[stage]);
                     if launched.is_err() {
                         break 'capture;
                     }
