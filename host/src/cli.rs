@@ -359,6 +359,7 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     w(writeln!(out, "stopped by       {}", o.stop_reason))?;
     w(writeln!(out, "time             {:.3} s (setup {:.3} s)", o.time_s, o.setup_s))?;
     w(writeln!(out, "evaluations      {:.1} full-evaluation equivalents ({} subfunction evaluations)", o.evaluations, o.subfunction_evaluations))?;
+    w(writeln!(out, "GOM steps        {} ({:.3e} per second)", o.gom_steps, o.gom_steps as f64 / o.time_s.max(1e-9)))?;
     w(writeln!(out, "generations      {} over populations {:?}", o.generations, o.populations))?;
     if let Some(note) = &o.note {
         w(writeln!(out, "note             {note}"))?;

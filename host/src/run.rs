@@ -57,6 +57,8 @@ pub struct TracePoint {
 pub struct Run<'a> {
     pub problem: &'a MaxCut,
     pub counter: EvaluationCounter,
+    /// GOM steps: (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
+    pub gom_steps: u64,
     pub limits: Limits,
     start: Instant,
     elitist: Option<Elitist>,
@@ -79,6 +81,7 @@ impl<'a> Run<'a> {
         Run {
             problem,
             counter: EvaluationCounter::default(),
+            gom_steps: 0,
             limits,
             start: now,
             elitist: None,

@@ -97,6 +97,8 @@ pub struct Outcome {
     pub time_s: f64,
     pub evaluations: f64,
     pub subfunction_evaluations: u64,
+    /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
+    pub gom_steps: u64,
     pub generations: u64,
     /// Sizes of every population the multi-start scheme started.
     pub populations: Vec<usize>,
@@ -180,6 +182,7 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
         time_s: run.elapsed().as_secs_f64(),
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
+        gom_steps: run.gom_steps,
         generations: ims.total_generations(),
         populations: ims.populations().map(|p| p.size()).collect(),
         fos_sets: model.fos.sets.len(),

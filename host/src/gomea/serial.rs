@@ -112,6 +112,7 @@ impl SerialGomea {
         let mut changed_any = false;
         let o = &mut self.offspring.genes[i * l..(i + 1) * l];
         let mut f_o = self.offspring.fitness[i];
+        run.gom_steps += self.order.len() as u64;
         for k in 0..self.order.len() {
             let set = &self.fos.sets[self.order[k] as usize];
             // Donor: the first solution, in a random order, whose genes differ from o on the set.
@@ -167,6 +168,7 @@ impl SerialGomea {
         let mut improved = false;
         for k in 0..self.order.len() {
             let set = &self.fos.sets[self.order[k] as usize];
+            run.gom_steps += 1;
             self.changed.clear();
             self.changed.extend(set.iter().copied().filter(|&v| self.elitist_copy[v as usize] != o[v as usize]));
             if self.changed.is_empty() {

@@ -204,6 +204,7 @@ impl<B: StageBackend> ParallelGomea<B> {
         if at_once && self.backend.run_all_groups()? {
             let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
             run.counter.add_subfunctions(self.n as u64 * deps);
+            run.gom_steps += (self.n * self.layout.slot_set.len()) as u64;
         } else {
             for idx in 0..self.group_order.len() {
                 if run.should_stop() {
@@ -223,6 +224,7 @@ impl<B: StageBackend> ParallelGomea<B> {
                     times.groups_run += 1;
                 }
                 run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
+                run.gom_steps += (self.n * self.layout.slots(g as usize).len()) as u64;
                 if run.verify {
                     // Incremental fitness against a full evaluation, and O' == O, after every group.
                     let st = self.backend.state()?;
