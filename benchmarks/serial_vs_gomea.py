@@ -26,9 +26,10 @@ which is less sensitive to other work on the machine than the tools' wall clocks
 
 Evaluations of both tools are full-evaluation equivalents for a gray-box problem: each partial
 evaluation counts (number of distinct edges it re-evaluates) / (number of edges), so the two
-counts mean the same thing. Neither tool reports the number of GOM steps (linkage-set mixing
-attempts), so the throughput columns are evaluations per second and subfunction (edge)
-evaluations per second; for gomea the latter is derived as evaluations x edges.
+counts mean the same thing. pgomea reports its GOM steps (solution, linkage-set pairs mixed, in
+GOM and FI), gomea does not; so the throughput columns are GOM steps per second (pgomea only),
+evaluations per second and subfunction (edge) evaluations per second; for gomea the latter is
+derived as evaluations x edges.
 
 Usage: python3 benchmarks/serial_vs_gomea.py [--seeds 10] [--time-limit 120] [--quick]
        [--pgomea target/release/pgomea] [--instances-dir DIR] [--out FILE.md] [--raw FILE.jsonl]
@@ -177,6 +178,7 @@ def run_pgomea(binary: Path, instance: Path, target: int, seed: int, time_limit:
         "time_s": float(d["time_s"]),
         "evaluations": float(d["evaluations"]),
         "subfunction_evaluations": float(d["subfunction_evaluations"]),
+        "gom_steps": d.get("gom_steps"),
         "generations": d.get("generations"),
         "populations": d.get("populations"),
         "setup_s": d.get("setup_s"),
@@ -240,6 +242,7 @@ def summarize(runs: list[dict], time_limit: float) -> dict:
     cpu_to_target = [r["process_cpu_s"] if r.get("ok") and r["reached_target"] else math.inf for r in runs]
     rate = [r["evaluations"] / r["time_s"] for r in ok if r["time_s"] > 0]
     srate = [r["subfunction_evaluations"] / r["time_s"] for r in ok if r["time_s"] > 0]
+    grate = [r["gom_steps"] / r["time_s"] for r in ok if r.get("gom_steps") is not None and r["time_s"] > 0]
     walls = [r["process_wall_s"] for r in runs]
     cpus = [r["process_cpu_s"] for r in runs]
     return {
@@ -255,6 +258,7 @@ def summarize(runs: list[dict], time_limit: float) -> dict:
         "median_cpu_to_target_lb": censored_median(cpus),
         "evals_per_s": statistics.median(rate) if rate else math.nan,
         "subfn_per_s": statistics.median(srate) if srate else math.nan,
+        "gom_steps_per_s": statistics.median(grate) if grate else math.nan,
         "median_wall": statistics.median(walls) if walls else math.nan,
         "median_cpu": statistics.median(cpus) if cpus else math.nan,
         "cpu_share": sum(cpus) / sum(walls) if walls and sum(walls) > 0 else math.nan,
@@ -420,9 +424,9 @@ def main() -> int:
                  "interaction graph, filtered; IMS factor 4, at most 25 populations; value to reach = best known)")
     lines.append("")
     lines.append("| instance | n | edges | target | tool | reached | median time to target (s) "
-                 "| median evaluations to target | evaluations/s | edge evaluations/s "
+                 "| median evaluations to target | GOM steps/s | evaluations/s | edge evaluations/s "
                  "| median process wall / CPU (s) | gomea / pgomea median time | same, by process CPU |")
-    lines.append("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for set_name, name, n, m, target, is_opt, p, g in rows:
         label = f"Set {set_name} {name}"
         for tool, s in (("pgomea", p), ("gomea", g)):
@@ -431,7 +435,7 @@ def main() -> int:
             ratio_cpu = ratio_cell(p, g, "median_cpu_to_target") if tool == "gomea" else ""
             tgt = f"{target}" + ("" if str(is_opt).lower() == "true" else " (not proven optimal)")
             lines.append(f"| {label} | {n} | {m} | {tgt} | {tool} | {reached} | {time_cell(s)} | "
-                         f"{evals_cell(s)} | {fmt_num(s['evals_per_s'])} | {fmt_num(s['subfn_per_s'])} | "
+                         f"{evals_cell(s)} | {'n/a' if math.isnan(s['gom_steps_per_s']) else fmt_num(s['gom_steps_per_s'])} | {fmt_num(s['evals_per_s'])} | {fmt_num(s['subfn_per_s'])} | "
                          f"{fmt_num(s['median_wall'])} / {fmt_num(s['median_cpu'])} | {ratio} | {ratio_cpu} |")
     lines.append("")
     lines.append("Columns: *median time to target* is the tool's own clock (starts after the instance file "
@@ -440,8 +444,9 @@ def main() -> int:
                  "*Evaluations* are full-evaluation equivalents (a partial evaluation counts re-evaluated "
                  "edges / all edges), the same definition in both tools. *evaluations/s* and *edge "
                  "evaluations/s* are medians over all runs (reached or not) of count / own time; gomea's "
-                 "edge evaluations are derived as evaluations x edges. Neither tool reports GOM steps "
-                 "(mixing attempts), so throughput is given in evaluations. *Median process wall / CPU* is "
+                 "edge evaluations are derived as evaluations x edges. *GOM steps/s*: pgomea counts every "
+                 "(solution, linkage set) pair it mixes, in GOM and in Forced Improvement (median over runs of "
+                 "steps / own time); gomea does not report GOM steps (n/a). *Median process wall / CPU* is "
                  "the whole subprocess (process start, Python import of gomea for gomea, reading the "
                  "instance, the run, exit): wall-clock time and user+system CPU time; wall well above "
                  "CPU means other work on the machine slowed the run down. The last column is the "
