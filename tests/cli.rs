@@ -111,7 +111,7 @@ fn bad_options_are_clear_errors() {
         (&["run", "--n-base", "1"], "--n-base"),
         (&["run", "--instance", "/no/such/file.txt"], "/no/such/file.txt"),
         (&["run", "--algo", "parallel", "--linkage", "lt"], "learned linkage tree"),
-        (&["run", "--set", "Z", "--name", "x", "--instances-dir", "/"], "no instance"),
+        (&["run", "--set", "Z", "--name", "x", "--instances-dir", "/"], "has no best_known.csv"),
     ];
     for (args, needle) in cases {
         let o = pgomea(args);

@@ -67,6 +67,13 @@ impl KnownInstance {
 /// Reads best_known.csv (columns set,instance,vertices,edges,best_known,is_optimal,source).
 pub fn read_best_known(dir: &Path) -> Result<Vec<KnownInstance>> {
     let path = dir.join("best_known.csv");
+    if !path.is_file() {
+        return Err(Error::usage(format!(
+            "{}: the data directory has no best_known.csv; point --instances-dir (or PGOMEA_INSTANCES) at the \
+             folder that holds setA/, setB/, gset/ and best_known.csv",
+            dir.display()
+        )));
+    }
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
     let file = path.display().to_string();
     let mut rows = Vec::new();
