@@ -65,6 +65,40 @@ unsafe fn set_range(a: &GomArgs, slot: usize) -> (usize, usize) {
     unsafe { (*at::<u32>(a.var_offsets, slot) as usize, *at::<u32>(a.var_offsets, slot + 1) as usize) }
 }
 
+/// Calls `f(i, j)` for every (solution, slot-in-group) pair this warp owns, grid-stride. The pair
+/// is the same for all lanes, so warp collectives inside `f` always see the whole warp.
+#[inline(always)]
+fn for_each_pair(a: &GomArgs, g: &Group, mut f: impl FnMut(usize, usize)) {
+    let (mut w, stride) = warps();
+    while w < a.n as usize * g.slots {
+        f(w / g.slots, w % g.slots);
+        w += stride;
+    }
+}
+
+/// Calls `f(i, k)` for every (solution, k in 0..per_solution) element this thread owns.
+#[inline(always)]
+fn for_each_element(a: &GomArgs, per_solution: usize, mut f: impl FnMut(usize, usize)) {
+    let (mut t, stride) = threads();
+    while t < a.n as usize * per_solution {
+        f(t / per_solution, t % per_solution);
+        t += stride;
+    }
+}
+
+/// Calls `f(v)` for this lane's share of the variables of slot `slot` (lanes stride by 32).
+#[inline(always)]
+unsafe fn for_lane_vars(a: &GomArgs, slot: usize, mut f: impl FnMut(usize)) {
+    unsafe {
+        let (v0, v1) = set_range(a, slot);
+        let mut t = v0 + lane_id() as usize;
+        while t < v1 {
+            f(*at::<u32>(a.vars, t) as usize);
+            t += WARP_SIZE as usize;
+        }
+    }
+}
+
 /// Stage 1, donor selection: one warp per (solution, slot). The candidates are visited in the
 /// counter-drawn [`DonorOrder`]; the lanes compare the candidate with O[i] on the set, and a vote
 /// decides whether it differs. The pair index is the same for all lanes, so the vote always sees
@@ -74,11 +108,8 @@ pub unsafe extern "ptx-kernel" fn pgomea_donor_selection(a: GomArgs) {
     let l = a.l as usize;
     unsafe {
         let g = group(&a);
-        let (mut w, stride) = warps();
-        while w < a.n as usize * g.slots {
-            let (i, j) = (w / g.slots, w % g.slots);
+        for_each_pair(&a, &g, |i, j| {
             let slot = g.slot_begin + j;
-            let (v0, v1) = set_range(&a, slot);
             let set = *at::<u32>(a.slot_set, slot);
             let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
             let o = at::<u8>(a.offspring, i * l);
@@ -90,12 +121,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_donor_selection(a: GomArgs) {
                 }
                 let p = at::<u8>(a.parents, d * l);
                 let mut differs = false;
-                let mut t = v0 + lane_id() as usize;
-                while t < v1 {
-                    let v = *at::<u32>(a.vars, t) as usize;
-                    differs |= *p.add(v) != *o.add(v);
-                    t += WARP_SIZE as usize;
-                }
+                for_lane_vars(&a, slot, |v| differs |= *p.add(v) != *o.add(v));
                 if vote_any_sync(FULL_MASK, differs) {
                     donor = d as i32;
                     break;
@@ -104,8 +130,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_donor_selection(a: GomArgs) {
             if lane_id() == 0 {
                 *at::<i32>(a.donors, i * a.row_slots as usize + j) = donor;
             }
-            w += stride;
-        }
+        });
     }
 }
 
@@ -116,23 +141,14 @@ pub unsafe extern "ptx-kernel" fn pgomea_donor_insertion(a: GomArgs) {
     let l = a.l as usize;
     unsafe {
         let g = group(&a);
-        let (mut w, stride) = warps();
-        while w < a.n as usize * g.slots {
-            let (i, j) = (w / g.slots, w % g.slots);
+        for_each_pair(&a, &g, |i, j| {
             let d = *at::<i32>(a.donors, i * a.row_slots as usize + j);
             if d != NO_DONOR {
-                let (v0, v1) = set_range(&a, g.slot_begin + j);
                 let p = at::<u8>(a.parents, d as usize * l);
                 let o2 = at::<u8>(a.work, i * l);
-                let mut t = v0 + lane_id() as usize;
-                while t < v1 {
-                    let v = *at::<u32>(a.vars, t) as usize;
-                    *o2.add(v) = *p.add(v);
-                    t += WARP_SIZE as usize;
-                }
+                for_lane_vars(&a, g.slot_begin + j, |v| *o2.add(v) = *p.add(v));
             }
-            w += stride;
-        }
+        });
     }
 }
 
@@ -143,16 +159,13 @@ pub unsafe extern "ptx-kernel" fn pgomea_subfunction_evaluation(a: GomArgs) {
     let l = a.l as usize;
     unsafe {
         let g = group(&a);
-        let (mut t, stride) = threads();
-        while t < a.n as usize * g.deps {
-            let (i, k) = (t / g.deps, t % g.deps);
+        for_each_element(&a, g.deps, |i, k| {
             let e = *at::<u32>(a.dep_edges, g.dep_begin + k) as usize;
             let (u, v) = (*at::<u32>(a.ends, 2 * e) as usize, *at::<u32>(a.ends, 2 * e + 1) as usize);
             let o = at::<u8>(a.offspring, i * l);
             let o2 = at::<u8>(a.work, i * l);
             *at::<i64>(a.diff, i * a.row_deps as usize + k) = edge_delta(*o.add(u), *o.add(v), *o2.add(u), *o2.add(v), *at::<i64>(a.weights, e));
-            t += stride;
-        }
+        });
     }
 }
 
@@ -162,9 +175,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_subfunction_evaluation(a: GomArgs) {
 pub unsafe extern "ptx-kernel" fn pgomea_reduce_by_key(a: GomArgs) {
     unsafe {
         let g = group(&a);
-        let (mut w, stride) = warps();
-        while w < a.n as usize * g.slots {
-            let (i, j) = (w / g.slots, w % g.slots);
+        for_each_pair(&a, &g, |i, j| {
             let slot = g.slot_begin + j;
             let s0 = *at::<u32>(a.dep_offsets, slot) as usize - g.dep_begin;
             let s1 = *at::<u32>(a.dep_offsets, slot + 1) as usize - g.dep_begin;
@@ -179,8 +190,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_reduce_by_key(a: GomArgs) {
             if lane_id() == 0 {
                 *at::<i64>(a.delta, i * a.row_slots as usize + j) = sum;
             }
-            w += stride;
-        }
+        });
     }
 }
 
@@ -189,14 +199,11 @@ pub unsafe extern "ptx-kernel" fn pgomea_reduce_by_key(a: GomArgs) {
 pub unsafe extern "ptx-kernel" fn pgomea_improvement_mask(a: GomArgs) {
     unsafe {
         let g = group(&a);
-        let (mut t, stride) = threads();
-        while t < a.n as usize * g.slots {
-            let (i, j) = (t / g.slots, t % g.slots);
+        for_each_element(&a, g.slots, |i, j| {
             let e = i * a.row_slots as usize + j;
             let ok = accept(*at::<i64>(a.delta, e), *at::<i32>(a.donors, e) != NO_DONOR, *at::<u8>(a.is_elitist, i) != 0);
             *at::<u8>(a.mask, e) = ok as u8;
-            t += stride;
-        }
+        });
     }
 }
 
@@ -208,26 +215,17 @@ pub unsafe extern "ptx-kernel" fn pgomea_reset_insert(a: GomArgs) {
     let l = a.l as usize;
     unsafe {
         let g = group(&a);
-        let (mut w, stride) = warps();
-        while w < a.n as usize * g.slots {
-            let (i, j) = (w / g.slots, w % g.slots);
+        for_each_pair(&a, &g, |i, j| {
             let e = i * a.row_slots as usize + j;
             let accepted = *at::<u8>(a.mask, e) != 0;
-            let (v0, v1) = set_range(&a, g.slot_begin + j);
             let o = at::<u8>(a.offspring, i * l);
             let o2 = at::<u8>(a.work, i * l);
             let (from, to) = if accepted { (o2, o) } else { (o, o2) };
-            let mut t = v0 + lane_id() as usize;
-            while t < v1 {
-                let v = *at::<u32>(a.vars, t) as usize;
-                *to.add(v) = *from.add(v);
-                t += WARP_SIZE as usize;
-            }
+            for_lane_vars(&a, g.slot_begin + j, |v| *to.add(v) = *from.add(v));
             if accepted && lane_id() == 0 {
                 atomic::atomic_add_i64(at::<i64>(a.fitness, i), *at::<i64>(a.delta, e));
             }
-            w += stride;
-        }
+        });
     }
 }
 
