@@ -51,6 +51,10 @@ pub enum Command {
     /// Measure throughput per stage, or the speed-up of parallel over serial GOMEA.
     #[command(subcommand)]
     Bench(crate::bench::BenchCommand),
+    /// Run a study of the paper's section 6 (many runs, summary, figures); resumable, shardable.
+    Experiment(crate::experiment::ExperimentArgs),
+    /// Combine result directories of `pgomea experiment` (e.g. shards) into one summary and figures.
+    Merge(crate::experiment::MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -245,6 +249,8 @@ fn dispatch(cli: Cli, ptx: Option<&'static str>) -> Result<ExitCode> {
         }
         Command::Selftest(a) => crate::selftest::run(&a, ptx),
         Command::Bench(b) => crate::bench::run(&b, ptx),
+        Command::Experiment(a) => crate::experiment::run(&a, ptx),
+        Command::Merge(a) => crate::experiment::merge(&a),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod data;
 pub mod generate;
 pub mod gomea;
 pub mod error;
+pub mod experiment;
 pub mod fos;
 pub mod instance;
 pub mod problem;
