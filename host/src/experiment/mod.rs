@@ -179,6 +179,7 @@ pub struct MergeArgs {
     /// Write the summary but no figures.
     #[arg(long)]
     pub no_figures: bool,
+    /// No report on stderr.
     #[arg(long, short)]
     pub quiet: bool,
 }
