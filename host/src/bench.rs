@@ -108,14 +108,6 @@ pub fn run(cmd: &BenchCommand, ptx: Option<&'static str>) -> Result<ExitCode> {
     }
 }
 
-fn resolve_backend(b: Backend) -> Backend {
-    match b {
-        Backend::Auto if crate::cuda::probe().is_ok() => Backend::Cuda,
-        Backend::Auto => Backend::Cpu,
-        other => other,
-    }
-}
-
 /// Three passes from the same initial population (so that each measures the same generations,
 /// which the backends compute identically): the fastest path (CUDA: one graph replay per
 /// generation), one launch per stage and group without synchronisation, and per-stage timing.
@@ -156,7 +148,7 @@ fn measure<B: StageBackend>(
 fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
     let problem = MaxCut::new(loaded.instance);
-    let backend = resolve_backend(a.backend);
+    let backend = a.backend.resolve(false);
     let config = SolveConfig { algorithm: Algorithm::Parallel, backend, linkage: a.linkage, coloring: a.coloring, seed: a.seed, ptx, threads: a.threads, ..SolveConfig::default() };
     let model = build_model(&problem, &config)?;
     let groups = model.groups.as_ref().expect("groups");
@@ -259,7 +251,7 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
     let problem = MaxCut::new(loaded.instance);
     let limits = Limits { time: Some(Duration::from_secs_f64(a.time_limit)), ..Limits::default() };
-    let backend = resolve_backend(a.backend);
+    let backend = a.backend.resolve(false);
     let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed: a.seed, ptx, ..SolveConfig::default() };
     let mut prun = Run::new(&problem, limits.clone()).with_progress(Duration::from_secs(10));
     let pout = solve(&problem, &pconf, &mut prun, loaded.best_known)?;

@@ -37,6 +37,30 @@ pub enum Backend {
     Cuda,
 }
 
+impl Backend {
+    /// `Auto` becomes `Cuda` when a driver and a device exist, else `Cpu`; with `say`, prints which
+    /// and why on stderr.
+    pub fn resolve(self, say: bool) -> Backend {
+        match self {
+            Backend::Auto => match crate::cuda::probe() {
+                Ok(name) => {
+                    if say {
+                        eprintln!("backend: CUDA on {name}");
+                    }
+                    Backend::Cuda
+                }
+                Err(why) => {
+                    if say {
+                        eprintln!("backend: CPU ({why})");
+                    }
+                    Backend::Cpu
+                }
+            },
+            other => other,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FosOrderKind {

@@ -41,15 +41,4 @@ impl Population {
         let first = self.solution(0);
         self.fitness.iter().all(|&f| f == self.fitness[0]) && (1..self.n).all(|i| self.solution(i) == first)
     }
-
-    /// The index of a best solution (the first one).
-    pub fn best(&self) -> usize {
-        let mut b = 0;
-        for i in 1..self.n {
-            if self.fitness[i] > self.fitness[b] {
-                b = i;
-            }
-        }
-        b
-    }
 }

@@ -60,10 +60,7 @@ impl SerialGomea {
     pub fn new(config: SerialConfig, n: usize, seed: u64, run: &mut Run) -> Self {
         let problem = run.problem;
         let mut rng = SplitMix64::new(seed);
-        let population = Population::random(problem, n, &mut rng, &run.counter);
-        for i in 0..n {
-            run.offer(population.solution(i), population.fitness[i]);
-        }
+        let population = super::parallel::random_population(problem, n, &mut rng, run);
         let l = problem.variables();
         let fos = match &config.linkage {
             LinkageSource::Static(f) => f.clone(),

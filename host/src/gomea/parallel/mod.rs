@@ -278,8 +278,12 @@ impl<B: StageBackend> PopulationEngine for ParallelGomea<B> {
 
 /// The initial population of population `index` of a run: the same on every backend.
 pub fn initial_population(problem: &MaxCut, size: usize, seed: u64, run: &mut Run) -> Population {
-    let mut rng = SplitMix64::new(seed);
-    let population = Population::random(problem, size, &mut rng, &run.counter);
+    random_population(problem, size, &mut SplitMix64::new(seed), run)
+}
+
+/// A random population, fully evaluated, each solution offered to the run as elitist candidate.
+pub fn random_population(problem: &MaxCut, size: usize, rng: &mut SplitMix64, run: &mut Run) -> Population {
+    let population = Population::random(problem, size, rng, &run.counter);
     for i in 0..size {
         run.offer(population.solution(i), population.fitness[i]);
     }
@@ -291,24 +295,7 @@ pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, model: &Model, ru
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let seed = config.seed;
-    let backend = match config.backend {
-        Backend::Cpu => Backend::Cpu,
-        Backend::Cuda => Backend::Cuda,
-        Backend::Auto => match crate::cuda::probe() {
-            Ok(name) => {
-                if run.verbose() {
-                    eprintln!("backend: CUDA on {name}");
-                }
-                Backend::Cuda
-            }
-            Err(why) => {
-                if run.verbose() {
-                    eprintln!("backend: CPU ({why})");
-                }
-                Backend::Cpu
-            }
-        },
-    };
+    let backend = config.backend.resolve(run.verbose());
     let ims_config: ImsConfig = config.ims.clone();
     match backend {
         Backend::Cuda => {
