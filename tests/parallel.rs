@@ -162,3 +162,26 @@ fn a_case_builds_for_every_colouring() {
         assert!(case.layout.groups() > 0);
     }
 }
+
+#[test]
+fn walking_the_donor_order_by_jumps_visits_the_same_candidates_as_indexing_it() {
+    // The kernels walk the order with advance/jump (no division per candidate); the CPU stage
+    // indexes it with candidate(k). Both must name the same solution at every k.
+    for n in [1u32, 2, 3, 7, 16, 33, 64, 1000, 4097] {
+        for seed in 0..20u64 {
+            let order = DonorOrder::new(seed, 3, 1, 5, 9, n);
+            for stride in [1u32, 2, 4, 8, 32] {
+                let jump = order.jump(stride);
+                for team in 0..stride {
+                    let mut c = order.candidate(team);
+                    let mut k = team;
+                    while k < n {
+                        assert_eq!(c, order.candidate(k), "n {n} seed {seed} stride {stride} k {k}");
+                        c = order.advance(c, jump);
+                        k += stride;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -19,11 +19,14 @@ pub struct GomArgs {
     /// elements, diff rows `row_deps`.
     pub row_slots: u32,
     pub row_deps: u32,
-    pub _pad: u32,
+    /// Number of colour groups: the whole-generation kernel runs schedule[1..=groups].
+    pub groups: u32,
     /// u32: [generation, group order...].
     pub schedule: u64,
     /// u32, groups + 1: the slots of group g are group_slots[g]..group_slots[g+1].
     pub group_slots: u64,
+    /// u32, groups: the first group_alone[g] slots of group g are worked on by one lane alone.
+    pub group_alone: u64,
     // Layout (read only): see the host's `GroupLayout`.
     pub slot_set: u64,
     pub var_offsets: u64,
@@ -49,4 +52,6 @@ pub struct GomArgs {
     pub is_elitist: u64,
     /// A reference genotype (u8, l) for the comparison kernel.
     pub reference: u64,
+    /// u32, zeroed before each launch of the whole-generation kernel: its grid barrier's counter.
+    pub barrier: u64,
 }

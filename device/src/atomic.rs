@@ -83,3 +83,13 @@ pub unsafe fn atomic_cas_u32(ptr: *mut u32, current: u32, new: u32) -> u32 {
 pub fn fence_device() {
     fence(Ordering::SeqCst);
 }
+
+/// Acquire-release fence at GPU scope (`fence.acq_rel.gpu`, what `__threadfence()` provides for
+/// publishing data between blocks): writes before it are visible to any thread that observes a
+/// later atomic of this thread and then fences itself.
+#[inline(always)]
+pub fn fence_gpu() {
+    // SAFETY: a fence has no operands and no preconditions; asm! without `nomem` is also a
+    // compiler barrier, so no memory access moves across it.
+    unsafe { core::arch::asm!("fence.acq_rel.gpu;", options(nostack, preserves_flags)) }
+}

@@ -45,6 +45,18 @@ impl DonorOrder {
     pub fn candidate(&self, k: u32) -> u32 {
         ((self.start as u64 + k as u64 * self.step as u64) % self.n as u64) as u32
     }
+
+    /// The distance `stride` candidates cover: candidate(k + stride) == advance(candidate(k), jump(stride)).
+    #[inline(always)]
+    pub fn jump(&self, stride: u32) -> u32 {
+        (stride as u64 * self.step as u64 % self.n as u64) as u32
+    }
+
+    /// `c + by (mod n)` for c, by in 0..n, without a division (kernels walk the order with it).
+    #[inline(always)]
+    pub fn advance(&self, c: u32, by: u32) -> u32 {
+        if c >= self.n - by { c - (self.n - by) } else { c + by }
+    }
 }
 
 #[inline(always)]
@@ -55,6 +67,14 @@ pub fn gcd(mut a: u32, mut b: u32) -> u32 {
         b = t;
     }
     a
+}
+
+/// Whether one GPU lane works on a (solution, linkage set) pair alone: sets of at most 8
+/// variables with at most 32 dependent subfunctions. Larger ones get a whole warp. This only
+/// shares out the work; no result depends on it.
+#[inline(always)]
+pub fn works_alone(variables: usize, dependent_subfunctions: usize) -> bool {
+    variables <= 8 && dependent_subfunctions <= 32
 }
 
 /// One Max-Cut subfunction: the weight of the edge if its ends lie on different sides.

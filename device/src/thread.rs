@@ -60,3 +60,47 @@ pub unsafe fn sync_threads() {
     // SAFETY: the caller guarantees block-uniform control flow (see above).
     unsafe { nvptx::_syncthreads() }
 }
+
+/// A barrier for the whole grid (`grid.sync()` of cooperative groups) over a counter in global
+/// memory that the host zeroes before the launch. The kernel must be launched cooperatively
+/// (`cuLaunchCooperativeKernel`), which guarantees that all blocks are resident at once;
+/// otherwise blocks waiting here could wait for blocks that never start.
+pub struct GridBarrier {
+    counter: *mut u32,
+    passed: u32,
+}
+
+impl GridBarrier {
+    /// # Safety
+    ///
+    /// `counter` points to a u32 in global memory, zero at launch, used by nothing else.
+    #[inline(always)]
+    pub unsafe fn new(counter: *mut u32) -> Self {
+        GridBarrier { counter, passed: 0 }
+    }
+
+    /// Waits until every block of the grid has arrived here; memory writes of every thread before
+    /// it are visible to every thread after it.
+    ///
+    /// # Safety
+    ///
+    /// As [`sync_threads`], for every thread of every block: all must reach the same sequence of
+    /// grid barriers, and the launch must be cooperative (see the type).
+    #[inline(always)]
+    pub unsafe fn sync(&mut self) {
+        self.passed += 1;
+        unsafe {
+            sync_threads();
+            if thread_idx_x() == 0 {
+                // Arrivals only grow during a launch: barrier k is passed once k * gridDim.x
+                // blocks have arrived (no reset, so no race between consecutive barriers).
+                let target = self.passed * grid_dim_x();
+                crate::atomic::fence_gpu();
+                crate::atomic::atomic_add_u32(self.counter, 1);
+                while core::ptr::read_volatile(self.counter) < target {}
+                crate::atomic::fence_gpu();
+            }
+            sync_threads();
+        }
+    }
+}

@@ -67,9 +67,18 @@ pub struct SpeedupArgs {
     pub instance: InstanceArgs,
     #[arg(long, value_enum, default_value = "auto")]
     pub backend: Backend,
-    /// Seconds for each of the two runs.
+    /// Seconds for each parallel run (and each serial run, unless --serial-time-limit is given).
     #[arg(long, default_value_t = 60.0)]
     pub time_limit: f64,
+    /// Seconds for each serial run (the paper gave serial GOMEA 6 h against 1 h on its largest
+    /// instances, i.e. 6 x --time-limit).
+    #[arg(long)]
+    pub serial_time_limit: Option<f64>,
+    /// Pairs of runs, with seeds --seed, --seed + 1, ...; each fitness level's speed-up is the
+    /// median over runs of the serial time over the median of the parallel time (a run that did
+    /// not reach the level counts as slower than every run that did).
+    #[arg(long, default_value_t = 1)]
+    pub runs: u64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Write the per-fitness table as CSV.
@@ -88,8 +97,12 @@ pub struct ThroughputRow {
     pub generations: u32,
     pub fos_sets: usize,
     pub groups: usize,
-    /// Wall time per generation on the fastest path (CUDA: one graph replay per generation).
+    /// Wall time per generation on the fastest path (CUDA: one cooperative launch of the
+    /// whole-generation kernel per generation).
     pub seconds_per_generation: f64,
+    /// CUDA only: wall time per generation when the six stage kernels of every group are replayed
+    /// as one captured CUDA graph.
+    pub seconds_per_generation_graph: Option<f64>,
     /// Wall time per generation with one launch per stage and group, unsynchronised.
     pub seconds_per_generation_launches: f64,
     pub gom_steps_per_s: f64,
@@ -108,24 +121,26 @@ pub fn run(cmd: &BenchCommand, ptx: Option<&'static str>) -> Result<ExitCode> {
     }
 }
 
-/// Three passes from the same initial population (so that each measures the same generations,
-/// which the backends compute identically): the fastest path (CUDA: one graph replay per
-/// generation), one launch per stage and group without synchronisation, and per-stage timing.
-/// Returns (wall of the fastest path, its subfunction evaluations, per-stage times, wall of the
-/// launch path).
+/// Passes from the same initial population (so that each measures the same generations, which
+/// the backends compute identically): 0, the fastest path (CUDA: one cooperative launch per
+/// generation); 1, one launch per stage and group without synchronisation; 2, per-stage timing;
+/// with `graph_pass`, 3, whole generations as CUDA graph replays. `make(population, pass)` builds
+/// the backend of a pass. Returns (wall of the fastest path, its subfunction evaluations,
+/// per-stage times, wall of the launch path, wall of the graph path).
 fn measure<B: StageBackend>(
     problem: &MaxCut,
     layout: &Arc<GroupLayout>,
     seed: u64,
     n: usize,
     generations: u32,
-    make: &mut dyn FnMut(crate::gomea::Population) -> Result<B>,
-) -> Result<(f64, f64, StageTimes, f64)> {
+    graph_pass: bool,
+    make: &mut dyn FnMut(crate::gomea::Population, u8) -> Result<B>,
+) -> Result<(f64, f64, StageTimes, f64, Option<f64>)> {
     let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
         let mut run = Run::new(problem, Limits::default());
         let population = initial_population(problem, n, seed, &mut run);
         let fitness = population.fitness.clone();
-        let mut engine = ParallelGomea::new(make(population)?, layout.clone(), seed, fitness);
+        let mut engine = ParallelGomea::new(make(population, mode)?, layout.clone(), seed, fitness);
         engine.generation(&mut run)?; // warm-up: module JIT, graph capture, first-touch allocations
         if mode == 2 {
             engine.timing = Some(StageTimes::default());
@@ -142,7 +157,8 @@ fn measure<B: StageBackend>(
     let (wall, evals, _) = pass(0)?;
     let (launches, _, _) = pass(1)?;
     let (_, _, times) = pass(2)?;
-    Ok((wall, evals, times, launches))
+    let graph = if graph_pass { Some(pass(3)?.0) } else { None };
+    Ok((wall, evals, times, launches, graph))
 }
 
 fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
@@ -162,14 +178,24 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     };
     let pool = Arc::new(cpu::thread_pool(a.threads)?);
     for &n in &a.population {
-        let (name, (wall, evals, times, launches_wall)) = match (&gpu, &shared) {
+        let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
-                let mut make = |p| crate::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), p);
-                (format!("cuda ({})", g.name()), measure(&problem, &layout, a.seed, n, a.generations, &mut make)?)
+                let mut make = |p, pass| {
+                    let mut b = crate::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), p)?;
+                    if pass == 3 {
+                        b.set_whole_generation(crate::cuda::WholeGeneration::Graph);
+                    }
+                    Ok(b)
+                };
+                let how = match g.generation_grid() {
+                    Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),
+                    None => "graph".into(),
+                };
+                (format!("cuda ({}; {how})", g.name()), measure(&problem, &layout, a.seed, n, a.generations, true, &mut make)?)
             }
             _ => {
-                let mut make = |p| Ok(cpu::CpuStages::new(&problem, layout.clone(), p, pool.clone()));
-                (format!("cpu ({} threads)", pool.current_num_threads()), measure(&problem, &layout, a.seed, n, a.generations, &mut make)?)
+                let mut make = |p, _| Ok(cpu::CpuStages::new(&problem, layout.clone(), p, pool.clone()));
+                (format!("cpu ({} threads)", pool.current_num_threads()), measure(&problem, &layout, a.seed, n, a.generations, false, &mut make)?)
             }
         };
         let g = a.generations as f64;
@@ -184,6 +210,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
             fos_sets: sets,
             groups: layout.groups(),
             seconds_per_generation: wall / g,
+            seconds_per_generation_graph: graph_wall.map(|w| w / g),
             seconds_per_generation_launches: launches_wall / g,
             gom_steps_per_s: (n * sets) as f64 * g / wall,
             subfunction_evaluations_per_s: evals / wall,
@@ -211,6 +238,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 fos_sets: sets,
                 groups: layout.groups(),
                 seconds_per_generation: wall / g,
+                seconds_per_generation_graph: None,
                 seconds_per_generation_launches: wall / g,
                 gom_steps_per_s: (n * sets) as f64 * g / wall,
                 subfunction_evaluations_per_s: (run.counter.subfunction_evaluations() - e0) as f64 / wall,
@@ -223,13 +251,15 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     if a.json {
         println!("{}", serde_json::to_string(&rows).map_err(|e| Error::usage(e.to_string()))?);
     } else {
-        println!("| instance | algorithm | backend | n | sets | groups | s/generation | s/gen, launches | GOM steps/s | subfn evals/s | {} | host s/gen |", STAGE_NAMES.join(" | "));
-        println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|{}---:|", "---:|".repeat(6));
+        println!("| instance | algorithm | backend | n | sets | groups | s/generation | s/gen, graph | s/gen, launches | GOM steps/s | subfn evals/s | {} | host s/gen |", STAGE_NAMES.join(" | "));
+        println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|{}---:|", "---:|".repeat(6));
         for r in &rows {
             let st: Vec<String> = if r.stage_s.is_empty() { vec!["-".into(); 6] } else { r.stage_s.iter().map(|s| format!("{:.2e}", s)).collect() };
             println!(
-                "| {} | {} | {} | {} | {} | {} | {:.3e} | {:.3e} | {:.3e} | {:.3e} | {} | {:.2e} |",
-                r.instance, r.algorithm, r.backend, r.population, r.fos_sets, r.groups, r.seconds_per_generation, r.seconds_per_generation_launches, r.gom_steps_per_s, r.subfunction_evaluations_per_s, st.join(" | "), r.host_s
+                "| {} | {} | {} | {} | {} | {} | {:.3e} | {} | {:.3e} | {:.3e} | {:.3e} | {} | {:.2e} |",
+                r.instance, r.algorithm, r.backend, r.population, r.fos_sets, r.groups, r.seconds_per_generation,
+                r.seconds_per_generation_graph.map(|w| format!("{w:.3e}")).unwrap_or_else(|| "-".into()),
+                r.seconds_per_generation_launches, r.gom_steps_per_s, r.subfunction_evaluations_per_s, st.join(" | "), r.host_s
             );
         }
     }
@@ -247,23 +277,71 @@ pub fn speedup_table(parallel: &[TracePoint], serial: &[TracePoint]) -> Vec<(i64
         .collect()
 }
 
+/// The median of `times` where None ranks after every Some (a run that never reached the level);
+/// None if the median run did not reach it.
+fn median_time(times: &[Option<f64>]) -> Option<f64> {
+    let mut t = times.to_vec();
+    t.sort_by(|x, y| match (x, y) {
+        (Some(a), Some(b)) => a.total_cmp(b),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    // The lower median for an even number of runs.
+    t.get((t.len().max(1) - 1) / 2).copied().flatten()
+}
+
+/// The first time a trace reached `fitness`.
+fn reached(trace: &[TracePoint], fitness: i64) -> Option<f64> {
+    trace.iter().find(|p| p.best_fitness >= fitness).map(|p| p.time_s)
+}
+
 fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+    if a.runs == 0 {
+        return Err(Error::usage("--runs must be at least 1"));
+    }
     let loaded = a.instance.load()?;
     let problem = MaxCut::new(loaded.instance);
-    let limits = Limits { time: Some(Duration::from_secs_f64(a.time_limit)), ..Limits::default() };
+    let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
     let backend = a.backend.resolve(false);
-    let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed: a.seed, ptx, ..SolveConfig::default() };
-    let mut prun = Run::new(&problem, limits.clone()).with_progress(Duration::from_secs(10));
-    let pout = solve(&problem, &pconf, &mut prun, loaded.best_known)?;
-    let sconf = SolveConfig { algorithm: Algorithm::Serial, seed: a.seed, ..SolveConfig::default() };
-    let mut srun = Run::new(&problem, limits).with_progress(Duration::from_secs(10));
-    let sout = solve(&problem, &sconf, &mut srun, loaded.best_known)?;
-    let table = speedup_table(&prun.trace, &srun.trace);
+    let (mut ptraces, mut straces, mut pbest, mut sbest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut backend_name = String::new();
+    for r in 0..a.runs {
+        let seed = a.seed + r;
+        let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed, ptx, ..SolveConfig::default() };
+        let limits = Limits { time: Some(Duration::from_secs_f64(a.time_limit)), ..Limits::default() };
+        let mut prun = Run::new(&problem, limits).with_progress(Duration::from_secs(10));
+        let pout = solve(&problem, &pconf, &mut prun, loaded.best_known)?;
+        let sconf = SolveConfig { algorithm: Algorithm::Serial, seed, ..SolveConfig::default() };
+        let limits = Limits { time: Some(Duration::from_secs_f64(serial_limit)), ..Limits::default() };
+        let mut srun = Run::new(&problem, limits).with_progress(Duration::from_secs(10));
+        let sout = solve(&problem, &sconf, &mut srun, loaded.best_known)?;
+        eprintln!("run {} (seed {seed}): parallel best {} ({}), serial best {}", r + 1, pout.best_fitness, pout.backend, sout.best_fitness);
+        backend_name = pout.backend;
+        pbest.push(pout.best_fitness);
+        sbest.push(sout.best_fitness);
+        ptraces.push(prun.trace.clone());
+        straces.push(srun.trace.clone());
+    }
+    // Every fitness level some parallel run reached, with the median times of both algorithms.
+    let mut levels: Vec<i64> = ptraces.iter().flatten().map(|p| p.best_fitness).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let table: Vec<(i64, f64, Option<f64>)> = levels
+        .into_iter()
+        .filter_map(|f| {
+            let tp = median_time(&ptraces.iter().map(|t| reached(t, f)).collect::<Vec<_>>())?;
+            let ts = median_time(&straces.iter().map(|t| reached(t, f)).collect::<Vec<_>>());
+            Some((f, tp, ts))
+        })
+        .collect();
     let ratios: Vec<f64> = table.iter().filter_map(|(_, tp, ts)| ts.map(|ts| ts / tp.max(1e-6))).collect();
     let mut sorted = ratios.clone();
     sorted.sort_by(|x, y| x.total_cmp(y));
     let median = sorted.get(sorted.len() / 2).copied();
     let max = sorted.last().copied();
+    let max_at = table.iter().filter_map(|&(f, tp, ts)| ts.map(|ts| (f, tp, ts, ts / tp.max(1e-6)))).max_by(|x, y| x.3.total_cmp(&y.3));
+    let first_unreached = table.iter().find(|(_, _, ts)| ts.is_none()).map(|&(f, tp, _)| (f, tp));
     if let Some(path) = &a.csv {
         let mut s = String::from("fitness,time_parallel_s,time_serial_s,speedup\n");
         for (f, tp, ts) in &table {
@@ -271,27 +349,44 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         }
         std::fs::write(path, s).map_err(|e| Error::io(path, e))?;
     }
-    // The largest speed-up among the levels serial reached in the last tenth of its fitness gain,
-    // i.e. the late, hard part of the search, is what the paper's plots emphasise.
     let summary = serde_json::json!({
         "instance": problem.instance.name,
+        "runs": a.runs,
         "time_limit_s": a.time_limit,
-        "parallel_backend": pout.backend,
-        "parallel_best": pout.best_fitness,
-        "serial_best": sout.best_fitness,
+        "serial_time_limit_s": serial_limit,
+        "parallel_backend": backend_name,
+        "parallel_best": pbest,
+        "serial_best": sbest,
         "fitness_levels": table.len(),
         "levels_reached_by_serial": ratios.len(),
         "median_speedup": median,
         "max_speedup": max,
-        "parallel_evaluations": pout.evaluations,
-        "serial_evaluations": sout.evaluations,
+        "max_speedup_at": max_at.map(|(f, tp, ts, _)| serde_json::json!({"fitness": f, "time_parallel_s": tp, "time_serial_s": ts})),
+        "first_level_serial_never_reached": first_unreached.map(|(f, tp)| serde_json::json!({"fitness": f, "time_parallel_s": tp, "speedup_at_least": serial_limit / tp.max(1e-6)})),
     });
     if a.json {
         println!("{summary}");
     } else {
         for (k, v) in summary.as_object().expect("object") {
-            println!("{k:<26} {v}");
+            println!("{k:<34} {v}");
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_time;
+
+    #[test]
+    fn median_time_ranks_unreached_runs_last() {
+        assert_eq!(median_time(&[Some(3.0), Some(1.0), Some(2.0)]), Some(2.0));
+        // Two of three runs reached the level: the median run did.
+        assert_eq!(median_time(&[None, Some(5.0), Some(1.0)]), Some(5.0));
+        // Only one of three did: the median run did not.
+        assert_eq!(median_time(&[None, Some(5.0), None]), None);
+        // Even counts take the lower median.
+        assert_eq!(median_time(&[Some(4.0), Some(1.0), None, Some(2.0)]), Some(2.0));
+        assert_eq!(median_time(&[Some(7.0)]), Some(7.0));
+    }
 }

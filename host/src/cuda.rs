@@ -27,12 +27,41 @@ const STAGE_KERNELS: [&str; 6] = [
     "pgomea_reset_insert",
 ];
 const EQUAL_KERNEL: &str = "pgomea_equal_to_reference";
+const GENERATION_KERNEL: &str = "pgomea_generation";
 
 /// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
 const WARPS_PER_BLOCK: u32 = 4;
 const THREADS_PER_BLOCK: u32 = 256;
 /// Blocks of 128 threads per multiprocessor in a full grid: 2048 threads, a full H100 SM.
 const DEFAULT_BLOCKS_PER_SM: u32 = 16;
+/// Threads per block of the whole-generation kernel, and the most blocks per multiprocessor (the
+/// occupancy of the kernel may allow fewer: all blocks of a cooperative launch must be resident).
+const GENERATION_BLOCK: u32 = 256;
+const GENERATION_BLOCKS_PER_SM: u32 = 4;
+
+/// How the CUDA backend runs a whole generation when it need not stop between groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WholeGeneration {
+    /// One cooperative launch of the whole-generation kernel (grid barriers between stages).
+    Cooperative,
+    /// The six stage kernels of every group, captured once as a CUDA graph and replayed.
+    Graph,
+}
+
+impl WholeGeneration {
+    /// `PGOMEA_CUDA_GENERATION=graph|cooperative` overrides the default (for comparisons).
+    fn from_env() -> Option<WholeGeneration> {
+        match std::env::var("PGOMEA_CUDA_GENERATION").ok()?.as_str() {
+            "graph" => Some(WholeGeneration::Graph),
+            "cooperative" => Some(WholeGeneration::Cooperative),
+            _ => None,
+        }
+    }
+}
+
+fn env_u32(name: &str) -> Option<u32> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0)
+}
 
 /// The kernel argument block, passed by value.
 #[repr(transparent)]
@@ -103,6 +132,10 @@ pub struct Gpu {
     _module: Arc<CudaModule>,
     stages: Vec<CudaFunction>,
     equal: CudaFunction,
+    generation: CudaFunction,
+    /// The grid of the whole-generation kernel (all blocks resident), or None where the device
+    /// cannot launch cooperatively.
+    generation_grid: Option<LaunchConfig>,
     name: String,
     multiprocessors: u32,
     /// Most blocks (of 128 threads) per multiprocessor in one grid; the kernels loop grid-stride
@@ -124,12 +157,28 @@ impl Gpu {
         let load = |n: &str| module.load_function(n).map_err(cuda_err("kernel lookup"));
         let stages = STAGE_KERNELS.iter().map(|n| load(n)).collect::<Result<Vec<_>>>()?;
         let equal = load(EQUAL_KERNEL)?;
+        let generation = load(GENERATION_KERNEL)?;
         let name = ctx.name().map_err(cuda_err("name"))?;
-        let multiprocessors = ctx
-            .attribute(cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(cuda_err("attribute"))? as u32;
-        let blocks_per_sm = std::env::var("PGOMEA_BLOCKS_PER_SM").ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0).unwrap_or(DEFAULT_BLOCKS_PER_SM);
-        Ok(Gpu { ctx, stream, _module: module, stages, equal, name, multiprocessors, blocks_per_sm })
+        use cudarc::driver::sys::CUdevice_attribute as A;
+        let multiprocessors = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_err(cuda_err("attribute"))? as u32;
+        let blocks_per_sm = env_u32("PGOMEA_BLOCKS_PER_SM").unwrap_or(DEFAULT_BLOCKS_PER_SM);
+        let cooperative = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).map_err(cuda_err("attribute"))? == 1;
+        let generation_grid = if cooperative {
+            // Tuning knobs: PGOMEA_GENERATION_BLOCK (threads, a multiple of 32) and
+            // PGOMEA_GENERATION_BLOCKS_PER_SM.
+            let block = env_u32("PGOMEA_GENERATION_BLOCK").map(|b| b.div_ceil(32) * 32).unwrap_or(GENERATION_BLOCK).min(1024);
+            let resident = generation.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
+            let per_sm = resident.min(env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM));
+            (per_sm > 0).then(|| LaunchConfig { grid_dim: (per_sm * multiprocessors, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 })
+        } else {
+            None
+        };
+        Ok(Gpu { ctx, stream, _module: module, stages, equal, generation, generation_grid, name, multiprocessors, blocks_per_sm })
+    }
+
+    /// The launch shape of the whole-generation kernel, if the device can launch it.
+    pub fn generation_grid(&self) -> Option<LaunchConfig> {
+        self.generation_grid
     }
 
     pub fn name(&self) -> &str {
@@ -162,6 +211,17 @@ impl Gpu {
         Ok(())
     }
 
+    /// A cooperative launch: all blocks of `cfg` resident at once, as grid barriers need.
+    fn launch_cooperative(&self, f: &CudaFunction, args: &GomArgs, cfg: LaunchConfig) -> Result<()> {
+        let a = Args(*args);
+        let mut b = self.stream.launch_builder(f);
+        b.arg(&a);
+        // SAFETY: as in `launch`; the grid is at most the kernel's occupancy on every
+        // multiprocessor, which the driver checks (it refuses larger cooperative grids).
+        unsafe { b.launch_cooperative(cfg) }.map_err(cuda_err("cooperative kernel launch"))?;
+        Ok(())
+    }
+
     pub fn synchronize(&self) -> Result<()> {
         self.stream.synchronize().map_err(cuda_err("kernel execution"))
     }
@@ -175,6 +235,7 @@ fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
 /// The problem and layout arrays, uploaded once per run and shared by all populations.
 pub struct SharedArrays {
     group_slots: CudaSlice<u32>,
+    group_alone: CudaSlice<u32>,
     slot_set: CudaSlice<u32>,
     var_offsets: CudaSlice<u32>,
     vars: CudaSlice<u32>,
@@ -189,6 +250,7 @@ impl SharedArrays {
         let up = |v: &[u32]| gpu.stream.clone_htod(v).map_err(cuda_err("upload"));
         Ok(Arc::new(SharedArrays {
             group_slots: up(&layout.group_slots)?,
+            group_alone: up(&layout.group_alone)?,
             slot_set: up(&layout.slot_set)?,
             var_offsets: up(&layout.var_offsets)?,
             vars: up(&layout.vars)?,
@@ -219,7 +281,9 @@ pub struct CudaStages {
     is_elitist: CudaSlice<u8>,
     reference: CudaSlice<u8>,
     schedule: CudaSlice<u32>,
+    barrier: CudaSlice<u32>,
     base: GomArgs,
+    whole: WholeGeneration,
     /// The launch shape of each stage kernel, the same for every group.
     grids: [LaunchConfig; 6],
     /// A whole generation (every group's six stages) captured once, replayed every generation.
@@ -248,12 +312,15 @@ impl CudaStages {
         let is_elitist = unsafe { s.alloc::<u8>(n) }.map_err(&oom)?;
         let reference = unsafe { s.alloc::<u8>(l.max(1)) }.map_err(&oom)?;
         let schedule = unsafe { s.alloc::<u32>(1 + layout.groups().max(1)) }.map_err(&oom)?;
+        let barrier = s.alloc_zeros::<u32>(1).map_err(&oom)?;
         let base = GomArgs {
             group_slots: ptr(&shared.group_slots, s),
+            group_alone: ptr(&shared.group_alone, s),
             n: n as u32,
             l: l as u32,
             row_slots: gs as u32,
             row_deps: ds as u32,
+            groups: layout.groups() as u32,
             slot_set: ptr(&shared.slot_set, s),
             var_offsets: ptr(&shared.var_offsets, s),
             vars: ptr(&shared.vars, s),
@@ -265,8 +332,12 @@ impl CudaStages {
         };
         let (pairs, deps) = ((n * layout.max_group_slots) as u64, (n * layout.max_group_deps) as u64);
         let grids = [gpu.grid(pairs, true), gpu.grid(pairs, true), gpu.grid(deps, false), gpu.grid(pairs, true), gpu.grid(pairs, false), gpu.grid(pairs, true)];
+        let whole = match (WholeGeneration::from_env(), gpu.generation_grid) {
+            (Some(WholeGeneration::Graph), _) | (_, None) => WholeGeneration::Graph,
+            _ => WholeGeneration::Cooperative,
+        };
         let mut st = CudaStages {
-            gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, schedule, base, grids, graph: None,
+            gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, schedule, barrier, base, whole, grids, graph: None,
         };
         st.refresh_pointers();
         Ok(st)
@@ -287,6 +358,18 @@ impl CudaStages {
         self.base.is_elitist = ptr(&self.is_elitist, s);
         self.base.reference = ptr(&self.reference, s);
         self.base.schedule = ptr(&self.schedule, s);
+        self.base.barrier = ptr(&self.barrier, s);
+    }
+
+    /// How whole generations run (default: cooperative where the device can, else the graph).
+    pub fn whole_generation(&self) -> WholeGeneration {
+        self.whole
+    }
+
+    /// Chooses how whole generations run; a cooperative choice falls back to the graph where the
+    /// device cannot launch cooperatively.
+    pub fn set_whole_generation(&mut self, whole: WholeGeneration) {
+        self.whole = if self.gpu.generation_grid.is_some() { whole } else { WholeGeneration::Graph };
     }
 
     /// Marks in `is_elitist` the solutions of P equal to `reference` (one warp per solution).
@@ -338,6 +421,11 @@ impl StageBackend for CudaStages {
     }
 
     fn run_all_groups(&mut self) -> Result<bool> {
+        if let (WholeGeneration::Cooperative, Some(cfg)) = (self.whole, self.gpu.generation_grid) {
+            self.gpu.stream.memset_zeros(&mut self.barrier).map_err(cuda_err("memset"))?;
+            self.gpu.launch_cooperative(&self.gpu.generation, &self.base, cfg)?;
+            return Ok(true);
+        }
         if self.graph.is_none() {
             let s = self.gpu.stream.clone();
             s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED).map_err(cuda_err("graph capture"))?;

@@ -13,6 +13,7 @@ use pgomea_device::rng::SplitMix64;
 
 use crate::cli::SelftestArgs;
 use crate::coloring::ColoringMethod;
+use crate::cuda::WholeGeneration;
 use crate::error::{Error, Result};
 use crate::fos::LinkageModel;
 use crate::generate::{self, WeightRange};
@@ -56,8 +57,9 @@ fn shared_gpu(ptx: &'static str) -> Result<Arc<crate::cuda::Gpu>> {
     GPU.get_or_init(|| crate::cuda::Gpu::open(Some(ptx), 0).map(Arc::new).map_err(|e| e.to_string())).clone().map_err(Error::Cuda)
 }
 
-/// Calls `f` with a fresh backend of the chosen kind holding `population`.
-fn with_backend<R>(case: &Case, candidate: Option<Candidate>, population: Population, f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>) -> Result<R> {
+/// Calls `f` with a fresh backend of the chosen kind holding `population`; `whole` picks how the
+/// CUDA backend runs whole generations.
+fn with_backend<R>(case: &Case, candidate: Option<Candidate>, whole: WholeGeneration, population: Population, f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>) -> Result<R> {
     match candidate {
         None | Some(Candidate::Cpu { .. }) => {
             let threads = match candidate {
@@ -72,6 +74,7 @@ fn with_backend<R>(case: &Case, candidate: Option<Candidate>, population: Popula
             let gpu = shared_gpu(ptx)?;
             let shared = crate::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
             let mut b = crate::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
+            b.set_whole_generation(whole);
             f(&mut b)
         }
     }
@@ -143,8 +146,8 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
                 b.synchronize()?;
                 b.state()
             };
-            let reference = with_backend(case, None, placeholder.clone(), &mut run_stage)?;
-            let other = with_backend(case, Some(candidate), placeholder.clone(), &mut run_stage)?;
+            let reference = with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
+            let other = with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
                     "{}: stage {} ({}) on group {g} ({} sets, {} dependent edges): {what} differ from the CPU stage",
@@ -167,18 +170,20 @@ struct Record {
     group_digests: Vec<(u64, u32, u64)>,
     populations: Vec<Population>,
     elitists: Vec<(i64, Vec<u8>)>,
+    /// Every buffer after each generation.
+    states: Vec<StageState>,
 }
 
 /// Runs `generations` generations; `per_group`: group by group with every state recorded and
-/// verified, else the backend's fastest path (on the GPU: one captured graph per generation).
-fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32, per_group: bool) -> Result<Record> {
+/// verified, else whole generations at once (on the GPU as `whole` says).
+fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32, per_group: bool, whole: WholeGeneration) -> Result<Record> {
     let mut run = Run::new(&case.problem, Limits::default());
     run.verify = per_group;
     let seed = case.config.seed;
     let population = initial_population(&case.problem, n, seed, &mut run);
     let fitness = population.fitness.clone();
     let layout = case.layout.clone();
-    with_backend(case, candidate, population, &mut |b| {
+    with_backend(case, candidate, whole, population, &mut |b| {
         let mut engine = ParallelGomea::new(b, layout.clone(), seed, fitness.clone());
         let mut rec = Record::default();
         for generation in 0..generations as u64 {
@@ -189,6 +194,7 @@ fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32,
             })?;
             rec.group_digests.extend(digests);
             rec.populations.push(engine.population()?);
+            rec.states.push(engine.backend().state()?);
             let e = run.elitist().expect("evaluated");
             rec.elitists.push((e.fitness, e.genes.clone()));
         }
@@ -199,11 +205,22 @@ fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32,
 /// Whole generations on both backends; returns the number of groups compared and the best fitness,
 /// or the first difference.
 pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generations: u32) -> Result<(usize, i64)> {
-    let a = record(case, None, n, generations, true)?;
-    let b = record(case, Some(candidate), n, generations, true)?;
-    let fast = record(case, Some(candidate), n, generations, false)?;
-    if fast.populations != a.populations || fast.elitists != a.elitists {
-        return Err(Error::Cuda(format!("{} (n = {n}): whole-generation runs (graph replay) differ from the CPU backend", case.name)));
+    let a = record(case, None, n, generations, true, WholeGeneration::Cooperative)?;
+    let b = record(case, Some(candidate), n, generations, true, WholeGeneration::Cooperative)?;
+    let wholes: &[(WholeGeneration, &str)] = match candidate {
+        Candidate::Cuda { .. } => &[(WholeGeneration::Cooperative, "one cooperative launch"), (WholeGeneration::Graph, "graph replay")],
+        Candidate::Cpu { .. } => &[(WholeGeneration::Cooperative, "all groups at once")],
+    };
+    for &(whole, how) in wholes {
+        let fast = record(case, Some(candidate), n, generations, false, whole)?;
+        if fast.populations != a.populations || fast.elitists != a.elitists {
+            return Err(Error::Cuda(format!("{} (n = {n}): whole generations ({how}) differ from the CPU backend", case.name)));
+        }
+        for (generation, (x, y)) in a.states.iter().zip(&fast.states).enumerate() {
+            if let Some(what) = x.first_difference(y) {
+                return Err(Error::Cuda(format!("{} (n = {n}): after generation {generation} ({how}) the {what} differ from the CPU backend", case.name)));
+            }
+        }
     }
     for (k, (x, y)) in a.group_digests.iter().zip(&b.group_digests).enumerate() {
         if x != y {

@@ -163,6 +163,16 @@ pub fn build_model(problem: &MaxCut, config: &SolveConfig) -> Result<Model> {
 /// Runs the configured algorithm on `problem` within `run`'s limits.
 pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_known: Option<i64>) -> Result<Outcome> {
     let setup_start = Instant::now();
+    // Opening the GPU (context, kernel load) takes a fraction of a second: do it on another
+    // thread while the linkage model and its colouring are built.
+    let backend = match config.algorithm {
+        Algorithm::Parallel => config.backend.resolve(run.verbose()),
+        Algorithm::Serial => Backend::Cpu,
+    };
+    let opening = (backend == Backend::Cuda).then(|| {
+        let ptx = config.ptx;
+        std::thread::spawn(move || crate::cuda::Gpu::open(ptx, 0))
+    });
     let model = build_model(problem, config)?;
     let setup_s = setup_start.elapsed().as_secs_f64();
     let seed = config.seed;
@@ -184,7 +194,13 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
             };
             ("cpu (serial)".to_string(), Ims::new(config.ims.clone(), Box::new(factory))?)
         }
-        Algorithm::Parallel => crate::gomea::parallel::make_ims(problem, config, &model, run)?,
+        Algorithm::Parallel => {
+            let gpu = match opening {
+                Some(handle) => Some(handle.join().map_err(|_| Error::Cuda("opening the GPU failed".into()))??),
+                None => None,
+            };
+            crate::gomea::parallel::make_ims(problem, config, gpu, &model)?
+        }
     };
     ims.run(run)?;
     run.flush_trace()?;

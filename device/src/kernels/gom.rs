@@ -2,15 +2,26 @@
 //! a reference (the elitist). Each computes exactly the elements of the CPU stage of the same
 //! name in the host's `gomea::parallel::stages`, with the same pure functions of [`crate::gom`].
 //!
-//! Launch shapes (the host's `cuda` module): "per pair" kernels give one warp at a time to each
-//! (solution, slot) pair of the group, "per element" kernels one thread to each element. All loop
-//! grid-stride, so any grid covers any group: the host launches one grid size per kernel for every
-//! group, which lets a whole generation be captured once as a CUDA graph and replayed. The group
-//! and the generation are read from the device-side schedule (see [`GomArgs::schedule`]).
+//! Launch shapes (the host's `cuda` module): "per pair" kernels give one lane to each (solution,
+//! slot) pair whose set is small, and one warp to each of the others (see [`for_each_pair`]);
+//! "per element"
+//! kernels give one thread to each element. All loop grid-stride, so any grid covers any group:
+//! the host launches one grid size per kernel for every group, which lets a whole generation be
+//! captured once as a CUDA graph and replayed. The group and the generation are read from the
+//! device-side schedule (see [`GomArgs::schedule`]).
+//!
+//! [`pgomea_generation`] runs the same per-pair and per-element steps for every group of a
+//! generation in one cooperative launch, with grid barriers between the stages instead of kernel
+//! boundaries: a chain of 6 x groups small kernels costs 5-20 us each on the GPU, a grid barrier
+//! a few microseconds.
+//!
+//! Which lanes work on a pair changes nothing in the result: every step below is written once,
+//! generic over the number of lanes `W` (1 or 32), and computes the same elements either way.
 
 use crate::args::GomArgs;
 use crate::gom::{DonorOrder, NO_DONOR, accept, edge_delta};
-use crate::warp::{FULL_MASK, WARP_SIZE, lane_id, vote_any_sync, warp_id, warp_sum_i64};
+use crate::thread::GridBarrier;
+use crate::warp::{FULL_MASK, WARP_SIZE, lane_id, vote_any_sync, vote_ballot_sync, warp_id, warp_sum_i64};
 use crate::{atomic, thread};
 
 /// Element `i` of the array at device address `base`.
@@ -22,26 +33,29 @@ unsafe fn at<T>(base: u64, i: usize) -> *mut T {
     unsafe { (base as *mut T).add(i) }
 }
 
-/// The group of this launch, resolved from the schedule and the layout.
+/// The group at position `step` of the schedule, resolved from the layout.
 struct Group {
     generation: u32,
     group: u32,
     slot_begin: usize,
     slots: usize,
+    /// The first `alone` slots of the group are worked on by one lane each.
+    alone: usize,
     dep_begin: usize,
     deps: usize,
 }
 
 #[inline(always)]
-unsafe fn group(a: &GomArgs) -> Group {
+unsafe fn group(a: &GomArgs, step: u32) -> Group {
     unsafe {
         let generation = *at::<u32>(a.schedule, 0);
-        let group = *at::<u32>(a.schedule, 1 + a.step as usize);
+        let group = *at::<u32>(a.schedule, 1 + step as usize);
         let s0 = *at::<u32>(a.group_slots, group as usize) as usize;
         let s1 = *at::<u32>(a.group_slots, group as usize + 1) as usize;
         let d0 = *at::<u32>(a.dep_offsets, s0) as usize;
         let d1 = *at::<u32>(a.dep_offsets, s1) as usize;
-        Group { generation, group, slot_begin: s0, slots: s1 - s0, dep_begin: d0, deps: d1 - d0 }
+        let alone = *at::<u32>(a.group_alone, group as usize) as usize;
+        Group { generation, group, slot_begin: s0, slots: s1 - s0, alone, dep_begin: d0, deps: d1 - d0 }
     }
 }
 
@@ -59,19 +73,43 @@ fn threads() -> (usize, usize) {
     (thread::block_idx_x() as usize * b + thread::thread_idx_x() as usize, thread::grid_dim_x() as usize * b)
 }
 
+/// (x / d, x % d), in 32-bit arithmetic when both fit (a 64-bit division is a long subroutine
+/// on the GPU).
+#[inline(always)]
+fn divmod(x: usize, d: usize) -> (usize, usize) {
+    if (x | d) <= u32::MAX as usize {
+        let (x, d) = (x as u32, d as u32);
+        ((x / d) as usize, (x % d) as usize)
+    } else {
+        (x / d, x % d)
+    }
+}
+
 /// The variables of slot `slot`: the range into `vars`.
 #[inline(always)]
 unsafe fn set_range(a: &GomArgs, slot: usize) -> (usize, usize) {
     unsafe { (*at::<u32>(a.var_offsets, slot) as usize, *at::<u32>(a.var_offsets, slot + 1) as usize) }
 }
 
-/// Calls `f(i, j)` for every (solution, slot-in-group) pair this warp owns, grid-stride. The pair
-/// is the same for all lanes, so warp collectives inside `f` always see the whole warp.
+/// Calls `f::<1>(i, j)` on one lane, or `f::<32>(i, j)` with the whole warp, for every
+/// (solution, slot-in-group) pair of the group, grid-stride: the group's first `alone` slots
+/// (small sets, see [`crate::gom::works_alone`]) one pair per lane, the others one pair per warp,
+/// so that warp collectives inside `f::<32>` see the whole warp. (Rust closures cannot be
+/// generic, hence two arguments, which must be the same function.)
 #[inline(always)]
-fn for_each_pair(a: &GomArgs, g: &Group, mut f: impl FnMut(usize, usize)) {
+fn for_each_pair(a: &GomArgs, g: &Group, mut by_lane: impl FnMut(usize, usize), mut by_warp: impl FnMut(usize, usize)) {
+    let n = a.n as usize;
+    let (mut t, stride) = threads();
+    while t < n * g.alone {
+        let (i, j) = divmod(t, g.alone);
+        by_lane(i, j);
+        t += stride;
+    }
+    let large = g.slots - g.alone;
     let (mut w, stride) = warps();
-    while w < a.n as usize * g.slots {
-        f(w / g.slots, w % g.slots);
+    while w < n * large {
+        let (i, j) = divmod(w, large);
+        by_warp(i, g.alone + j);
         w += stride;
     }
 }
@@ -81,151 +119,334 @@ fn for_each_pair(a: &GomArgs, g: &Group, mut f: impl FnMut(usize, usize)) {
 fn for_each_element(a: &GomArgs, per_solution: usize, mut f: impl FnMut(usize, usize)) {
     let (mut t, stride) = threads();
     while t < a.n as usize * per_solution {
-        f(t / per_solution, t % per_solution);
+        let (i, k) = divmod(t, per_solution);
+        f(i, k);
         t += stride;
     }
 }
 
-/// Calls `f(v)` for this lane's share of the variables of slot `slot` (lanes stride by 32).
+/// This lane's index among the `W` lanes that work on one pair (W = 1: the lane alone; W = 32:
+/// the whole warp).
 #[inline(always)]
-unsafe fn for_lane_vars(a: &GomArgs, slot: usize, mut f: impl FnMut(usize)) {
+fn member<const W: u32>() -> usize {
+    if W == 1 { 0 } else { lane_id() as usize }
+}
+
+/// The sum of `x` over the `W` lanes of a pair.
+#[inline(always)]
+unsafe fn lanes_sum<const W: u32>(x: i64) -> i64 {
+    if W == 1 { x } else { unsafe { warp_sum_i64(x) } }
+}
+
+/// Loads issued together by one lane in the loops over a set or a segment: a large set worked on
+/// by a warp is a long loop per lane, and one load in flight per iteration would leave it waiting
+/// on memory latency every time.
+const UNROLL: usize = 4;
+
+/// Copies the genes of the variables of slot `slot` from `from` to `to` (rows of l genes), this
+/// lane's share of them (the W lanes stride by W).
+#[inline(always)]
+unsafe fn copy_set<const W: u32>(a: &GomArgs, slot: usize, from: *const u8, to: *mut u8) {
     unsafe {
         let (v0, v1) = set_range(a, slot);
-        let mut t = v0 + lane_id() as usize;
+        let w = W as usize;
+        let var = |t: usize| *at::<u32>(a.vars, t) as usize;
+        let mut t = v0 + member::<W>();
+        while t + (UNROLL - 1) * w < v1 {
+            let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * w));
+            let genes: [u8; UNROLL] = core::array::from_fn(|u| *from.add(x[u]));
+            for u in 0..UNROLL {
+                *to.add(x[u]) = genes[u];
+            }
+            t += UNROLL * w;
+        }
         while t < v1 {
-            f(*at::<u32>(a.vars, t) as usize);
-            t += WARP_SIZE as usize;
+            let x = var(t);
+            *to.add(x) = *from.add(x);
+            t += w;
         }
     }
 }
 
-/// Stage 1, donor selection: one warp per (solution, slot). The candidates are visited in the
-/// counter-drawn [`DonorOrder`]; the lanes compare the candidate with O[i] on the set, and a vote
-/// decides whether it differs. The pair index is the same for all lanes, so the vote always sees
-/// the whole warp.
+/// Whether rows `p` and `o` differ on this lane's share of the variables `vars[from..to]`, taken
+/// every `by`-th.
+#[inline(always)]
+unsafe fn differs_on(a: &GomArgs, p: *const u8, o: *const u8, from: usize, to: usize, by: usize) -> bool {
+    unsafe {
+        let var = |t: usize| *at::<u32>(a.vars, t) as usize;
+        let mut t = from;
+        while t + (UNROLL - 1) * by < to {
+            let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * by));
+            if (0..UNROLL).any(|u| *p.add(x[u]) != *o.add(x[u])) {
+                return true;
+            }
+            t += UNROLL * by;
+        }
+        while t < to {
+            let x = var(t);
+            if *p.add(x) != *o.add(x) {
+                return true;
+            }
+            t += by;
+        }
+        false
+    }
+}
+
+// The per-pair and per-element steps of the six stages. The stage kernels below run each over
+// a whole group; the whole-generation kernel runs them all, for every group, in one launch.
+
+/// Stage 1 for pair (i, slot) (all W lanes get the answer): the first candidate in the
+/// counter-drawn [`DonorOrder`] other than i whose genes on the set differ from O[i], or NO_DONOR.
+/// A lane alone walks the candidates one by one. A warp splits into teams of `width` lanes (the
+/// set's size rounded up to a power of two, at most 32); each team tests one candidate per round,
+/// its lanes striding over the set, and a ballot finds the first differing candidate in order.
+#[inline(always)]
+unsafe fn select_donor<const W: u32>(a: &GomArgs, g: &Group, i: usize, slot: usize) -> i32 {
+    let l = a.l as usize;
+    unsafe {
+        let set = *at::<u32>(a.slot_set, slot);
+        let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
+        let o = at::<u8>(a.offspring, i * l);
+        let (v0, v1) = set_range(a, slot);
+        let differs = |d: usize, from: usize, by: usize| differs_on(a, at::<u8>(a.parents, d * l), o, from, v1, by);
+        if W == 1 {
+            let mut c = order.start;
+            for _ in 0..a.n {
+                if c as usize != i && differs(c as usize, v0, 1) {
+                    return c as i32;
+                }
+                c = order.advance(c, order.step);
+            }
+            return NO_DONOR;
+        }
+        let width = ((v1 - v0) as u32).clamp(1, WARP_SIZE).next_power_of_two();
+        let (team, teams) = (lane_id() / width, WARP_SIZE / width);
+        let jump = order.jump(teams);
+        let mut c = order.candidate(team);
+        let mut first = 0u32;
+        while first < a.n {
+            let hit = first + team < a.n && c as usize != i && differs(c as usize, v0 + (lane_id() % width) as usize, width as usize);
+            let ballot = vote_ballot_sync(FULL_MASK, hit);
+            if ballot != 0 {
+                return order.candidate(first + ballot.trailing_zeros() / width) as i32;
+            }
+            first += teams;
+            c = order.advance(c, jump);
+        }
+        NO_DONOR
+    }
+}
+
+/// Stage 2 for pair (i, slot): donor d's genes on the set go into O'[i].
+#[inline(always)]
+unsafe fn insert_donor_genes<const W: u32>(a: &GomArgs, i: usize, slot: usize, d: i32) {
+    let l = a.l as usize;
+    unsafe {
+        copy_set::<W>(a, slot, at::<u8>(a.parents, d as usize * l), at::<u8>(a.work, i * l));
+    }
+}
+
+/// Stage 3 for element (i, k): the change of the group's k-th dependent edge between O[i] and
+/// O'[i], into diff.
+#[inline(always)]
+unsafe fn evaluate_dependent(a: &GomArgs, g: &Group, i: usize, k: usize) {
+    let l = a.l as usize;
+    unsafe {
+        let e = *at::<u32>(a.dep_edges, g.dep_begin + k) as usize;
+        let (u, v) = (*at::<u32>(a.ends, 2 * e) as usize, *at::<u32>(a.ends, 2 * e + 1) as usize);
+        let o = at::<u8>(a.offspring, i * l);
+        let o2 = at::<u8>(a.work, i * l);
+        *at::<i64>(a.diff, i * a.row_deps as usize + k) = edge_delta(*o.add(u), *o.add(v), *o2.add(u), *o2.add(v), *at::<i64>(a.weights, e));
+    }
+}
+
+/// Stage 4 for pair (i, slot): the sum of the slot's segment of diff (lanes stride by W, then sum
+/// across lanes: correct for any segment length).
+#[inline(always)]
+unsafe fn reduce_segment<const W: u32>(a: &GomArgs, g: &Group, i: usize, slot: usize) -> i64 {
+    unsafe {
+        let s0 = *at::<u32>(a.dep_offsets, slot) as usize - g.dep_begin;
+        let s1 = *at::<u32>(a.dep_offsets, slot + 1) as usize - g.dep_begin;
+        let row = at::<i64>(a.diff, i * a.row_deps as usize);
+        let w = W as usize;
+        let mut sums = [0i64; UNROLL];
+        let mut t = s0 + member::<W>();
+        while t + (UNROLL - 1) * w < s1 {
+            for (u, sum) in sums.iter_mut().enumerate() {
+                *sum += *row.add(t + u * w);
+            }
+            t += UNROLL * w;
+        }
+        while t < s1 {
+            sums[0] += *row.add(t);
+            t += w;
+        }
+        lanes_sum::<W>(sums.iter().sum())
+    }
+}
+
+/// Stage 5 for element e = (i, j): the acceptance rule on the pair's delta and donor.
+#[inline(always)]
+unsafe fn improvement(a: &GomArgs, i: usize, e: usize, delta: i64) -> bool {
+    unsafe { accept(delta, *at::<i32>(a.donors, e) != NO_DONOR, *at::<u8>(a.is_elitist, i) != 0) }
+}
+
+/// Stage 6 for pair (i, slot): an accepted set goes from O'[i] into O[i] (one lane adds its delta
+/// to the fitness; sets of one group never share a variable, and integer addition is exact in any
+/// order), a rejected one is restored in O'[i] from O[i].
+#[inline(always)]
+unsafe fn reset_insert<const W: u32>(a: &GomArgs, i: usize, slot: usize, accepted: bool, delta: i64) {
+    let l = a.l as usize;
+    unsafe {
+        let o = at::<u8>(a.offspring, i * l);
+        let o2 = at::<u8>(a.work, i * l);
+        let (from, to) = if accepted { (o2, o) } else { (o, o2) };
+        copy_set::<W>(a, slot, from, to);
+        if accepted && member::<W>() == 0 {
+            atomic::atomic_add_i64(at::<i64>(a.fitness, i), delta);
+        }
+    }
+}
+
+/// Stage 1 (and, with `insert`, stage 2) for pair (i, j): the donor into `donors`.
+#[inline(always)]
+unsafe fn donor_step<const W: u32>(a: &GomArgs, g: &Group, i: usize, j: usize, insert: bool) {
+    unsafe {
+        let slot = g.slot_begin + j;
+        let donor = select_donor::<W>(a, g, i, slot);
+        if member::<W>() == 0 {
+            *at::<i32>(a.donors, i * a.row_slots as usize + j) = donor;
+        }
+        if insert && donor != NO_DONOR {
+            insert_donor_genes::<W>(a, i, slot, donor);
+        }
+    }
+}
+
+/// Stage 2 for pair (i, j), from the donor in `donors`.
+#[inline(always)]
+unsafe fn insertion_step<const W: u32>(a: &GomArgs, g: &Group, i: usize, j: usize) {
+    unsafe {
+        let d = *at::<i32>(a.donors, i * a.row_slots as usize + j);
+        if d != NO_DONOR {
+            insert_donor_genes::<W>(a, i, g.slot_begin + j, d);
+        }
+    }
+}
+
+/// Stage 4 for pair (i, j): the sum into `delta`.
+#[inline(always)]
+unsafe fn reduce_step<const W: u32>(a: &GomArgs, g: &Group, i: usize, j: usize) {
+    unsafe {
+        let sum = reduce_segment::<W>(a, g, i, g.slot_begin + j);
+        if member::<W>() == 0 {
+            *at::<i64>(a.delta, i * a.row_slots as usize + j) = sum;
+        }
+    }
+}
+
+/// Stage 6 for pair (i, j), from `mask` and `delta`.
+#[inline(always)]
+unsafe fn reset_insert_step<const W: u32>(a: &GomArgs, g: &Group, i: usize, j: usize) {
+    unsafe {
+        let e = i * a.row_slots as usize + j;
+        reset_insert::<W>(a, i, g.slot_begin + j, *at::<u8>(a.mask, e) != 0, *at::<i64>(a.delta, e));
+    }
+}
+
+/// Stages 4, 5 and 6 for pair (i, j): sum, rule, reset or insert; `delta` and `mask` written as
+/// the stage kernels write them. `donors` must be visible (written before a grid barrier).
+#[inline(always)]
+unsafe fn finish_step<const W: u32>(a: &GomArgs, g: &Group, i: usize, j: usize) {
+    unsafe {
+        let e = i * a.row_slots as usize + j;
+        let delta = reduce_segment::<W>(a, g, i, g.slot_begin + j);
+        let accepted = improvement(a, i, e, delta);
+        if member::<W>() == 0 {
+            *at::<i64>(a.delta, e) = delta;
+            *at::<u8>(a.mask, e) = accepted as u8;
+        }
+        reset_insert::<W>(a, i, g.slot_begin + j, accepted, delta);
+    }
+}
+
+/// Stage 1, donor selection (see [`select_donor`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_donor_selection(a: GomArgs) {
-    let l = a.l as usize;
     unsafe {
-        let g = group(&a);
-        for_each_pair(&a, &g, |i, j| {
-            let slot = g.slot_begin + j;
-            let set = *at::<u32>(a.slot_set, slot);
-            let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
-            let o = at::<u8>(a.offspring, i * l);
-            let mut donor = NO_DONOR;
-            for k in 0..a.n {
-                let d = order.candidate(k) as usize;
-                if d == i {
-                    continue;
-                }
-                let p = at::<u8>(a.parents, d * l);
-                let mut differs = false;
-                for_lane_vars(&a, slot, |v| differs |= *p.add(v) != *o.add(v));
-                if vote_any_sync(FULL_MASK, differs) {
-                    donor = d as i32;
-                    break;
-                }
-            }
-            if lane_id() == 0 {
-                *at::<i32>(a.donors, i * a.row_slots as usize + j) = donor;
-            }
-        });
+        let g = group(&a, a.step);
+        for_each_pair(&a, &g, |i, j| donor_step::<1>(&a, &g, i, j, false), |i, j| donor_step::<32>(&a, &g, i, j, false));
     }
 }
 
-/// Stage 2, donor-gene insertion: one warp per (solution, slot) copies the donor's genes on the
-/// set into O'[i].
+/// Stage 2, donor-gene insertion.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_donor_insertion(a: GomArgs) {
-    let l = a.l as usize;
     unsafe {
-        let g = group(&a);
-        for_each_pair(&a, &g, |i, j| {
-            let d = *at::<i32>(a.donors, i * a.row_slots as usize + j);
-            if d != NO_DONOR {
-                let p = at::<u8>(a.parents, d as usize * l);
-                let o2 = at::<u8>(a.work, i * l);
-                for_lane_vars(&a, g.slot_begin + j, |v| *o2.add(v) = *p.add(v));
-            }
-        });
+        let g = group(&a, a.step);
+        for_each_pair(&a, &g, |i, j| insertion_step::<1>(&a, &g, i, j), |i, j| insertion_step::<32>(&a, &g, i, j));
     }
 }
 
-/// Stage 3, subfunction evaluation: one thread per (solution, dependent entry) writes the change
-/// of that edge between O[i] and O'[i].
+/// Stage 3, subfunction evaluation: one thread per (solution, dependent entry).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_subfunction_evaluation(a: GomArgs) {
-    let l = a.l as usize;
     unsafe {
-        let g = group(&a);
-        for_each_element(&a, g.deps, |i, k| {
-            let e = *at::<u32>(a.dep_edges, g.dep_begin + k) as usize;
-            let (u, v) = (*at::<u32>(a.ends, 2 * e) as usize, *at::<u32>(a.ends, 2 * e + 1) as usize);
-            let o = at::<u8>(a.offspring, i * l);
-            let o2 = at::<u8>(a.work, i * l);
-            *at::<i64>(a.diff, i * a.row_deps as usize + k) = edge_delta(*o.add(u), *o.add(v), *o2.add(u), *o2.add(v), *at::<i64>(a.weights, e));
-        });
+        let g = group(&a, a.step);
+        for_each_element(&a, g.deps, |i, k| evaluate_dependent(&a, &g, i, k));
     }
 }
 
-/// Stage 4, segmented reduce-by-key: one warp per (solution, slot) sums the slot's segment of the
-/// differences, striding by 32, then reduces across the warp: correct for any segment length.
+/// Stage 4, segmented reduce-by-key.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_reduce_by_key(a: GomArgs) {
     unsafe {
-        let g = group(&a);
-        for_each_pair(&a, &g, |i, j| {
-            let slot = g.slot_begin + j;
-            let s0 = *at::<u32>(a.dep_offsets, slot) as usize - g.dep_begin;
-            let s1 = *at::<u32>(a.dep_offsets, slot + 1) as usize - g.dep_begin;
-            let row = at::<i64>(a.diff, i * a.row_deps as usize);
-            let mut sum = 0i64;
-            let mut t = s0 + lane_id() as usize;
-            while t < s1 {
-                sum += *row.add(t);
-                t += WARP_SIZE as usize;
-            }
-            let sum = warp_sum_i64(sum);
-            if lane_id() == 0 {
-                *at::<i64>(a.delta, i * a.row_slots as usize + j) = sum;
-            }
-        });
+        let g = group(&a, a.step);
+        for_each_pair(&a, &g, |i, j| reduce_step::<1>(&a, &g, i, j), |i, j| reduce_step::<32>(&a, &g, i, j));
     }
 }
 
-/// Stage 5, improvement mask: one thread per (solution, slot) applies the acceptance rule.
+/// Stage 5, improvement mask: one thread per (solution, slot).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_improvement_mask(a: GomArgs) {
     unsafe {
-        let g = group(&a);
+        let g = group(&a, a.step);
         for_each_element(&a, g.slots, |i, j| {
             let e = i * a.row_slots as usize + j;
-            let ok = accept(*at::<i64>(a.delta, e), *at::<i32>(a.donors, e) != NO_DONOR, *at::<u8>(a.is_elitist, i) != 0);
-            *at::<u8>(a.mask, e) = ok as u8;
+            *at::<u8>(a.mask, e) = improvement(&a, i, e, *at::<i64>(a.delta, e)) as u8;
         });
     }
 }
 
-/// Stage 6, reset and insert: one warp per (solution, slot) copies an accepted set from O'[i]
-/// into O[i] (lane 0 adds its delta to the fitness; sets of one group never share a variable, and
-/// integer addition is exact in any order) or restores a rejected one in O'[i] from O[i].
+/// Stage 6, reset and insert.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_reset_insert(a: GomArgs) {
-    let l = a.l as usize;
     unsafe {
-        let g = group(&a);
-        for_each_pair(&a, &g, |i, j| {
-            let e = i * a.row_slots as usize + j;
-            let accepted = *at::<u8>(a.mask, e) != 0;
-            let o = at::<u8>(a.offspring, i * l);
-            let o2 = at::<u8>(a.work, i * l);
-            let (from, to) = if accepted { (o2, o) } else { (o, o2) };
-            for_lane_vars(&a, g.slot_begin + j, |v| *to.add(v) = *from.add(v));
-            if accepted && lane_id() == 0 {
-                atomic::atomic_add_i64(at::<i64>(a.fitness, i), *at::<i64>(a.delta, e));
-            }
-        });
+        let g = group(&a, a.step);
+        for_each_pair(&a, &g, |i, j| reset_insert_step::<1>(&a, &g, i, j), |i, j| reset_insert_step::<32>(&a, &g, i, j));
+    }
+}
+
+/// A whole generation, every group of the schedule in order, in one cooperative launch: the six
+/// stages as above, with a grid barrier wherever a stage reads what other lanes wrote. Stages 1
+/// and 2 share a pass (the lanes that select a pair's donor insert its genes), and so do stages
+/// 4, 5 and 6 (the lanes that sum a pair's segment apply the rule and reset or insert), so a group
+/// costs three barriers instead of six kernel launches. Every buffer ends as after the six stage
+/// kernels.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn pgomea_generation(a: GomArgs) {
+    unsafe {
+        let mut barrier = GridBarrier::new(a.barrier as *mut u32);
+        for step in 0..a.groups {
+            let g = group(&a, step);
+            for_each_pair(&a, &g, |i, j| donor_step::<1>(&a, &g, i, j, true), |i, j| donor_step::<32>(&a, &g, i, j, true));
+            barrier.sync();
+            for_each_element(&a, g.deps, |i, k| evaluate_dependent(&a, &g, i, k));
+            barrier.sync();
+            for_each_pair(&a, &g, |i, j| finish_step::<1>(&a, &g, i, j), |i, j| finish_step::<32>(&a, &g, i, j));
+            barrier.sync();
+        }
     }
 }
 

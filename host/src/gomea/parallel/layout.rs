@@ -7,6 +7,13 @@
 //! `dep_edges[dep_offsets[s]..dep_offsets[s+1]]`. Within a group the slots' dependent edges are
 //! contiguous, so a group's "dependent entries" are one range `dep_offsets[first]..dep_offsets[last]`
 //! and stage 4 reduces them by key (the slot) segment by segment.
+//!
+//! Within a group, the slots small enough for one GPU lane to work on alone
+//! ([`pgomea_device::gom::works_alone`]) come first, `group_alone[g]` of them; the order of the
+//! slots of a group changes no result (they are mixed in parallel), only how the kernels share
+//! the work out.
+
+use pgomea_device::gom::works_alone;
 
 use crate::fos::Fos;
 use crate::problem::{GrayBoxProblem, MaxCut};
@@ -15,6 +22,8 @@ use crate::problem::{GrayBoxProblem, MaxCut};
 pub struct GroupLayout {
     pub variables: usize,
     pub group_slots: Vec<u32>,
+    /// The number of leading slots of each group that one lane works on alone.
+    pub group_alone: Vec<u32>,
     /// The FOS index of each slot (the `set` coordinate of the random counter).
     pub slot_set: Vec<u32>,
     pub var_offsets: Vec<u32>,
@@ -32,6 +41,7 @@ impl GroupLayout {
         let mut layout = GroupLayout {
             variables: l,
             group_slots: vec![0],
+            group_alone: Vec::new(),
             slot_set: Vec::new(),
             var_offsets: vec![0],
             vars: Vec::new(),
@@ -43,27 +53,36 @@ impl GroupLayout {
         let mut in_set = vec![false; l];
         for group in groups {
             let dep_start = layout.dep_edges.len();
+            let mut slots: Vec<(u32, Vec<u32>)> = Vec::with_capacity(group.len());
             for &set_index in group {
                 let set = &fos.sets[set_index as usize];
-                layout.slot_set.push(set_index);
-                layout.vars.extend_from_slice(set);
-                layout.var_offsets.push(layout.vars.len() as u32);
                 for &v in set {
                     in_set[v as usize] = true;
                 }
                 // An edge is listed by the first end (in vertex order) that lies in the set.
+                let mut deps = Vec::new();
                 for &v in set {
                     for &e in problem.dependent_subfunctions(v as usize) {
                         let ends = problem.subfunction_variables(e as usize);
                         let first = if in_set[ends[0] as usize] { ends[0] } else { ends[1] };
                         if first == v {
-                            layout.dep_edges.push(e);
+                            deps.push(e);
                         }
                     }
                 }
                 for &v in set {
                     in_set[v as usize] = false;
                 }
+                slots.push((set_index, deps));
+            }
+            let alone = |(set, deps): &(u32, Vec<u32>)| works_alone(fos.sets[*set as usize].len(), deps.len());
+            let (small, large): (Vec<_>, Vec<_>) = slots.into_iter().partition(alone);
+            layout.group_alone.push(small.len() as u32);
+            for (set_index, deps) in small.into_iter().chain(large) {
+                layout.slot_set.push(set_index);
+                layout.vars.extend_from_slice(&fos.sets[set_index as usize]);
+                layout.var_offsets.push(layout.vars.len() as u32);
+                layout.dep_edges.extend_from_slice(&deps);
                 layout.dep_offsets.push(layout.dep_edges.len() as u32);
             }
             layout.group_slots.push(layout.slot_set.len() as u32);

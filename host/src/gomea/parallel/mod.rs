@@ -20,7 +20,7 @@ use super::{Population, PopulationEngine};
 use crate::error::{Error, Result};
 use crate::problem::MaxCut;
 use crate::run::Run;
-use crate::solve::{Backend, Model, SolveConfig, population_seed};
+use crate::solve::{Model, SolveConfig, population_seed};
 
 /// The six stages, in order, for timing reports.
 pub const STAGE_NAMES: [&str; 6] = ["donor-selection", "donor-insertion", "subfunction-evaluation", "reduce-by-key", "improvement-mask", "reset-insert"];
@@ -290,16 +290,16 @@ pub fn random_population(problem: &MaxCut, size: usize, rng: &mut SplitMix64, ru
     population
 }
 
-/// The multi-start scheme over parallel GOMEA on the configured backend.
-pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, model: &Model, run: &mut Run) -> Result<(String, Ims<'a>)> {
+/// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
+/// else on the CPU backend.
+pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, gpu: Option<crate::cuda::Gpu>, model: &Model) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let seed = config.seed;
-    let backend = config.backend.resolve(run.verbose());
     let ims_config: ImsConfig = config.ims.clone();
-    match backend {
-        Backend::Cuda => {
-            let gpu = Arc::new(crate::cuda::Gpu::open(config.ptx, 0)?);
+    match gpu {
+        Some(gpu) => {
+            let gpu = Arc::new(gpu);
             let name = format!("cuda ({})", gpu.name());
             let shared = crate::cuda::SharedArrays::upload(&gpu, problem, &layout)?;
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
@@ -311,7 +311,7 @@ pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, model: &Model, ru
             };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
-        _ => {
+        None => {
             let pool = Arc::new(cpu::thread_pool(config.threads)?);
             let name = format!("cpu ({} threads)", pool.current_num_threads());
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
