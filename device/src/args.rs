@@ -25,8 +25,10 @@ pub struct GomArgs {
     pub schedule: u64,
     /// u32, groups + 1: the slots of group g are group_slots[g]..group_slots[g+1].
     pub group_slots: u64,
-    /// u32, groups: the first group_alone[g] slots of group g are worked on by one lane alone.
-    pub group_alone: u64,
+    /// u32, 2 per group: group g's slots from its first are worked on by one lane each up to
+    /// group_crews[2g], by one warp each up to group_crews[2g+1], by one block each after
+    /// (counts from the group's first slot).
+    pub group_crews: u64,
     // Layout (read only): see the host's `GroupLayout`.
     pub slot_set: u64,
     pub var_offsets: u64,

@@ -69,12 +69,27 @@ pub fn gcd(mut a: u32, mut b: u32) -> u32 {
     a
 }
 
-/// Whether one GPU lane works on a (solution, linkage set) pair alone: sets of at most 8
-/// variables with at most 32 dependent subfunctions. Larger ones get a whole warp. This only
-/// shares out the work; no result depends on it.
+/// How many GPU threads work on one (solution, linkage set) pair, by the set's size: one lane for
+/// sets of at most 8 variables with at most 32 dependent subfunctions, a whole block for sets of
+/// more than 256 variables or 1024 dependent subfunctions (on a sparse graph a linkage tree's
+/// top sets hold thousands), a warp for the others. This only shares out the work; no result
+/// depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Crew {
+    Lane,
+    Warp,
+    Block,
+}
+
 #[inline(always)]
-pub fn works_alone(variables: usize, dependent_subfunctions: usize) -> bool {
-    variables <= 8 && dependent_subfunctions <= 32
+pub fn crew(variables: usize, dependent_subfunctions: usize) -> Crew {
+    if variables <= 8 && dependent_subfunctions <= 32 {
+        Crew::Lane
+    } else if variables > 256 || dependent_subfunctions > 1024 {
+        Crew::Block
+    } else {
+        Crew::Warp
+    }
 }
 
 /// One Max-Cut subfunction: the weight of the edge if its ends lie on different sides.

@@ -61,6 +61,24 @@ pub unsafe fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
 
+/// `__syncthreads_or(predicate)`: a block-wide barrier that also tells every thread whether the
+/// predicate held on any thread of the block (PTX `bar.red.or`).
+///
+/// # Safety
+///
+/// As [`sync_threads`]: every thread of the block must reach it.
+#[inline(always)]
+pub unsafe fn sync_threads_or(predicate: bool) -> bool {
+    // SAFETY: block-uniform control flow is the caller's precondition.
+    unsafe { nvptx_barrier0_or(predicate as i32) != 0 }
+}
+
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    #[link_name = "llvm.nvvm.barrier0.or"]
+    fn nvptx_barrier0_or(predicate: i32) -> i32;
+}
+
 /// A barrier for the whole grid (`grid.sync()` of cooperative groups) over a counter in global
 /// memory that the host zeroes before the launch. The kernel must be launched cooperatively
 /// (`cuLaunchCooperativeKernel`), which guarantees that all blocks are resident at once;

@@ -171,7 +171,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     let layout = Arc::new(GroupLayout::new(&problem, &model.fos, groups));
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
-    let gpu = if backend == Backend::Cuda { Some(Arc::new(crate::cuda::Gpu::open(ptx, 0)?)) } else { None };
+    let gpu = if backend == Backend::Cuda { Some(crate::cuda::Gpu::shared(ptx)?) } else { None };
     let shared = match &gpu {
         Some(g) => Some(crate::cuda::SharedArrays::upload(g, &problem, &layout)?),
         None => None,
@@ -304,7 +304,15 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let problem = MaxCut::new(loaded.instance);
     let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
     let backend = a.backend.resolve(false);
+    // The GPU is opened once per process (context, kernel load: a fixed cost of the process, not
+    // of the algorithm), before the timed runs; its time is reported apart.
+    let t0 = Instant::now();
+    if backend == Backend::Cuda {
+        crate::cuda::Gpu::shared(ptx)?;
+    }
+    let gpu_open_s = (backend == Backend::Cuda).then(|| t0.elapsed().as_secs_f64());
     let (mut ptraces, mut straces, mut pbest, mut sbest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut psetup, mut ssetup) = (Vec::new(), Vec::new());
     let mut backend_name = String::new();
     for r in 0..a.runs {
         let seed = a.seed + r;
@@ -320,6 +328,8 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         backend_name = pout.backend;
         pbest.push(pout.best_fitness);
         sbest.push(sout.best_fitness);
+        psetup.push(pout.setup_s);
+        ssetup.push(sout.setup_s);
         ptraces.push(prun.trace.clone());
         straces.push(srun.trace.clone());
     }
@@ -355,8 +365,11 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         "time_limit_s": a.time_limit,
         "serial_time_limit_s": serial_limit,
         "parallel_backend": backend_name,
+        "gpu_open_s_not_timed": gpu_open_s,
         "parallel_best": pbest,
         "serial_best": sbest,
+        "parallel_model_build_s": psetup,
+        "serial_model_build_s": ssetup,
         "fitness_levels": table.len(),
         "levels_reached_by_serial": ratios.len(),
         "median_speedup": median,

@@ -36,8 +36,8 @@ const THREADS_PER_BLOCK: u32 = 256;
 const DEFAULT_BLOCKS_PER_SM: u32 = 16;
 /// Threads per block of the whole-generation kernel, and the most blocks per multiprocessor (the
 /// occupancy of the kernel may allow fewer: all blocks of a cooperative launch must be resident).
-const GENERATION_BLOCK: u32 = 256;
-const GENERATION_BLOCKS_PER_SM: u32 = 4;
+const GENERATION_BLOCK: u32 = 512;
+const GENERATION_BLOCKS_PER_SM: u32 = 2;
 
 /// How the CUDA backend runs a whole generation when it need not stop between groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +181,14 @@ impl Gpu {
         self.generation_grid
     }
 
+    /// The process's one open GPU (device 0), opened on first use: creating a context and loading
+    /// the kernels costs far more than most runs' first generations, and every run, self-test
+    /// case and benchmark pass of a process can share them. An error is remembered too.
+    pub fn shared(ptx: Option<&'static str>) -> Result<Arc<Gpu>> {
+        static GPU: std::sync::OnceLock<std::result::Result<Arc<Gpu>, String>> = std::sync::OnceLock::new();
+        GPU.get_or_init(|| Gpu::open(ptx, 0).map(Arc::new).map_err(|e| e.to_string())).clone().map_err(Error::Cuda)
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -235,7 +243,7 @@ fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
 /// The problem and layout arrays, uploaded once per run and shared by all populations.
 pub struct SharedArrays {
     group_slots: CudaSlice<u32>,
-    group_alone: CudaSlice<u32>,
+    group_crews: CudaSlice<u32>,
     slot_set: CudaSlice<u32>,
     var_offsets: CudaSlice<u32>,
     vars: CudaSlice<u32>,
@@ -250,7 +258,7 @@ impl SharedArrays {
         let up = |v: &[u32]| gpu.stream.clone_htod(v).map_err(cuda_err("upload"));
         Ok(Arc::new(SharedArrays {
             group_slots: up(&layout.group_slots)?,
-            group_alone: up(&layout.group_alone)?,
+            group_crews: up(&layout.group_crews)?,
             slot_set: up(&layout.slot_set)?,
             var_offsets: up(&layout.var_offsets)?,
             vars: up(&layout.vars)?,
@@ -315,7 +323,7 @@ impl CudaStages {
         let barrier = s.alloc_zeros::<u32>(1).map_err(&oom)?;
         let base = GomArgs {
             group_slots: ptr(&shared.group_slots, s),
-            group_alone: ptr(&shared.group_alone, s),
+            group_crews: ptr(&shared.group_crews, s),
             n: n as u32,
             l: l as u32,
             row_slots: gs as u32,

@@ -50,13 +50,6 @@ impl Case {
     }
 }
 
-/// One GPU context per process for all checks: opening a context and loading the module costs
-/// far more than the checks themselves.
-fn shared_gpu(ptx: &'static str) -> Result<Arc<crate::cuda::Gpu>> {
-    static GPU: std::sync::OnceLock<std::result::Result<Arc<crate::cuda::Gpu>, String>> = std::sync::OnceLock::new();
-    GPU.get_or_init(|| crate::cuda::Gpu::open(Some(ptx), 0).map(Arc::new).map_err(|e| e.to_string())).clone().map_err(Error::Cuda)
-}
-
 /// Calls `f` with a fresh backend of the chosen kind holding `population`; `whole` picks how the
 /// CUDA backend runs whole generations.
 fn with_backend<R>(case: &Case, candidate: Option<Candidate>, whole: WholeGeneration, population: Population, f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>) -> Result<R> {
@@ -71,7 +64,7 @@ fn with_backend<R>(case: &Case, candidate: Option<Candidate>, whole: WholeGenera
             f(&mut b)
         }
         Some(Candidate::Cuda { ptx }) => {
-            let gpu = shared_gpu(ptx)?;
+            let gpu = crate::cuda::Gpu::shared(Some(ptx))?;
             let shared = crate::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
             let mut b = crate::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
             b.set_whole_generation(whole);

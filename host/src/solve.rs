@@ -171,7 +171,7 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
     };
     let opening = (backend == Backend::Cuda).then(|| {
         let ptx = config.ptx;
-        std::thread::spawn(move || crate::cuda::Gpu::open(ptx, 0))
+        std::thread::spawn(move || crate::cuda::Gpu::shared(ptx))
     });
     let model = build_model(problem, config)?;
     let setup_s = setup_start.elapsed().as_secs_f64();

@@ -2,8 +2,8 @@
 //! a reference (the elitist). Each computes exactly the elements of the CPU stage of the same
 //! name in the host's `gomea::parallel::stages`, with the same pure functions of [`crate::gom`].
 //!
-//! Launch shapes (the host's `cuda` module): "per pair" kernels give one lane to each (solution,
-//! slot) pair whose set is small, and one warp to each of the others (see [`for_each_pair`]);
+//! Launch shapes (the host's `cuda` module): "per pair" kernels give each (solution, slot) pair
+//! one lane, one warp or one block, by the size of the set (see [`for_each_pair`]);
 //! "per element"
 //! kernels give one thread to each element. All loop grid-stride, so any grid covers any group:
 //! the host launches one grid size per kernel for every group, which lets a whole generation be
@@ -15,14 +15,15 @@
 //! boundaries: a chain of 6 x groups small kernels costs 5-20 us each on the GPU, a grid barrier
 //! a few microseconds.
 //!
-//! Which lanes work on a pair changes nothing in the result: every step below is written once,
-//! generic over the number of lanes `W` (1 or 32), and computes the same elements either way.
+//! Which threads work on a pair changes nothing in the result: every step below is written once,
+//! generic over its crew `W` (1: a lane, 32: a warp, [`BLOCK`]: a block), and computes the same
+//! elements either way.
 
 use crate::args::GomArgs;
 use crate::gom::{DonorOrder, NO_DONOR, accept, edge_delta};
 use crate::thread::GridBarrier;
 use crate::warp::{FULL_MASK, WARP_SIZE, lane_id, vote_any_sync, vote_ballot_sync, warp_id, warp_sum_i64};
-use crate::{atomic, thread};
+use crate::{atomic, static_shared_array, thread};
 
 /// Element `i` of the array at device address `base`.
 ///
@@ -39,8 +40,10 @@ struct Group {
     group: u32,
     slot_begin: usize,
     slots: usize,
-    /// The first `alone` slots of the group are worked on by one lane each.
+    /// Slots from the group's first: up to `alone` for one lane each, up to `warped` for one warp
+    /// each, the rest for one block each.
     alone: usize,
+    warped: usize,
     dep_begin: usize,
     deps: usize,
 }
@@ -54,8 +57,9 @@ unsafe fn group(a: &GomArgs, step: u32) -> Group {
         let s1 = *at::<u32>(a.group_slots, group as usize + 1) as usize;
         let d0 = *at::<u32>(a.dep_offsets, s0) as usize;
         let d1 = *at::<u32>(a.dep_offsets, s1) as usize;
-        let alone = *at::<u32>(a.group_alone, group as usize) as usize;
-        Group { generation, group, slot_begin: s0, slots: s1 - s0, alone, dep_begin: d0, deps: d1 - d0 }
+        let alone = *at::<u32>(a.group_crews, 2 * group as usize) as usize;
+        let warped = *at::<u32>(a.group_crews, 2 * group as usize + 1) as usize;
+        Group { generation, group, slot_begin: s0, slots: s1 - s0, alone, warped, dep_begin: d0, deps: d1 - d0 }
     }
 }
 
@@ -91,13 +95,19 @@ unsafe fn set_range(a: &GomArgs, slot: usize) -> (usize, usize) {
     unsafe { (*at::<u32>(a.var_offsets, slot) as usize, *at::<u32>(a.var_offsets, slot + 1) as usize) }
 }
 
-/// Calls `f::<1>(i, j)` on one lane, or `f::<32>(i, j)` with the whole warp, for every
-/// (solution, slot-in-group) pair of the group, grid-stride: the group's first `alone` slots
-/// (small sets, see [`crate::gom::works_alone`]) one pair per lane, the others one pair per warp,
-/// so that warp collectives inside `f::<32>` see the whole warp. (Rust closures cannot be
-/// generic, hence two arguments, which must be the same function.)
+/// Calls `f::<1>(i, j)` on one lane, `f::<32>(i, j)` with a whole warp, or `f::<BLOCK>(i, j)`
+/// with a whole block, for every (solution, slot-in-group) pair of the group, grid-stride, by the
+/// slot's crew (see [`crate::gom::crew`]): warp collectives inside `f::<32>` see the whole warp,
+/// block barriers inside `f::<BLOCK>` the whole block. (Rust closures cannot be generic, hence
+/// three arguments, which must be the same function.)
 #[inline(always)]
-fn for_each_pair(a: &GomArgs, g: &Group, mut by_lane: impl FnMut(usize, usize), mut by_warp: impl FnMut(usize, usize)) {
+fn for_each_pair(
+    a: &GomArgs,
+    g: &Group,
+    mut by_lane: impl FnMut(usize, usize),
+    mut by_warp: impl FnMut(usize, usize),
+    mut by_block: impl FnMut(usize, usize),
+) {
     let n = a.n as usize;
     let (mut t, stride) = threads();
     while t < n * g.alone {
@@ -105,12 +115,19 @@ fn for_each_pair(a: &GomArgs, g: &Group, mut by_lane: impl FnMut(usize, usize), 
         by_lane(i, j);
         t += stride;
     }
-    let large = g.slots - g.alone;
+    let warped = g.warped - g.alone;
     let (mut w, stride) = warps();
-    while w < n * large {
-        let (i, j) = divmod(w, large);
+    while w < n * warped {
+        let (i, j) = divmod(w, warped);
         by_warp(i, g.alone + j);
         w += stride;
+    }
+    let blocked = g.slots - g.warped;
+    let mut b = thread::block_idx_x() as usize;
+    while b < n * blocked {
+        let (i, j) = divmod(b, blocked);
+        by_block(i, g.warped + j);
+        b += thread::grid_dim_x() as usize;
     }
 }
 
@@ -125,17 +142,61 @@ fn for_each_element(a: &GomArgs, per_solution: usize, mut f: impl FnMut(usize, u
     }
 }
 
-/// This lane's index among the `W` lanes that work on one pair (W = 1: the lane alone; W = 32:
-/// the whole warp).
+/// The crew parameter `W` of the per-pair steps for a whole block (1 is a lane alone, 32 a warp).
+const BLOCK: u32 = 0;
+
+/// This thread's index among the threads of the crew that works on one pair.
 #[inline(always)]
 fn member<const W: u32>() -> usize {
-    if W == 1 { 0 } else { lane_id() as usize }
+    match W {
+        1 => 0,
+        BLOCK => thread::thread_idx_x() as usize,
+        _ => lane_id() as usize,
+    }
 }
 
-/// The sum of `x` over the `W` lanes of a pair.
+/// The number of threads of the crew.
 #[inline(always)]
-unsafe fn lanes_sum<const W: u32>(x: i64) -> i64 {
-    if W == 1 { x } else { unsafe { warp_sum_i64(x) } }
+fn crew_size<const W: u32>() -> usize {
+    if W == BLOCK { thread::block_dim_x() as usize } else { W as usize }
+}
+
+/// The sum of `x` over the crew of a pair.
+#[inline(always)]
+unsafe fn crew_sum<const W: u32>(x: i64) -> i64 {
+    unsafe {
+        match W {
+            1 => x,
+            BLOCK => block_sum(x),
+            _ => warp_sum_i64(x),
+        }
+    }
+}
+
+/// The sum of `x` over the block, on every thread (all threads of the block must call it).
+#[inline(always)]
+unsafe fn block_sum(x: i64) -> i64 {
+    let sums: *mut i64 = static_shared_array!(pgomea_gom_block_sums: i64; 33);
+    unsafe {
+        let part = warp_sum_i64(x);
+        if lane_id() == 0 {
+            *sums.add(warp_id() as usize) = part;
+        }
+        thread::sync_threads();
+        if warp_id() == 0 {
+            let lane = lane_id();
+            let part = if lane < thread::block_dim_x() / WARP_SIZE { *sums.add(lane as usize) } else { 0 };
+            let total = warp_sum_i64(part);
+            if lane == 0 {
+                *sums.add(32) = total;
+            }
+        }
+        thread::sync_threads();
+        let total = *sums.add(32);
+        // The slots are reused by the next call.
+        thread::sync_threads();
+        total
+    }
 }
 
 /// Loads issued together by one lane in the loops over a set or a segment: a large set worked on
@@ -144,12 +205,12 @@ unsafe fn lanes_sum<const W: u32>(x: i64) -> i64 {
 const UNROLL: usize = 4;
 
 /// Copies the genes of the variables of slot `slot` from `from` to `to` (rows of l genes), this
-/// lane's share of them (the W lanes stride by W).
+/// thread's share of them (the crew strides by its size).
 #[inline(always)]
 unsafe fn copy_set<const W: u32>(a: &GomArgs, slot: usize, from: *const u8, to: *mut u8) {
     unsafe {
         let (v0, v1) = set_range(a, slot);
-        let w = W as usize;
+        let w = crew_size::<W>();
         let var = |t: usize| *at::<u32>(a.vars, t) as usize;
         let mut t = v0 + member::<W>();
         while t + (UNROLL - 1) * w < v1 {
@@ -198,7 +259,7 @@ unsafe fn differs_on(a: &GomArgs, p: *const u8, o: *const u8, from: usize, to: u
 
 /// Stage 1 for pair (i, slot) (all W lanes get the answer): the first candidate in the
 /// counter-drawn [`DonorOrder`] other than i whose genes on the set differ from O[i], or NO_DONOR.
-/// A lane alone walks the candidates one by one. A warp splits into teams of `width` lanes (the
+/// A lane alone, or a block, walks the candidates one by one. A warp splits into teams of `width` lanes (the
 /// set's size rounded up to a power of two, at most 32); each team tests one candidate per round,
 /// its lanes striding over the set, and a ballot finds the first differing candidate in order.
 #[inline(always)]
@@ -210,10 +271,13 @@ unsafe fn select_donor<const W: u32>(a: &GomArgs, g: &Group, i: usize, slot: usi
         let o = at::<u8>(a.offspring, i * l);
         let (v0, v1) = set_range(a, slot);
         let differs = |d: usize, from: usize, by: usize| differs_on(a, at::<u8>(a.parents, d * l), o, from, v1, by);
-        if W == 1 {
+        if W == 1 || W == BLOCK {
+            // One candidate at a time, in order; a block's threads stride over the set.
             let mut c = order.start;
             for _ in 0..a.n {
-                if c as usize != i && differs(c as usize, v0, 1) {
+                let hit = c as usize != i && differs(c as usize, v0 + member::<W>(), crew_size::<W>());
+                let any = if W == BLOCK { thread::sync_threads_or(hit) } else { hit };
+                if any {
                     return c as i32;
                 }
                 c = order.advance(c, order.step);
@@ -261,15 +325,15 @@ unsafe fn evaluate_dependent(a: &GomArgs, g: &Group, i: usize, k: usize) {
     }
 }
 
-/// Stage 4 for pair (i, slot): the sum of the slot's segment of diff (lanes stride by W, then sum
-/// across lanes: correct for any segment length).
+/// Stage 4 for pair (i, slot): the sum of the slot's segment of diff (the crew strides over it,
+/// then sums across its threads: correct for any segment length).
 #[inline(always)]
 unsafe fn reduce_segment<const W: u32>(a: &GomArgs, g: &Group, i: usize, slot: usize) -> i64 {
     unsafe {
         let s0 = *at::<u32>(a.dep_offsets, slot) as usize - g.dep_begin;
         let s1 = *at::<u32>(a.dep_offsets, slot + 1) as usize - g.dep_begin;
         let row = at::<i64>(a.diff, i * a.row_deps as usize);
-        let w = W as usize;
+        let w = crew_size::<W>();
         let mut sums = [0i64; UNROLL];
         let mut t = s0 + member::<W>();
         while t + (UNROLL - 1) * w < s1 {
@@ -282,7 +346,7 @@ unsafe fn reduce_segment<const W: u32>(a: &GomArgs, g: &Group, i: usize, slot: u
             sums[0] += *row.add(t);
             t += w;
         }
-        lanes_sum::<W>(sums.iter().sum())
+        crew_sum::<W>(sums.iter().sum())
     }
 }
 
@@ -376,7 +440,7 @@ unsafe fn finish_step<const W: u32>(a: &GomArgs, g: &Group, i: usize, j: usize) 
 pub unsafe extern "ptx-kernel" fn pgomea_donor_selection(a: GomArgs) {
     unsafe {
         let g = group(&a, a.step);
-        for_each_pair(&a, &g, |i, j| donor_step::<1>(&a, &g, i, j, false), |i, j| donor_step::<32>(&a, &g, i, j, false));
+        for_each_pair(&a, &g, |i, j| donor_step::<1>(&a, &g, i, j, false), |i, j| donor_step::<32>(&a, &g, i, j, false), |i, j| donor_step::<BLOCK>(&a, &g, i, j, false));
     }
 }
 
@@ -385,7 +449,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_donor_selection(a: GomArgs) {
 pub unsafe extern "ptx-kernel" fn pgomea_donor_insertion(a: GomArgs) {
     unsafe {
         let g = group(&a, a.step);
-        for_each_pair(&a, &g, |i, j| insertion_step::<1>(&a, &g, i, j), |i, j| insertion_step::<32>(&a, &g, i, j));
+        for_each_pair(&a, &g, |i, j| insertion_step::<1>(&a, &g, i, j), |i, j| insertion_step::<32>(&a, &g, i, j), |i, j| insertion_step::<BLOCK>(&a, &g, i, j));
     }
 }
 
@@ -403,7 +467,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_subfunction_evaluation(a: GomArgs) {
 pub unsafe extern "ptx-kernel" fn pgomea_reduce_by_key(a: GomArgs) {
     unsafe {
         let g = group(&a, a.step);
-        for_each_pair(&a, &g, |i, j| reduce_step::<1>(&a, &g, i, j), |i, j| reduce_step::<32>(&a, &g, i, j));
+        for_each_pair(&a, &g, |i, j| reduce_step::<1>(&a, &g, i, j), |i, j| reduce_step::<32>(&a, &g, i, j), |i, j| reduce_step::<BLOCK>(&a, &g, i, j));
     }
 }
 
@@ -424,7 +488,7 @@ pub unsafe extern "ptx-kernel" fn pgomea_improvement_mask(a: GomArgs) {
 pub unsafe extern "ptx-kernel" fn pgomea_reset_insert(a: GomArgs) {
     unsafe {
         let g = group(&a, a.step);
-        for_each_pair(&a, &g, |i, j| reset_insert_step::<1>(&a, &g, i, j), |i, j| reset_insert_step::<32>(&a, &g, i, j));
+        for_each_pair(&a, &g, |i, j| reset_insert_step::<1>(&a, &g, i, j), |i, j| reset_insert_step::<32>(&a, &g, i, j), |i, j| reset_insert_step::<BLOCK>(&a, &g, i, j));
     }
 }
 
@@ -433,18 +497,19 @@ pub unsafe extern "ptx-kernel" fn pgomea_reset_insert(a: GomArgs) {
 /// and 2 share a pass (the lanes that select a pair's donor insert its genes), and so do stages
 /// 4, 5 and 6 (the lanes that sum a pair's segment apply the rule and reset or insert), so a group
 /// costs three barriers instead of six kernel launches. Every buffer ends as after the six stage
-/// kernels.
+/// kernels. (Doing a small slot's pair from start to end on one lane, without the barriers, was
+/// measured slower: one lane then walks a long chain of dependent loads.)
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pgomea_generation(a: GomArgs) {
     unsafe {
         let mut barrier = GridBarrier::new(a.barrier as *mut u32);
         for step in 0..a.groups {
             let g = group(&a, step);
-            for_each_pair(&a, &g, |i, j| donor_step::<1>(&a, &g, i, j, true), |i, j| donor_step::<32>(&a, &g, i, j, true));
+            for_each_pair(&a, &g, |i, j| donor_step::<1>(&a, &g, i, j, true), |i, j| donor_step::<32>(&a, &g, i, j, true), |i, j| donor_step::<BLOCK>(&a, &g, i, j, true));
             barrier.sync();
             for_each_element(&a, g.deps, |i, k| evaluate_dependent(&a, &g, i, k));
             barrier.sync();
-            for_each_pair(&a, &g, |i, j| finish_step::<1>(&a, &g, i, j), |i, j| finish_step::<32>(&a, &g, i, j));
+            for_each_pair(&a, &g, |i, j| finish_step::<1>(&a, &g, i, j), |i, j| finish_step::<32>(&a, &g, i, j), |i, j| finish_step::<BLOCK>(&a, &g, i, j));
             barrier.sync();
         }
     }

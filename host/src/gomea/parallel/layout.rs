@@ -8,12 +8,12 @@
 //! contiguous, so a group's "dependent entries" are one range `dep_offsets[first]..dep_offsets[last]`
 //! and stage 4 reduces them by key (the slot) segment by segment.
 //!
-//! Within a group, the slots small enough for one GPU lane to work on alone
-//! ([`pgomea_device::gom::works_alone`]) come first, `group_alone[g]` of them; the order of the
-//! slots of a group changes no result (they are mixed in parallel), only how the kernels share
-//! the work out.
+//! Within a group, the slots are ordered by how many GPU threads work on one of them
+//! ([`pgomea_device::gom::crew`]: a lane, a warp, a block), with `group_crews` marking where each
+//! crew's slots end; the order of the slots of a group changes no result (they are mixed in
+//! parallel), only how the kernels share the work out.
 
-use pgomea_device::gom::works_alone;
+use pgomea_device::gom::{Crew, crew};
 
 use crate::fos::Fos;
 use crate::problem::{GrayBoxProblem, MaxCut};
@@ -22,8 +22,9 @@ use crate::problem::{GrayBoxProblem, MaxCut};
 pub struct GroupLayout {
     pub variables: usize,
     pub group_slots: Vec<u32>,
-    /// The number of leading slots of each group that one lane works on alone.
-    pub group_alone: Vec<u32>,
+    /// Per group, two counts from its first slot: where the slots for one lane end, and where
+    /// the slots for one warp end (the rest are for one block each).
+    pub group_crews: Vec<u32>,
     /// The FOS index of each slot (the `set` coordinate of the random counter).
     pub slot_set: Vec<u32>,
     pub var_offsets: Vec<u32>,
@@ -41,7 +42,7 @@ impl GroupLayout {
         let mut layout = GroupLayout {
             variables: l,
             group_slots: vec![0],
-            group_alone: Vec::new(),
+            group_crews: Vec::new(),
             slot_set: Vec::new(),
             var_offsets: vec![0],
             vars: Vec::new(),
@@ -75,10 +76,11 @@ impl GroupLayout {
                 }
                 slots.push((set_index, deps));
             }
-            let alone = |(set, deps): &(u32, Vec<u32>)| works_alone(fos.sets[*set as usize].len(), deps.len());
-            let (small, large): (Vec<_>, Vec<_>) = slots.into_iter().partition(alone);
-            layout.group_alone.push(small.len() as u32);
-            for (set_index, deps) in small.into_iter().chain(large) {
+            // A stable sort: within a crew, the colouring's order.
+            slots.sort_by_key(|(set, deps)| crew(fos.sets[*set as usize].len(), deps.len()));
+            let ends = |c: Crew| slots.iter().filter(|(set, deps)| crew(fos.sets[*set as usize].len(), deps.len()) <= c).count() as u32;
+            layout.group_crews.extend([ends(Crew::Lane), ends(Crew::Warp)]);
+            for (set_index, deps) in slots {
                 layout.slot_set.push(set_index);
                 layout.vars.extend_from_slice(&fos.sets[set_index as usize]);
                 layout.var_offsets.push(layout.vars.len() as u32);

@@ -292,14 +292,13 @@ pub fn random_population(problem: &MaxCut, size: usize, rng: &mut SplitMix64, ru
 
 /// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
 /// else on the CPU backend.
-pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, gpu: Option<crate::cuda::Gpu>, model: &Model) -> Result<(String, Ims<'a>)> {
+pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, gpu: Option<Arc<crate::cuda::Gpu>>, model: &Model) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let seed = config.seed;
     let ims_config: ImsConfig = config.ims.clone();
     match gpu {
         Some(gpu) => {
-            let gpu = Arc::new(gpu);
             let name = format!("cuda ({})", gpu.name());
             let shared = crate::cuda::SharedArrays::upload(&gpu, problem, &layout)?;
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
