@@ -2,6 +2,11 @@
 //! PTX by build.rs and embedded in the binary), the instance and colour-group arrays uploaded once
 //! per run, and each population resident on the GPU. Only the fitness vector (n values) comes back
 //! per generation, and one solution when the elitist improves.
+//!
+//! A whole generation runs as one cooperative launch of `pgomea_generation` (grid barriers
+//! between the stages) where the device allows it, else as a replayed CUDA graph of the six stage
+//! kernels per group ([`WholeGeneration`]); tests, the self-test and per-stage timing launch the
+//! stage kernels one by one.
 
 use std::sync::Arc;
 
