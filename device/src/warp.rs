@@ -41,8 +41,6 @@ unsafe extern "C" {
     fn nvvm_vote_any(mask: u32, predicate: bool) -> bool;
     #[link_name = "llvm.nvvm.vote.all.sync"]
     fn nvvm_vote_all(mask: u32, predicate: bool) -> bool;
-    #[link_name = "llvm.nvvm.bar.warp.sync"]
-    fn nvvm_bar_warp_sync(mask: u32);
 }
 
 /// Index of this thread in its warp, 0..32 (`%laneid`).
@@ -159,18 +157,6 @@ pub unsafe fn shfl_idx_sync_i64(mask: u32, value: i64, lane: u32) -> i64 {
             shfl_idx_sync_i32(mask, hi, lane),
         )
     }
-}
-
-/// `__syncwarp(mask)`: the lanes in `mask` wait for each other, and their memory accesses before
-/// it are visible to each other after it.
-///
-/// # Safety
-///
-/// See the module documentation: every lane in `mask` must execute this call.
-#[inline(always)]
-pub unsafe fn sync_warp(mask: u32) {
-    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe { nvvm_bar_warp_sync(mask) }
 }
 
 /// `__ballot_sync(mask, predicate)`: bit i set where lane i (in `mask`) has `predicate` true.

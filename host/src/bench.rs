@@ -25,7 +25,7 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageTimes, cpu, initial_population};
 use crate::gomea::serial::{FosOrder, LinkageSource, SerialConfig, SerialGomea};
 use crate::problem::MaxCut;
-use crate::run::{Limits, Run, TracePoint};
+use crate::run::{Limits, Run};
 use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
 
 #[derive(Subcommand, Debug)]
@@ -113,7 +113,6 @@ pub struct ThroughputRow {
     pub stage_s: Vec<f64>,
     /// Synchronised generation time minus the stage times: host work per generation (s).
     pub host_s: f64,
-    pub kernel_launches_per_generation: u64,
 }
 
 pub fn run(cmd: &BenchCommand, ptx: Option<&'static str>) -> Result<ExitCode> {
@@ -218,7 +217,6 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
             subfunction_evaluations_per_s: evals / wall,
             stage_s,
             host_s: (times.generations.as_secs_f64() / g - staged).max(0.0),
-            kernel_launches_per_generation: 6 * layout.groups() as u64 + 1,
         });
         if a.serial {
             let mut run = Run::new(&problem, Limits::default());
@@ -246,7 +244,6 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 subfunction_evaluations_per_s: (run.counter.subfunction_evaluations() - e0) as f64 / wall,
                 stage_s: Vec::new(),
                 host_s: 0.0,
-                kernel_launches_per_generation: 0,
             });
         }
     }
@@ -266,36 +263,6 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// For each distinct fitness of the parallel trace: (fitness, t_parallel, t_serial if reached).
-pub fn speedup_table(parallel: &[TracePoint], serial: &[TracePoint]) -> Vec<(i64, f64, Option<f64>)> {
-    parallel
-        .iter()
-        .map(|p| {
-            let s = serial.iter().find(|s| s.best_fitness >= p.best_fitness).map(|s| s.time_s);
-            (p.best_fitness, p.time_s, s)
-        })
-        .collect()
-}
-
-/// The median of `times` where None ranks after every Some (a run that never reached the level);
-/// None if the median run did not reach it.
-fn median_time(times: &[Option<f64>]) -> Option<f64> {
-    let mut t = times.to_vec();
-    t.sort_by(|x, y| match (x, y) {
-        (Some(a), Some(b)) => a.total_cmp(b),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    });
-    // The lower median for an even number of runs.
-    t.get((t.len().max(1) - 1) / 2).copied().flatten()
-}
-
-/// The first time a trace reached `fitness`.
-fn reached(trace: &[TracePoint], fitness: i64) -> Option<f64> {
-    trace.iter().find(|p| p.best_fitness >= fitness).map(|p| p.time_s)
 }
 
 fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
@@ -335,17 +302,9 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         ptraces.push(prun.trace.clone());
         straces.push(srun.trace.clone());
     }
-    // Every fitness level some parallel run reached, with the median times of both algorithms.
-    let mut levels: Vec<i64> = ptraces.iter().flatten().map(|p| p.best_fitness).collect();
-    levels.sort_unstable();
-    levels.dedup();
-    let table: Vec<(i64, f64, Option<f64>)> = levels
+    let table: Vec<(i64, f64, Option<f64>)> = crate::experiment::summary::speedup_levels(&ptraces, &straces)
         .into_iter()
-        .filter_map(|f| {
-            let tp = median_time(&ptraces.iter().map(|t| reached(t, f)).collect::<Vec<_>>())?;
-            let ts = median_time(&straces.iter().map(|t| reached(t, f)).collect::<Vec<_>>());
-            Some((f, tp, ts))
-        })
+        .map(|l| (l.fitness, l.parallel_time_s, l.serial_time_s))
         .collect();
     let ratios: Vec<f64> = table.iter().filter_map(|(_, tp, ts)| ts.map(|ts| ts / tp.max(1e-6))).collect();
     let mut sorted = ratios.clone();
@@ -389,19 +348,3 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::median_time;
-
-    #[test]
-    fn median_time_ranks_unreached_runs_last() {
-        assert_eq!(median_time(&[Some(3.0), Some(1.0), Some(2.0)]), Some(2.0));
-        // Two of three runs reached the level: the median run did.
-        assert_eq!(median_time(&[None, Some(5.0), Some(1.0)]), Some(5.0));
-        // Only one of three did: the median run did not.
-        assert_eq!(median_time(&[None, Some(5.0), None]), None);
-        // Even counts take the lower median.
-        assert_eq!(median_time(&[Some(4.0), Some(1.0), None, Some(2.0)]), Some(2.0));
-        assert_eq!(median_time(&[Some(7.0)]), Some(7.0));
-    }
-}

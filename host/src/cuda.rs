@@ -374,11 +374,6 @@ impl CudaStages {
         self.base.barrier = ptr(&self.barrier, s);
     }
 
-    /// How whole generations run (default: cooperative where the device can, else the graph).
-    pub fn whole_generation(&self) -> WholeGeneration {
-        self.whole
-    }
-
     /// Chooses how whole generations run; a cooperative choice falls back to the graph where the
     /// device cannot launch cooperatively.
     pub fn set_whole_generation(&mut self, whole: WholeGeneration) {

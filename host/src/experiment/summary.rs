@@ -113,7 +113,7 @@ pub struct SpeedupLevel {
     pub serial_reached: usize,
 }
 
-/// The speed-up of one seed's pair of runs (bench::speedup_table).
+/// The speed-up of one seed's pair of runs ([`speedup_table`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct PairSpeedup {
     pub seed: u64,
@@ -256,47 +256,61 @@ fn median_of(mut v: Vec<f64>) -> Option<f64> {
     finite(quantile(&v, 0.5))
 }
 
-/// The paper's speed-up (Fig. 7): for every fitness that the parallel runs reached, the median
-/// time serial GOMEA needed over the median time parallel GOMEA needed; and per seed the same
-/// ratio from the two runs of that seed (bench::speedup_table).
-pub fn speedup_summary(study: &str, parallel: &[&RunRecord], serial: &[&RunRecord]) -> Option<SpeedupSummary> {
-    let p0 = parallel.first()?;
-    let ptraces: Vec<Vec<TracePoint>> = parallel.iter().map(|r| r.trace_points()).collect();
-    let straces: Vec<Vec<TracePoint>> = serial.iter().map(|r| r.trace_points()).collect();
+/// The speed-up at every fitness level that the median parallel run reached, in ascending order:
+/// the median time serial GOMEA needed over the median time parallel GOMEA needed (a run that
+/// never reached a level counts as slower than every run that did). `bench speedup` and the
+/// speed-up study share it.
+pub fn speedup_levels(ptraces: &[Vec<TracePoint>], straces: &[Vec<TracePoint>]) -> Vec<SpeedupLevel> {
     let mut all: Vec<i64> = ptraces.iter().flatten().map(|p| p.best_fitness).collect();
     all.sort_unstable();
     all.dedup();
-    // Levels the median parallel run reached; at most 1000 of them, evenly spaced, keeping the last.
-    let reached: Vec<i64> = all.into_iter().filter(|&f| median_time(&ptraces, f).0.is_finite()).collect();
-    let step = reached.len().div_ceil(1000).max(1);
-    let mut picked: Vec<i64> = reached.iter().copied().step_by(step).collect();
-    if let Some(&last) = reached.last()
-        && picked.last() != Some(&last)
-    {
-        picked.push(last);
-    }
-    let levels: Vec<SpeedupLevel> = picked
-        .into_iter()
-        .map(|f| {
-            let (tp, pn) = median_time(&ptraces, f);
-            let (ts, sn) = if straces.is_empty() { (f64::INFINITY, 0) } else { median_time(&straces, f) };
+    all.into_iter()
+        .filter_map(|f| {
+            let (tp, pn) = median_time(ptraces, f);
+            if !tp.is_finite() {
+                return None;
+            }
+            let (ts, sn) = if straces.is_empty() { (f64::INFINITY, 0) } else { median_time(straces, f) };
             let ts = finite(ts);
-            SpeedupLevel {
+            Some(SpeedupLevel {
                 fitness: f,
                 parallel_time_s: tp,
                 serial_time_s: ts,
                 speedup: ts.map(|s| s / tp.max(1e-6)),
                 parallel_reached: pn,
                 serial_reached: sn,
-            }
+            })
         })
-        .collect();
+        .collect()
+}
+
+/// For each distinct fitness of one parallel trace: (fitness, t_parallel, t_serial if reached).
+pub fn speedup_table(parallel: &[TracePoint], serial: &[TracePoint]) -> Vec<(i64, f64, Option<f64>)> {
+    parallel.iter().map(|p| (p.best_fitness, p.time_s, time_to(serial, p.best_fitness))).collect()
+}
+
+/// The paper's speed-up (Fig. 7): for every fitness that the parallel runs reached, the median
+/// time serial GOMEA needed over the median time parallel GOMEA needed ([`speedup_levels`], at
+/// most 1000 levels kept, evenly spaced, with the last); and per seed the same ratio from the two
+/// runs of that seed ([`speedup_table`]).
+pub fn speedup_summary(study: &str, parallel: &[&RunRecord], serial: &[&RunRecord]) -> Option<SpeedupSummary> {
+    let p0 = parallel.first()?;
+    let ptraces: Vec<Vec<TracePoint>> = parallel.iter().map(|r| r.trace_points()).collect();
+    let straces: Vec<Vec<TracePoint>> = serial.iter().map(|r| r.trace_points()).collect();
+    let all = speedup_levels(&ptraces, &straces);
+    let step = all.len().div_ceil(1000).max(1);
+    let mut levels: Vec<SpeedupLevel> = all.iter().step_by(step).cloned().collect();
+    if let Some(last) = all.last()
+        && levels.last().map(|l| l.fitness) != Some(last.fitness)
+    {
+        levels.push(last.clone());
+    }
     let ratios: Vec<f64> = levels.iter().filter_map(|l| l.speedup).collect();
     let pairs = parallel
         .iter()
         .filter_map(|p| {
             let s = serial.iter().find(|s| s.seed == p.seed)?;
-            let table = crate::bench::speedup_table(&p.trace_points(), &s.trace_points());
+            let table = speedup_table(&p.trace_points(), &s.trace_points());
             let r: Vec<f64> = table.iter().filter_map(|(_, tp, ts)| ts.map(|ts| ts / tp.max(1e-6))).collect();
             Some(PairSpeedup {
                 seed: p.seed,
@@ -530,6 +544,34 @@ mod tests {
         let s = Stats::of(&[f64::INFINITY, 1.0, f64::INFINITY]);
         assert_eq!(s.median, None);
         assert_eq!(s.min, Some(1.0));
+    }
+
+    #[test]
+    fn speedup_levels_take_median_times_and_rank_unreached_runs_last() {
+        let t = |time_s, best_fitness| TracePoint { time_s, evaluations: 0.0, best_fitness };
+        // Serial runs reaching level 10 at the given times (None: never).
+        let serial = |times: &[Option<f64>]| -> Vec<Vec<TracePoint>> {
+            times.iter().map(|x| match x {
+                Some(s) => vec![t(0.0, 1), t(*s, 10)],
+                None => vec![t(0.0, 1)],
+            }).collect()
+        };
+        let parallel = vec![vec![t(0.0, 1), t(1.0, 10)]];
+        let at10 = |times: &[Option<f64>]| speedup_levels(&parallel, &serial(times)).into_iter().find(|l| l.fitness == 10).unwrap().serial_time_s;
+        assert_eq!(at10(&[Some(3.0), Some(1.0), Some(2.0)]), Some(2.0));
+        // Two of three runs reached the level: the median run did.
+        assert_eq!(at10(&[None, Some(5.0), Some(1.0)]), Some(5.0));
+        // Only one of three did: the median run did not.
+        assert_eq!(at10(&[None, Some(5.0), None]), None);
+        // Even counts interpolate between the two middle runs.
+        assert_eq!(at10(&[Some(4.0), Some(1.0), None, Some(2.0)]), Some(3.0));
+        assert_eq!(at10(&[Some(7.0)]), Some(7.0));
+        let l = speedup_levels(&parallel, &serial(&[Some(7.0)]));
+        assert_eq!(l.iter().map(|l| l.fitness).collect::<Vec<_>>(), vec![1, 10]);
+        assert_eq!(l[1].speedup, Some(7.0));
+        // A level the median parallel run did not reach is left out.
+        let two = vec![vec![t(0.0, 1), t(1.0, 10)], vec![t(0.0, 1)]];
+        assert!(speedup_levels(&two, &[]).iter().all(|l| l.fitness == 1));
     }
 
     #[test]

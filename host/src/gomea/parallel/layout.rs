@@ -54,7 +54,7 @@ impl GroupLayout {
         let mut in_set = vec![false; l];
         for group in groups {
             let dep_start = layout.dep_edges.len();
-            let mut slots: Vec<(u32, Vec<u32>)> = Vec::with_capacity(group.len());
+            let mut slots: Vec<(Crew, u32, Vec<u32>)> = Vec::with_capacity(group.len());
             for &set_index in group {
                 let set = &fos.sets[set_index as usize];
                 for &v in set {
@@ -74,13 +74,13 @@ impl GroupLayout {
                 for &v in set {
                     in_set[v as usize] = false;
                 }
-                slots.push((set_index, deps));
+                slots.push((crew(set.len(), deps.len()), set_index, deps));
             }
             // A stable sort: within a crew, the colouring's order.
-            slots.sort_by_key(|(set, deps)| crew(fos.sets[*set as usize].len(), deps.len()));
-            let ends = |c: Crew| slots.iter().filter(|(set, deps)| crew(fos.sets[*set as usize].len(), deps.len()) <= c).count() as u32;
-            layout.group_crews.extend([ends(Crew::Lane), ends(Crew::Warp)]);
-            for (set_index, deps) in slots {
+            slots.sort_by_key(|&(c, _, _)| c);
+            let end = |c: Crew| slots.partition_point(|&(x, _, _)| x <= c) as u32;
+            layout.group_crews.extend([end(Crew::Lane), end(Crew::Warp)]);
+            for (_, set_index, deps) in slots {
                 layout.slot_set.push(set_index);
                 layout.vars.extend_from_slice(&fos.sets[set_index as usize]);
                 layout.var_offsets.push(layout.vars.len() as u32);
