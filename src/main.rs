@@ -5,5 +5,5 @@
 const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
 fn main() -> std::process::ExitCode {
-    pgomea::cli::main(Some(KERNELS_PTX))
+    pgomea::app::cli::main(Some(KERNELS_PTX))
 }

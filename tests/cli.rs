@@ -138,7 +138,7 @@ fn set_and_name_select_from_the_data_directory() {
 #[test]
 fn devices_without_a_gpu_is_a_clear_error() {
     let o = pgomea(&["devices"]);
-    if pgomea::cuda::probe().is_err() {
+    if pgomea::backend::cuda::probe().is_err() {
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("CUDA"));
     } else {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use pgomea::generate::{self, WeightRange};
+use pgomea::problem::generate::{self, WeightRange};
 
 fn pgomea(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pgomea")).args(args).output().expect("the binary runs")
@@ -38,7 +38,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The maximum cut of a small graph by enumeration.
-fn brute_force(inst: &pgomea::instance::Instance) -> i64 {
+fn brute_force(inst: &pgomea::problem::graph::Instance) -> i64 {
     let n = inst.vertices;
     assert!(n <= 16);
     (0u32..1 << (n - 1))
@@ -48,7 +48,7 @@ fn brute_force(inst: &pgomea::instance::Instance) -> i64 {
 }
 
 /// Writes a generated instance and, when `best` is given, its best-known value as FILE.bkv.
-fn write(dir: &Path, name: &str, inst: pgomea::instance::Instance, best: Option<i64>) -> String {
+fn write(dir: &Path, name: &str, inst: pgomea::problem::graph::Instance, best: Option<i64>) -> String {
     let path = dir.join(format!("{name}.txt"));
     inst.write(&path).unwrap();
     if let Some(b) = best {
@@ -99,7 +99,7 @@ fn check_figure(dir: &Path, name: &str) {
     assert!(svg.contains("<polyline") || svg.contains("<path") || svg.contains("<polygon"), "{name}.svg draws no line");
     let png = std::fs::read(dir.join("figures").join(format!("{name}.png"))).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}.png lacks the PNG signature");
-    let (w, h, channels, pixels) = pgomea::experiment::plot::decode_png(&png).unwrap_or_else(|e| panic!("{name}.png: {e}"));
+    let (w, h, channels, pixels) = pgomea::app::experiment::plot::decode_png(&png).unwrap_or_else(|e| panic!("{name}.png: {e}"));
     assert_eq!((w, h), (800, 560));
     assert_eq!(pixels.len(), (w * h) as usize * channels);
     let inked = pixels.chunks(channels).filter(|p| p.iter().take(3).any(|&c| c < 200)).count();
@@ -130,7 +130,7 @@ fn run_study(study: &str, instances: &[String], runs: usize, variants: usize, fi
     for f in &run_files {
         let id = f.strip_suffix(".json").unwrap();
         assert!(id.starts_with(&format!("{study}-")) && id.contains("-seed"), "run id {id}");
-        let r = pgomea::experiment::store::load(&dir.join("runs").join(f)).unwrap();
+        let r = pgomea::app::experiment::store::load(&dir.join("runs").join(f)).unwrap();
         assert_eq!(r.run_id, id);
         assert_eq!(r.study, study);
         assert!(r.seed >= 1 && r.seed <= runs as u64);
@@ -326,7 +326,7 @@ fn a_second_invocation_skips_finished_runs() {
     assert_eq!(list(&d.join("out"), "runs").len(), 4);
     // The rerun is the same run (same seed, same evaluation budget).
     assert_eq!(std::fs::read(runs.join(&before[1].0)).map(|b| b.len() > 0).unwrap(), true);
-    let again = pgomea::experiment::store::load(&runs.join(&before[1].0)).unwrap();
+    let again = pgomea::app::experiment::store::load(&runs.join(&before[1].0)).unwrap();
     let old: serde_json::Value = serde_json::from_slice(&before[1].1).unwrap();
     assert_eq!(serde_json::json!(again.best_fitness), old["best_fitness"]);
 }
@@ -364,10 +364,10 @@ fn list_prints_one_runnable_command_per_run_and_shards_split_it() {
 fn paper_budgets_and_time_limits_in_the_plan() {
     let d = scratch("paper");
     let inst = tiny_instances(&d);
-    let parse = |extra: &[&str]| -> pgomea::experiment::ExperimentArgs {
+    let parse = |extra: &[&str]| -> pgomea::app::experiment::ExperimentArgs {
         let mut a = vec!["speedup", "--out", "/nonexistent", "--instances", &inst[0]];
         a.extend(extra);
-        pgomea::experiment::parse_args(a).unwrap()
+        pgomea::app::experiment::parse_args(a).unwrap()
     };
     // Defaults: 3 runs, minutes-sized limits, --backend auto.
     let plan = parse(&[]).plan().unwrap();
@@ -422,7 +422,7 @@ fn an_interrupt_leaves_finished_runs_intact_and_the_study_resumes() {
     // Every result file there is complete.
     for f in &done {
         assert!(f.ends_with(".json"), "{f}");
-        pgomea::experiment::store::load(&out.join("runs").join(f)).unwrap();
+        pgomea::app::experiment::store::load(&out.join("runs").join(f)).unwrap();
     }
     for f in list(&out, "traces") {
         let text = std::fs::read_to_string(out.join("traces").join(&f)).unwrap();
@@ -497,7 +497,7 @@ fn default_instances_come_from_the_data_directory() {
     let runs = list(Path::new(&out), "runs");
     assert!(runs.contains("fos-order-g1-random-fi-seed1.json") && runs.contains("fos-order-g65-colored-nofi-seed1.json"), "{runs:?}");
     for f in runs.iter().filter(|f| f.contains("-g1-")) {
-        let r = pgomea::experiment::store::load(&Path::new(&out).join("runs").join(f)).unwrap();
+        let r = pgomea::app::experiment::store::load(&Path::new(&out).join("runs").join(f)).unwrap();
         // A proven optimum is the target: the run stops there.
         assert_eq!(r.config.target, Some(g1_best));
         assert!(r.is_optimal && r.instance_source == "C/G1");

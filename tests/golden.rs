@@ -7,12 +7,12 @@
 
 use std::time::Duration;
 
-use pgomea::coloring::ColoringMethod;
-use pgomea::fos::LinkageModel;
-use pgomea::generate::{self, WeightRange};
+use pgomea::linkage::coloring::ColoringMethod;
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::generate::{self, WeightRange};
 use pgomea::gomea::ims::ImsConfig;
-use pgomea::problem::MaxCut;
-use pgomea::run::{Limits, Run};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::gomea::run::{Limits, Run};
 use pgomea::solve::{Algorithm, Backend, FosOrderKind, SolveConfig, solve};
 use serde_json::Value;
 

@@ -5,12 +5,12 @@
 
 mod common;
 
-use pgomea::selftest::{Candidate, check_generations, check_stages, data_cases, generated_cases};
+use pgomea::app::selftest::{Candidate, check_generations, check_stages, data_cases, generated_cases};
 
 const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
 fn gpu() -> Option<Candidate> {
-    match pgomea::cuda::probe() {
+    match pgomea::backend::cuda::probe() {
         Ok(name) => {
             eprintln!("GPU: {name}");
             Some(Candidate::Cuda { ptx: KERNELS_PTX })
@@ -24,9 +24,9 @@ fn gpu() -> Option<Candidate> {
     }
 }
 
-fn all_cases() -> Vec<pgomea::selftest::Case> {
+fn all_cases() -> Vec<pgomea::app::selftest::Case> {
     let mut cases = generated_cases().unwrap();
-    let args = pgomea::cli::InstanceArgs { instance: None, set: None, name: None, instances_dir: None };
+    let args = pgomea::app::args::InstanceArgs { instance: None, set: None, name: None, instances_dir: None };
     cases.extend(data_cases(&args).unwrap());
     cases
 }
@@ -64,9 +64,9 @@ fn cuda_generations_equal_cpu_generations_bit_for_bit() {
 #[test]
 fn cuda_backend_solves_a_torus_through_the_cli_path() {
     let Some(_) = gpu() else { return };
-    use pgomea::generate::{WeightRange, torus};
-    use pgomea::problem::MaxCut;
-    use pgomea::run::{Limits, Run};
+    use pgomea::problem::generate::{WeightRange, torus};
+    use pgomea::problem::maxcut::MaxCut;
+    use pgomea::gomea::run::{Limits, Run};
     use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
     let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap());
     let target = p.instance.total_weight();

@@ -3,9 +3,10 @@
 
 mod common;
 
-use pgomea::generate::{self, WeightRange, brute_force_max_cut};
-use pgomea::instance::Instance;
-use pgomea::problem::{EvaluationCounter, GrayBoxProblem, MaxCut, flip_delta, full_evaluation};
+use pgomea::problem::generate::{self, WeightRange, brute_force_max_cut};
+use pgomea::problem::graph::Instance;
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::{EvaluationCounter, GrayBoxProblem, flip_delta, full_evaluation};
 use pgomea_device::rng::SplitMix64;
 
 fn parse_err(text: &str) -> String {
@@ -78,7 +79,7 @@ fn brute_force_matches_set_a_optima() {
 #[test]
 fn every_shipped_instance_parses_with_the_announced_size() {
     let Some(dir) = common::data_dir() else { return };
-    let rows = pgomea::data::read_best_known(&dir).unwrap();
+    let rows = pgomea::problem::data::read_best_known(&dir).unwrap();
     assert!(rows.len() > 200);
     for r in &rows {
         let inst = Instance::read(&r.path(&dir)).unwrap_or_else(|e| panic!("{e}"));

@@ -6,15 +6,17 @@ mod common;
 
 use std::time::Duration;
 
-use pgomea::coloring::{ColoringMethod, Lmig, check_groups_independent};
-use pgomea::fos::{Fos, LinkageModel};
-use pgomea::generate::{self, WeightRange};
+use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
+use pgomea::linkage::fos::{Fos, LinkageModel};
+use pgomea::problem::generate::{self, WeightRange};
 use pgomea::gomea::parallel::stages::GroupKey;
-use pgomea::gomea::parallel::{StageBackend, cpu};
-use pgomea::instance::Instance;
-use pgomea::problem::{GrayBoxProblem, MaxCut};
-use pgomea::run::{Limits, Run};
-use pgomea::selftest::{Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state};
+use pgomea::backend::cpu;
+use pgomea::gomea::parallel::StageBackend;
+use pgomea::problem::graph::Instance;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::gomea::run::{Limits, Run};
+use pgomea::app::selftest::{Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state};
 use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
 use std::sync::Arc;
@@ -102,7 +104,7 @@ fn whole_generations_are_the_same_on_one_and_four_threads_with_exact_fitness() {
 #[test]
 fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
     let Some(dir) = common::data_dir() else { return };
-    let rows = pgomea::data::read_best_known(&dir).unwrap();
+    let rows = pgomea::problem::data::read_best_known(&dir).unwrap();
     let mut checked = 0;
     for r in rows.iter().filter(|r| r.set != "G" || r.vertices <= 3000) {
         let p = MaxCut::new(Instance::read(&r.path(&dir)).unwrap());

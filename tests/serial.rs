@@ -5,13 +5,13 @@ mod common;
 
 use std::time::Duration;
 
-use pgomea::fos::LinkageModel;
-use pgomea::generate::{self, WeightRange};
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::generate::{self, WeightRange};
 use pgomea::gomea::ims::{Ims, ImsConfig};
 use pgomea::gomea::{Population, PopulationEngine};
-use pgomea::instance::Instance;
-use pgomea::problem::MaxCut;
-use pgomea::run::{Limits, Run};
+use pgomea::problem::graph::Instance;
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::gomea::run::{Limits, Run};
 use pgomea::solve::{FosOrderKind, SolveConfig, solve};
 
 fn solve_with(problem: &MaxCut, config: &SolveConfig, target: i64, max_evals: f64) -> pgomea::solve::Outcome {

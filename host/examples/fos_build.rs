@@ -8,10 +8,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgomea::coloring::{ColoringMethod, Lmig, check_groups_independent};
-use pgomea::fos::{Fos, LinkageModel};
-use pgomea::instance::Instance;
-use pgomea::problem::MaxCut;
+use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
+use pgomea::linkage::fos::{Fos, LinkageModel};
+use pgomea::problem::graph::Instance;
+use pgomea::problem::maxcut::MaxCut;
 use pgomea_device::rng::SplitMix64;
 
 fn main() {

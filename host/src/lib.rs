@@ -2,21 +2,21 @@
 //! by colour groups of independent linkage sets on a multi-core CPU or an NVIDIA GPU, after
 //! Bouter and Bosman, "GPU-Accelerated Parallel Gene-pool Optimal Mixing in a Gray-Box
 //! Optimization Setting", GECCO 2022.
+//!
+//! The modules are one-way layers, each using only those listed before it (ARCHITECTURE.md):
+//! [`error`], [`problem`] (the gray-box interface, the problem kinds, instance formats,
+//! generators), [`linkage`] (linkage models, their interaction graph, colouring), [`gomea`]
+//! (populations, the multi-start scheme, serial GOMEA, the parallel generation loop), [`backend`]
+//! (where parallel GOM runs: CPU cores or a CUDA GPU), [`solve`] (a configuration to an outcome:
+//! the library's front door) and [`app`] (the command line, benchmarks, the self-test and the
+//! experiments: the only place that knows clap, plotters and result files).
 
-pub mod bench;
-pub mod cli;
-pub mod coloring;
-pub mod cuda;
-pub mod data;
-pub mod generate;
-pub mod gomea;
 pub mod error;
-pub mod experiment;
-pub mod fos;
-pub mod instance;
 pub mod problem;
-pub mod run;
-pub mod selftest;
+pub mod linkage;
+pub mod gomea;
+pub mod backend;
 pub mod solve;
+pub mod app;
 
 pub use error::{Error, Result};

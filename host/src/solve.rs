@@ -7,17 +7,34 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::coloring::{ColoringMethod, Lmig};
+use crate::linkage::coloring::{ColoringMethod, Lmig};
 use crate::error::{Error, Result};
-use crate::fos::{Fos, LinkageModel};
+use crate::linkage::fos::{Fos, LinkageModel};
 use crate::gomea::PopulationEngine;
+use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::ims::{Ims, ImsConfig};
 use crate::gomea::serial::{FosOrder, LinkageSource, SerialConfig, SerialGomea};
-use crate::problem::{GrayBoxProblem, MaxCut};
-use crate::run::Run;
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
+use crate::gomea::run::Run;
 use pgomea_device::rng::SplitMix64;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+/// A closed set of named choices (algorithm, backend, ...): their names on the command line and
+/// in result files, and a line of help each. The app layer turns these into command-line options.
+pub trait Choice: Copy + Sized + 'static {
+    const ALL: &'static [Self];
+    fn name(self) -> &'static str;
+    fn help(self) -> &'static str;
+    /// The choice called `name`, or an error listing the choices.
+    fn parse(name: &str) -> Result<Self> {
+        Self::ALL.iter().copied().find(|c| c.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|c| c.name()).collect();
+            Error::usage(format!("`{name}`: expected one of {}", names.join(", ")))
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper).
@@ -26,7 +43,23 @@ pub enum Algorithm {
     Parallel,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+impl Choice for Algorithm {
+    const ALL: &'static [Self] = &[Algorithm::Serial, Algorithm::Parallel];
+    fn name(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "serial",
+            Algorithm::Parallel => "parallel",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
+            Algorithm::Parallel => "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Backend {
     /// CUDA when a driver and a device exist, else the CPU.
@@ -37,12 +70,30 @@ pub enum Backend {
     Cuda,
 }
 
+impl Choice for Backend {
+    const ALL: &'static [Self] = &[Backend::Auto, Backend::Cpu, Backend::Cuda];
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Cpu => "cpu",
+            Backend::Cuda => "cuda",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Backend::Auto => "CUDA when a driver and a device exist, else the CPU",
+            Backend::Cpu => "Parallel GOM on all CPU cores",
+            Backend::Cuda => "Parallel GOM on an NVIDIA GPU",
+        }
+    }
+}
+
 impl Backend {
     /// `Auto` becomes `Cuda` when a driver and a device exist, else `Cpu`; with `say`, prints which
     /// and why on stderr.
     pub fn resolve(self, say: bool) -> Backend {
         match self {
-            Backend::Auto => match crate::cuda::probe() {
+            Backend::Auto => match crate::backend::cuda::probe() {
                 Ok(name) => {
                     if say {
                         eprintln!("backend: CUDA on {name}");
@@ -61,13 +112,29 @@ impl Backend {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FosOrderKind {
     /// A random permutation of the linkage sets per solution.
     Random,
     /// Colour groups in random order, the sets of a group in random order (parallel GOM's order).
     Colored,
+}
+
+impl Choice for FosOrderKind {
+    const ALL: &'static [Self] = &[FosOrderKind::Random, FosOrderKind::Colored];
+    fn name(self) -> &'static str {
+        match self {
+            FosOrderKind::Random => "random",
+            FosOrderKind::Colored => "colored",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            FosOrderKind::Random => "A random permutation of the linkage sets per solution",
+            FosOrderKind::Colored => "Colour groups in random order, the sets of a group in random order (parallel GOM's order)",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -160,6 +227,22 @@ pub fn build_model(problem: &MaxCut, config: &SolveConfig) -> Result<Model> {
     Ok(Model { fos, groups })
 }
 
+/// The default population cap: the largest power-of-two multiple of n_base whose genes (three
+/// copies, as parallel GOM keeps) fit in a quarter of the available memory.
+pub fn default_population_cap(l: usize, n_base: usize) -> usize {
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| m.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok()))
+        .map(|kib| kib * 1024)
+        .unwrap_or(4 << 30);
+    let budget = available / 4;
+    let mut n = n_base.max(1);
+    while (n * 2) * l.max(1) * 4 <= budget && n < (1 << 24) {
+        n *= 2;
+    }
+    n
+}
+
 /// Runs the configured algorithm on `problem` within `run`'s limits.
 pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_known: Option<i64>) -> Result<Outcome> {
     let setup_start = Instant::now();
@@ -171,7 +254,7 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
     };
     let opening = (backend == Backend::Cuda).then(|| {
         let ptx = config.ptx;
-        std::thread::spawn(move || crate::cuda::Gpu::shared(ptx))
+        std::thread::spawn(move || crate::backend::cuda::Gpu::shared(ptx))
     });
     let model = build_model(problem, config)?;
     let setup_s = setup_start.elapsed().as_secs_f64();
@@ -199,7 +282,7 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
                 Some(handle) => Some(handle.join().map_err(|_| Error::Cuda("opening the GPU failed".into()))??),
                 None => None,
             };
-            crate::gomea::parallel::make_ims(problem, config, gpu, &model)?
+            parallel_ims(problem, config, gpu, &model)?
         }
     };
     ims.run(run)?;
@@ -233,7 +316,37 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
     })
 }
 
-/// The seed of population `index` of a run.
-pub fn population_seed(seed: u64, index: usize) -> u64 {
-    pgomea_device::rng::mix64(seed ^ pgomea_device::rng::mix64(0x706f70 + index as u64))
+/// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
+/// else on the CPU backend.
+fn parallel_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, gpu: Option<Arc<crate::backend::cuda::Gpu>>, model: &Model) -> Result<(String, Ims<'a>)> {
+    let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
+    let layout = Arc::new(crate::gomea::parallel::layout::GroupLayout::new(problem, &model.fos, groups));
+    let seed = config.seed;
+    let ims_config: ImsConfig = config.ims.clone();
+    match gpu {
+        Some(gpu) => {
+            let name = format!("cuda ({})", gpu.name());
+            let shared = crate::backend::cuda::SharedArrays::upload(&gpu, problem, &layout)?;
+            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
+                let seed = population_seed(seed, index);
+                let population = initial_population(problem, size, seed, run);
+                let fitness = population.fitness.clone();
+                let backend = crate::backend::cuda::CudaStages::new(gpu.clone(), shared.clone(), layout.clone(), population)?;
+                Ok(Box::new(crate::gomea::parallel::ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+            };
+            Ok((name, Ims::new(ims_config, Box::new(factory))?))
+        }
+        None => {
+            let pool = Arc::new(crate::backend::cpu::thread_pool(config.threads)?);
+            let name = format!("cpu ({} threads)", pool.current_num_threads());
+            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
+                let seed = population_seed(seed, index);
+                let population = initial_population(problem, size, seed, run);
+                let fitness = population.fitness.clone();
+                let backend = crate::backend::cpu::CpuStages::new(problem, layout.clone(), population, pool.clone());
+                Ok(Box::new(crate::gomea::parallel::ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+            };
+            Ok((name, Ims::new(ims_config, Box::new(factory))?))
+        }
+    }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 /// The instance data directory, or None with a printed reason (tests on shipped sets then skip).
 pub fn data_dir() -> Option<PathBuf> {
-    match pgomea::data::data_dir(None) {
+    match pgomea::problem::data::data_dir(None) {
         Ok(d) => Some(d),
         Err(e) => {
             use std::io::Write;
@@ -16,9 +16,9 @@ pub fn data_dir() -> Option<PathBuf> {
 }
 
 /// The rows of best_known.csv of one set.
-pub fn known(set: &str) -> Option<(PathBuf, Vec<pgomea::data::KnownInstance>)> {
+pub fn known(set: &str) -> Option<(PathBuf, Vec<pgomea::problem::data::KnownInstance>)> {
     let dir = data_dir()?;
-    let rows = pgomea::data::read_best_known(&dir).expect("best_known.csv parses");
+    let rows = pgomea::problem::data::read_best_known(&dir).expect("best_known.csv parses");
     let rows = rows.into_iter().filter(|r| r.set == set).collect();
     Some((dir, rows))
 }

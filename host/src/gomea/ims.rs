@@ -5,7 +5,7 @@
 
 use super::PopulationEngine;
 use crate::error::{Error, Result};
-use crate::run::{Run, StopReason};
+use crate::gomea::run::{Run, StopReason};
 
 #[derive(Clone, Debug)]
 pub struct ImsConfig {

@@ -1,15 +1,17 @@
-//! GOMEA: the population, the serial algorithm with Forced Improvement, the interleaved
-//! multi-start scheme, and the parallel (colour-grouped) algorithm with its CPU stages.
+//! GOMEA: the run's shared state ([`run`]), the population, the interleaved multi-start scheme,
+//! serial GOMEA with Forced Improvement, and the generation loop of parallel (colour-grouped)
+//! GOMEA over a [`parallel::StageBackend`].
 
 pub mod ims;
 pub mod parallel;
 pub mod population;
+pub mod run;
 pub mod serial;
 
 pub use population::Population;
 
 use crate::error::Result;
-use crate::run::Run;
+use crate::gomea::run::Run;
 
 /// One population and the algorithm that evolves it, as the interleaved multi-start scheme sees
 /// it. Serial GOMEA, parallel GOMEA on the CPU and parallel GOMEA on the GPU all implement it.

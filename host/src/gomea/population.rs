@@ -3,6 +3,7 @@
 
 use pgomea_device::rng::SplitMix64;
 
+use super::run::Run;
 use crate::problem::{EvaluationCounter, GrayBoxProblem, full_evaluation};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,4 +42,24 @@ impl Population {
         let first = self.solution(0);
         self.fitness.iter().all(|&f| f == self.fitness[0]) && (1..self.n).all(|i| self.solution(i) == first)
     }
+}
+
+/// The seed of population `index` of a run (the multi-start scheme's populations draw from
+/// independent streams).
+pub fn population_seed(seed: u64, index: usize) -> u64 {
+    pgomea_device::rng::mix64(seed ^ pgomea_device::rng::mix64(0x706f70 + index as u64))
+}
+
+/// The initial population of population `index` of a run: the same on every backend.
+pub fn initial_population<P: GrayBoxProblem + ?Sized>(problem: &P, size: usize, seed: u64, run: &mut Run) -> Population {
+    random_population(problem, size, &mut SplitMix64::new(seed), run)
+}
+
+/// A random population, fully evaluated, each solution offered to the run as elitist candidate.
+pub fn random_population<P: GrayBoxProblem + ?Sized>(problem: &P, size: usize, rng: &mut SplitMix64, run: &mut Run) -> Population {
+    let population = Population::random(problem, size, rng, &run.counter);
+    for i in 0..size {
+        run.offer(population.solution(i), population.fitness[i]);
+    }
+    population
 }

@@ -10,9 +10,10 @@ use pgomea_device::rng::SplitMix64;
 
 use super::{Population, PopulationEngine};
 use crate::error::Result;
-use crate::fos::Fos;
-use crate::problem::{GrayBoxProblem, MaxCut};
-use crate::run::Run;
+use crate::linkage::fos::Fos;
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
+use crate::gomea::run::Run;
 
 /// The order in which GOM visits the linkage sets of one solution.
 #[derive(Clone, Debug)]
@@ -60,7 +61,7 @@ impl SerialGomea {
     pub fn new(config: SerialConfig, n: usize, seed: u64, run: &mut Run) -> Self {
         let problem = run.problem;
         let mut rng = SplitMix64::new(seed);
-        let population = super::parallel::random_population(problem, n, &mut rng, run);
+        let population = super::population::random_population(problem, n, &mut rng, run);
         let l = problem.variables();
         let fos = match &config.linkage {
             LinkageSource::Static(f) => f.clone(),

@@ -15,8 +15,9 @@
 
 use pgomea_device::gom::{Crew, crew};
 
-use crate::fos::Fos;
-use crate::problem::{GrayBoxProblem, MaxCut};
+use crate::linkage::fos::Fos;
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupLayout {

@@ -1,10 +1,8 @@
 //! Parallel GOMEA (Algorithms 3 and 4 of the paper): per generation O = clone(P); for each colour
 //! group, in a random order, the six stages of [`stages`]; then P = O and the elitist is updated.
 //! No Forced Improvement (the paper's choice). The generation loop is written once, here, over a
-//! [`StageBackend`]: the CPU backend ([`cpu`]) and the CUDA backend (`crate::cuda`) only run the
-//! stages.
+//! [`StageBackend`]: the CPU backend and the CUDA backend (`crate::backend`) only run the stages.
 
-pub mod cpu;
 pub mod layout;
 pub mod stages;
 
@@ -15,12 +13,9 @@ use pgomea_device::rng::SplitMix64;
 
 use self::layout::GroupLayout;
 use self::stages::GroupKey;
-use super::ims::{Ims, ImsConfig};
+use super::run::Run;
 use super::{Population, PopulationEngine};
 use crate::error::{Error, Result};
-use crate::problem::MaxCut;
-use crate::run::Run;
-use crate::solve::{Model, SolveConfig, population_seed};
 
 /// The six stages, in order, for timing reports.
 pub const STAGE_NAMES: [&str; 6] = ["donor-selection", "donor-insertion", "subfunction-evaluation", "reduce-by-key", "improvement-mask", "reset-insert"];
@@ -273,54 +268,5 @@ impl<B: StageBackend> PopulationEngine for ParallelGomea<B> {
     }
     fn population(&self) -> Result<Population> {
         self.backend.population()
-    }
-}
-
-/// The initial population of population `index` of a run: the same on every backend.
-pub fn initial_population(problem: &MaxCut, size: usize, seed: u64, run: &mut Run) -> Population {
-    random_population(problem, size, &mut SplitMix64::new(seed), run)
-}
-
-/// A random population, fully evaluated, each solution offered to the run as elitist candidate.
-pub fn random_population(problem: &MaxCut, size: usize, rng: &mut SplitMix64, run: &mut Run) -> Population {
-    let population = Population::random(problem, size, rng, &run.counter);
-    for i in 0..size {
-        run.offer(population.solution(i), population.fitness[i]);
-    }
-    population
-}
-
-/// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
-/// else on the CPU backend.
-pub fn make_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, gpu: Option<Arc<crate::cuda::Gpu>>, model: &Model) -> Result<(String, Ims<'a>)> {
-    let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
-    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
-    let seed = config.seed;
-    let ims_config: ImsConfig = config.ims.clone();
-    match gpu {
-        Some(gpu) => {
-            let name = format!("cuda ({})", gpu.name());
-            let shared = crate::cuda::SharedArrays::upload(&gpu, problem, &layout)?;
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                let seed = population_seed(seed, index);
-                let population = initial_population(problem, size, seed, run);
-                let fitness = population.fitness.clone();
-                let backend = crate::cuda::CudaStages::new(gpu.clone(), shared.clone(), layout.clone(), population)?;
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
-            };
-            Ok((name, Ims::new(ims_config, Box::new(factory))?))
-        }
-        None => {
-            let pool = Arc::new(cpu::thread_pool(config.threads)?);
-            let name = format!("cpu ({} threads)", pool.current_num_threads());
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                let seed = population_seed(seed, index);
-                let population = initial_population(problem, size, seed, run);
-                let fitness = population.fitness.clone();
-                let backend = cpu::CpuStages::new(problem, layout.clone(), population, pool.clone());
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
-            };
-            Ok((name, Ims::new(ims_config, Box::new(factory))?))
-        }
     }
 }

@@ -11,7 +11,7 @@
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, edge_delta};
 
 use super::layout::GroupLayout;
-use crate::problem::MaxCut;
+use crate::problem::maxcut::MaxCut;
 
 /// The counter coordinates shared by every random draw of one group in one generation.
 #[derive(Clone, Copy, Debug)]

@@ -5,7 +5,7 @@
 use pgomea_device::rng::SplitMix64;
 
 use crate::error::{Error, Result};
-use crate::instance::{Edge, Instance};
+use crate::problem::graph::{Edge, Instance};
 
 /// Weights drawn uniformly from `min..=max`.
 #[derive(Clone, Copy, Debug)]

@@ -31,7 +31,7 @@ use pgomea_device::rng::SplitMix64;
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::problem::MaxCut;
+use crate::problem::maxcut::MaxCut;
 
 /// A family of subsets of the variables: the linkage sets GOM mixes. Each set is sorted ascending
 /// and holds distinct variables.
@@ -548,7 +548,7 @@ fn mutual_information(genes: &[u8], n: usize, l: usize) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::{Edge, Instance};
+    use crate::problem::graph::{Edge, Instance};
 
     fn graph(l: usize, edges: &[(u32, u32, i64)]) -> MaxCut {
         MaxCut::new(Instance::new(

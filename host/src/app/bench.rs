@@ -16,16 +16,18 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use crate::cli::InstanceArgs;
-use crate::coloring::ColoringMethod;
+use crate::app::args::InstanceArgs;
+use crate::linkage::coloring::ColoringMethod;
 use crate::error::{Error, Result};
-use crate::fos::LinkageModel;
+use crate::linkage::fos::LinkageModel;
 use crate::gomea::PopulationEngine;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageTimes, cpu, initial_population};
+use crate::backend::cpu;
+use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageTimes};
+use crate::gomea::population::initial_population;
 use crate::gomea::serial::{FosOrder, LinkageSource, SerialConfig, SerialGomea};
-use crate::problem::MaxCut;
-use crate::run::{Limits, Run};
+use crate::problem::maxcut::MaxCut;
+use crate::gomea::run::{Limits, Run};
 use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
 
 #[derive(Subcommand, Debug)]
@@ -172,9 +174,9 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     let layout = Arc::new(GroupLayout::new(&problem, &model.fos, groups));
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
-    let gpu = if backend == Backend::Cuda { Some(crate::cuda::Gpu::shared(ptx)?) } else { None };
+    let gpu = if backend == Backend::Cuda { Some(crate::backend::cuda::Gpu::shared(ptx)?) } else { None };
     let shared = match &gpu {
-        Some(g) => Some(crate::cuda::SharedArrays::upload(g, &problem, &layout)?),
+        Some(g) => Some(crate::backend::cuda::SharedArrays::upload(g, &problem, &layout)?),
         None => None,
     };
     let pool = Arc::new(cpu::thread_pool(a.threads)?);
@@ -182,9 +184,9 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
         let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
                 let mut make = |p, pass| {
-                    let mut b = crate::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), p)?;
+                    let mut b = crate::backend::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), p)?;
                     if pass == 3 {
-                        b.set_whole_generation(crate::cuda::WholeGeneration::Graph);
+                        b.set_whole_generation(crate::backend::cuda::WholeGeneration::Graph);
                     }
                     Ok(b)
                 };
@@ -277,7 +279,7 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     // of the algorithm), before the timed runs; its time is reported apart.
     let t0 = Instant::now();
     if backend == Backend::Cuda {
-        crate::cuda::Gpu::shared(ptx)?;
+        crate::backend::cuda::Gpu::shared(ptx)?;
     }
     let gpu_open_s = (backend == Backend::Cuda).then(|| t0.elapsed().as_secs_f64());
     let (mut ptraces, mut straces, mut pbest, mut sbest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -302,7 +304,7 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         ptraces.push(prun.trace.clone());
         straces.push(srun.trace.clone());
     }
-    let table: Vec<(i64, f64, Option<f64>)> = crate::experiment::summary::speedup_levels(&ptraces, &straces)
+    let table: Vec<(i64, f64, Option<f64>)> = crate::app::experiment::summary::speedup_levels(&ptraces, &straces)
         .into_iter()
         .map(|l| (l.fitness, l.parallel_time_s, l.serial_time_s))
         .collect();

@@ -18,8 +18,9 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::fos::Fos;
-use crate::problem::{GrayBoxProblem, MaxCut};
+use crate::linkage::fos::Fos;
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
 
 /// Which greedy colouring to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -467,7 +468,7 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &MaxCut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::{Edge, Instance};
+    use crate::problem::graph::{Edge, Instance};
     use pgomea_device::rng::SplitMix64;
 
     fn graph(l: usize, edges: &[(u32, u32)]) -> MaxCut {

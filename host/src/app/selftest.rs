@@ -11,19 +11,33 @@ use std::sync::Arc;
 use pgomea_device::gom::NO_DONOR;
 use pgomea_device::rng::SplitMix64;
 
-use crate::cli::SelftestArgs;
-use crate::coloring::ColoringMethod;
-use crate::cuda::WholeGeneration;
+use clap::Args;
+
+use crate::app::args::InstanceArgs;
+use crate::linkage::coloring::ColoringMethod;
+use crate::backend::cuda::WholeGeneration;
 use crate::error::{Error, Result};
-use crate::fos::LinkageModel;
-use crate::generate::{self, WeightRange};
+use crate::linkage::fos::LinkageModel;
+use crate::problem::generate::{self, WeightRange};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::stages::GroupKey;
-use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageState, cpu, initial_population};
+use crate::backend::cpu;
+use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageState};
+use crate::gomea::population::initial_population;
 use crate::gomea::{Population, PopulationEngine};
-use crate::problem::{GrayBoxProblem, MaxCut};
-use crate::run::{Limits, Run};
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
+use crate::gomea::run::{Limits, Run};
 use crate::solve::{Algorithm, SolveConfig, build_model};
+
+#[derive(Args, Debug)]
+pub struct SelftestArgs {
+    /// Generations compared per case.
+    #[arg(long, default_value_t = 3)]
+    pub generations: u32,
+    #[command(flatten)]
+    pub instances: InstanceArgs,
+}
 
 /// The backend checked against the CPU backend on one thread.
 #[derive(Clone, Copy, Debug)]
@@ -64,9 +78,9 @@ fn with_backend<R>(case: &Case, candidate: Option<Candidate>, whole: WholeGenera
             f(&mut b)
         }
         Some(Candidate::Cuda { ptx }) => {
-            let gpu = crate::cuda::Gpu::shared(Some(ptx))?;
-            let shared = crate::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
-            let mut b = crate::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
+            let gpu = crate::backend::cuda::Gpu::shared(Some(ptx))?;
+            let shared = crate::backend::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
+            let mut b = crate::backend::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
             b.set_whole_generation(whole);
             f(&mut b)
         }
@@ -251,13 +265,13 @@ pub fn generated_cases() -> Result<Vec<Case>> {
 }
 
 /// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.
-pub fn data_cases(args: &crate::cli::InstanceArgs) -> Result<Vec<Case>> {
-    let Ok(dir) = crate::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
-    let rows = crate::data::read_best_known(&dir)?;
+pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
+    let Ok(dir) = crate::problem::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
+    let rows = crate::problem::data::read_best_known(&dir)?;
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {
-        if let Ok(row) = crate::data::find(&rows, set, name) {
-            let mut inst = crate::instance::Instance::read(&row.path(&dir))?;
+        if let Ok(row) = crate::problem::data::find(&rows, set, name) {
+            let mut inst = crate::problem::graph::Instance::read(&row.path(&dir))?;
             inst.name = format!("{set}/{name}");
             out.push(Case::new(MaxCut::new(inst), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?);
         }
@@ -267,7 +281,7 @@ pub fn data_cases(args: &crate::cli::InstanceArgs) -> Result<Vec<Case>> {
 
 /// `pgomea selftest`.
 pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
-    let candidate = match crate::cuda::probe() {
+    let candidate = match crate::backend::cuda::probe() {
         Ok(name) => {
             println!("selftest: GPU {name} against the CPU backend (1 thread)");
             Candidate::Cuda { ptx: ptx.ok_or_else(|| Error::Cuda("this build carries no kernels".into()))? }

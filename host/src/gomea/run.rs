@@ -6,7 +6,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::problem::{EvaluationCounter, GrayBoxProblem, MaxCut};
+use crate::problem::maxcut::MaxCut;
+use crate::problem::{EvaluationCounter, GrayBoxProblem};
 
 /// When a run ends (whichever comes first). All `None` means: until every population is gone.
 #[derive(Clone, Debug, Default)]

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{StageBackend, StageState};
-use super::layout::GroupLayout;
-use super::stages::{self, GroupKey};
+use crate::gomea::parallel::{StageBackend, StageState};
+use crate::gomea::parallel::layout::GroupLayout;
+use crate::gomea::parallel::stages::{self, GroupKey};
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::problem::MaxCut;
+use crate::problem::maxcut::MaxCut;
 
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::run::TracePoint;
+use crate::gomea::run::TracePoint;
 
 /// The version of the record layout, stored in every record.
 pub const FORMAT: u32 = 1;

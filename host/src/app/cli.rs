@@ -8,15 +8,15 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::coloring::{ColoringMethod, Lmig};
-use crate::data;
+use crate::linkage::coloring::{ColoringMethod, Lmig};
+use crate::app::args::InstanceArgs;
 use crate::error::{Error, Result};
-use crate::fos::{Fos, LinkageModel};
-use crate::generate::{self, WeightRange};
+use crate::linkage::fos::{Fos, LinkageModel};
+use crate::problem::generate::{self, WeightRange};
 use crate::gomea::ims::ImsConfig;
-use crate::instance::Instance;
-use crate::problem::{GrayBoxProblem, MaxCut};
-use crate::run::{Limits, Run};
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
+use crate::gomea::run::{Limits, Run};
 use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, solve};
 
 #[derive(Parser, Debug)]
@@ -47,64 +47,14 @@ pub enum Command {
     /// List the CUDA devices.
     Devices,
     /// Check this machine's GPU against the CPU backend on fixed seeds (bit for bit).
-    Selftest(SelftestArgs),
+    Selftest(crate::app::selftest::SelftestArgs),
     /// Measure throughput per stage, or the speed-up of parallel over serial GOMEA.
     #[command(subcommand)]
-    Bench(crate::bench::BenchCommand),
+    Bench(crate::app::bench::BenchCommand),
     /// Run a study of the paper's section 6 (many runs, summary, figures); resumable, shardable.
-    Experiment(crate::experiment::ExperimentArgs),
+    Experiment(crate::app::experiment::ExperimentArgs),
     /// Combine result directories of `pgomea experiment` (e.g. shards) into one summary and figures.
-    Merge(crate::experiment::MergeArgs),
-}
-
-#[derive(Args, Debug, Clone)]
-pub struct InstanceArgs {
-    /// An instance file (`n m` header, then `i j w` lines, 1-based).
-    #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
-    pub instance: Option<PathBuf>,
-    /// An instance set of the data directory: A, B, Bgrid, C or G (with --name).
-    #[arg(long, value_name = "S", requires = "name")]
-    pub set: Option<String>,
-    /// An instance name in that set, e.g. G1 or n0000400i00.
-    #[arg(long, value_name = "N", requires = "set")]
-    pub name: Option<String>,
-    /// The data directory with the instance sets and best_known.csv.
-    #[arg(long, value_name = "DIR")]
-    pub instances_dir: Option<PathBuf>,
-}
-
-/// An instance with its best-known value when the data directory knows it.
-pub struct LoadedInstance {
-    pub instance: Instance,
-    pub best_known: Option<i64>,
-    pub is_optimal: bool,
-}
-
-impl InstanceArgs {
-    pub fn load(&self) -> Result<LoadedInstance> {
-        if let (Some(set), Some(name)) = (&self.set, &self.name) {
-            let dir = data::data_dir(self.instances_dir.as_deref())?;
-            let rows = data::read_best_known(&dir)?;
-            let row = data::find(&rows, set, name)?;
-            let mut instance = Instance::read(&row.path(&dir))?;
-            instance.name = row.name.clone();
-            return Ok(LoadedInstance { instance, best_known: Some(row.best_known), is_optimal: row.is_optimal });
-        }
-        if let Some(path) = &self.instance {
-            let instance = Instance::read(path)?;
-            let known = data::data_dir(self.instances_dir.as_deref())
-                .ok()
-                .and_then(|dir| data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path)));
-            return Ok(LoadedInstance {
-                instance,
-                best_known: known.as_ref().map(|k| k.best_known),
-                is_optimal: known.is_some_and(|k| k.is_optimal),
-            });
-        }
-        let instance = generate::default_instance();
-        let total = instance.total_weight();
-        Ok(LoadedInstance { instance, best_known: Some(total), is_optimal: true })
-    }
+    Merge(crate::app::experiment::MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -215,15 +165,6 @@ pub struct GenerateArgs {
     pub max_weight: i64,
 }
 
-#[derive(Args, Debug)]
-pub struct SelftestArgs {
-    /// Generations compared per case.
-    #[arg(long, default_value_t = 3)]
-    pub generations: u32,
-    #[command(flatten)]
-    pub instances: InstanceArgs,
-}
-
 /// Runs the CLI; returns the process exit code.
 pub fn main(ptx: Option<&'static str>) -> ExitCode {
     let cli = Cli::parse();
@@ -242,15 +183,15 @@ fn dispatch(cli: Cli, ptx: Option<&'static str>) -> Result<ExitCode> {
         Command::Info(a) => cmd_info(&a),
         Command::Generate(a) => cmd_generate(&a),
         Command::Devices => {
-            for line in crate::cuda::devices()? {
+            for line in crate::backend::cuda::devices()? {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Selftest(a) => crate::selftest::run(&a, ptx),
-        Command::Bench(b) => crate::bench::run(&b, ptx),
-        Command::Experiment(a) => crate::experiment::run(&a, ptx),
-        Command::Merge(a) => crate::experiment::merge(&a),
+        Command::Selftest(a) => crate::app::selftest::run(&a, ptx),
+        Command::Bench(b) => crate::app::bench::run(&b, ptx),
+        Command::Experiment(a) => crate::app::experiment::run(&a, ptx),
+        Command::Merge(a) => crate::app::experiment::merge(&a),
     }
 }
 
@@ -297,29 +238,13 @@ pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
     Ok(Limits { time, evaluations: a.max_evals, target })
 }
 
-/// The default population cap: the largest power-of-two multiple of n_base whose genes (three
-/// copies, as parallel GOM keeps) fit in a quarter of the available memory.
-pub fn default_population_cap(l: usize, n_base: usize) -> usize {
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| m.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok()))
-        .map(|kib| kib * 1024)
-        .unwrap_or(4 << 30);
-    let budget = available / 4;
-    let mut n = n_base.max(1);
-    while (n * 2) * l.max(1) * 4 <= budget && n < (1 << 24) {
-        n *= 2;
-    }
-    n
-}
-
 fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
     let limits = limits(a, loaded.best_known)?;
     let problem = MaxCut::new(loaded.instance);
     let mut config = solve_config(a, ptx);
     if config.ims.max_population.is_none() {
-        config.ims.max_population = Some(default_population_cap(problem.variables(), a.n_base));
+        config.ims.max_population = Some(crate::solve::default_population_cap(problem.variables(), a.n_base));
     }
     if !a.quiet {
         eprintln!(

@@ -26,9 +26,10 @@ use clap::Args;
 
 use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
-use crate::problem::{GrayBoxProblem, MaxCut};
-use crate::run::{Limits, Run};
-use crate::solve::{Algorithm, Backend, FosOrderKind, SolveConfig, solve};
+use crate::problem::GrayBoxProblem;
+use crate::problem::maxcut::MaxCut;
+use crate::gomea::run::{Limits, Run};
+use crate::solve::{Algorithm, Backend, Choice, SolveConfig, solve};
 use plot::{Figure, Series};
 use store::{RunConfig, RunRecord};
 pub use studies::Study;
@@ -262,7 +263,7 @@ impl ExperimentArgs {
         num("--max-evals", self.max_evals.map(|v| v.to_string()));
         num("--threads", self.threads.map(|v| v.to_string()));
         num("--max-population", self.max_population.map(|v| v.to_string()));
-        t.extend(["--backend".into(), backend_name(self.backend).into()]);
+        t.extend(["--backend".into(), self.backend.name().into()]);
         if self.no_figures {
             t.push("--no-figures".into());
         }
@@ -280,13 +281,15 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    use clap::Parser;
-    let mut all: Vec<std::ffi::OsString> = vec!["pgomea".into(), "experiment".into()];
-    all.extend(args.into_iter().map(Into::into));
-    match crate::cli::Cli::try_parse_from(all).map_err(|e| e.to_string())?.command {
-        crate::cli::Command::Experiment(a) => Ok(a),
-        _ => Err("not an experiment command".into()),
+    #[derive(clap::Parser)]
+    #[command(name = "pgomea experiment")]
+    struct Command {
+        #[command(flatten)]
+        args: ExperimentArgs,
     }
+    let mut all: Vec<std::ffi::OsString> = vec!["pgomea experiment".into()];
+    all.extend(args.into_iter().map(Into::into));
+    <Command as clap::Parser>::try_parse_from(all).map(|c| c.args).map_err(|e| e.to_string())
 }
 
 fn shell_quote(s: &str) -> String {
@@ -297,37 +300,15 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-fn backend_name(b: Backend) -> &'static str {
-    match b {
-        Backend::Auto => "auto",
-        Backend::Cpu => "cpu",
-        Backend::Cuda => "cuda",
-    }
-}
-
-fn algorithm_name(a: Algorithm) -> &'static str {
-    match a {
-        Algorithm::Serial => "serial",
-        Algorithm::Parallel => "parallel",
-    }
-}
-
-fn fos_order_name(o: FosOrderKind) -> &'static str {
-    match o {
-        FosOrderKind::Random => "random",
-        FosOrderKind::Colored => "colored",
-    }
-}
-
 /// Runs one planned run and returns its record (not yet stored).
 pub fn execute(spec: &RunSpec, common: &studies::Common, problem: &MaxCut, ptx: Option<&'static str>, progress: bool) -> Result<RunRecord> {
     let v = &spec.variant;
-    let max_population = common.max_population.unwrap_or_else(|| crate::cli::default_population_cap(problem.variables(), v.n_base));
+    let max_population = common.max_population.unwrap_or_else(|| crate::solve::default_population_cap(problem.variables(), v.n_base));
     let config = SolveConfig {
         algorithm: v.algorithm,
         backend: common.backend,
         linkage: v.linkage,
-        coloring: crate::coloring::ColoringMethod::WelshPowell,
+        coloring: crate::linkage::coloring::ColoringMethod::WelshPowell,
         fos_order: v.fos_order,
         forced_improvement: v.forced_improvement,
         seed: spec.seed,
@@ -360,10 +341,10 @@ pub fn execute(spec: &RunSpec, common: &studies::Common, problem: &MaxCut, ptx: 
         best_known: spec.instance.best_known,
         is_optimal: spec.instance.is_optimal,
         config: RunConfig {
-            algorithm: algorithm_name(v.algorithm).into(),
-            backend: if v.algorithm == Algorithm::Parallel { backend_name(common.backend).into() } else { "cpu".into() },
+            algorithm: v.algorithm.name().into(),
+            backend: if v.algorithm == Algorithm::Parallel { common.backend.name().into() } else { "cpu".into() },
             linkage: v.linkage.to_string(),
-            fos_order: fos_order_name(v.fos_order).into(),
+            fos_order: v.fos_order.name().into(),
             forced_improvement: v.forced_improvement,
             n_base: v.n_base,
             c_ims: common.c_ims,

@@ -20,7 +20,7 @@ use crate::gomea::Population;
 use crate::gomea::parallel::{StageBackend, StageState};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::stages::GroupKey;
-use crate::problem::MaxCut;
+use crate::problem::maxcut::MaxCut;
 
 /// The kernels, in stage order, then the utility kernels.
 const STAGE_KERNELS: [&str; 6] = [
