@@ -38,7 +38,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The maximum cut of a small graph by enumeration.
-fn brute_force(inst: &pgomea::problem::graph::Instance) -> i64 {
+fn brute_force(inst: &pgomea::problem::graph::Graph) -> i64 {
     let n = inst.vertices;
     assert!(n <= 16);
     (0u32..1 << (n - 1))
@@ -48,7 +48,7 @@ fn brute_force(inst: &pgomea::problem::graph::Instance) -> i64 {
 }
 
 /// Writes a generated instance and, when `best` is given, its best-known value as FILE.bkv.
-fn write(dir: &Path, name: &str, inst: pgomea::problem::graph::Instance, best: Option<i64>) -> String {
+fn write(dir: &Path, name: &str, inst: pgomea::problem::graph::Graph, best: Option<i64>) -> String {
     let path = dir.join(format!("{name}.txt"));
     inst.write(&path).unwrap();
     if let Some(b) = best {

@@ -26,7 +26,7 @@ fn instance(spec: &Value) -> MaxCut {
         "complete" => generate::complete(int("n") as usize, w, seed),
         g => panic!("unknown generator {g}"),
     };
-    MaxCut::new(inst.unwrap())
+    MaxCut::new(inst.unwrap()).unwrap()
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn gpu() -> Option<Candidate> {
 
 fn all_cases() -> Vec<pgomea::app::selftest::Case> {
     let mut cases = generated_cases().unwrap();
-    let args = pgomea::app::args::InstanceArgs { instance: None, set: None, name: None, instances_dir: None };
+    let args = pgomea::app::args::InstanceArgs::none();
     cases.extend(data_cases(&args).unwrap());
     cases
 }
@@ -35,9 +35,13 @@ fn all_cases() -> Vec<pgomea::app::selftest::Case> {
 fn the_ptx_is_complete() {
     // No unresolved functions: every call is defined in the module (checked without a GPU too).
     assert!(!KERNELS_PTX.contains(".extern .func"), "the PTX calls a function it does not define");
-    for k in ["pgomea_donor_selection", "pgomea_donor_insertion", "pgomea_subfunction_evaluation", "pgomea_reduce_by_key", "pgomea_improvement_mask", "pgomea_reset_insert", "pgomea_equal_to_reference"] {
-        assert!(KERNELS_PTX.contains(&format!(".entry {k}(")), "kernel {k} missing from the PTX");
+    // Every problem kind's kernel set, and the elitist marking.
+    for kind in ["pairwise", "tables", "clauses"] {
+        for k in [format!("pgomea_generation_{kind}"), format!("pgomea_pass_{kind}")] {
+            assert!(KERNELS_PTX.contains(&format!(".entry {k}(")), "kernel {k} missing from the PTX");
+        }
     }
+    assert!(KERNELS_PTX.contains(".entry pgomea_mark_elitist("), "kernel pgomea_mark_elitist missing from the PTX");
 }
 
 #[test]
@@ -68,8 +72,8 @@ fn cuda_backend_solves_a_torus_through_the_cli_path() {
     use pgomea::problem::maxcut::MaxCut;
     use pgomea::gomea::run::{Limits, Run};
     use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
-    let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap());
-    let target = p.instance.total_weight();
+    let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
+    let target = p.graph.total_weight();
     let config = SolveConfig { algorithm: Algorithm::Parallel, backend: Backend::Cuda, ptx: Some(KERNELS_PTX), ..SolveConfig::default() };
     let mut run = Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(60)), evaluations: None, target: Some(target) });
     let o = solve(&p, &config, &mut run, Some(target)).unwrap();

@@ -4,13 +4,13 @@
 mod common;
 
 use pgomea::problem::generate::{self, WeightRange, brute_force_max_cut};
-use pgomea::problem::graph::Instance;
+use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::problem::{EvaluationCounter, GrayBoxProblem, flip_delta, full_evaluation};
+use pgomea::problem::{EvaluationCounter, GrayBoxProblem, KindVisitor, PartialEvaluation, full_evaluation};
 use pgomea_device::rng::SplitMix64;
 
 fn parse_err(text: &str) -> String {
-    match Instance::parse(text, "bad.txt", "bad") {
+    match Graph::parse(text, "bad.txt", "bad") {
         Ok(_) => panic!("accepted a malformed instance: {text:?}"),
         Err(e) => e.to_string(),
     }
@@ -18,11 +18,11 @@ fn parse_err(text: &str) -> String {
 
 #[test]
 fn parses_a_valid_instance() {
-    let i = Instance::parse("3 2\n1 2 5\n2 3 -1\n", "ok.txt", "ok").unwrap();
+    let i = Graph::parse("3 2\n1 2 5\n2 3 -1\n", "ok.txt", "ok").unwrap();
     assert_eq!(i.vertices, 3);
     assert_eq!(i.edges.len(), 2);
     assert_eq!((i.edges[1].u, i.edges[1].v, i.edges[1].w), (1, 2, -1));
-    let again = Instance::parse(&i.to_text(), "x", "x").unwrap();
+    let again = Graph::parse(&i.to_text(), "x", "x").unwrap();
     assert_eq!(again.edges, i.edges);
 }
 
@@ -52,7 +52,7 @@ fn every_malformed_case_names_file_and_line() {
 
 #[test]
 fn missing_file_is_an_error_not_a_panic() {
-    let e = Instance::read(std::path::Path::new("/no/such/file.txt")).unwrap_err().to_string();
+    let e = Graph::read(std::path::Path::new("/no/such/file.txt")).unwrap_err().to_string();
     assert!(e.contains("/no/such/file.txt"), "{e}");
 }
 
@@ -71,7 +71,7 @@ fn even_torus_optimum_is_its_total_weight() {
 fn brute_force_matches_set_a_optima() {
     let Some((dir, rows)) = common::known("A") else { return };
     for r in rows.iter().filter(|r| r.vertices <= 12) {
-        let inst = Instance::read(&r.path(&dir)).unwrap();
+        let inst = Graph::read(&r.path(&dir)).unwrap();
         assert_eq!(brute_force_max_cut(&inst), r.best_known, "{}", r.name);
     }
 }
@@ -82,43 +82,60 @@ fn every_shipped_instance_parses_with_the_announced_size() {
     let rows = pgomea::problem::data::read_best_known(&dir).unwrap();
     assert!(rows.len() > 200);
     for r in &rows {
-        let inst = Instance::read(&r.path(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        let inst = Graph::read(&r.path(&dir)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((inst.vertices, inst.edges.len()), (r.vertices, r.edges), "{}/{}", r.set, r.name);
     }
 }
 
 #[test]
 fn partial_evaluation_equals_full_re_evaluation() {
+    // The partial evaluation of serial GOMEA (the device crate's kind delta over the collected
+    // dependent subfunctions) against full evaluations, on Max-Cut and NK problems.
     let mut rng = SplitMix64::new(5);
-    for (k, inst) in [
-        generate::random(60, 300, WeightRange { min: -3, max: 7 }, 1).unwrap(),
-        generate::complete(20, WeightRange { min: 1, max: 5 }, 2).unwrap(),
-        generate::torus(6, WeightRange { min: -1, max: 1 }, 3).unwrap(),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let p = MaxCut::new(inst);
+    let problems: Vec<Box<dyn GrayBoxProblem>> = vec![
+        Box::new(MaxCut::new(generate::random(60, 300, WeightRange { min: -3, max: 7 }, 1).unwrap()).unwrap()),
+        Box::new(MaxCut::new(generate::complete(20, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap()),
+        Box::new(MaxCut::new(generate::torus(6, WeightRange { min: -1, max: 1 }, 3).unwrap()).unwrap()),
+        Box::new(pgomea::problem::nk::sliding_window(50, 5, 4).unwrap()),
+    ];
+    struct Delta<'x> {
+        partial: &'x mut PartialEvaluation,
+        f: &'x pgomea::problem::Subfunctions,
+        changed: &'x [u32],
+        old: &'x [u8],
+        new: &'x [u8],
+    }
+    impl KindVisitor for Delta<'_> {
+        type Output = (i64, usize);
+        fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, usize) {
+            // SAFETY: the kind of `f`; l genes each, differing on `changed` alone.
+            unsafe { self.partial.delta(&kind, self.f, self.changed, self.old, self.new) }
+        }
+    }
+    for (k, p) in problems.iter().enumerate() {
         let l = p.variables();
         let counter = EvaluationCounter::default();
         let mut x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
-        let mut f = full_evaluation(&p, &x, &counter);
-        let mut marks = vec![false; l];
-        let mut scratch = Vec::new();
+        let mut f = full_evaluation(&**p, &x, &counter);
+        let mut partial = PartialEvaluation::new(p.functions());
         for step in 0..300 {
             let size = 1 + rng.index(l.min(12));
             let mut set: Vec<u32> = (0..l as u32).collect();
             rng.shuffle(&mut set);
             set.truncate(size);
-            let (d1, _) = p.cut_flip_delta(&x, &set, &mut marks);
-            let (d2, _) = flip_delta(&p, &mut x, &set, &mut marks, &mut scratch);
-            assert_eq!(d1, d2, "case {k} step {step}: specialised and generic deltas differ");
+            let mut y = x.clone();
             for &v in &set {
-                x[v as usize] ^= 1;
+                y[v as usize] ^= 1;
             }
-            f += d1;
+            // Every subfunction that reads a changed variable, once.
+            let mut expected: Vec<u32> = set.iter().flat_map(|&v| p.dependent_subfunctions(v as usize).iter().copied()).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            let (d, evaluated) = p.functions().with_kind(Delta { partial: &mut partial, f: p.functions(), changed: &set, old: &x, new: &y });
+            assert_eq!(evaluated, expected.len(), "case {k} step {step}: subfunctions evaluated");
+            f += d;
+            x = y;
             assert_eq!(f, p.evaluate(&x), "case {k} step {step}: incremental fitness differs from full evaluation");
-            assert!(marks.iter().all(|m| !m));
         }
     }
 }

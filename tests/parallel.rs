@@ -9,36 +9,40 @@ use std::time::Duration;
 use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::problem::generate::{self, WeightRange};
-use pgomea::gomea::parallel::stages::GroupKey;
 use pgomea::backend::cpu;
 use pgomea::gomea::parallel::StageBackend;
-use pgomea::problem::graph::Instance;
-use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::app::selftest::{Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state};
 use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
+use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 use std::sync::Arc;
 
 /// Stages 1-6 of one group from a consistent state (O' == O) against a naive reference: the
-/// donor is the first differing candidate, the delta a difference of two full evaluations.
+/// donor is the first differing candidate, the delta a difference of two full evaluations. Both
+/// as six single-stage passes and as the fused passes of a generation, for every problem kind of
+/// the self-test's cases.
 #[test]
 fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
+    let sequences: [Vec<Pass>; 2] = [Stage::ALL.map(Pass::stage).to_vec(), GROUP_PASSES.to_vec()];
     for case in generated_cases().unwrap() {
         let layout = &case.layout;
         let l = layout.variables;
         let n = 12;
+        let seed = case.config.seed;
         for (k, g) in interesting_groups(layout, 3).into_iter().enumerate() {
+          for passes in &sequences {
             let mut state = random_state(&case, n, 40 + k as u64);
             state.work = state.offspring.clone();
             let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
             let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
-            let mut b = cpu::CpuStages::new(&case.problem, case.layout.clone(), placeholder, pool);
+            let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool);
             b.set_state(&state).unwrap();
-            let key = GroupKey { seed: 77, generation: 2, group: g, step: 0 };
-            for s in 0..6 {
-                b.stage(s, key).unwrap();
+            b.begin_groups(2, &[g]).unwrap();
+            for &pass in passes {
+                b.pass(pass, 0).unwrap();
             }
             let out = b.state().unwrap();
             let slots = layout.slots(g as usize);
@@ -49,7 +53,7 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
                 let mut expected_fitness = state.fitness[i];
                 for (j, slot) in slots.clone().enumerate() {
                     let vars = layout.set_vars(slot);
-                    let order = DonorOrder::new(77, 2, g, i as u32, layout.slot_set[slot], n as u32);
+                    let order = DonorOrder::new(seed, 2, g, i as u32, layout.slot_set[slot], n as u32);
                     let donor = (0..n as u32)
                         .map(|c| order.candidate(c) as usize)
                         .filter(|&d| d != i)
@@ -77,6 +81,7 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
                 assert_eq!(&out.work[i * l..(i + 1) * l], &expected[..], "{}: working copy {i}", case.name);
                 assert_eq!(out.fitness[i], expected_fitness, "{}: fitness {i}", case.name);
             }
+          }
         }
     }
 }
@@ -107,7 +112,7 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
     let rows = pgomea::problem::data::read_best_known(&dir).unwrap();
     let mut checked = 0;
     for r in rows.iter().filter(|r| r.set != "G" || r.vertices <= 3000) {
-        let p = MaxCut::new(Instance::read(&r.path(&dir)).unwrap());
+        let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let models: &[LinkageModel] = if r.vertices > 5000 {
             &[LinkageModel::Flt, LinkageModel::Univariate]
         } else {
@@ -138,19 +143,19 @@ fn parallel_solve(p: &MaxCut, target: i64, seed: u64) -> pgomea::solve::Outcome 
 #[test]
 fn parallel_gomea_reaches_proven_optima() {
     for (side, seed) in [(4, 1), (8, 2), (12, 3)] {
-        let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap());
-        let o = parallel_solve(&p, p.instance.total_weight(), seed);
+        let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
+        let o = parallel_solve(&p, p.graph.total_weight(), seed);
         assert!(o.reached_target, "torus {side}: {} after {}", o.best_fitness, o.stop_reason);
     }
     let Some((dir, a)) = common::known("A") else { return };
     for r in a.iter().filter(|r| r.vertices <= 25) {
-        let p = MaxCut::new(Instance::read(&r.path(&dir)).unwrap());
+        let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = parallel_solve(&p, r.best_known, 5);
         assert!(o.reached_target, "{}: {} of {} after {}", r.name, o.best_fitness, r.best_known, o.stop_reason);
     }
     let (_, b) = common::known("B").unwrap();
     for r in b.iter().filter(|r| r.vertices <= 100 && r.is_optimal) {
-        let p = MaxCut::new(Instance::read(&r.path(&dir)).unwrap());
+        let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = parallel_solve(&p, r.best_known, 5);
         assert!(o.reached_target, "{}: {} of {} after {}", r.name, o.best_fitness, r.best_known, o.stop_reason);
     }
@@ -158,9 +163,9 @@ fn parallel_gomea_reaches_proven_optima() {
 
 #[test]
 fn a_case_builds_for_every_colouring() {
-    let p = MaxCut::new(generate::random(50, 120, WeightRange { min: 1, max: 3 }, 1).unwrap());
+    let p = MaxCut::new(generate::random(50, 120, WeightRange { min: 1, max: 3 }, 1).unwrap()).unwrap();
     for c in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
-        let case = Case::new(p.clone(), LinkageModel::Flt, c, 1).unwrap();
+        let case = Case::new(Box::new(p.clone()), LinkageModel::Flt, c, 1).unwrap();
         assert!(case.layout.groups() > 0);
     }
 }

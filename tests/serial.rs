@@ -9,7 +9,7 @@ use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::gomea::ims::{Ims, ImsConfig};
 use pgomea::gomea::{Population, PopulationEngine};
-use pgomea::problem::graph::Instance;
+use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::solve::{FosOrderKind, SolveConfig, solve};
@@ -23,8 +23,8 @@ fn solve_with(problem: &MaxCut, config: &SolveConfig, target: i64, max_evals: f6
 #[test]
 fn reaches_the_proven_optimum_of_generated_tori() {
     for (side, seed) in [(4, 1), (6, 2), (10, 3), (14, 4)] {
-        let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap());
-        let opt = p.instance.total_weight();
+        let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
+        let opt = p.graph.total_weight();
         for linkage in [LinkageModel::Flt, LinkageModel::Univariate, LinkageModel::Bflt(4)] {
             let config = SolveConfig { linkage, seed, ..SolveConfig::default() };
             let o = solve_with(&p, &config, opt, 2e5);
@@ -39,7 +39,7 @@ fn reaches_the_proven_optimum_on_set_a_up_to_25() {
     let rows: Vec<_> = rows.into_iter().filter(|r| r.vertices <= 25 && r.is_optimal).collect();
     assert_eq!(rows.len(), 30);
     for r in rows {
-        let p = MaxCut::new(Instance::read(&r.path(&dir)).unwrap());
+        let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = solve_with(&p, &SolveConfig { seed: 7, ..SolveConfig::default() }, r.best_known, 1e5);
         assert_eq!(o.best_fitness, r.best_known, "{}: stopped by {}", r.name, o.stop_reason);
     }
@@ -51,7 +51,7 @@ fn reaches_the_optimum_on_set_b_tori_up_to_100() {
     let rows: Vec<_> = rows.into_iter().filter(|r| r.vertices <= 100).collect();
     assert_eq!(rows.len(), 50);
     for r in rows {
-        let p = MaxCut::new(Instance::read(&r.path(&dir)).unwrap());
+        let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = solve_with(&p, &SolveConfig { seed: 3, ..SolveConfig::default() }, r.best_known, 2e5);
         assert_eq!(o.best_fitness, r.best_known, "{} (proven optimal: {}): stopped by {}", r.name, r.is_optimal, o.stop_reason);
     }
@@ -59,7 +59,7 @@ fn reaches_the_optimum_on_set_b_tori_up_to_100() {
 
 #[test]
 fn every_option_combination_keeps_incremental_fitness_exact() {
-    let p = MaxCut::new(generate::random(80, 240, WeightRange { min: -2, max: 5 }, 4).unwrap());
+    let p = MaxCut::new(generate::random(80, 240, WeightRange { min: -2, max: 5 }, 4).unwrap()).unwrap();
     for (linkage, fi, order) in [
         (LinkageModel::Lt, true, FosOrderKind::Random),
         (LinkageModel::Flt, false, FosOrderKind::Colored),
@@ -77,7 +77,7 @@ fn every_option_combination_keeps_incremental_fitness_exact() {
 
 #[test]
 fn same_seed_same_run() {
-    let p = MaxCut::new(generate::random(100, 300, WeightRange { min: 1, max: 9 }, 5).unwrap());
+    let p = MaxCut::new(generate::random(100, 300, WeightRange { min: 1, max: 9 }, 5).unwrap()).unwrap();
     let run_once = |seed| {
         let mut run = Run::new(&p, Limits { evaluations: Some(2000.0), ..Limits::default() });
         let o = solve(&p, &SolveConfig { seed, ..SolveConfig::default() }, &mut run, None).unwrap();
@@ -117,7 +117,7 @@ impl PopulationEngine for Fake {
 
 #[test]
 fn ims_runs_one_generation_of_the_next_population_every_c_ims() {
-    let p = MaxCut::new(generate::torus(4, WeightRange { min: 1, max: 1 }, 1).unwrap());
+    let p = MaxCut::new(generate::torus(4, WeightRange { min: 1, max: 1 }, 1).unwrap()).unwrap();
     for c in [2u32, 4] {
         let mut run = Run::new(&p, Limits::default());
         run.offer(&[0; 16], 0);
@@ -153,7 +153,7 @@ fn ims_runs_one_generation_of_the_next_population_every_c_ims() {
 
 #[test]
 fn ims_terminates_smaller_populations_with_worse_averages() {
-    let p = MaxCut::new(generate::torus(4, WeightRange { min: 1, max: 1 }, 1).unwrap());
+    let p = MaxCut::new(generate::torus(4, WeightRange { min: 1, max: 1 }, 1).unwrap()).unwrap();
     let mut run = Run::new(&p, Limits { time: Some(Duration::from_millis(30)), ..Limits::default() });
     run.offer(&[0; 16], 0);
     // Larger populations report better averages: each new one ends all smaller ones.

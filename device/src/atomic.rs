@@ -12,6 +12,9 @@
 //!
 //! `ptr` must be valid for reads and writes, aligned to the size of the value, point to global or
 //! shared memory, and every concurrent access to that location must be atomic as well.
+//!
+//! On the host (the CPU backend) the same functions are `core::sync::atomic` on host memory, and
+//! [`fence_gpu`] is a sequentially consistent fence.
 
 use core::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
 
@@ -59,6 +62,29 @@ pub unsafe fn atomic_max_i64(ptr: *mut i64, value: i64) -> i64 {
     unsafe { AtomicI64::from_ptr(ptr) }.fetch_max(value, Ordering::Relaxed)
 }
 
+/// A relaxed atomic load of a `u32` (a spin loop must load atomically: a plain or volatile read
+/// racing with atomic writes is undefined behaviour).
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_load_u32(ptr: *mut u32) -> u32 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    unsafe { AtomicU32::from_ptr(ptr) }.load(Ordering::Relaxed)
+}
+
+/// A relaxed atomic store of a `u8` (flags that several threads may set at once).
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_store_u8(ptr: *mut u8, value: u8) {
+    // SAFETY: validity and atomic-only access are the caller's precondition.
+    unsafe { core::sync::atomic::AtomicU8::from_ptr(ptr) }.store(value, Ordering::Relaxed)
+}
+
 /// `atomicCAS` on a `u32`: stores `new` if the value is `current`; returns the old value.
 ///
 /// # Safety
@@ -89,7 +115,12 @@ pub fn fence_device() {
 /// later atomic of this thread and then fences itself.
 #[inline(always)]
 pub fn fence_gpu() {
+    #[cfg(target_arch = "nvptx64")]
     // SAFETY: a fence has no operands and no preconditions; asm! without `nomem` is also a
     // compiler barrier, so no memory access moves across it.
-    unsafe { core::arch::asm!("fence.acq_rel.gpu;", options(nostack, preserves_flags)) }
+    unsafe {
+        core::arch::asm!("fence.acq_rel.gpu;", options(nostack, preserves_flags))
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    fence(Ordering::SeqCst);
 }

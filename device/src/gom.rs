@@ -1,7 +1,8 @@
-//! The pure per-element rules of Gene-pool Optimal Mixing that the CPU backend and the kernels
-//! share: the order in which donors are tried, the value of one Max-Cut subfunction, and the
-//! acceptance rule.
+//! The rules of Gene-pool Optimal Mixing that every algorithm and target shares: the order in
+//! which donors are tried and the search for the first that differs (parallel GOM's stage 1 and
+//! serial GOMEA), the acceptance rule, and which crew works on a pair.
 
+use crate::crew::Crew;
 use crate::rng::{Counter, below};
 
 /// "No donor": every candidate's genes equal the parent's on the linkage set.
@@ -69,40 +70,57 @@ pub fn gcd(mut a: u32, mut b: u32) -> u32 {
     a
 }
 
-/// How many GPU threads work on one (solution, linkage set) pair, by the set's size: one lane for
-/// sets of at most 8 variables with at most 32 dependent subfunctions, a whole block for sets of
-/// more than 256 variables or 1024 dependent subfunctions (on a sparse graph a linkage tree's
-/// top sets hold thousands), a warp for the others. This only shares out the work; no result
-/// depends on it.
+/// Searches `order` for the donor of `solution`: the first candidate other than the solution
+/// itself for which `differs(candidate, from, by)` holds, or [`NO_DONOR`]. `differs` tells
+/// whether the candidate's genes differ from the solution's on this thread's share of the
+/// linkage set (its entries `from, from + by, ...`); `set_size` is the set's size. Each team of
+/// the crew tests one candidate per round, in order, so the answer is the same for every crew.
+///
+/// # Safety
+///
+/// Every member of the crew calls it together (the collective rule of [`crate::crew`]).
+#[inline(always)]
+pub unsafe fn first_differing_donor<C: Crew>(crew: &C, order: &DonorOrder, solution: u32, set_size: usize, differs: impl Fn(u32, usize, usize) -> bool) -> i32 {
+    let teams = crew.teams(set_size);
+    // One team (a lane, a block) walks the order from `start` by `step`, without a division;
+    // several teams start at their own candidate and skip `count` candidates a round.
+    let (mut c, jump) = if teams.count == 1 { (order.start, order.step) } else { (order.candidate(teams.team), order.jump(teams.count)) };
+    let mut first = 0u32;
+    while first < order.n {
+        let hit = first + teams.team < order.n && c != solution && differs(c, teams.rank as usize, teams.width as usize);
+        // SAFETY: every member gets here together (the caller's precondition; the loop bound is
+        // the same on every member).
+        if let Some(team) = unsafe { crew.first_team(hit, &teams) } {
+            // One team (a lane, a block): the candidate at hand, without a division.
+            return if teams.count == 1 { c } else { order.candidate(first + team) } as i32;
+        }
+        first += teams.count;
+        c = order.advance(c, jump);
+    }
+    NO_DONOR
+}
+
+/// Which crew works on one (solution, linkage set) pair on the GPU, by the set's size: one lane
+/// for sets of at most 8 variables with at most 32 dependent subfunctions, a whole block for
+/// sets of more than 256 variables or 1024 dependent subfunctions (on a sparse graph a linkage
+/// tree's top sets hold thousands), a warp for the others. This only shares out the work; no
+/// result depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Crew {
+pub enum CrewKind {
     Lane,
     Warp,
     Block,
 }
 
 #[inline(always)]
-pub fn crew(variables: usize, dependent_subfunctions: usize) -> Crew {
+pub fn crew_kind(variables: usize, dependent_subfunctions: usize) -> CrewKind {
     if variables <= 8 && dependent_subfunctions <= 32 {
-        Crew::Lane
+        CrewKind::Lane
     } else if variables > 256 || dependent_subfunctions > 1024 {
-        Crew::Block
+        CrewKind::Block
     } else {
-        Crew::Warp
+        CrewKind::Warp
     }
-}
-
-/// One Max-Cut subfunction: the weight of the edge if its ends lie on different sides.
-#[inline(always)]
-pub fn cut_value(gene_u: u8, gene_v: u8, weight: i64) -> i64 {
-    if gene_u != gene_v { weight } else { 0 }
-}
-
-/// The change of one Max-Cut subfunction between a solution (old ends) and its working copy
-/// (new ends): stage 3 of parallel GOM evaluates this for every dependent edge.
-#[inline(always)]
-pub fn edge_delta(old_u: u8, old_v: u8, new_u: u8, new_v: u8, weight: i64) -> i64 {
-    cut_value(new_u, new_v, weight) - cut_value(old_u, old_v, weight)
 }
 
 /// The acceptance rule of GOM: strictly better, or equally good when the solution is not the

@@ -1,29 +1,35 @@
 #![no_std]
 // The kernel build (nvptx64-nvidia-cuda, see the root build.rs) needs these nightly features:
-// `extern "ptx-kernel"`, core::arch::nvptx, the NVVM intrinsics of `warp`, and asm!/global_asm!
-// for shared memory. The host build of this crate (the pure functions) uses none of them.
+// `extern "ptx-kernel"`, core::arch::nvptx, the NVVM intrinsics of `warp` and `thread`, and
+// asm!/global_asm! for shared memory and fences. The host build of this crate uses none of them.
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(abi_ptx, stdarch_nvptx, link_llvm_intrinsics, asm_experimental_arch),
     allow(internal_features)
 )]
-//! pgomea's device crate: every CUDA kernel of the project, and the pure per-element functions the
-//! kernels share with the host (random numbers, subfunction evaluation, the acceptance rule), so
-//! that the CPU backend and the CUDA backend compute the same numbers.
+//! pgomea's device crate: the code that runs on the GPU and, compiled a second time for the
+//! host, on the CPU: problem kinds ([`problem`]), random numbers ([`rng`]), the GOM rules
+//! ([`gom`]), the crews that share a step ([`crew`]) and the steps of every stage ([`stage`]).
+//! On the GPU, [`kernels`] shares those steps out over threads; on the host, the CPU backend and
+//! serial GOMEA call them directly, so both targets compute the same numbers bit for bit.
+//!
+//! Helpers named like rust-cuda's `cuda_std` modules: [`thread`] and [`atomic`] (on both
+//! targets: on the host a grid of one thread, and `core::sync::atomic`), `warp` and `shared`
+//! (GPU only: the host has no warps; its crew is a lone [`crew::Lane`]).
 
-pub mod args;
-pub mod gom;
-pub mod rng;
-
-// GPU-only helpers (named like rust-cuda's cuda_std modules) and the kernels.
-#[cfg(target_arch = "nvptx64")]
 pub mod atomic;
+pub mod crew;
+pub mod gom;
+pub mod mem;
+pub mod problem;
+pub mod rng;
+pub mod stage;
+pub mod thread;
+
 #[cfg(target_arch = "nvptx64")]
 pub mod kernels;
 #[cfg(target_arch = "nvptx64")]
 pub mod shared;
-#[cfg(target_arch = "nvptx64")]
-pub mod thread;
 #[cfg(target_arch = "nvptx64")]
 pub mod warp;
 

@@ -3,35 +3,68 @@
 //! Only the x dimension: every pgomea kernel is launched with one-dimensional blocks and grids.
 //! The index readers are safe: they read PTX special registers (`%tid.x`, `%ctaid.x`, `%ntid.x`,
 //! `%nctaid.x`) and have no preconditions; `core::arch::nvptx` merely declares them `unsafe`.
+//!
+//! On the host (the CPU backend runs the same stage steps) every function here describes a grid
+//! of one block of one thread: indices 0, sizes 1, barriers that have nothing to wait for. The
+//! [`GridBarrier`] exists on the GPU only.
 
+#[cfg(target_arch = "nvptx64")]
 use core::arch::nvptx;
 
 /// Index of this thread in its block (`threadIdx.x`).
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn thread_idx_x() -> u32 {
     // SAFETY: reads the special register %tid.x; no preconditions.
     unsafe { nvptx::_thread_idx_x() }
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn thread_idx_x() -> u32 {
+    0
+}
+
 /// Index of this block in the grid (`blockIdx.x`).
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn block_idx_x() -> u32 {
     // SAFETY: reads the special register %ctaid.x; no preconditions.
     unsafe { nvptx::_block_idx_x() }
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn block_idx_x() -> u32 {
+    0
+}
+
 /// Threads per block (`blockDim.x`).
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn block_dim_x() -> u32 {
     // SAFETY: reads the special register %ntid.x; no preconditions.
     unsafe { nvptx::_block_dim_x() }
 }
 
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn block_dim_x() -> u32 {
+    1
+}
+
 /// Blocks in the grid (`gridDim.x`).
+#[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 pub fn grid_dim_x() -> u32 {
     // SAFETY: reads the special register %nctaid.x; no preconditions.
     unsafe { nvptx::_grid_dim_x() }
+}
+
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub fn grid_dim_x() -> u32 {
+    1
 }
 
 /// Global index of this thread: `blockIdx.x * blockDim.x + threadIdx.x` (as `cuda_std`'s
@@ -58,7 +91,10 @@ pub fn grid_stride() -> u32 {
 #[inline(always)]
 pub unsafe fn sync_threads() {
     // SAFETY: the caller guarantees block-uniform control flow (see above).
-    unsafe { nvptx::_syncthreads() }
+    #[cfg(target_arch = "nvptx64")]
+    unsafe {
+        nvptx::_syncthreads()
+    }
 }
 
 /// `__syncthreads_or(predicate)`: a block-wide barrier that also tells every thread whether the
@@ -69,10 +105,14 @@ pub unsafe fn sync_threads() {
 /// As [`sync_threads`]: every thread of the block must reach it.
 #[inline(always)]
 pub unsafe fn sync_threads_or(predicate: bool) -> bool {
+    #[cfg(target_arch = "nvptx64")]
     // SAFETY: block-uniform control flow is the caller's precondition.
-    unsafe { nvptx_barrier0_or(predicate as i32) != 0 }
+    return unsafe { nvptx_barrier0_or(predicate as i32) != 0 };
+    #[cfg(not(target_arch = "nvptx64"))]
+    predicate
 }
 
+#[cfg(target_arch = "nvptx64")]
 #[allow(improper_ctypes)]
 unsafe extern "C" {
     #[link_name = "llvm.nvvm.barrier0.or"]
@@ -83,18 +123,21 @@ unsafe extern "C" {
 /// memory that the host zeroes before the launch. The kernel must be launched cooperatively
 /// (`cuLaunchCooperativeKernel`), which guarantees that all blocks are resident at once;
 /// otherwise blocks waiting here could wait for blocks that never start.
+#[cfg(target_arch = "nvptx64")]
 pub struct GridBarrier {
     counter: *mut u32,
     passed: u32,
 }
 
+#[cfg(target_arch = "nvptx64")]
 impl GridBarrier {
     /// # Safety
     ///
     /// `counter` points to a u32 in global memory, zero at launch, used by nothing else.
     #[inline(always)]
-    pub unsafe fn new(counter: *mut u32) -> Self {
-        GridBarrier { counter, passed: 0 }
+    pub unsafe fn new(counter: crate::mem::Ptr<u32>) -> Self {
+        // SAFETY: element 0 exists by the caller's precondition.
+        GridBarrier { counter: unsafe { counter.at(0) }, passed: 0 }
     }
 
     /// Waits until every block of the grid has arrived here; memory writes of every thread before
@@ -107,6 +150,9 @@ impl GridBarrier {
     #[inline(always)]
     pub unsafe fn sync(&mut self) {
         self.passed += 1;
+        // SAFETY: every thread of the block gets here (the caller's precondition), so the block
+        // barriers are uniform; the counter is a live u32 that only this barrier touches, always
+        // atomically (the crate's atomic rule: fences around the atomic publish the writes).
         unsafe {
             sync_threads();
             if thread_idx_x() == 0 {
@@ -115,7 +161,7 @@ impl GridBarrier {
                 let target = self.passed * grid_dim_x();
                 crate::atomic::fence_gpu();
                 crate::atomic::atomic_add_u32(self.counter, 1);
-                while core::ptr::read_volatile(self.counter) < target {}
+                while crate::atomic::atomic_load_u32(self.counter) < target {}
                 crate::atomic::fence_gpu();
             }
             sync_threads();

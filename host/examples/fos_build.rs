@@ -10,8 +10,6 @@ use std::time::Instant;
 
 use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
 use pgomea::linkage::fos::{Fos, LinkageModel};
-use pgomea::problem::graph::Instance;
-use pgomea::problem::maxcut::MaxCut;
 use pgomea_device::rng::SplitMix64;
 
 fn main() {
@@ -33,14 +31,14 @@ fn main() {
         models = vec![LinkageModel::Univariate, LinkageModel::Flt, LinkageModel::Bflt(10), LinkageModel::Bflt(100)];
     }
     let t = Instant::now();
-    let instance = Instance::read(&path).unwrap_or_else(|e| panic!("{e}"));
-    let problem = MaxCut::new(instance);
-    let l = problem.instance.vertices;
+    let problem = pgomea::problem::load::read(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    let problem = &*problem;
+    let l = problem.variables();
     println!(
-        "{}: {} vertices, {} edges (read in {:.3} s)",
-        problem.instance.name,
+        "{}: {} variables, {} subfunctions (read in {:.3} s)",
+        problem.name(),
         l,
-        problem.instance.edges.len(),
+        problem.subfunctions(),
         t.elapsed().as_secs_f64()
     );
     for model in models {
@@ -54,7 +52,7 @@ fn main() {
                 t = Instant::now();
                 Fos::learned_linkage_tree(&genes, population, l, &mut rng)
             }
-            _ => Fos::build(&model, &problem, &mut rng),
+            _ => Fos::build(&model, problem, &mut rng),
         };
         let fos_s = t.elapsed().as_secs_f64();
         println!(
@@ -65,7 +63,7 @@ fn main() {
             fos.total_size()
         );
         let t = Instant::now();
-        let lmig = Lmig::build(&fos, &problem);
+        let lmig = Lmig::build(&fos, problem);
         println!(
             "[{model}] LMIG: {:.3} s, {} edges, max degree {}",
             t.elapsed().as_secs_f64(),
@@ -77,7 +75,7 @@ fn main() {
             let coloring = method.color(&lmig);
             let secs = t.elapsed().as_secs_f64();
             coloring.validate(&lmig).expect("invalid colouring");
-            check_groups_independent(&coloring.groups(), &fos, &problem).expect("dependent group");
+            check_groups_independent(&coloring.groups(), &fos, problem).expect("dependent group");
             println!("[{model}] {method}: {secs:.3} s, {} (validated)", coloring.stats());
         }
     }

@@ -4,7 +4,7 @@
 //! Optimization Setting", GECCO 2022.
 //!
 //! The modules are one-way layers, each using only those listed before it (ARCHITECTURE.md):
-//! [`error`], [`problem`] (the gray-box interface, the problem kinds, instance formats,
+//! [`error`] and [`choice`], [`problem`] (the gray-box interface, the problem kinds, instance formats,
 //! generators), [`linkage`] (linkage models, their interaction graph, colouring), [`gomea`]
 //! (populations, the multi-start scheme, serial GOMEA, the parallel generation loop), [`backend`]
 //! (where parallel GOM runs: CPU cores or a CUDA GPU), [`solve`] (a configuration to an outcome:
@@ -12,6 +12,7 @@
 //! experiments: the only place that knows clap, plotters and result files).
 
 pub mod error;
+pub mod choice;
 pub mod problem;
 pub mod linkage;
 pub mod gomea;

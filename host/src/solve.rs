@@ -8,31 +8,19 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::linkage::coloring::{ColoringMethod, Lmig};
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::linkage::fos::{Fos, LinkageModel};
 use crate::gomea::PopulationEngine;
 use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::ims::{Ims, ImsConfig};
-use crate::gomea::serial::{FosOrder, LinkageSource, SerialConfig, SerialGomea};
+use crate::gomea::parallel::ParallelGomea;
+use crate::gomea::parallel::layout::GroupLayout;
+use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
 use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
+use crate::backend::{cpu, cuda};
 use crate::gomea::run::Run;
 use pgomea_device::rng::SplitMix64;
-
-/// A closed set of named choices (algorithm, backend, ...): their names on the command line and
-/// in result files, and a line of help each. The app layer turns these into command-line options.
-pub trait Choice: Copy + Sized + 'static {
-    const ALL: &'static [Self];
-    fn name(self) -> &'static str;
-    fn help(self) -> &'static str;
-    /// The choice called `name`, or an error listing the choices.
-    fn parse(name: &str) -> Result<Self> {
-        Self::ALL.iter().copied().find(|c| c.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|c| c.name()).collect();
-            Error::usage(format!("`{name}`: expected one of {}", names.join(", ")))
-        })
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -174,8 +162,10 @@ impl Default for SolveConfig {
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
     pub instance: String,
-    pub vertices: usize,
-    pub edges: usize,
+    /// The type of problem (`max-cut`, `nk`, ...).
+    pub problem: String,
+    pub variables: usize,
+    pub subfunctions: usize,
     pub algorithm: Algorithm,
     pub backend: String,
     pub linkage: String,
@@ -197,7 +187,7 @@ pub struct Outcome {
     pub colors: Option<usize>,
     pub setup_s: f64,
     pub note: Option<String>,
-    /// The best solution as a 0/1 string, one character per vertex.
+    /// The best solution as a 0/1 string, one character per variable.
     pub solution: String,
 }
 
@@ -205,9 +195,22 @@ pub struct Outcome {
 pub struct Model {
     pub fos: Arc<Fos>,
     pub groups: Option<Arc<Vec<Vec<u32>>>>,
+    /// Edges of the linkage-model interaction graph, when it was built.
+    pub lmig_edges: Option<usize>,
+    pub times: ModelTimes,
 }
 
-pub fn build_model(problem: &MaxCut, config: &SolveConfig) -> Result<Model> {
+/// Seconds spent building each part of a [`Model`].
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct ModelTimes {
+    pub fos_s: f64,
+    pub lmig_s: f64,
+    pub coloring_s: f64,
+}
+
+/// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
+/// what `solve` runs with, and what `pgomea info` describes.
+pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result<Model> {
     let mut rng = SplitMix64::stream(config.seed, 0x666f73);
     let needs_groups = config.algorithm == Algorithm::Parallel || config.fos_order == FosOrderKind::Colored;
     if config.linkage == LinkageModel::Lt && needs_groups {
@@ -216,15 +219,22 @@ pub fn build_model(problem: &MaxCut, config: &SolveConfig) -> Result<Model> {
              use it with --algo serial --fos-order random, or pick flt, bflt:K or univariate",
         ));
     }
+    let mut times = ModelTimes::default();
+    let t = Instant::now();
     let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng));
-    let groups = if needs_groups {
+    times.fos_s = t.elapsed().as_secs_f64();
+    let (groups, lmig_edges) = if needs_groups {
+        let t = Instant::now();
         let lmig = Lmig::build(&fos, problem);
+        times.lmig_s = t.elapsed().as_secs_f64();
+        let t = Instant::now();
         let coloring = config.coloring.color(&lmig);
-        Some(Arc::new(coloring.groups()))
+        times.coloring_s = t.elapsed().as_secs_f64();
+        (Some(Arc::new(coloring.groups())), Some(lmig.num_edges()))
     } else {
-        None
+        (None, None)
     };
-    Ok(Model { fos, groups })
+    Ok(Model { fos, groups, lmig_edges, times })
 }
 
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three
@@ -244,7 +254,7 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
 }
 
 /// Runs the configured algorithm on `problem` within `run`'s limits.
-pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_known: Option<i64>) -> Result<Outcome> {
+pub fn solve<'a>(problem: &'a dyn GrayBoxProblem, config: &SolveConfig, run: &mut Run, best_known: Option<i64>) -> Result<Outcome> {
     let setup_start = Instant::now();
     // Opening the GPU (context, kernel load) takes a fraction of a second: do it on another
     // thread while the linkage model and its colouring are built.
@@ -273,7 +283,7 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
                 },
             };
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                Ok(Box::new(SerialGomea::new(serial.clone(), size, population_seed(seed, index), run)))
+                Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
             };
             ("cpu (serial)".to_string(), Ims::new(config.ims.clone(), Box::new(factory))?)
         }
@@ -290,9 +300,10 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
     let elitist = run.elitist().ok_or_else(|| Error::usage("the run ended before any solution was evaluated"))?;
     let target = run.limits.target;
     Ok(Outcome {
-        instance: problem.instance.name.clone(),
-        vertices: problem.variables(),
-        edges: problem.subfunctions(),
+        instance: problem.name().to_string(),
+        problem: problem.problem_type().to_string(),
+        variables: problem.variables(),
+        subfunctions: problem.subfunctions(),
         algorithm: config.algorithm,
         backend: backend_name,
         linkage: config.linkage.to_string(),
@@ -318,33 +329,33 @@ pub fn solve<'a>(problem: &'a MaxCut, config: &SolveConfig, run: &mut Run, best_
 
 /// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
 /// else on the CPU backend.
-fn parallel_ims<'a>(problem: &'a MaxCut, config: &SolveConfig, gpu: Option<Arc<crate::backend::cuda::Gpu>>, model: &Model) -> Result<(String, Ims<'a>)> {
+fn parallel_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &SolveConfig, gpu: Option<Arc<cuda::Gpu>>, model: &Model) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
-    let layout = Arc::new(crate::gomea::parallel::layout::GroupLayout::new(problem, &model.fos, groups));
+    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let seed = config.seed;
     let ims_config: ImsConfig = config.ims.clone();
     match gpu {
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
-            let shared = crate::backend::cuda::SharedArrays::upload(&gpu, problem, &layout)?;
+            let shared = cuda::SharedArrays::upload(&gpu, problem, &layout)?;
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
                 let seed = population_seed(seed, index);
                 let population = initial_population(problem, size, seed, run);
                 let fitness = population.fitness.clone();
-                let backend = crate::backend::cuda::CudaStages::new(gpu.clone(), shared.clone(), layout.clone(), population)?;
-                Ok(Box::new(crate::gomea::parallel::ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+                let backend = cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
+                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
             };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
         None => {
-            let pool = Arc::new(crate::backend::cpu::thread_pool(config.threads)?);
+            let pool = Arc::new(cpu::thread_pool(config.threads)?);
             let name = format!("cpu ({} threads)", pool.current_num_threads());
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
                 let seed = population_seed(seed, index);
                 let population = initial_population(problem, size, seed, run);
                 let fitness = population.fitness.clone();
-                let backend = crate::backend::cpu::CpuStages::new(problem, layout.clone(), population, pool.clone());
-                Ok(Box::new(crate::gomea::parallel::ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+                let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
+                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
             };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }

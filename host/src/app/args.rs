@@ -7,16 +7,24 @@ use clap::Args;
 use clap::builder::PossibleValue;
 
 use crate::error::Result;
-use crate::solve::{Algorithm, Backend, Choice, FosOrderKind};
+use crate::choice::Choice;
+use crate::solve::{Algorithm, Backend, FosOrderKind};
+use crate::problem::GrayBoxProblem;
 use crate::problem::data;
 use crate::problem::generate;
-use crate::problem::graph::Instance;
+use crate::problem::load::{self, ProblemFormat};
+use crate::problem::maxcut::MaxCut;
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
-    /// An instance file (`n m` header, then `i j w` lines, 1-based).
+    /// An instance file: a graph in the G-set format (`n m`, then `i j w` lines, 1-based) for
+    /// Max-Cut, or table subfunctions in the .nk format (`p nk N M`, then `f K V.. T..` lines).
+    /// The format comes from the extension (.nk; .txt, .gset, .rud, .mc), else the first line.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
     pub instance: Option<PathBuf>,
+    /// Read --instance in this format, whatever its extension.
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "instance")]
+    pub problem: Option<ProblemFormat>,
     /// An instance set of the data directory: A, B, Bgrid, C or G (with --name).
     #[arg(long, value_name = "S", requires = "name")]
     pub set: Option<String>,
@@ -28,40 +36,45 @@ pub struct InstanceArgs {
     pub instances_dir: Option<PathBuf>,
 }
 
-/// An instance with its best-known value when the data directory knows it.
+/// An instance with its best-known value when the data directory (or the instance itself)
+/// knows it.
 pub struct LoadedInstance {
-    pub instance: Instance,
+    pub problem: Box<dyn GrayBoxProblem>,
     pub best_known: Option<i64>,
     pub is_optimal: bool,
 }
 
 impl InstanceArgs {
+    /// Options naming no instance (`run` then solves the embedded default).
+    pub fn none() -> Self {
+        InstanceArgs { instance: None, problem: None, set: None, name: None, instances_dir: None }
+    }
+
     pub fn load(&self) -> Result<LoadedInstance> {
         if let (Some(set), Some(name)) = (&self.set, &self.name) {
             let dir = data::data_dir(self.instances_dir.as_deref())?;
             let rows = data::read_best_known(&dir)?;
             let row = data::find(&rows, set, name)?;
-            let mut instance = Instance::read(&row.path(&dir))?;
-            instance.name = row.name.clone();
-            return Ok(LoadedInstance { instance, best_known: Some(row.best_known), is_optimal: row.is_optimal });
+            let problem = load::read(&row.path(&dir), None)?;
+            return Ok(LoadedInstance { problem, best_known: Some(row.best_known), is_optimal: row.is_optimal });
         }
         if let Some(path) = &self.instance {
-            let instance = Instance::read(path)?;
+            let problem = load::read(path, self.problem)?;
             let known = data::data_dir(self.instances_dir.as_deref())
                 .ok()
                 .and_then(|dir| data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path)));
-            return Ok(LoadedInstance {
-                instance,
-                best_known: known.as_ref().map(|k| k.best_known),
-                is_optimal: known.is_some_and(|k| k.is_optimal),
-            });
+            let (best_known, is_optimal) = match (known, problem.known_optimum()) {
+                (Some(k), _) => (Some(k.best_known), k.is_optimal),
+                (None, Some(o)) => (Some(o), true),
+                (None, None) => (None, false),
+            };
+            return Ok(LoadedInstance { problem, best_known, is_optimal });
         }
-        let instance = generate::default_instance();
-        let total = instance.total_weight();
-        Ok(LoadedInstance { instance, best_known: Some(total), is_optimal: true })
+        let graph = generate::default_instance();
+        let total = graph.total_weight();
+        Ok(LoadedInstance { problem: Box::new(MaxCut::new(graph)?), best_known: Some(total), is_optimal: true })
     }
 }
-
 
 /// Makes a [`Choice`] of the library a clap value enum (names, help lines, `--help` listing).
 macro_rules! value_enum {
@@ -77,4 +90,4 @@ macro_rules! value_enum {
     )*};
 }
 
-value_enum!(Algorithm, Backend, FosOrderKind);
+value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat);

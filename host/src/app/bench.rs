@@ -16,18 +16,20 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
+use pgomea_device::stage::Stage;
+
 use crate::app::args::InstanceArgs;
-use crate::linkage::coloring::ColoringMethod;
+use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
-use crate::linkage::fos::LinkageModel;
 use crate::gomea::PopulationEngine;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::backend::cpu;
-use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageTimes};
+use crate::gomea::parallel::{ParallelGomea, StageBackend, StageTimes};
 use crate::gomea::population::initial_population;
-use crate::gomea::serial::{FosOrder, LinkageSource, SerialConfig, SerialGomea};
-use crate::problem::maxcut::MaxCut;
 use crate::gomea::run::{Limits, Run};
+use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
+use crate::linkage::coloring::ColoringMethod;
+use crate::linkage::fos::LinkageModel;
+use crate::problem::GrayBoxProblem;
 use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
 
 #[derive(Subcommand, Debug)]
@@ -131,7 +133,7 @@ pub fn run(cmd: &BenchCommand, ptx: Option<&'static str>) -> Result<ExitCode> {
 /// the backend of a pass. Returns (wall of the fastest path, its subfunction evaluations,
 /// per-stage times, wall of the launch path, wall of the graph path).
 fn measure<B: StageBackend>(
-    problem: &MaxCut,
+    problem: &dyn GrayBoxProblem,
     layout: &Arc<GroupLayout>,
     seed: u64,
     n: usize,
@@ -166,17 +168,17 @@ fn measure<B: StageBackend>(
 
 fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
-    let problem = MaxCut::new(loaded.instance);
+    let problem = &*loaded.problem;
     let backend = a.backend.resolve(false);
     let config = SolveConfig { algorithm: Algorithm::Parallel, backend, linkage: a.linkage, coloring: a.coloring, seed: a.seed, ptx, threads: a.threads, ..SolveConfig::default() };
-    let model = build_model(&problem, &config)?;
-    let groups = model.groups.as_ref().expect("groups");
-    let layout = Arc::new(GroupLayout::new(&problem, &model.fos, groups));
+    let model = build_model(problem, &config)?;
+    let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
+    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
     let gpu = if backend == Backend::Cuda { Some(crate::backend::cuda::Gpu::shared(ptx)?) } else { None };
     let shared = match &gpu {
-        Some(g) => Some(crate::backend::cuda::SharedArrays::upload(g, &problem, &layout)?),
+        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout)?),
         None => None,
     };
     let pool = Arc::new(cpu::thread_pool(a.threads)?);
@@ -184,28 +186,25 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
         let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
                 let mut make = |p, pass| {
-                    let mut b = crate::backend::cuda::CudaStages::new(g.clone(), s.clone(), layout.clone(), p)?;
-                    if pass == 3 {
-                        b.set_whole_generation(crate::backend::cuda::WholeGeneration::Graph);
-                    }
-                    Ok(b)
+                    let whole = (pass == 3).then_some(cuda::WholeGeneration::Graph);
+                    cuda::new_backend(g.clone(), s.clone(), layout.clone(), p, a.seed, whole)
                 };
-                let how = match g.generation_grid() {
+                let how = match g.generation_grid(problem.functions().arrays().kind_name()) {
                     Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),
                     None => "graph".into(),
                 };
-                (format!("cuda ({}; {how})", g.name()), measure(&problem, &layout, a.seed, n, a.generations, true, &mut make)?)
+                (format!("cuda ({}; {how})", g.name()), measure(problem, &layout, a.seed, n, a.generations, true, &mut make)?)
             }
             _ => {
-                let mut make = |p, _| Ok(cpu::CpuStages::new(&problem, layout.clone(), p, pool.clone()));
-                (format!("cpu ({} threads)", pool.current_num_threads()), measure(&problem, &layout, a.seed, n, a.generations, false, &mut make)?)
+                let mut make = |p, _| Ok(cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone()));
+                (format!("cpu ({} threads)", pool.current_num_threads()), measure(problem, &layout, a.seed, n, a.generations, false, &mut make)?)
             }
         };
         let g = a.generations as f64;
         let stage_s: Vec<f64> = times.stages.iter().map(|d| d.as_secs_f64() / g).collect();
         let staged: f64 = stage_s.iter().sum();
         rows.push(ThroughputRow {
-            instance: problem.instance.name.clone(),
+            instance: problem.name().to_string(),
             algorithm: "parallel".into(),
             backend: name,
             population: n,
@@ -221,9 +220,9 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
             host_s: (times.generations.as_secs_f64() / g - staged).max(0.0),
         });
         if a.serial {
-            let mut run = Run::new(&problem, Limits::default());
+            let mut run = Run::new(problem, Limits::default());
             let sc = SerialConfig { forced_improvement: true, order: FosOrder::Random, linkage: LinkageSource::Static(model.fos.clone()) };
-            let mut s = SerialGomea::new(sc, n, a.seed, &mut run);
+            let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run);
             s.generation(&mut run)?;
             let e0 = run.counter.subfunction_evaluations();
             let t0 = Instant::now();
@@ -232,7 +231,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
             }
             let wall = t0.elapsed().as_secs_f64();
             rows.push(ThroughputRow {
-                instance: problem.instance.name.clone(),
+                instance: problem.name().to_string(),
                 algorithm: "serial".into(),
                 backend: "cpu (1 thread)".into(),
                 population: n,
@@ -252,7 +251,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     if a.json {
         println!("{}", serde_json::to_string(&rows).map_err(|e| Error::usage(e.to_string()))?);
     } else {
-        println!("| instance | algorithm | backend | n | sets | groups | s/generation | s/gen, graph | s/gen, launches | GOM steps/s | subfn evals/s | {} | host s/gen |", STAGE_NAMES.join(" | "));
+        println!("| instance | algorithm | backend | n | sets | groups | s/generation | s/gen, graph | s/gen, launches | GOM steps/s | subfn evals/s | {} | host s/gen |", Stage::ALL.map(Stage::name).join(" | "));
         println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|{}---:|", "---:|".repeat(6));
         for r in &rows {
             let st: Vec<String> = if r.stage_s.is_empty() { vec!["-".into(); 6] } else { r.stage_s.iter().map(|s| format!("{:.2e}", s)).collect() };
@@ -272,7 +271,7 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         return Err(Error::usage("--runs must be at least 1"));
     }
     let loaded = a.instance.load()?;
-    let problem = MaxCut::new(loaded.instance);
+    let problem = &*loaded.problem;
     let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
     let backend = a.backend.resolve(false);
     // The GPU is opened once per process (context, kernel load: a fixed cost of the process, not
@@ -289,12 +288,12 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         let seed = a.seed + r;
         let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed, ptx, ..SolveConfig::default() };
         let limits = Limits { time: Some(Duration::from_secs_f64(a.time_limit)), ..Limits::default() };
-        let mut prun = Run::new(&problem, limits).with_progress(Duration::from_secs(10));
-        let pout = solve(&problem, &pconf, &mut prun, loaded.best_known)?;
+        let mut prun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
+        let pout = solve(problem, &pconf, &mut prun, loaded.best_known)?;
         let sconf = SolveConfig { algorithm: Algorithm::Serial, seed, ..SolveConfig::default() };
         let limits = Limits { time: Some(Duration::from_secs_f64(serial_limit)), ..Limits::default() };
-        let mut srun = Run::new(&problem, limits).with_progress(Duration::from_secs(10));
-        let sout = solve(&problem, &sconf, &mut srun, loaded.best_known)?;
+        let mut srun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
+        let sout = solve(problem, &sconf, &mut srun, loaded.best_known)?;
         eprintln!("run {} (seed {seed}): parallel best {} ({}), serial best {}", r + 1, pout.best_fitness, pout.backend, sout.best_fitness);
         backend_name = pout.backend;
         pbest.push(pout.best_fitness);
@@ -323,7 +322,7 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         std::fs::write(path, s).map_err(|e| Error::io(path, e))?;
     }
     let summary = serde_json::json!({
-        "instance": problem.instance.name,
+        "instance": problem.name(),
         "runs": a.runs,
         "time_limit_s": a.time_limit,
         "serial_time_limit_s": serial_limit,

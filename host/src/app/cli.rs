@@ -4,20 +4,20 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::linkage::coloring::{ColoringMethod, Lmig};
 use crate::app::args::InstanceArgs;
+use crate::choice::Choice;
 use crate::error::{Error, Result};
-use crate::linkage::fos::{Fos, LinkageModel};
-use crate::problem::generate::{self, WeightRange};
 use crate::gomea::ims::ImsConfig;
-use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
 use crate::gomea::run::{Limits, Run};
-use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, solve};
+use crate::linkage::coloring::ColoringMethod;
+use crate::linkage::fos::LinkageModel;
+use crate::problem::generate::{self, WeightRange};
+use crate::problem::nk;
+use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, build_model, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -42,7 +42,8 @@ pub enum Command {
     Run(RunArgs),
     /// Describe an instance: size, weights, degrees, the linkage model and its colouring.
     Info(InfoArgs),
-    /// Write a generated instance (torus, random or complete graph) in the G-set format.
+    /// Write a generated instance: a graph (torus, random, complete) in the G-set format, or an
+    /// NK landscape in the .nk format.
     Generate(GenerateArgs),
     /// List the CUDA devices.
     Devices,
@@ -148,6 +149,16 @@ pub enum Shape {
         #[arg(long)]
         n: usize,
     },
+    /// An NK landscape with sliding windows, in the .nk format: n variables, n - k + 1
+    /// subfunctions over k consecutive variables, table values uniform integers in [0, 10^6).
+    /// Prints `optimum V` (exact, by dynamic programming; also in the file) on stdout, or on
+    /// stderr when the instance itself goes to stdout.
+    Nk {
+        #[arg(long)]
+        n: usize,
+        #[arg(long)]
+        k: usize,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -159,8 +170,10 @@ pub struct GenerateArgs {
     pub output: Option<PathBuf>,
     #[arg(long, default_value_t = 1, global = true)]
     pub seed: u64,
+    /// Smallest edge weight of a generated graph.
     #[arg(long, default_value_t = 1, global = true)]
     pub min_weight: i64,
+    /// Largest edge weight of a generated graph.
     #[arg(long, default_value_t = 5, global = true)]
     pub max_weight: i64,
 }
@@ -241,27 +254,25 @@ pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
 fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
     let limits = limits(a, loaded.best_known)?;
-    let problem = MaxCut::new(loaded.instance);
+    let problem = &*loaded.problem;
     let mut config = solve_config(a, ptx);
     if config.ims.max_population.is_none() {
         config.ims.max_population = Some(crate::solve::default_population_cap(problem.variables(), a.n_base));
     }
     if !a.quiet {
         eprintln!(
-            "pgomea: {} ({} vertices, {} edges), {} GOMEA, linkage {}, seed {}",
-            problem.instance.name,
+            "pgomea: {} ({}, {} variables, {} subfunctions), {} GOMEA, linkage {}, seed {}",
+            problem.name(),
+            problem.problem_type(),
             problem.variables(),
             problem.subfunctions(),
-            match a.algo {
-                Algorithm::Serial => "serial",
-                Algorithm::Parallel => "parallel",
-            },
+            a.algo.name(),
             a.linkage,
             a.seed
         );
     }
     let interrupt: &'static std::sync::atomic::AtomicBool = Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
-    let mut run = Run::new(&problem, limits);
+    let mut run = Run::new(problem, limits);
     run.interrupt = Some(interrupt);
     if !a.quiet {
         run = run.with_progress(Duration::from_secs(2));
@@ -270,7 +281,7 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
         run = run.with_trace_writer(Box::new(std::io::BufWriter::new(f)))?;
     }
-    let outcome = solve(&problem, &config, &mut run, loaded.best_known)?;
+    let outcome = solve(problem, &config, &mut run, loaded.best_known)?;
     print_outcome(&outcome, a.json)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -282,7 +293,7 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         let s = serde_json::to_string(o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
         return w(writeln!(out, "{s}"));
     }
-    w(writeln!(out, "instance         {} ({} vertices, {} edges)", o.instance, o.vertices, o.edges))?;
+    w(writeln!(out, "instance         {} ({}, {} variables, {} subfunctions)", o.instance, o.problem, o.variables, o.subfunctions))?;
     w(writeln!(out, "algorithm        {:?} on {}, linkage {} ({} sets{})", o.algorithm, o.backend, o.linkage, o.fos_sets, o.colors.map(|c| format!(", {c} colours")).unwrap_or_default()))?;
     w(writeln!(out, "seed             {}", o.seed))?;
     let known = o.best_known.map(|b| format!("  (best known {b}{})", if o.best_fitness >= b { ", reached" } else { "" })).unwrap_or_default();
@@ -305,53 +316,44 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
 
 fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
-    let problem = MaxCut::new(loaded.instance);
-    let inst = &problem.instance;
-    let l = problem.variables();
-    let degrees: Vec<usize> = (0..l).map(|v| problem.degree(v)).collect();
-    let (wmin, wmax) = inst.edges.iter().fold((i64::MAX, i64::MIN), |(a, b), e| (a.min(e.w), b.max(e.w)));
-    let mut rng = pgomea_device::rng::SplitMix64::stream(a.seed, 0x666f73);
-    let t = Instant::now();
-    let fos = Fos::build(&a.linkage, &problem, &mut rng);
-    let fos_s = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let lmig = Lmig::build(&fos, &problem);
-    let lmig_s = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let coloring = a.coloring.color(&lmig);
-    let color_s = t.elapsed().as_secs_f64();
-    let mut sizes: Vec<usize> = coloring.groups().iter().map(|g| g.len()).collect();
+    let problem = &*loaded.problem;
+    // The model `run --algo parallel` would build, through the same function.
+    let config = SolveConfig { algorithm: Algorithm::Parallel, linkage: a.linkage, coloring: a.coloring, seed: a.seed, ..SolveConfig::default() };
+    let model = build_model(problem, &config)?;
+    let fos = &model.fos;
+    let mut sizes: Vec<usize> = model.groups.as_ref().map(|g| g.iter().map(Vec::len).collect()).unwrap_or_default();
     sizes.sort_unstable();
-    let info = serde_json::json!({
-        "instance": inst.name,
-        "vertices": l,
-        "edges": inst.edges.len(),
-        "weight_min": if inst.edges.is_empty() { 0 } else { wmin },
-        "weight_max": if inst.edges.is_empty() { 0 } else { wmax },
-        "total_weight": inst.total_weight(),
-        "degree_min": degrees.iter().min().copied().unwrap_or(0),
-        "degree_max": degrees.iter().max().copied().unwrap_or(0),
-        "degree_mean": 2.0 * inst.edges.len() as f64 / l as f64,
+    let mut info = serde_json::Map::new();
+    info.insert("instance".into(), problem.name().into());
+    info.insert("problem".into(), problem.problem_type().into());
+    info.insert("variables".into(), problem.variables().into());
+    info.insert("subfunctions".into(), problem.subfunctions().into());
+    for (k, v) in problem.statistics() {
+        // Numbers as numbers in the JSON.
+        let value = serde_json::from_str::<serde_json::Value>(&v).ok().filter(|v| v.is_number()).unwrap_or(serde_json::Value::String(v));
+        info.insert(k.into(), value);
+    }
+    let json = serde_json::json!({
         "best_known": loaded.best_known,
         "best_known_is_optimal": loaded.is_optimal,
         "linkage": a.linkage.to_string(),
         "fos_sets": fos.sets.len(),
-        "fos_largest_set": fos.sets.iter().map(|s| s.len()).max().unwrap_or(0),
-        "fos_build_s": fos_s,
-        "lmig_edges": lmig.num_edges(),
-        "lmig_build_s": lmig_s,
+        "fos_largest_set": fos.largest_set(),
+        "fos_build_s": model.times.fos_s,
+        "lmig_edges": model.lmig_edges,
+        "lmig_build_s": model.times.lmig_s,
         "coloring": a.coloring.to_string(),
         "colors": sizes.len(),
         "group_size_min": sizes.first().copied().unwrap_or(0),
         "group_size_median": sizes.get(sizes.len() / 2).copied().unwrap_or(0),
         "group_size_max": sizes.last().copied().unwrap_or(0),
-        "coloring_s": color_s,
+        "coloring_s": model.times.coloring_s,
     });
+    info.extend(json.as_object().expect("object").clone());
     if a.json {
-        println!("{info}");
+        println!("{}", serde_json::Value::Object(info));
     } else {
-        let o = info.as_object().expect("object");
-        for (k, v) in o {
+        for (k, v) in &info {
             println!("{k:<22} {v}");
         }
     }
@@ -360,14 +362,29 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
 
 fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
     let w = WeightRange { min: a.min_weight, max: a.max_weight };
-    let instance = match a.shape {
+    let graph = match a.shape {
         Shape::Torus { side } => generate::torus(side, w, a.seed)?,
         Shape::Random { n, m } => generate::random(n, m, w, a.seed)?,
         Shape::Complete { n } => generate::complete(n, w, a.seed)?,
+        Shape::Nk { n, k } => {
+            let problem = nk::sliding_window(n, k, a.seed)?;
+            let optimum = problem.optimum.expect("the generator computes the optimum");
+            match &a.output {
+                Some(p) => {
+                    problem.write(p)?;
+                    println!("optimum {optimum}");
+                }
+                None => {
+                    print!("{}", problem.to_text());
+                    eprintln!("optimum {optimum}");
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     match &a.output {
-        Some(p) => instance.write(p)?,
-        None => print!("{}", instance.to_text()),
+        Some(p) => graph.write(p)?,
+        None => print!("{}", graph.to_text()),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,26 +8,26 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use clap::Args;
 use pgomea_device::gom::NO_DONOR;
 use pgomea_device::rng::SplitMix64;
-
-use clap::Args;
+use pgomea_device::stage::{Pass, Stage};
 
 use crate::app::args::InstanceArgs;
-use crate::linkage::coloring::ColoringMethod;
 use crate::backend::cuda::WholeGeneration;
+use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
-use crate::linkage::fos::LinkageModel;
-use crate::problem::generate::{self, WeightRange};
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::stages::GroupKey;
-use crate::backend::cpu;
-use crate::gomea::parallel::{ParallelGomea, STAGE_NAMES, StageBackend, StageState};
+use crate::gomea::parallel::{ParallelGomea, StageBackend, StageState};
 use crate::gomea::population::initial_population;
-use crate::gomea::{Population, PopulationEngine};
-use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
 use crate::gomea::run::{Limits, Run};
+use crate::gomea::{Population, PopulationEngine};
+use crate::linkage::coloring::ColoringMethod;
+use crate::linkage::fos::LinkageModel;
+use crate::problem::GrayBoxProblem;
+use crate::problem::generate::{self, WeightRange};
+use crate::problem::maxcut::MaxCut;
+use crate::problem::nk;
 use crate::solve::{Algorithm, SolveConfig, build_model};
 
 #[derive(Args, Debug)]
@@ -49,18 +49,18 @@ pub enum Candidate {
 /// One problem with a linkage model and colouring, ready for parallel GOM.
 pub struct Case {
     pub name: String,
-    pub problem: MaxCut,
+    pub problem: Box<dyn GrayBoxProblem>,
     pub config: SolveConfig,
     pub layout: Arc<GroupLayout>,
 }
 
 impl Case {
-    pub fn new(problem: MaxCut, linkage: LinkageModel, coloring: ColoringMethod, seed: u64) -> Result<Case> {
+    pub fn new(problem: Box<dyn GrayBoxProblem>, linkage: LinkageModel, coloring: ColoringMethod, seed: u64) -> Result<Case> {
         let config = SolveConfig { algorithm: Algorithm::Parallel, linkage, coloring, seed, ..SolveConfig::default() };
-        let model = build_model(&problem, &config)?;
-        let groups = model.groups.as_ref().expect("parallel GOM has groups");
-        let layout = Arc::new(GroupLayout::new(&problem, &model.fos, groups));
-        Ok(Case { name: format!("{} {linkage} {coloring}", problem.instance.name), problem, config, layout })
+        let model = build_model(&*problem, &config)?;
+        let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
+        let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups));
+        Ok(Case { name: format!("{} ({}) {linkage} {coloring}", problem.name(), problem.problem_type()), problem, config, layout })
     }
 }
 
@@ -74,15 +74,14 @@ fn with_backend<R>(case: &Case, candidate: Option<Candidate>, whole: WholeGenera
                 _ => 1,
             };
             let pool = Arc::new(cpu::thread_pool(Some(threads))?);
-            let mut b = cpu::CpuStages::new(&case.problem, case.layout.clone(), population, pool);
-            f(&mut b)
+            let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), population, case.config.seed, pool);
+            f(&mut *b)
         }
         Some(Candidate::Cuda { ptx }) => {
-            let gpu = crate::backend::cuda::Gpu::shared(Some(ptx))?;
-            let shared = crate::backend::cuda::SharedArrays::upload(&gpu, &case.problem, &case.layout)?;
-            let mut b = crate::backend::cuda::CudaStages::new(gpu, shared, case.layout.clone(), population)?;
-            b.set_whole_generation(whole);
-            f(&mut b)
+            let gpu = cuda::Gpu::shared(Some(ptx))?;
+            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout)?;
+            let mut b = cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, Some(whole))?;
+            f(&mut *b)
         }
     }
 }
@@ -102,8 +101,8 @@ pub fn random_state(case: &Case, n: usize, seed: u64) -> StageState {
     let flip = |rng: &mut SplitMix64, g: u8, one_in: u32| if rng.below(one_in) == 0 { g ^ 1 } else { g };
     let offspring: Vec<u8> = parents.iter().map(|&g| flip(&mut rng, g, 20)).collect();
     let work: Vec<u8> = offspring.iter().map(|&g| flip(&mut rng, g, 4)).collect();
-    let parent_fitness = parents.chunks(l).map(|x| case.problem.evaluate(x)).collect();
-    let fitness = offspring.chunks(l).map(|x| case.problem.evaluate(x)).collect();
+    let parent_fitness = parents.chunks(l.max(1)).take(n).map(|x| case.problem.evaluate(x)).collect();
+    let fitness = offspring.chunks(l.max(1)).take(n).map(|x| case.problem.evaluate(x)).collect();
     let donors = (0..n * gs).map(|_| if rng.below(4) == 0 { NO_DONOR } else { rng.index(n) as i32 }).collect();
     let small = |rng: &mut SplitMix64| if rng.coin() { 0 } else { rng.below(21) as i64 - 10 };
     let diff = (0..n * ds).map(|_| small(&mut rng)).collect();
@@ -138,18 +137,18 @@ pub fn interesting_groups(layout: &GroupLayout, seed: u64) -> Vec<u32> {
 /// Runs each stage alone on random inputs on both backends; returns the number of checks, or the
 /// first difference.
 pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> Result<usize> {
+    // The stages draw their random numbers from the case's seed; `seed` varies the inputs.
     let groups = interesting_groups(&case.layout, seed);
     let l = case.layout.variables;
     let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
     let mut checks = 0;
     for (gi, &g) in groups.iter().enumerate() {
-        for stage in 0..6 {
-            let state = random_state(case, n, seed ^ ((gi as u64) << 8 | stage as u64));
-            let key = GroupKey { seed, generation: 7, group: g, step: 0 };
+        for stage in Stage::ALL {
+            let state = random_state(case, n, seed ^ ((gi as u64) << 8 | stage.index() as u64));
             let mut run_stage = |b: &mut dyn StageBackend| -> Result<StageState> {
                 b.set_state(&state)?;
-                b.begin_groups(key.seed, key.generation, &[g])?;
-                b.stage(stage, key)?;
+                b.begin_groups(7, &[g])?;
+                b.pass(Pass::stage(stage), 0)?;
                 b.synchronize()?;
                 b.state()
             };
@@ -157,10 +156,10 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
             let other = with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
-                    "{}: stage {} ({}) on group {g} ({} sets, {} dependent edges): {what} differ from the CPU stage",
+                    "{}: stage {} ({}) on group {g} ({} sets, {} dependent subfunctions): {what} differ from the CPU stage",
                     case.name,
-                    stage + 1,
-                    STAGE_NAMES[stage],
+                    stage.index() + 1,
+                    stage.name(),
                     case.layout.slots(g as usize).len(),
                     case.layout.deps(g as usize).len()
                 )));
@@ -184,10 +183,10 @@ struct Record {
 /// Runs `generations` generations; `per_group`: group by group with every state recorded and
 /// verified, else whole generations at once (on the GPU as `whole` says).
 fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32, per_group: bool, whole: WholeGeneration) -> Result<Record> {
-    let mut run = Run::new(&case.problem, Limits::default());
+    let mut run = Run::new(&*case.problem, Limits::default());
     run.verify = per_group;
     let seed = case.config.seed;
-    let population = initial_population(&case.problem, n, seed, &mut run);
+    let population = initial_population(&*case.problem, n, seed, &mut run);
     let fitness = population.fitness.clone();
     let layout = case.layout.clone();
     with_backend(case, candidate, whole, population, &mut |b| {
@@ -251,16 +250,20 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
     Ok((a.group_digests.len(), a.elitists.last().map(|e| e.0).unwrap_or(0)))
 }
 
-/// The generated cases every self-test runs (no data needed).
+/// The generated cases every self-test runs (no data needed): every problem kind, every
+/// linkage model that colours, both colourings.
 pub fn generated_cases() -> Result<Vec<Case>> {
     let w = WeightRange { min: 1, max: 5 };
     let pm = WeightRange { min: -1, max: 1 };
+    let graph = |g: crate::problem::graph::Graph| -> Result<Box<dyn GrayBoxProblem>> { Ok(Box::new(MaxCut::new(g)?)) };
     Ok(vec![
-        Case::new(MaxCut::new(generate::torus(12, w, 3)?), LinkageModel::Univariate, ColoringMethod::WelshPowell, 11)?,
-        Case::new(MaxCut::new(generate::torus(16, w, 4)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 12)?,
-        Case::new(MaxCut::new(generate::complete(40, w, 5)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 13)?,
-        Case::new(MaxCut::new(generate::random(300, 900, pm, 6)?), LinkageModel::Bflt(8), ColoringMethod::DSatur, 14)?,
-        Case::new(MaxCut::new(generate::random(2000, 8000, w, 7)?), LinkageModel::Flt, ColoringMethod::DSatur, 15)?,
+        Case::new(graph(generate::torus(12, w, 3)?)?, LinkageModel::Univariate, ColoringMethod::WelshPowell, 11)?,
+        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 12)?,
+        Case::new(graph(generate::complete(40, w, 5)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 13)?,
+        Case::new(graph(generate::random(300, 900, pm, 6)?)?, LinkageModel::Bflt(8), ColoringMethod::DSatur, 14)?,
+        Case::new(graph(generate::random(2000, 8000, w, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 15)?,
+        Case::new(Box::new(nk::sliding_window(60, 4, 16)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 16)?,
+        Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Bflt(10), ColoringMethod::DSatur, 17)?,
     ])
 }
 
@@ -271,9 +274,9 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {
         if let Ok(row) = crate::problem::data::find(&rows, set, name) {
-            let mut inst = crate::problem::graph::Instance::read(&row.path(&dir))?;
-            inst.name = format!("{set}/{name}");
-            out.push(Case::new(MaxCut::new(inst), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?);
+            let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
+            graph.name = format!("{set}/{name}");
+            out.push(Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?);
         }
     }
     Ok(out)

@@ -1,17 +1,22 @@
-//! The CPU backend of parallel GOM: the stages of [`super::stages`] over all solutions, one
-//! solution's rows per task on a rayon thread pool. Every row is computed independently, so the
-//! result is the same for any number of threads.
+//! The CPU backend of parallel GOM: the device crate's stage steps (`pgomea_device::stage`), the
+//! very functions the kernels run, on all cores. A pass is one rayon task per solution, each
+//! calling [`for_solution`] on the flat arrays of the population (host memory here, device
+//! memory for the kernels). Every task writes only its solution's rows, so the result is the
+//! same for any number of threads, and the same as the GPU's.
 
 use std::sync::Arc;
 
+use pgomea_device::crew::Lane;
+use pgomea_device::mem::Ptr;
+use pgomea_device::problem::Kind;
+use pgomea_device::stage::{Buffers, GomArgs, Group, Layout, Pass, for_solution, mark_elitist};
 use rayon::prelude::*;
 
-use crate::gomea::parallel::{StageBackend, StageState};
-use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::stages::{self, GroupKey};
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::problem::maxcut::MaxCut;
+use crate::gomea::parallel::layout::GroupLayout;
+use crate::gomea::parallel::{StageBackend, StageState};
+use crate::problem::{GrayBoxProblem, KindVisitor};
 
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
@@ -24,14 +29,31 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     b.build().map_err(|e| Error::usage(format!("cannot start the thread pool: {e}")))
 }
 
-pub struct CpuStages<'a> {
-    problem: &'a MaxCut,
-    layout: Arc<GroupLayout>,
-    pool: Arc<rayon::ThreadPool>,
+/// A CPU backend for a population of `problem`, with the random numbers of `seed`.
+pub fn new_backend<'a>(problem: &'a dyn GrayBoxProblem, layout: Arc<GroupLayout>, population: Population, seed: u64, pool: Arc<rayon::ThreadPool>) -> Box<dyn StageBackend + 'a> {
+    struct Make {
+        layout: Arc<GroupLayout>,
+        population: Population,
+        seed: u64,
+        pool: Arc<rayon::ThreadPool>,
+    }
+    impl KindVisitor for Make {
+        type Output = Box<dyn StageBackend>;
+        fn visit<K: Kind>(self, kind: K) -> Self::Output {
+            let (row_slots, row_deps) = (self.layout.max_group_slots.max(1), self.layout.max_group_deps.max(1));
+            Box::new(CpuStages { kind, layout: self.layout, pool: self.pool, seed: self.seed, buffers: CpuBuffers::new(self.population, row_slots, row_deps) })
+        }
+    }
+    // The kind points into `problem`'s arrays; the box is returned bound to their lifetime 'a.
+    problem.functions().with_kind(Make { layout, population, seed, pool })
+}
+
+/// The buffers of one population in host memory (the same as the CUDA backend's on the device).
+struct CpuBuffers {
     n: usize,
-    /// P: the population at the generation's start (the donors).
+    l: usize,
+    /// P: the population at the generation's start (the donors), and its fitness.
     parents: Population,
-    /// O and its working copy O'.
     offspring: Vec<u8>,
     work: Vec<u8>,
     fitness: Vec<i64>,
@@ -40,91 +62,137 @@ pub struct CpuStages<'a> {
     delta: Vec<i64>,
     mask: Vec<u8>,
     is_elitist: Vec<u8>,
+    reference: Vec<u8>,
+    schedule: Vec<u32>,
 }
 
-impl<'a> CpuStages<'a> {
-    pub fn new(problem: &'a MaxCut, layout: Arc<GroupLayout>, population: Population, pool: Arc<rayon::ThreadPool>) -> Self {
-        let n = population.n;
-        let (g, d) = (layout.max_group_slots.max(1), layout.max_group_deps.max(1));
-        CpuStages {
-            problem,
-            pool,
+impl CpuBuffers {
+    fn new(population: Population, row_slots: usize, row_deps: usize) -> Self {
+        let (n, l) = (population.n, population.l);
+        CpuBuffers {
             n,
+            l,
             offspring: population.genes.clone(),
             work: population.genes.clone(),
             fitness: population.fitness.clone(),
             parents: population,
-            donors: vec![0; n * g],
-            diff: vec![0; n * d],
-            delta: vec![0; n * g],
-            mask: vec![0; n * g],
+            donors: vec![0; n * row_slots],
+            diff: vec![0; n * row_deps],
+            delta: vec![0; n * row_slots],
+            mask: vec![0; n * row_slots],
             is_elitist: vec![0; n],
-            layout,
+            reference: vec![0; l],
+            schedule: Vec::new(),
         }
     }
 
+    fn pointers(&mut self) -> Buffers {
+        Buffers {
+            parents: Ptr::from_mut_slice(&mut self.parents.genes),
+            offspring: Ptr::from_mut_slice(&mut self.offspring),
+            work: Ptr::from_mut_slice(&mut self.work),
+            fitness: Ptr::from_mut_slice(&mut self.fitness),
+            donors: Ptr::from_mut_slice(&mut self.donors),
+            diff: Ptr::from_mut_slice(&mut self.diff),
+            delta: Ptr::from_mut_slice(&mut self.delta),
+            mask: Ptr::from_mut_slice(&mut self.mask),
+            is_elitist: Ptr::from_mut_slice(&mut self.is_elitist),
+            reference: Ptr::from_mut_slice(&mut self.reference),
+        }
+    }
 }
 
-impl StageBackend for CpuStages<'_> {
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, _fitness: &[i64]) -> Result<()> {
-        self.offspring.copy_from_slice(&self.parents.genes);
-        self.work.copy_from_slice(&self.parents.genes);
-        self.fitness.copy_from_slice(&self.parents.fitness);
-        for i in 0..self.n {
-            self.is_elitist[i] = (self.parents.fitness[i] == elitist_fitness && self.parents.solution(i) == elitist) as u8;
+/// One population on the CPU, running the stages of parallel GOM with problem kind `K`.
+struct CpuStages<K: Kind> {
+    /// The problem's kind over its host arrays (the caller keeps the problem alive).
+    kind: K,
+    layout: Arc<GroupLayout>,
+    pool: Arc<rayon::ThreadPool>,
+    seed: u64,
+    buffers: CpuBuffers,
+}
+
+impl<K: Kind> CpuStages<K> {
+    /// The arguments of the stage steps: this population's buffers, the layout, the problem.
+    fn args(&mut self) -> GomArgs<K> {
+        let l = &self.layout;
+        GomArgs {
+            seed: self.seed,
+            n: self.buffers.n as u32,
+            l: self.buffers.l as u32,
+            step: 0,
+            row_slots: l.max_group_slots.max(1) as u32,
+            row_deps: l.max_group_deps.max(1) as u32,
+            groups: l.groups() as u32,
+            schedule: Ptr::from_slice(&self.buffers.schedule),
+            layout: Layout {
+                group_slots: Ptr::from_slice(&l.group_slots),
+                group_crews: Ptr::from_slice(&l.group_crews),
+                slot_set: Ptr::from_slice(&l.slot_set),
+                var_offsets: Ptr::from_slice(&l.var_offsets),
+                vars: Ptr::from_slice(&l.vars),
+                dep_offsets: Ptr::from_slice(&l.dep_offsets),
+                dep_subfunctions: Ptr::from_slice(&l.dep_subfunctions),
+            },
+            buffers: self.buffers.pointers(),
+            problem: self.kind,
+            barrier: Ptr::default(),
+        }
+    }
+}
+
+impl<K: Kind> StageBackend for CpuStages<K> {
+    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
+        let b = &mut self.buffers;
+        b.offspring.copy_from_slice(&b.parents.genes);
+        b.work.copy_from_slice(&b.parents.genes);
+        b.fitness.copy_from_slice(&b.parents.fitness);
+        // Equality with the elitist matters only where the fitness is equal (as on the GPU).
+        if fitness.contains(&elitist_fitness) {
+            b.reference.copy_from_slice(elitist);
+            let (n, l) = (b.n, b.l);
+            let ptrs = b.pointers();
+            // SAFETY: the buffers hold n rows of l genes, one reference row and n marks; each
+            // task writes only its own mark.
+            self.pool.install(|| (0..n).into_par_iter().for_each(|i| unsafe {
+                mark_elitist(&Lane, &ptrs, l, i);
+            }));
+        } else {
+            b.is_elitist.fill(0);
         }
         Ok(())
     }
 
-    fn begin_groups(&mut self, _seed: u64, _generation: u32, _order: &[u32]) -> Result<()> {
+    fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
+        if order.iter().any(|&g| g as usize >= self.layout.groups()) {
+            return Err(Error::usage(format!("internal: a group order {order:?} of more than {} groups", self.layout.groups())));
+        }
+        let s = &mut self.buffers.schedule;
+        s.clear();
+        s.push(generation);
+        s.extend_from_slice(order);
         Ok(())
     }
 
-    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
-        let (n, g) = (self.n, key.group as usize);
-        let l = self.layout.variables;
-        let slots = self.layout.slots(g).len();
-        let deps = self.layout.deps(g).len();
-        let (gs, ds) = (self.layout.max_group_slots.max(1), self.layout.max_group_deps.max(1));
-        let layout = &*self.layout;
-        let parents = &self.parents.genes;
-        let problem = self.problem;
-        // Each stage: one task per solution over that solution's rows.
-        self.pool.install(|| match stage {
-            0 => self.donors.par_chunks_mut(gs).zip(self.offspring.par_chunks(l)).enumerate().for_each(|(i, (donors, o))| {
-                stages::select_donors(layout, key, n, i, parents, o, &mut donors[..slots]);
-            }),
-            1 => self.work.par_chunks_mut(l).zip(self.donors.par_chunks(gs)).for_each(|(w, donors)| {
-                stages::insert_donor_genes(layout, g, parents, &donors[..slots], w);
-            }),
-            2 => self.diff.par_chunks_mut(ds).zip(self.offspring.par_chunks(l).zip(self.work.par_chunks(l))).for_each(|(diff, (o, w))| {
-                stages::evaluate_dependent(layout, g, problem, o, w, &mut diff[..deps]);
-            }),
-            3 => self.delta.par_chunks_mut(gs).zip(self.diff.par_chunks(ds)).for_each(|(delta, diff)| {
-                stages::reduce_by_key(layout, g, &diff[..deps], &mut delta[..slots]);
-            }),
-            4 => self.mask.par_chunks_mut(gs).zip(self.donors.par_chunks(gs).zip(self.delta.par_chunks(gs))).zip(self.is_elitist.par_iter()).for_each(
-                |((mask, (donors, delta)), &is_elitist)| {
-                    stages::improvement_mask(&donors[..slots], &delta[..slots], is_elitist != 0, &mut mask[..slots]);
-                },
-            ),
-            _ => self
-                .offspring
-                .par_chunks_mut(l)
-                .zip(self.work.par_chunks_mut(l))
-                .zip(self.fitness.par_iter_mut())
-                .zip(self.mask.par_chunks(gs).zip(self.delta.par_chunks(gs)))
-                .for_each(|(((o, w), f), (mask, delta))| {
-                    stages::reset_and_insert(layout, g, &mask[..slots], &delta[..slots], o, w, f);
-                }),
-        });
+    fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
+        if !pass.is_valid() || step as usize + 1 >= self.buffers.schedule.len() {
+            return Err(Error::usage(format!("internal: pass {pass:?} at step {step} of a schedule of {} groups", self.buffers.schedule.len().saturating_sub(1))));
+        }
+        let n = self.buffers.n;
+        let a = self.args();
+        // SAFETY: `a` points to this backend's buffers, sized from the layout (`sized`), the
+        // layout and the problem's checked arrays, all alive for the call; the schedule holds
+        // `step`; each task writes only solution i's rows (and i's fitness, atomically).
+        let g = unsafe { Group::at(&a, step) };
+        self.pool.install(|| (0..n).into_par_iter().for_each(|i| unsafe { for_solution(&a, &g, i, pass) }));
         Ok(())
     }
 
     fn finish_generation(&mut self) -> Result<Vec<i64>> {
-        self.parents.genes.copy_from_slice(&self.offspring);
-        self.parents.fitness.copy_from_slice(&self.fitness);
-        Ok(self.fitness.clone())
+        let b = &mut self.buffers;
+        b.parents.genes.copy_from_slice(&b.offspring);
+        b.parents.fitness.copy_from_slice(&b.fitness);
+        Ok(b.fitness.clone())
     }
 
     fn synchronize(&mut self) -> Result<()> {
@@ -132,43 +200,60 @@ impl StageBackend for CpuStages<'_> {
     }
 
     fn solution(&self, i: usize) -> Result<Vec<u8>> {
-        Ok(self.parents.solution(i).to_vec())
+        Ok(self.buffers.parents.solution(i).to_vec())
     }
 
     fn population(&self) -> Result<Population> {
-        Ok(self.parents.clone())
+        Ok(self.buffers.parents.clone())
     }
 
     fn genotypes_equal(&self) -> Result<bool> {
-        Ok(self.parents.converged())
+        Ok(self.buffers.parents.converged())
     }
 
     fn state(&self) -> Result<StageState> {
+        let b = &self.buffers;
         Ok(StageState {
-            parents: self.parents.genes.clone(),
-            parent_fitness: self.parents.fitness.clone(),
-            offspring: self.offspring.clone(),
-            work: self.work.clone(),
-            fitness: self.fitness.clone(),
-            donors: self.donors.clone(),
-            diff: self.diff.clone(),
-            delta: self.delta.clone(),
-            mask: self.mask.clone(),
-            is_elitist: self.is_elitist.clone(),
+            parents: b.parents.genes.clone(),
+            parent_fitness: b.parents.fitness.clone(),
+            offspring: b.offspring.clone(),
+            work: b.work.clone(),
+            fitness: b.fitness.clone(),
+            donors: b.donors.clone(),
+            diff: b.diff.clone(),
+            delta: b.delta.clone(),
+            mask: b.mask.clone(),
+            is_elitist: b.is_elitist.clone(),
         })
     }
 
     fn set_state(&mut self, s: &StageState) -> Result<()> {
-        self.parents.genes.copy_from_slice(&s.parents);
-        self.parents.fitness.copy_from_slice(&s.parent_fitness);
-        self.offspring.copy_from_slice(&s.offspring);
-        self.work.copy_from_slice(&s.work);
-        self.fitness.copy_from_slice(&s.fitness);
-        self.donors.copy_from_slice(&s.donors);
-        self.diff.copy_from_slice(&s.diff);
-        self.delta.copy_from_slice(&s.delta);
-        self.mask.copy_from_slice(&s.mask);
-        self.is_elitist.copy_from_slice(&s.is_elitist);
+        let b = &mut self.buffers;
+        let sizes_match = [
+            (b.parents.genes.len(), s.parents.len()),
+            (b.parents.fitness.len(), s.parent_fitness.len()),
+            (b.offspring.len(), s.offspring.len()),
+            (b.work.len(), s.work.len()),
+            (b.fitness.len(), s.fitness.len()),
+            (b.donors.len(), s.donors.len()),
+            (b.diff.len(), s.diff.len()),
+            (b.delta.len(), s.delta.len()),
+            (b.mask.len(), s.mask.len()),
+            (b.is_elitist.len(), s.is_elitist.len()),
+        ];
+        if sizes_match.iter().any(|(a, b)| a != b) {
+            return Err(Error::usage("internal: a state of another shape"));
+        }
+        b.parents.genes.copy_from_slice(&s.parents);
+        b.parents.fitness.copy_from_slice(&s.parent_fitness);
+        b.offspring.copy_from_slice(&s.offspring);
+        b.work.copy_from_slice(&s.work);
+        b.fitness.copy_from_slice(&s.fitness);
+        b.donors.copy_from_slice(&s.donors);
+        b.diff.copy_from_slice(&s.diff);
+        b.delta.copy_from_slice(&s.delta);
+        b.mask.copy_from_slice(&s.mask);
+        b.is_elitist.copy_from_slice(&s.is_elitist);
         Ok(())
     }
 }

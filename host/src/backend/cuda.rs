@@ -3,36 +3,31 @@
 //! per run, and each population resident on the GPU. Only the fitness vector (n values) comes back
 //! per generation, and one solution when the elitist improves.
 //!
-//! A whole generation runs as one cooperative launch of `pgomea_generation` (grid barriers
-//! between the stages) where the device allows it, else as a replayed CUDA graph of the six stage
-//! kernels per group ([`WholeGeneration`]); tests, the self-test and per-stage timing launch the
-//! stage kernels one by one.
+//! The kernels are the device crate's (`pgomea_device::kernels`), one set per problem kind; they
+//! share the steps of `pgomea_device::stage` out over the GPU's threads, the steps the CPU
+//! backend runs too. A whole generation runs as one cooperative launch of the kind's
+//! `pgomea_generation_<kind>` (grid barriers between the passes) where the device allows it, else
+//! as a replayed CUDA graph of the pass kernels of every group ([`WholeGeneration`]); tests, the
+//! self-test and per-stage timing launch the pass kernel once per stage or pass.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUresult;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
-use pgomea_device::args::GomArgs;
+use pgomea_device::mem::Ptr;
+use pgomea_device::problem::{Clauses, Kind, Pairwise, Tables};
+use pgomea_device::stage::{Buffers, GROUP_PASSES, GomArgs, Layout, Pass, Stage};
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::gomea::parallel::{StageBackend, StageState};
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::stages::GroupKey;
-use crate::problem::maxcut::MaxCut;
+use crate::gomea::parallel::{StageBackend, StageState};
+use crate::problem::{GrayBoxProblem, KindArrays};
 
-/// The kernels, in stage order, then the utility kernels.
-const STAGE_KERNELS: [&str; 6] = [
-    "pgomea_donor_selection",
-    "pgomea_donor_insertion",
-    "pgomea_subfunction_evaluation",
-    "pgomea_reduce_by_key",
-    "pgomea_improvement_mask",
-    "pgomea_reset_insert",
-];
-const EQUAL_KERNEL: &str = "pgomea_equal_to_reference";
-const GENERATION_KERNEL: &str = "pgomea_generation";
+/// The kernel that marks the solutions equal to the elitist (one for every kind).
+const MARK_ELITIST_KERNEL: &str = "pgomea_mark_elitist";
 
 /// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
 const WARPS_PER_BLOCK: u32 = 4;
@@ -68,12 +63,35 @@ fn env_u32(name: &str) -> Option<u32> {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0)
 }
 
-/// The kernel argument block, passed by value.
+/// The device crate's problem kinds: `#[repr(C)]` structs of device addresses, which is what
+/// makes them valid kernel arguments (see [`Args`]).
+trait DeviceKind: Kind {}
+impl DeviceKind for Pairwise {}
+impl DeviceKind for Tables {}
+impl DeviceKind for Clauses {}
+
+/// The argument block of the generation and pass kernels, passed by value.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
-struct Args(GomArgs);
-// SAFETY: GomArgs is #[repr(C)], Copy, and made of plain integers: valid to copy to the device.
-unsafe impl DeviceRepr for Args {}
+struct Args<K>(GomArgs<K>);
+// SAFETY: GomArgs is #[repr(C)] and made of integers and `Ptr`s (addresses, #[repr(transparent)]
+// over a pointer), and so is every DeviceKind: valid to copy to the device as they are; the
+// device crate declares the kernels' parameter with the same type.
+unsafe impl<K: DeviceKind> DeviceRepr for Args<K> {}
+
+/// The pass argument of the pass kernels.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct PassArg(Pass);
+// SAFETY: Pass is #[repr(transparent)] over a u32.
+unsafe impl DeviceRepr for PassArg {}
+
+/// The buffer block of the elitist-marking kernel.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct BuffersArg(Buffers);
+// SAFETY: Buffers is #[repr(C)] and made of `Ptr`s.
+unsafe impl DeviceRepr for BuffersArg {}
 
 fn cuda_err(what: &str) -> impl Fn(DriverError) -> Error + '_ {
     move |e| {
@@ -130,17 +148,23 @@ pub fn devices() -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// One problem kind's kernels.
+struct KindKernels {
+    generation: CudaFunction,
+    pass: CudaFunction,
+    /// The grid of the whole-generation kernel (all blocks resident), or None where the device
+    /// cannot launch cooperatively.
+    generation_grid: Option<LaunchConfig>,
+}
+
 /// An open GPU with the kernels loaded.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     _module: Arc<CudaModule>,
-    stages: Vec<CudaFunction>,
-    equal: CudaFunction,
-    generation: CudaFunction,
-    /// The grid of the whole-generation kernel (all blocks resident), or None where the device
-    /// cannot launch cooperatively.
-    generation_grid: Option<LaunchConfig>,
+    /// By kind name (`Kind::NAME`).
+    kinds: HashMap<&'static str, KindKernels>,
+    mark_elitist: CudaFunction,
     name: String,
     multiprocessors: u32,
     /// Most blocks (of 128 threads) per multiprocessor in one grid; the kernels loop grid-stride
@@ -160,30 +184,35 @@ impl Gpu {
         let stream = ctx.new_stream().map_err(cuda_err("stream"))?;
         let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda_err("loading the kernels (PTX)"))?;
         let load = |n: &str| module.load_function(n).map_err(cuda_err("kernel lookup"));
-        let stages = STAGE_KERNELS.iter().map(|n| load(n)).collect::<Result<Vec<_>>>()?;
-        let equal = load(EQUAL_KERNEL)?;
-        let generation = load(GENERATION_KERNEL)?;
         let name = ctx.name().map_err(cuda_err("name"))?;
         use cudarc::driver::sys::CUdevice_attribute as A;
         let multiprocessors = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_err(cuda_err("attribute"))? as u32;
         let blocks_per_sm = env_u32("PGOMEA_BLOCKS_PER_SM").unwrap_or(DEFAULT_BLOCKS_PER_SM);
         let cooperative = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).map_err(cuda_err("attribute"))? == 1;
-        let generation_grid = if cooperative {
-            // Tuning knobs: PGOMEA_GENERATION_BLOCK (threads, a multiple of 32) and
-            // PGOMEA_GENERATION_BLOCKS_PER_SM.
-            let block = env_u32("PGOMEA_GENERATION_BLOCK").map(|b| b.div_ceil(32) * 32).unwrap_or(GENERATION_BLOCK).min(1024);
-            let resident = generation.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
-            let per_sm = resident.min(env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM));
-            (per_sm > 0).then(|| LaunchConfig { grid_dim: (per_sm * multiprocessors, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 })
-        } else {
-            None
-        };
-        Ok(Gpu { ctx, stream, _module: module, stages, equal, generation, generation_grid, name, multiprocessors, blocks_per_sm })
+        let mut kinds = HashMap::new();
+        for kind in [Pairwise::NAME, Tables::NAME, Clauses::NAME] {
+            let generation = load(&format!("pgomea_generation_{kind}"))?;
+            let pass = load(&format!("pgomea_pass_{kind}"))?;
+            let generation_grid = if cooperative {
+                // Tuning knobs: PGOMEA_GENERATION_BLOCK (threads, a multiple of 32) and
+                // PGOMEA_GENERATION_BLOCKS_PER_SM.
+                let block = env_u32("PGOMEA_GENERATION_BLOCK").map(|b| b.div_ceil(32) * 32).unwrap_or(GENERATION_BLOCK).min(1024);
+                let resident = generation.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
+                let per_sm = resident.min(env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM));
+                (per_sm > 0).then(|| LaunchConfig { grid_dim: (per_sm * multiprocessors, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 })
+            } else {
+                None
+            };
+            kinds.insert(kind, KindKernels { generation, pass, generation_grid });
+        }
+        let mark_elitist = load(MARK_ELITIST_KERNEL)?;
+        Ok(Gpu { ctx, stream, _module: module, kinds, mark_elitist, name, multiprocessors, blocks_per_sm })
     }
 
-    /// The launch shape of the whole-generation kernel, if the device can launch it.
-    pub fn generation_grid(&self) -> Option<LaunchConfig> {
-        self.generation_grid
+    /// The launch shape of the whole-generation kernel of problem kind `kind` (`Kind::NAME`), if
+    /// the device can launch it.
+    pub fn generation_grid(&self, kind: &str) -> Option<LaunchConfig> {
+        self.kinds.get(kind).and_then(|k| k.generation_grid)
     }
 
     /// The process's one open GPU (device 0), opened on first use: creating a context and loading
@@ -214,69 +243,84 @@ impl Gpu {
         LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 }
     }
 
-    fn launch(&self, f: &CudaFunction, args: &GomArgs, cfg: LaunchConfig) -> Result<()> {
-        let a = Args(*args);
-        let mut b = self.stream.launch_builder(f);
-        b.arg(&a);
-        // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
-        // live allocations of the sizes the host computed from the same layout.
-        unsafe { b.launch(cfg) }.map_err(cuda_err("kernel launch"))?;
-        Ok(())
-    }
-
-    /// A cooperative launch: all blocks of `cfg` resident at once, as grid barriers need.
-    fn launch_cooperative(&self, f: &CudaFunction, args: &GomArgs, cfg: LaunchConfig) -> Result<()> {
-        let a = Args(*args);
-        let mut b = self.stream.launch_builder(f);
-        b.arg(&a);
-        // SAFETY: as in `launch`; the grid is at most the kernel's occupancy on every
-        // multiprocessor, which the driver checks (it refuses larger cooperative grids).
-        unsafe { b.launch_cooperative(cfg) }.map_err(cuda_err("cooperative kernel launch"))?;
-        Ok(())
-    }
-
     pub fn synchronize(&self) -> Result<()> {
         self.stream.synchronize().map_err(cuda_err("kernel execution"))
     }
+
+    fn kernels(&self, kind: &str) -> Result<&KindKernels> {
+        self.kinds.get(kind).ok_or_else(|| Error::Cuda(format!("no kernels for problem kind {kind}")))
+    }
 }
 
-fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
+fn addr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
     let (p, _sync) = s.device_ptr(stream);
     p
 }
 
+fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> Ptr<T> {
+    Ptr::from_addr(addr(s, stream))
+}
+
+/// The problem's kind over device memory.
+#[derive(Clone, Copy, Debug)]
+enum UploadedKind {
+    Pairwise(Pairwise),
+    Tables(Tables),
+    Clauses(Clauses),
+}
+
 /// The problem and layout arrays, uploaded once per run and shared by all populations.
 pub struct SharedArrays {
-    group_slots: CudaSlice<u32>,
-    group_crews: CudaSlice<u32>,
-    slot_set: CudaSlice<u32>,
-    var_offsets: CudaSlice<u32>,
-    vars: CudaSlice<u32>,
-    dep_offsets: CudaSlice<u32>,
-    dep_edges: CudaSlice<u32>,
-    ends: CudaSlice<u32>,
-    weights: CudaSlice<i64>,
+    /// The layout's arrays, in the order of `Layout`'s fields.
+    layout: Vec<CudaSlice<u32>>,
+    /// The problem's arrays, kept alive: the kind's pointers point into them.
+    _problem_u32: Vec<CudaSlice<u32>>,
+    _problem_i64: Vec<CudaSlice<i64>>,
+    kind: UploadedKind,
 }
 
 impl SharedArrays {
-    pub fn upload(gpu: &Gpu, problem: &MaxCut, layout: &GroupLayout) -> Result<Arc<SharedArrays>> {
-        let up = |v: &[u32]| gpu.stream.clone_htod(v).map_err(cuda_err("upload"));
-        Ok(Arc::new(SharedArrays {
-            group_slots: up(&layout.group_slots)?,
-            group_crews: up(&layout.group_crews)?,
-            slot_set: up(&layout.slot_set)?,
-            var_offsets: up(&layout.var_offsets)?,
-            vars: up(&layout.vars)?,
-            dep_offsets: up(&layout.dep_offsets)?,
-            dep_edges: up(&layout.dep_edges)?,
-            ends: up(&problem.ends)?,
-            weights: gpu.stream.clone_htod(&problem.weights).map_err(cuda_err("upload"))?,
-        }))
+    pub fn upload(gpu: &Gpu, problem: &dyn GrayBoxProblem, layout: &GroupLayout) -> Result<Arc<SharedArrays>> {
+        let s = &gpu.stream;
+        let up = |v: &[u32]| s.clone_htod(if v.is_empty() { &[0u32][..] } else { v }).map_err(cuda_err("upload"));
+        let up64 = |v: &[i64]| s.clone_htod(if v.is_empty() { &[0i64][..] } else { v }).map_err(cuda_err("upload"));
+        let layout_arrays = [&layout.group_slots, &layout.group_crews, &layout.slot_set, &layout.var_offsets, &layout.vars, &layout.dep_offsets, &layout.dep_subfunctions]
+            .into_iter()
+            .map(|v| up(v))
+            .collect::<Result<Vec<_>>>()?;
+        let (problem_u32, problem_i64) = match problem.functions().arrays() {
+            KindArrays::Pairwise { ends, weights } => (vec![up(ends)?], vec![up64(weights)?]),
+            KindArrays::Tables { var_offsets, vars, table_offsets, values } => (vec![up(var_offsets)?, up(vars)?, up(table_offsets)?], vec![up64(values)?]),
+            KindArrays::Clauses { lit_offsets, lits, weights } => (vec![up(lit_offsets)?, up(lits)?], vec![up64(weights)?]),
+        };
+        let (u, i) = (|k: usize| ptr(&problem_u32[k], s), |k: usize| ptr(&problem_i64[k], s));
+        let kind = match problem.functions().arrays() {
+            KindArrays::Pairwise { .. } => UploadedKind::Pairwise(Pairwise { ends: u(0), weights: i(0) }),
+            KindArrays::Tables { .. } => UploadedKind::Tables(Tables { var_offsets: u(0), vars: u(1), table_offsets: u(2), values: i(0) }),
+            KindArrays::Clauses { .. } => UploadedKind::Clauses(Clauses { lit_offsets: u(0), lits: u(1), weights: i(0) }),
+        };
+        Ok(Arc::new(SharedArrays { layout: layout_arrays, _problem_u32: problem_u32, _problem_i64: problem_i64, kind }))
+    }
+
+    fn layout(&self, s: &CudaStream) -> Layout {
+        let p = |k: usize| ptr(&self.layout[k], s);
+        Layout { group_slots: p(0), group_crews: p(1), slot_set: p(2), var_offsets: p(3), vars: p(4), dep_offsets: p(5), dep_subfunctions: p(6) }
     }
 }
 
-/// One population on the GPU, running the stages of parallel GOM.
-pub struct CudaStages {
+/// A CUDA backend for a population, on `gpu`, with the arrays of `shared` (uploaded for this
+/// layout and problem) and the random numbers of `seed`; `whole` chooses how whole generations
+/// run (None: the default, or `PGOMEA_CUDA_GENERATION`).
+pub fn new_backend(gpu: Arc<Gpu>, shared: Arc<SharedArrays>, layout: Arc<GroupLayout>, population: Population, seed: u64, whole: Option<WholeGeneration>) -> Result<Box<dyn StageBackend>> {
+    Ok(match shared.kind {
+        UploadedKind::Pairwise(k) => Box::new(CudaStages::new(gpu, shared, layout, population, seed, k, whole)?),
+        UploadedKind::Tables(k) => Box::new(CudaStages::new(gpu, shared, layout, population, seed, k, whole)?),
+        UploadedKind::Clauses(k) => Box::new(CudaStages::new(gpu, shared, layout, population, seed, k, whole)?),
+    })
+}
+
+/// One population on the GPU, running the stages of parallel GOM with problem kind `K`.
+struct CudaStages<K: DeviceKind> {
     gpu: Arc<Gpu>,
     // Keeps the shared arrays alive: `base` holds their device pointers.
     _shared: Arc<SharedArrays>,
@@ -295,16 +339,18 @@ pub struct CudaStages {
     reference: CudaSlice<u8>,
     schedule: CudaSlice<u32>,
     barrier: CudaSlice<u32>,
-    base: GomArgs,
+    base: GomArgs<K>,
     whole: WholeGeneration,
-    /// The launch shape of each stage kernel, the same for every group.
-    grids: [LaunchConfig; 6],
-    /// A whole generation (every group's six stages) captured once, replayed every generation.
+    /// The launch shape of each pass of `GROUP_PASSES`, the same for every group.
+    grids: [LaunchConfig; 3],
+    /// A whole generation (every group's passes) captured once, replayed every generation.
     graph: Option<cudarc::driver::CudaGraph>,
+    /// The group order announced for this generation (also in `schedule` on the device).
+    order: Vec<u32>,
 }
 
-impl CudaStages {
-    pub fn new(gpu: Arc<Gpu>, shared: Arc<SharedArrays>, layout: Arc<GroupLayout>, population: Population) -> Result<CudaStages> {
+impl<K: DeviceKind> CudaStages<K> {
+    fn new(gpu: Arc<Gpu>, shared: Arc<SharedArrays>, layout: Arc<GroupLayout>, population: Population, seed: u64, kind: K, whole: Option<WholeGeneration>) -> Result<Self> {
         let n = population.n;
         let l = layout.variables;
         let (gs, ds) = (layout.max_group_slots.max(1), layout.max_group_deps.max(1));
@@ -312,7 +358,8 @@ impl CudaStages {
         let s = &gpu.stream;
         // SAFETY (alloc): every buffer is written before it is read: offspring/work/fitness at
         // the start of each generation, donors..mask by the stages in order, is_elitist at the
-        // start of each generation, reference before each comparison.
+        // start of each generation, reference before each comparison, the schedule before the
+        // groups run.
         let parents = s.clone_htod(&population.genes).map_err(&oom)?;
         let parent_fitness = s.clone_htod(&population.fitness).map_err(&oom)?;
         let offspring = unsafe { s.alloc::<u8>(n * l) }.map_err(&oom)?;
@@ -327,68 +374,73 @@ impl CudaStages {
         let schedule = unsafe { s.alloc::<u32>(1 + layout.groups().max(1)) }.map_err(&oom)?;
         let barrier = s.alloc_zeros::<u32>(1).map_err(&oom)?;
         let base = GomArgs {
-            group_slots: ptr(&shared.group_slots, s),
-            group_crews: ptr(&shared.group_crews, s),
+            seed,
             n: n as u32,
             l: l as u32,
+            step: 0,
             row_slots: gs as u32,
             row_deps: ds as u32,
             groups: layout.groups() as u32,
-            slot_set: ptr(&shared.slot_set, s),
-            var_offsets: ptr(&shared.var_offsets, s),
-            vars: ptr(&shared.vars, s),
-            dep_offsets: ptr(&shared.dep_offsets, s),
-            dep_edges: ptr(&shared.dep_edges, s),
-            ends: ptr(&shared.ends, s),
-            weights: ptr(&shared.weights, s),
-            ..GomArgs::default()
+            schedule: ptr(&schedule, s),
+            layout: shared.layout(s),
+            buffers: Buffers {
+                parents: ptr(&parents, s),
+                offspring: ptr(&offspring, s),
+                work: ptr(&work, s),
+                fitness: ptr(&fitness, s),
+                donors: ptr(&donors, s),
+                diff: ptr(&diff, s),
+                delta: ptr(&delta, s),
+                mask: ptr(&mask, s),
+                is_elitist: ptr(&is_elitist, s),
+                reference: ptr(&reference, s),
+            },
+            problem: kind,
+            barrier: ptr(&barrier, s),
         };
+        // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
+        // sized for the largest group.
         let (pairs, deps) = ((n * layout.max_group_slots) as u64, (n * layout.max_group_deps) as u64);
-        let grids = [gpu.grid(pairs, true), gpu.grid(pairs, true), gpu.grid(deps, false), gpu.grid(pairs, true), gpu.grid(pairs, false), gpu.grid(pairs, true)];
-        let whole = match (WholeGeneration::from_env(), gpu.generation_grid) {
-            (Some(WholeGeneration::Graph), _) | (_, None) => WholeGeneration::Graph,
-            _ => WholeGeneration::Cooperative,
+        let grids = GROUP_PASSES.map(|p| if p.per_element() { gpu.grid(deps, false) } else { gpu.grid(pairs, true) });
+        let cooperative = gpu.generation_grid(K::NAME).is_some();
+        let whole = match whole.or_else(WholeGeneration::from_env) {
+            Some(WholeGeneration::Cooperative) | None if cooperative => WholeGeneration::Cooperative,
+            _ => WholeGeneration::Graph,
         };
-        let mut st = CudaStages {
-            gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, schedule, barrier, base, whole, grids, graph: None,
-        };
-        st.refresh_pointers();
-        Ok(st)
+        // The buffers' device pointers never change afterwards (P = O is a copy, not a swap),
+        // so a captured graph stays valid.
+        Ok(CudaStages { gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, schedule, barrier, base, whole, grids, graph: None, order: Vec::new() })
     }
 
-    /// Writes the population buffers' device pointers into the argument block. They never change
-    /// afterwards (P = O is a copy, not a swap), so a captured graph stays valid.
-    fn refresh_pointers(&mut self) {
-        let s = &self.gpu.stream;
-        self.base.parents = ptr(&self.parents, s);
-        self.base.offspring = ptr(&self.offspring, s);
-        self.base.work = ptr(&self.work, s);
-        self.base.fitness = ptr(&self.fitness, s);
-        self.base.donors = ptr(&self.donors, s);
-        self.base.diff = ptr(&self.diff, s);
-        self.base.delta = ptr(&self.delta, s);
-        self.base.mask = ptr(&self.mask, s);
-        self.base.is_elitist = ptr(&self.is_elitist, s);
-        self.base.reference = ptr(&self.reference, s);
-        self.base.schedule = ptr(&self.schedule, s);
-        self.base.barrier = ptr(&self.barrier, s);
-    }
-
-    /// Chooses how whole generations run; a cooperative choice falls back to the graph where the
-    /// device cannot launch cooperatively.
-    pub fn set_whole_generation(&mut self, whole: WholeGeneration) {
-        self.whole = if self.gpu.generation_grid.is_some() { whole } else { WholeGeneration::Graph };
+    /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`.
+    fn launch_pass(&self, pass: Pass, step: u32, cfg: LaunchConfig) -> Result<()> {
+        let a = Args(GomArgs { step, ..self.base });
+        let p = PassArg(pass);
+        let mut b = self.gpu.stream.launch_builder(&self.gpu.kernels(K::NAME)?.pass);
+        b.arg(&a).arg(&p);
+        // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
+        // live allocations sized from the same layout the kernel indexes with; `step` is below
+        // the number of groups and `pass` is valid (checked by the callers); blocks of 128 or 256
+        // threads.
+        unsafe { b.launch(cfg) }.map_err(cuda_err("kernel launch"))?;
+        Ok(())
     }
 
     /// Marks in `is_elitist` the solutions of P equal to `reference` (one warp per solution).
     fn compare_with_reference(&mut self, reference: &[u8]) -> Result<()> {
         self.gpu.stream.memcpy_htod(reference, &mut self.reference).map_err(cuda_err("upload"))?;
-        self.gpu.launch(&self.gpu.equal, &self.base, self.gpu.grid(self.n as u64, true))
+        let b = BuffersArg(self.base.buffers);
+        let (n, l) = (self.n as u32, self.layout.variables as u32);
+        let mut launch = self.gpu.stream.launch_builder(&self.gpu.mark_elitist);
+        launch.arg(&b).arg(&n).arg(&l);
+        // SAFETY: parents holds n rows of l genes, reference one row, is_elitist n bytes; blocks
+        // of 128 threads.
+        unsafe { launch.launch(self.gpu.grid(self.n as u64, true)) }.map_err(cuda_err("kernel launch"))?;
+        Ok(())
     }
-
 }
 
-impl StageBackend for CudaStages {
+impl<K: DeviceKind> StageBackend for CudaStages<K> {
     fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
         let s = self.gpu.stream.clone();
         s.memcpy_dtod(&self.parents, &mut self.offspring).map_err(cuda_err("copy"))?;
@@ -404,46 +456,54 @@ impl StageBackend for CudaStages {
         Ok(())
     }
 
-    fn begin_groups(&mut self, seed: u64, generation: u32, order: &[u32]) -> Result<()> {
-        if self.base.seed != seed {
-            self.base.seed = seed;
-            self.graph = None;
+    fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
+        if order.len() > self.layout.groups() || order.iter().any(|&g| g as usize >= self.layout.groups()) {
+            return Err(Error::usage(format!("internal: a group order {order:?} of more than {} groups", self.layout.groups())));
         }
         let mut schedule = Vec::with_capacity(order.len() + 1);
         schedule.push(generation);
         schedule.extend_from_slice(order);
-        self.gpu.stream.memcpy_htod(&schedule, &mut self.schedule).map_err(cuda_err("upload"))
+        self.order.clear();
+        self.order.extend_from_slice(order);
+        self.gpu.stream.memcpy_htod(&schedule, &mut self.schedule.slice_mut(..schedule.len())).map_err(cuda_err("upload"))
     }
 
-    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
-        // Launched one by one, each group gets a grid of its own size (a graph node cannot).
-        let g = key.group as usize;
-        let n = self.n as u64;
-        let cfg = match stage {
-            2 => self.gpu.grid(n * self.layout.deps(g).len() as u64, false),
-            4 => self.gpu.grid(n * self.layout.slots(g).len() as u64, false),
-            _ => self.gpu.grid(n * self.layout.slots(g).len() as u64, true),
+    fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
+        let Some(&group) = self.order.get(step as usize).filter(|_| pass.is_valid()) else {
+            return Err(Error::usage(format!("internal: pass {pass:?} at step {step} of an order of {} groups", self.order.len())));
         };
-        let args = GomArgs { seed: key.seed, step: key.step, ..self.base };
-        self.gpu.launch(&self.gpu.stages[stage], &args, cfg)
+        // Launched one by one, each group gets a grid of its own size (a graph node cannot).
+        let g = group as usize;
+        let items = if pass.has(Stage::SubfunctionEvaluation) { self.layout.deps(g).len() } else { self.layout.slots(g).len() };
+        let cfg = self.gpu.grid((self.n * items) as u64, !pass.per_element());
+        self.launch_pass(pass, step, cfg)
     }
 
     fn run_all_groups(&mut self) -> Result<bool> {
-        if let (WholeGeneration::Cooperative, Some(cfg)) = (self.whole, self.gpu.generation_grid) {
+        if self.order.len() != self.layout.groups() {
+            return Ok(false);
+        }
+        if self.whole == WholeGeneration::Cooperative
+            && let Some(cfg) = self.gpu.generation_grid(K::NAME)
+        {
             self.gpu.stream.memset_zeros(&mut self.barrier).map_err(cuda_err("memset"))?;
-            self.gpu.launch_cooperative(&self.gpu.generation, &self.base, cfg)?;
+            let a = Args(self.base);
+            let mut b = self.gpu.stream.launch_builder(&self.gpu.kernels(K::NAME)?.generation);
+            b.arg(&a);
+            // SAFETY: as in `launch_pass`, for every group of the schedule; the barrier counter
+            // is zero; the grid is at most the kernel's occupancy on every multiprocessor, which
+            // the driver checks (it refuses larger cooperative grids); blocks of a multiple of 32
+            // threads.
+            unsafe { b.launch_cooperative(cfg) }.map_err(cuda_err("cooperative kernel launch"))?;
             return Ok(true);
         }
         if self.graph.is_none() {
             let s = self.gpu.stream.clone();
             s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED).map_err(cuda_err("graph capture"))?;
             let mut launched = Ok(());
-            'capture: for step in 0..self.layout.groups() as u32 {
-                for stage in 0..6 {
-                    // Graph nodes serve whichever group the schedule puts at their step: one grid
-                    // size for all groups.
-                    let args = GomArgs { step, ..self.base };
-                    launched = self.gpu.launch(&self.gpu.stages[stage], &args, self.grids[stage]);
+            'capture: for step in 0..self.base.groups {
+                for (k, pass) in GROUP_PASSES.into_iter().enumerate() {
+                    launched = self.launch_pass(pass, step, self.grids[k]);
                     if launched.is_err() {
                         break 'capture;
                     }
@@ -513,6 +573,9 @@ impl StageBackend for CudaStages {
     fn set_state(&mut self, st: &StageState) -> Result<()> {
         let s = self.gpu.stream.clone();
         fn u<T: DeviceRepr>(s: &Arc<CudaStream>, h: &[T], b: &mut CudaSlice<T>) -> Result<()> {
+            if h.len() != b.len() {
+                return Err(Error::usage("internal: a state of another shape"));
+            }
             s.memcpy_htod(h, b).map_err(cuda_err("upload"))
         }
         u(&s, &st.parents, &mut self.parents)?;

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use crate::problem::maxcut::MaxCut;
+
 use crate::problem::{EvaluationCounter, GrayBoxProblem};
 
 /// When a run ends (whichever comes first). All `None` means: until every population is gone.
@@ -56,7 +56,7 @@ pub struct TracePoint {
 }
 
 pub struct Run<'a> {
-    pub problem: &'a MaxCut,
+    pub problem: &'a dyn GrayBoxProblem,
     pub counter: EvaluationCounter,
     /// GOM steps: (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
     pub gom_steps: u64,
@@ -77,7 +77,7 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(problem: &'a MaxCut, limits: Limits) -> Self {
+    pub fn new(problem: &'a dyn GrayBoxProblem, limits: Limits) -> Self {
         let now = Instant::now();
         Run {
             problem,

@@ -2,18 +2,22 @@
 //! a random order with a random donor from the population, partial evaluations, the acceptance
 //! rule of [`pgomea_device::gom::accept`], then Forced Improvement where the solution did not change
 //! or has not improved for too long.
+//!
+//! The donor search ([`first_differing_donor`]) and the evaluation of each subfunction (the
+//! problem kind's `delta`) are the device crate's, the code parallel GOM runs on both targets.
 
 use std::sync::Arc;
 
-use pgomea_device::gom::{DonorOrder, accept};
+use pgomea_device::crew::Lane;
+use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
+use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
+use super::run::Run;
 use super::{Population, PopulationEngine};
 use crate::error::Result;
 use crate::linkage::fos::Fos;
-use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
-use crate::gomea::run::Run;
+use crate::problem::{GrayBoxProblem, KindVisitor, PartialEvaluation};
 
 /// The order in which GOM visits the linkage sets of one solution.
 #[derive(Clone, Debug)]
@@ -41,8 +45,11 @@ pub struct SerialConfig {
     pub linkage: LinkageSource,
 }
 
-pub struct SerialGomea {
+pub struct SerialGomea<'a, K: Kind> {
     config: SerialConfig,
+    problem: &'a dyn GrayBoxProblem,
+    /// The problem's kind over its host arrays (valid while `problem` lives).
+    kind: K,
     population: Population,
     offspring: Population,
     no_improvement_stretch: Vec<u32>,
@@ -52,14 +59,36 @@ pub struct SerialGomea {
     // Scratch, kept to avoid allocation per GOM step.
     order: Vec<u32>,
     changed: Vec<u32>,
-    in_changed: Vec<bool>,
+    /// The solution being mixed with the donor's genes on the current set (equal to it between
+    /// steps).
+    trial: Vec<u8>,
+    partial: PartialEvaluation,
     elitist_copy: Vec<u8>,
 }
 
-impl SerialGomea {
-    /// A new random population of size `n`, fully evaluated (counted in `run`).
-    pub fn new(config: SerialConfig, n: usize, seed: u64, run: &mut Run) -> Self {
-        let problem = run.problem;
+/// Serial GOMEA on `problem` with a new random population of size `n`, fully evaluated (counted
+/// in `run`).
+pub fn new_engine<'a>(config: SerialConfig, problem: &'a dyn GrayBoxProblem, n: usize, seed: u64, run: &mut Run) -> Box<dyn PopulationEngine + 'a> {
+    struct Make<'a, 'r, 'p> {
+        config: SerialConfig,
+        problem: &'a dyn GrayBoxProblem,
+        n: usize,
+        seed: u64,
+        run: &'r mut Run<'p>,
+    }
+    impl<'a> KindVisitor for Make<'a, '_, '_> {
+        type Output = Box<dyn PopulationEngine + 'a>;
+        fn visit<K: Kind>(self, kind: K) -> Self::Output {
+            Box::new(SerialGomea::new(self.config, self.problem, kind, self.n, self.seed, self.run))
+        }
+    }
+    problem.functions().with_kind(Make { config, problem, n, seed, run })
+}
+
+impl<'a, K: Kind> SerialGomea<'a, K> {
+    /// A new random population of size `n`, fully evaluated (counted in `run`); `kind` is the
+    /// kind of `problem`'s subfunctions.
+    fn new(config: SerialConfig, problem: &'a dyn GrayBoxProblem, kind: K, n: usize, seed: u64, run: &mut Run) -> Self {
         let mut rng = SplitMix64::new(seed);
         let population = super::population::random_population(problem, n, &mut rng, run);
         let l = problem.variables();
@@ -70,13 +99,16 @@ impl SerialGomea {
         SerialGomea {
             offspring: population.clone(),
             population,
+            problem,
+            kind,
             no_improvement_stretch: vec![0; n],
             rng,
             generations: 0,
             fos,
             order: Vec::new(),
             changed: Vec::new(),
-            in_changed: vec![false; l],
+            trial: vec![0; l],
+            partial: PartialEvaluation::new(problem.functions()),
             elitist_copy: Vec::new(),
             config,
         }
@@ -102,51 +134,72 @@ impl SerialGomea {
         }
     }
 
+    /// One GOM step on `o` (fitness `f_o`) over the variables in `self.changed`, whose new genes
+    /// are already in `self.trial`: partial evaluation, the acceptance rule, and `o` takes the
+    /// genes if accepted (else `trial` is restored). Returns the delta if accepted.
+    fn try_step(&mut self, o: &mut [u8], f_o: i64, is_elitist: bool, run: &mut Run) -> Option<i64> {
+        // SAFETY: `kind` is the kind of `problem`'s subfunctions; `o` and `trial` hold l genes
+        // and differ on `changed` alone.
+        let (delta, evaluated) = unsafe { self.partial.delta(&self.kind, self.problem.functions(), &self.changed, o, &self.trial) };
+        run.counter.add_subfunctions(evaluated as u64);
+        let accepted = accept(delta, true, is_elitist);
+        for &v in &self.changed {
+            if accepted {
+                o[v as usize] = self.trial[v as usize];
+            } else {
+                self.trial[v as usize] = o[v as usize];
+            }
+        }
+        if accepted && run.verify {
+            assert_eq!(f_o + delta, self.problem.evaluate(o), "incremental fitness differs from a full evaluation after a GOM step");
+        }
+        accepted.then_some(delta)
+    }
+
     /// GOM on solution i (written into `offspring`); returns whether any step was accepted.
     fn gom(&mut self, i: usize, run: &mut Run) -> bool {
-        let problem: &MaxCut = run.problem;
         let (n, l) = (self.population.n, self.population.l);
         self.draw_order();
         let mut changed_any = false;
-        let o = &mut self.offspring.genes[i * l..(i + 1) * l];
+        let mut o = std::mem::take(&mut self.offspring.genes);
+        let oi = i * l..(i + 1) * l;
+        self.trial.copy_from_slice(&o[oi.clone()]);
         let mut f_o = self.offspring.fitness[i];
         run.gom_steps += self.order.len() as u64;
         for k in 0..self.order.len() {
             let set = &self.fos.sets[self.order[k] as usize];
+            let oi_genes = &o[oi.clone()];
             // Donor: the first solution, in a random order, whose genes differ from o on the set.
             let donors = DonorOrder::from_bits(self.rng.next_u64(), self.rng.next_u64(), n as u32);
-            self.changed.clear();
-            for c in 0..n as u32 {
-                let d = donors.candidate(c) as usize;
-                if d == i {
-                    continue;
-                }
-                let donor = &self.population.genes[d * l..(d + 1) * l];
-                self.changed.extend(set.iter().copied().filter(|&v| donor[v as usize] != o[v as usize]));
-                if !self.changed.is_empty() {
-                    break;
-                }
-            }
-            if self.changed.is_empty() {
+            let pop = &self.population.genes;
+            // SAFETY: a lane is its whole crew.
+            let d = unsafe {
+                first_differing_donor(&Lane, &donors, i as u32, set.len(), |c, from, by| {
+                    let donor = &pop[c as usize * l..(c as usize + 1) * l];
+                    set[from..].iter().step_by(by).any(|&v| donor[v as usize] != oi_genes[v as usize])
+                })
+            };
+            if d == NO_DONOR {
                 continue;
             }
-            let (delta, evaluated) = problem.cut_flip_delta(o, &self.changed, &mut self.in_changed);
-            run.counter.add_subfunctions(evaluated);
-            let is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == *o);
-            if accept(delta, true, is_elitist) {
-                for &v in &self.changed {
-                    o[v as usize] ^= 1;
+            let donor = &pop[d as usize * l..(d as usize + 1) * l];
+            self.changed.clear();
+            for &v in set {
+                if donor[v as usize] != oi_genes[v as usize] {
+                    self.changed.push(v);
+                    self.trial[v as usize] = donor[v as usize];
                 }
+            }
+            let is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == *oi_genes);
+            if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, is_elitist, run) {
                 f_o += delta;
                 changed_any = true;
-                if run.verify {
-                    assert_eq!(f_o, problem.evaluate(o), "incremental fitness differs from a full evaluation after GOM");
-                }
                 if delta > 0 {
-                    run.offer(o, f_o);
+                    run.offer(&o[oi.clone()], f_o);
                 }
             }
         }
+        self.offspring.genes = o;
         self.offspring.fitness[i] = f_o;
         changed_any
     }
@@ -154,51 +207,50 @@ impl SerialGomea {
     /// Forced Improvement on solution i: GOM with the elitist as the donor, stopping at the first
     /// strict improvement; without one, the solution becomes a copy of the elitist.
     fn forced_improvement(&mut self, i: usize, run: &mut Run) {
-        let problem: &MaxCut = run.problem;
         let l = self.population.l;
         let Some(elitist) = run.elitist() else { return };
         let elitist_fitness = elitist.fitness;
         self.elitist_copy.clear();
         self.elitist_copy.extend_from_slice(&elitist.genes);
         self.draw_order();
-        let o = &mut self.offspring.genes[i * l..(i + 1) * l];
+        let mut o = std::mem::take(&mut self.offspring.genes);
+        let oi = i * l..(i + 1) * l;
+        self.trial.copy_from_slice(&o[oi.clone()]);
         let mut f_o = self.offspring.fitness[i];
         let mut improved = false;
         for k in 0..self.order.len() {
             let set = &self.fos.sets[self.order[k] as usize];
             run.gom_steps += 1;
             self.changed.clear();
-            self.changed.extend(set.iter().copied().filter(|&v| self.elitist_copy[v as usize] != o[v as usize]));
+            for &v in set {
+                if self.elitist_copy[v as usize] != o[oi.start + v as usize] {
+                    self.changed.push(v);
+                    self.trial[v as usize] = self.elitist_copy[v as usize];
+                }
+            }
             if self.changed.is_empty() {
                 continue;
             }
-            let (delta, evaluated) = problem.cut_flip_delta(o, &self.changed, &mut self.in_changed);
-            run.counter.add_subfunctions(evaluated);
-            let is_elitist = f_o == elitist_fitness && *o == self.elitist_copy[..];
-            if accept(delta, true, is_elitist) {
-                for &v in &self.changed {
-                    o[v as usize] ^= 1;
-                }
+            let is_elitist = f_o == elitist_fitness && o[oi.clone()] == self.elitist_copy[..];
+            if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, is_elitist, run) {
                 f_o += delta;
-                if run.verify {
-                    assert_eq!(f_o, problem.evaluate(o), "incremental fitness differs from a full evaluation after FI");
-                }
                 if delta > 0 {
                     improved = true;
-                    run.offer(o, f_o);
+                    run.offer(&o[oi.clone()], f_o);
                     break;
                 }
             }
         }
         if !improved {
-            o.copy_from_slice(&self.elitist_copy);
+            o[oi].copy_from_slice(&self.elitist_copy);
             f_o = elitist_fitness;
         }
+        self.offspring.genes = o;
         self.offspring.fitness[i] = f_o;
     }
 }
 
-impl PopulationEngine for SerialGomea {
+impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
     fn size(&self) -> usize {
         self.population.n
     }

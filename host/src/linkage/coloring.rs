@@ -20,7 +20,6 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
 
 /// Which greedy colouring to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,14 +69,15 @@ pub struct Lmig {
 }
 
 impl Lmig {
-    /// Builds the LMIG of `fos` over the VIG of `problem`.
+    /// Builds the LMIG of `fos` over the VIG of `problem` (variables that share a subfunction
+    /// are joined).
     ///
     /// Through a variable-to-sets index, never by testing pairs of sets: for set i, the variables
     /// of i and all their VIG neighbours are collected once (a stamp array dedups them), then every
     /// set that holds one of them is a neighbour of i (a second stamp array dedups those). Rows
     /// are built in parallel (rayon) and sorted; the result does not depend on the thread count.
     /// Time: the sum over sets i of the sets-per-variable counts of i's closed neighbourhood.
-    pub fn build(fos: &Fos, problem: &MaxCut) -> Lmig {
+    pub fn build(fos: &Fos, problem: &dyn GrayBoxProblem) -> Lmig {
         let l = problem.variables();
         let s = fos.len();
         assert!(s < u32::MAX as usize, "too many linkage sets");
@@ -116,11 +116,11 @@ impl Lmig {
                             closure.push(v);
                         }
                         for &e in problem.dependent_subfunctions(v as usize) {
-                            let (a, b) = (problem.ends[2 * e as usize], problem.ends[2 * e as usize + 1]);
-                            let u = a ^ b ^ v;
-                            if var_stamp[u as usize] != stamp {
-                                var_stamp[u as usize] = stamp;
-                                closure.push(u);
+                            for &u in problem.subfunction_variables(e as usize) {
+                                if var_stamp[u as usize] != stamp {
+                                    var_stamp[u as usize] = stamp;
+                                    closure.push(u);
+                                }
                             }
                         }
                     }
@@ -421,9 +421,10 @@ impl IndexedMaxHeap {
 }
 
 /// Checks groups of linkage sets against the FOS and the problem, without an LMIG: within each
-/// group, no variable belongs to two sets and no VIG edge joins variables of two different sets.
+/// group, no variable belongs to two sets and no subfunction reads variables of two different
+/// sets.
 /// Also refuses set indices out of range and a set listed twice (in one group or in two).
-pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &MaxCut) -> Result<(), String> {
+pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &dyn GrayBoxProblem) -> Result<(), String> {
     let l = problem.variables();
     // owner_group[v] = g + 1 and owner_set[v] = s: variable v belongs to set s of group g.
     let mut owner_group = vec![0u32; l];
@@ -450,13 +451,12 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &MaxCut
         }
         for &s in group {
             for &v in &fos.sets[s as usize] {
-                for (u, _) in problem.neighbours(v as usize) {
-                    let u = u as usize;
-                    if owner_group[u] == gs && owner_set[u] != s {
-                        return Err(format!(
-                            "group {g}: sets {s} and {} are joined by the edge {v}-{u}",
-                            owner_set[u]
-                        ));
+                for &e in problem.dependent_subfunctions(v as usize) {
+                    for &u in problem.subfunction_variables(e as usize) {
+                        let u = u as usize;
+                        if owner_group[u] == gs && owner_set[u] != s {
+                            return Err(format!("group {g}: sets {s} and {} both meet subfunction {e} (variables {v} and {u})", owner_set[u]));
+                        }
                     }
                 }
             }
@@ -468,11 +468,12 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &MaxCut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::graph::{Edge, Instance};
+    use crate::problem::graph::{Edge, Graph};
+    use crate::problem::maxcut::MaxCut;
     use pgomea_device::rng::SplitMix64;
 
     fn graph(l: usize, edges: &[(u32, u32)]) -> MaxCut {
-        MaxCut::new(Instance::new("test", l, edges.iter().map(|&(u, v)| Edge { u, v, w: 1 }).collect()))
+        MaxCut::new(Graph::new("test", l, edges.iter().map(|&(u, v)| Edge { u, v, w: 1 }).collect())).unwrap()
     }
 
     fn random_graph(l: usize, edges: usize, rng: &mut SplitMix64) -> MaxCut {
@@ -485,7 +486,7 @@ mod tests {
                 list.push(Edge { u: a, v: b, w });
             }
         }
-        MaxCut::new(Instance::new("random", l, list))
+        MaxCut::new(Graph::new("random", l, list)).unwrap()
     }
 
     fn random_fos(l: usize, rng: &mut SplitMix64) -> Fos {
@@ -507,7 +508,7 @@ mod tests {
         let n = fos.len();
         let conflict = |a: &[u32], b: &[u32]| {
             a.iter().any(|x| b.contains(x))
-                || p.instance.edges.iter().any(|e| {
+                || p.graph.edges.iter().any(|e| {
                     (a.contains(&e.u) && b.contains(&e.v)) || (a.contains(&e.v) && b.contains(&e.u))
                 })
         };
@@ -616,9 +617,9 @@ mod tests {
         // Sharing a variable: sets 0 and 3.
         let e = check_groups_independent(&[vec![0, 3], vec![1], vec![2]], &fos, &p).unwrap_err();
         assert!(e.contains("share variable 0"), "{e}");
-        // Joined by an edge: sets 0 and 1.
+        // Joined by an edge (a subfunction reads both): sets 0 and 1.
         let e = check_groups_independent(&[vec![0, 1], vec![2], vec![3]], &fos, &p).unwrap_err();
-        assert!(e.contains("edge"), "{e}");
+        assert!(e.contains("both meet subfunction"), "{e}");
         // Listed twice / out of range.
         assert!(check_groups_independent(&[vec![0, 2], vec![2]], &fos, &p).is_err());
         assert!(check_groups_independent(&[vec![7]], &fos, &p).is_err());

@@ -5,9 +5,11 @@
 //!
 //! - **univariate**: the l singletons {i}.
 //! - **fixed linkage tree (FLT)**: UPGMA (average linkage) over the problem's variable interaction
-//!   graph, where the similarity of two variables is |w_ij| (0 without an edge) and the similarity of
-//!   two clusters A, B is the average pairwise similarity, (sum of |w| between A and B) / (|A||B|).
-//!   Built sparsely: only clusters joined by at least one edge of nonzero weight are candidates.
+//!   graph, where the similarity of two variables is the summed linkage weight of the
+//!   subfunctions that read both (the problem's `linkage_weight`: |w_ij| for an edge of Max-Cut,
+//!   the range of a table's values; 0 when no subfunction reads both), and the similarity of two
+//!   clusters A, B is the average pairwise similarity, (sum of similarities between A and B) /
+//!   (|A||B|). Built sparsely: only clusters joined by a nonzero similarity are candidates.
 //!   When none remains (a disconnected graph, or only zero weights left), the remaining clusters are
 //!   merged as UPGMA does when every similarity is 0 and ties are broken at random: a uniformly
 //!   random pair at a time, until one cluster remains.
@@ -31,7 +33,7 @@ use pgomea_device::rng::SplitMix64;
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::problem::maxcut::MaxCut;
+use crate::problem::GrayBoxProblem;
 
 /// A family of subsets of the variables: the linkage sets GOM mixes. Each set is sorted ascending
 /// and holds distinct variables.
@@ -114,8 +116,8 @@ impl Fos {
     /// The static model of `model` for `problem`. [`LinkageModel::Lt`] is learned from a
     /// population, which does not exist yet: this returns the univariate FOS for it, to be used
     /// until the first [`Fos::learned_linkage_tree`] is built.
-    pub fn build(model: &LinkageModel, problem: &MaxCut, rng: &mut SplitMix64) -> Fos {
-        let l = problem.instance.vertices;
+    pub fn build(model: &LinkageModel, problem: &dyn GrayBoxProblem, rng: &mut SplitMix64) -> Fos {
+        let l = problem.variables();
         match *model {
             LinkageModel::Univariate | LinkageModel::Lt => Fos::univariate(l),
             LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng),
@@ -185,8 +187,8 @@ impl Fos {
     /// are merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
     /// pairs that would exceed k are never merged and the build stops when no allowed
     /// edge-connected pair remains. The root (the set of all l variables) is never listed.
-    pub fn fixed_linkage_tree(problem: &MaxCut, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
-        let l = problem.instance.vertices;
+    pub fn fixed_linkage_tree(problem: &dyn GrayBoxProblem, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
+        let l = problem.variables();
         let bound = max_set_size.unwrap_or(usize::MAX).max(1);
         let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
         if l <= 1 || bound == 1 {
@@ -196,15 +198,17 @@ impl Fos {
         let mut alive: Vec<bool> = vec![true; l];
         // Neighbour lists, sorted by cluster id; may hold dead ids (filtered at the next merge).
         let mut links: Vec<Vec<(u32, u64)>> = Vec::with_capacity(2 * l);
-        let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(problem.weights.len());
+        let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(problem.subfunctions());
         for v in 0..l {
-            let mut list: Vec<(u32, u64)> = problem
-                .neighbours(v)
-                .filter(|&(_, w)| w != 0)
-                .map(|(u, w)| (u, w.unsigned_abs()))
-                .collect();
+            // The similarity of v and u: the summed linkage weight of the subfunctions both read.
+            let mut list: Vec<(u32, u64)> = Vec::new();
+            for &s in problem.dependent_subfunctions(v) {
+                let w = problem.linkage_weight(s as usize);
+                if w != 0 {
+                    list.extend(problem.subfunction_variables(s as usize).iter().filter(|&&u| u as usize != v).map(|&u| (u, w)));
+                }
+            }
             list.sort_unstable_by_key(|&(u, _)| u);
-            // Instances have no duplicate edges, but tolerate them: sum equal neighbours.
             list.dedup_by(|b, a| {
                 if a.0 == b.0 {
                     a.1 += b.1;
@@ -548,14 +552,11 @@ fn mutual_information(genes: &[u8], n: usize, l: usize) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::graph::{Edge, Instance};
+    use crate::problem::graph::{Edge, Graph};
+    use crate::problem::maxcut::MaxCut;
 
     fn graph(l: usize, edges: &[(u32, u32, i64)]) -> MaxCut {
-        MaxCut::new(Instance::new(
-            "test",
-            l,
-            edges.iter().map(|&(u, v, w)| Edge { u, v, w }).collect(),
-        ))
+        MaxCut::new(Graph::new("test", l, edges.iter().map(|&(u, v, w)| Edge { u, v, w }).collect())).unwrap()
     }
 
     /// A random graph: a random spanning tree (when `connected`) plus extra random edges, weights
@@ -794,7 +795,7 @@ mod tests {
                 }
             }
             assert!(top_of.iter().all(|&t| t != usize::MAX));
-            for e in &p.instance.edges {
+            for e in &p.graph.edges {
                 let (a, b) = (top_of[e.u as usize], top_of[e.v as usize]);
                 if a != b && e.w != 0 && fos.sets[a].len() + fos.sets[b].len() < l {
                     assert!(
@@ -1029,12 +1030,11 @@ mod tests {
 
     #[test]
     fn g81_flt_if_present() {
-        let path = std::path::Path::new("/work/shared/instances/gset/G81.txt");
-        if !path.exists() {
-            println!("skipping: {} not found", path.display());
+        let Some(path) = crate::problem::data::data_dir(None).ok().map(|d| d.join("gset").join("G81.txt")).filter(|p| p.exists()) else {
+            println!("SKIPPED: G81 not in the instance data directory");
             return;
-        }
-        let p = MaxCut::new(Instance::read(path).unwrap());
+        };
+        let p = MaxCut::new(Graph::read(&path).unwrap()).unwrap();
         let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1));
         assert_eq!(fos.len(), 2 * 20000 - 2);
         fos.check(20000).unwrap();

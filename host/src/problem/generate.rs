@@ -5,7 +5,7 @@
 use pgomea_device::rng::SplitMix64;
 
 use crate::error::{Error, Result};
-use crate::problem::graph::{Edge, Instance};
+use crate::problem::graph::{Edge, Graph};
 
 /// Weights drawn uniformly from `min..=max`.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +28,7 @@ impl WeightRange {
 
 /// An L x L torus (every vertex joined to its right and lower neighbour, with wrap-around):
 /// n = L^2 vertices, 2n edges for L >= 3, every vertex of degree 4.
-pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Instance> {
+pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     weights.check()?;
     if side < 3 {
         return Err(Error::usage("a torus needs a side of at least 3 (smaller ones have duplicate edges)"));
@@ -42,11 +42,11 @@ pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Instance> {
             edges.push(Edge { u: id(r, c), v: id((r + 1) % side, c), w: weights.draw(&mut rng) });
         }
     }
-    Ok(Instance::new(format!("torus-{side}x{side}-s{seed}"), side * side, edges))
+    Ok(Graph::new(format!("torus-{side}x{side}-s{seed}"), side * side, edges))
 }
 
 /// A random graph with n vertices and m distinct edges, chosen uniformly.
-pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Instance> {
+pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     weights.check()?;
     let max = n.saturating_mul(n.saturating_sub(1)) / 2;
     if n < 2 || m > max {
@@ -61,11 +61,11 @@ pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Ins
             edges.push(Edge { u: a.min(b), v: a.max(b), w: weights.draw(&mut rng) });
         }
     }
-    Ok(Instance::new(format!("random-n{n}-m{m}-s{seed}"), n, edges))
+    Ok(Graph::new(format!("random-n{n}-m{m}-s{seed}"), n, edges))
 }
 
 /// A complete graph on n vertices (like Set A).
-pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Instance> {
+pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     weights.check()?;
     if n < 2 {
         return Err(Error::usage("a complete graph needs at least 2 vertices"));
@@ -77,12 +77,12 @@ pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Instance> {
             edges.push(Edge { u, v, w: weights.draw(&mut rng) });
         }
     }
-    Ok(Instance::new(format!("complete-n{n}-s{seed}"), n, edges))
+    Ok(Graph::new(format!("complete-n{n}-s{seed}"), n, edges))
 }
 
 /// The exact maximum cut by enumeration of all 2^(n-1) cuts (vertex 0 fixed on side 0), with
 /// Gray-code order so that each step flips one vertex. For tests on small graphs (n <= 30).
-pub fn brute_force_max_cut(instance: &Instance) -> i64 {
+pub fn brute_force_max_cut(instance: &Graph) -> i64 {
     let n = instance.vertices;
     assert!(n <= 30, "brute force is for small graphs");
     if n == 1 {
@@ -109,7 +109,7 @@ pub fn brute_force_max_cut(instance: &Instance) -> i64 {
 
 /// The embedded default instance of `pgomea run`: a 20 x 20 torus with weights 1..=5 (seed 1),
 /// whose optimum is its total weight.
-pub fn default_instance() -> Instance {
+pub fn default_instance() -> Graph {
     let mut i = torus(20, WeightRange { min: 1, max: 5 }, 1).expect("valid generator arguments");
     i.name = "default-torus-20x20".into();
     i

@@ -17,27 +17,27 @@ pub struct Edge {
 
 /// A weighted graph: the data of a Max-Cut instance.
 #[derive(Clone, Debug)]
-pub struct Instance {
+pub struct Graph {
     /// A short name for reports (the file stem, or the generator's description).
     pub name: String,
     pub vertices: usize,
     pub edges: Vec<Edge>,
 }
 
-impl Instance {
+impl Graph {
     pub fn new(name: impl Into<String>, vertices: usize, edges: Vec<Edge>) -> Self {
-        Instance { name: name.into(), vertices, edges }
+        Graph { name: name.into(), vertices, edges }
     }
 
     /// Reads and checks an instance file.
-    pub fn read(path: &Path) -> Result<Instance> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    pub fn read(path: &Path) -> Result<Graph> {
+        let text = super::read_text(path)?;
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        Instance::parse(&text, &path.display().to_string(), &name)
+        Graph::parse(&text, &path.display().to_string(), &name)
     }
 
     /// Parses the text of an instance; `file` names it in error messages.
-    pub fn parse(text: &str, file: &str, name: &str) -> Result<Instance> {
+    pub fn parse(text: &str, file: &str, name: &str) -> Result<Graph> {
         let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
         // Blank lines are tolerated (some copies end with one); anything else must be data.
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty());
@@ -91,7 +91,7 @@ impl Instance {
         if edges.len() != m {
             return Err(err(last_line, format!("the header announces {m} edges but the file has {}", edges.len())));
         }
-        Ok(Instance::new(name, n, edges))
+        Ok(Graph::new(name, n, edges))
     }
 
     /// Writes the instance in the same format (1-based).

@@ -1,31 +1,404 @@
-//! Gray-box problems: a fitness that is a sum of subfunctions, each over a few variables, so that a
-//! change of a few variables can be re-evaluated from the subfunctions that depend on them alone.
+//! Gray-box problems: binary variables, a fitness that is a sum of integer subfunctions, each
+//! over a few variables, so that a change of a few variables can be re-evaluated from the
+//! subfunctions that depend on them alone (DESIGN section 9).
 //!
-//! GOMEA only talks to [`GrayBoxProblem`]; weighted Max-Cut ([`maxcut`]) is the one implementation for now.
+//! Everything above this layer talks to [`GrayBoxProblem`]. A problem's subfunctions are stored
+//! in a [`Subfunctions`]: the flat arrays of one of the device crate's problem kinds (pairwise
+//! weighted, tables, clauses), checked once when they are built, with the two-way incidence
+//! (variables of a subfunction, subfunctions of a variable) that partial evaluation, the linkage
+//! models and the colourings need. Evaluation itself is the device crate's code, the same that
+//! the kernels run.
+//!
+//! The problems: weighted Max-Cut ([`maxcut`], the pairwise kind; graphs in the G-set format,
+//! [`graph`]) and problems given by tables ([`tables`], with their `.nk` file format), NK
+//! landscapes among them ([`nk`]); generators ([`generate`], [`nk`]), the data directory of
+//! shipped instances ([`data`]), and [`load`], which reads an instance file of any format.
 
 pub mod data;
 pub mod generate;
 pub mod graph;
+pub mod load;
 pub mod maxcut;
+pub mod nk;
+pub mod tables;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A binary gray-box problem with additive subfunctions and i64 fitness (maximised).
-pub trait GrayBoxProblem: Sync {
-    /// Number of variables l.
-    fn variables(&self) -> usize;
-    /// Number of subfunctions m.
-    fn subfunctions(&self) -> usize;
-    /// The variables subfunction `s` reads.
-    fn subfunction_variables(&self, s: usize) -> &[u32];
-    /// The subfunctions that read variable `v`.
-    fn dependent_subfunctions(&self, v: usize) -> &[u32];
-    /// The value of subfunction `s` on genotype `x`.
-    fn evaluate_subfunction(&self, s: usize, x: &[u8]) -> i64;
+use pgomea_device::mem::Ptr;
+use pgomea_device::problem::{Clauses, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
 
-    /// The full fitness: the sum of all subfunctions.
+use crate::error::{Error, Result};
+
+/// A binary gray-box problem with additive integer subfunctions (maximised).
+pub trait GrayBoxProblem: Send + Sync {
+    /// A short name for reports (the file stem, or the generator's description).
+    fn name(&self) -> &str;
+    /// The type of problem, as reports and result files name it: `max-cut`, `nk`, ...
+    fn problem_type(&self) -> &str;
+    /// The subfunctions.
+    fn functions(&self) -> &Subfunctions;
+    /// How strongly subfunction `s` links its variables, for the fixed linkage tree: by default
+    /// the range of its values (|w| for an edge of Max-Cut).
+    fn linkage_weight(&self, s: usize) -> u64 {
+        self.functions().value_range(s)
+    }
+    /// Facts about the instance for `pgomea info` (name, value), beyond the sizes.
+    fn statistics(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    /// The optimum, when the instance itself knows it (a generator computed it, or the file
+    /// gives it).
+    fn known_optimum(&self) -> Option<i64> {
+        None
+    }
+
+    /// Number of variables l.
+    fn variables(&self) -> usize {
+        self.functions().variables()
+    }
+    /// Number of subfunctions m.
+    fn subfunctions(&self) -> usize {
+        self.functions().len()
+    }
+    /// The variables subfunction `s` reads.
+    fn subfunction_variables(&self, s: usize) -> &[u32] {
+        self.functions().variables_of(s)
+    }
+    /// The subfunctions that read variable `v`.
+    fn dependent_subfunctions(&self, v: usize) -> &[u32] {
+        self.functions().dependent(v)
+    }
+    /// The value of subfunction `s` on genotype `x`.
+    fn evaluate_subfunction(&self, s: usize, x: &[u8]) -> i64 {
+        self.functions().evaluate_one(s, x)
+    }
+    /// The fitness of `x`: the sum of all subfunctions.
     fn evaluate(&self, x: &[u8]) -> i64 {
-        (0..self.subfunctions()).map(|s| self.evaluate_subfunction(s, x)).sum()
+        self.functions().evaluate(x)
+    }
+}
+
+/// Code generic over the problem kind, called with the kind of a [`Subfunctions`] (Rust closures
+/// cannot be generic, hence a trait).
+pub trait KindVisitor {
+    type Output;
+    fn visit<K: Kind>(self, kind: K) -> Self::Output;
+}
+
+/// The arrays of one problem kind (see `pgomea_device::problem` for their meaning), borrowed from
+/// a checked [`Subfunctions`].
+#[derive(Clone, Copy, Debug)]
+pub enum KindArrays<'a> {
+    Pairwise { ends: &'a [u32], weights: &'a [i64] },
+    Tables { var_offsets: &'a [u32], vars: &'a [u32], table_offsets: &'a [u32], values: &'a [i64] },
+    Clauses { lit_offsets: &'a [u32], lits: &'a [u32], weights: &'a [i64] },
+}
+
+impl KindArrays<'_> {
+    /// The device crate's name of the kind (its kernels are named after it).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            KindArrays::Pairwise { .. } => Pairwise::NAME,
+            KindArrays::Tables { .. } => Tables::NAME,
+            KindArrays::Clauses { .. } => Clauses::NAME,
+        }
+    }
+}
+
+/// The owned arrays of one kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Arrays {
+    Pairwise { ends: Vec<u32>, weights: Vec<i64> },
+    Tables { var_offsets: Vec<u32>, vars: Vec<u32>, table_offsets: Vec<u32>, values: Vec<i64> },
+    Clauses { lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64> },
+}
+
+/// The subfunctions of a problem: the arrays of one kind, checked, with the incidence both ways
+/// and the range of each subfunction's values.
+///
+/// Invariant (checked by every constructor): every variable index is below `l`; every table has
+/// `2^arity` entries inside `values`; no subfunction names a variable twice; the fitness of every
+/// genotype, and the sum of the value ranges (which bounds every partial delta), fit in i64.
+/// The kind's evaluation on a genotype of `l` genes therefore reads only inside the arrays.
+#[derive(Clone, Debug)]
+pub struct Subfunctions {
+    l: usize,
+    arrays: Arrays,
+    /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order.
+    sub_offsets: Vec<u32>,
+    sub_vars: Vec<u32>,
+    /// The subfunctions of v, ascending: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
+    var_offsets: Vec<u32>,
+    var_subs: Vec<u32>,
+    /// The smallest and largest value of each subfunction.
+    bounds: Vec<(i64, i64)>,
+}
+
+/// Checks that a CSR offset array starts at 0, never decreases and ends at `len`.
+fn check_offsets(what: &str, offsets: &[u32], len: usize) -> Result<()> {
+    if offsets.first() != Some(&0) || offsets.windows(2).any(|w| w[0] > w[1]) || *offsets.last().unwrap_or(&0) as usize != len {
+        return Err(Error::usage(format!("{what}: offsets must start at 0, never decrease and end at {len}")));
+    }
+    Ok(())
+}
+
+impl Subfunctions {
+    /// Pairwise weighted subfunctions over `l` variables: subfunction s reads `ends[2s]` and
+    /// `ends[2s+1]` (two different variables) and is worth `weights[s]` when they differ.
+    pub fn pairwise(l: usize, ends: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
+        if ends.len() != 2 * weights.len() {
+            return Err(Error::usage(format!("pairwise subfunctions: {} ends for {} weights", ends.len(), weights.len())));
+        }
+        let sub_offsets = (0..=weights.len() as u64).map(|s| 2 * s).map(u32::try_from).collect::<std::result::Result<Vec<u32>, _>>().map_err(|_| too_large())?;
+        let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
+        Subfunctions::finish(l, sub_offsets, ends.clone(), bounds, Arrays::Pairwise { ends, weights })
+    }
+
+    /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
+    /// var_offsets[s+1]]` (at most 16) and is worth `values[table_offsets[s] + index]`, the index
+    /// being its genes read as a binary number, the first variable the most significant bit.
+    pub fn tables(l: usize, var_offsets: Vec<u32>, vars: Vec<u32>, table_offsets: Vec<u32>, values: Vec<i64>) -> Result<Subfunctions> {
+        check_offsets("table subfunctions", &var_offsets, vars.len())?;
+        let m = var_offsets.len() - 1;
+        if table_offsets.len() != m {
+            return Err(Error::usage(format!("table subfunctions: {} table offsets for {m} subfunctions", table_offsets.len())));
+        }
+        let mut bounds = Vec::with_capacity(m);
+        for s in 0..m {
+            let arity = (var_offsets[s + 1] - var_offsets[s]) as usize;
+            if arity as u32 > MAX_TABLE_ARITY {
+                return Err(Error::usage(format!("subfunction {s} reads {arity} variables; tables read at most {MAX_TABLE_ARITY}")));
+            }
+            let start = table_offsets[s] as usize;
+            let table = values.get(start..start + (1usize << arity)).ok_or_else(|| {
+                Error::usage(format!("subfunction {s}: its table of {} values does not fit in the {} values given", 1usize << arity, values.len()))
+            })?;
+            bounds.push((*table.iter().min().expect("a table has an entry"), *table.iter().max().expect("a table has an entry")));
+        }
+        Subfunctions::finish(l, var_offsets.clone(), vars.clone(), bounds, Arrays::Tables { var_offsets, vars, table_offsets, values })
+    }
+
+    /// Weighted clauses over `l` variables: subfunction s is the disjunction of the literals
+    /// `lits[lit_offsets[s]..lit_offsets[s+1]]` (`2v` for x_v, `2v + 1` for not x_v), worth
+    /// `weights[s]` when satisfied.
+    pub fn clauses(l: usize, lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
+        check_offsets("clauses", &lit_offsets, lits.len())?;
+        if weights.len() != lit_offsets.len() - 1 {
+            return Err(Error::usage(format!("clauses: {} weights for {} clauses", weights.len(), lit_offsets.len() - 1)));
+        }
+        let vars = lits.iter().map(|&lit| lit >> 1).collect();
+        let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
+        Subfunctions::finish(l, lit_offsets.clone(), vars, bounds, Arrays::Clauses { lit_offsets, lits, weights })
+    }
+
+    /// Checks the variables and the value range, and builds the incidence of the variables.
+    fn finish(l: usize, sub_offsets: Vec<u32>, sub_vars: Vec<u32>, bounds: Vec<(i64, i64)>, arrays: Arrays) -> Result<Subfunctions> {
+        if l > u32::MAX as usize / 2 || sub_vars.len() > u32::MAX as usize {
+            return Err(too_large());
+        }
+        let m = sub_offsets.len() - 1;
+        let mut degree = vec![0u32; l + 1];
+        let mut last_seen = vec![u32::MAX; l];
+        for s in 0..m {
+            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+                if v as usize >= l {
+                    return Err(Error::usage(format!("subfunction {s} reads variable {v}, but there are only {l} variables")));
+                }
+                if last_seen[v as usize] == s as u32 {
+                    return Err(Error::usage(format!("subfunction {s} names variable {v} twice")));
+                }
+                last_seen[v as usize] = s as u32;
+                degree[v as usize] += 1;
+            }
+        }
+        // Fitness in [sum of minima, sum of maxima]; a partial delta is at most the sum of the
+        // ranges in absolute value. Computed in i128: no instance may overflow i64 silently.
+        let (low, high, range) = bounds.iter().fold((0i128, 0i128, 0i128), |(a, b, c), &(lo, hi)| (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128)));
+        if low < i64::MIN as i128 || high > i64::MAX as i128 || range > i64::MAX as i128 {
+            return Err(Error::usage(format!(
+                "the fitness of this instance ranges from {low} to {high}: beyond 64-bit integers (at most {}), so it could not be computed exactly",
+                i64::MAX
+            )));
+        }
+        let mut var_offsets = vec![0u32; l + 1];
+        for v in 0..l {
+            var_offsets[v + 1] = var_offsets[v] + degree[v];
+        }
+        let mut fill = var_offsets.clone();
+        let mut var_subs = vec![0u32; var_offsets[l] as usize];
+        for s in 0..m {
+            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+                var_subs[fill[v as usize] as usize] = s as u32;
+                fill[v as usize] += 1;
+            }
+        }
+        Ok(Subfunctions { l, arrays, sub_offsets, sub_vars, var_offsets, var_subs, bounds })
+    }
+
+    /// Number of variables l.
+    pub fn variables(&self) -> usize {
+        self.l
+    }
+
+    /// Number of subfunctions m.
+    pub fn len(&self) -> usize {
+        self.bounds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// The variables subfunction `s` reads.
+    pub fn variables_of(&self, s: usize) -> &[u32] {
+        &self.sub_vars[self.sub_offsets[s] as usize..self.sub_offsets[s + 1] as usize]
+    }
+
+    /// The subfunctions that read variable `v`, ascending.
+    pub fn dependent(&self, v: usize) -> &[u32] {
+        &self.var_subs[self.var_offsets[v] as usize..self.var_offsets[v + 1] as usize]
+    }
+
+    /// The smallest and the largest value of subfunction `s`.
+    pub fn bounds(&self, s: usize) -> (i64, i64) {
+        self.bounds[s]
+    }
+
+    /// The largest minus the smallest value of subfunction `s`.
+    pub fn value_range(&self, s: usize) -> u64 {
+        let (lo, hi) = self.bounds[s];
+        hi.abs_diff(lo)
+    }
+
+    /// The smallest and largest fitness any genotype could have (sums of the bounds).
+    pub fn fitness_bounds(&self) -> (i64, i64) {
+        // Checked to fit at construction.
+        self.bounds.iter().fold((0i64, 0i64), |(a, b), &(lo, hi)| (a + lo, b + hi))
+    }
+
+    /// The kind's arrays.
+    pub fn arrays(&self) -> KindArrays<'_> {
+        match &self.arrays {
+            Arrays::Pairwise { ends, weights } => KindArrays::Pairwise { ends, weights },
+            Arrays::Tables { var_offsets, vars, table_offsets, values } => KindArrays::Tables { var_offsets, vars, table_offsets, values },
+            Arrays::Clauses { lit_offsets, lits, weights } => KindArrays::Clauses { lit_offsets, lits, weights },
+        }
+    }
+
+    /// Calls `visitor` with the kind over these (host) arrays: how the CPU backend and serial
+    /// GOMEA get the code the kernels run. The kind stays valid while `self` lives.
+    pub fn with_kind<V: KindVisitor>(&self, visitor: V) -> V::Output {
+        match &self.arrays {
+            Arrays::Pairwise { ends, weights } => visitor.visit(Pairwise { ends: Ptr::from_slice(ends), weights: Ptr::from_slice(weights) }),
+            Arrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
+                var_offsets: Ptr::from_slice(var_offsets),
+                vars: Ptr::from_slice(vars),
+                table_offsets: Ptr::from_slice(table_offsets),
+                values: Ptr::from_slice(values),
+            }),
+            Arrays::Clauses { lit_offsets, lits, weights } => {
+                visitor.visit(Clauses { lit_offsets: Ptr::from_slice(lit_offsets), lits: Ptr::from_slice(lits), weights: Ptr::from_slice(weights) })
+            }
+        }
+    }
+
+    /// The value of subfunction `s` on `x`.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a subfunction or `x` has fewer than l genes.
+    pub fn evaluate_one(&self, s: usize, x: &[u8]) -> i64 {
+        assert!(s < self.len() && x.len() >= self.l, "evaluate_one: subfunction {s} of {}, {} genes of {}", self.len(), x.len(), self.l);
+        struct One<'x>(usize, &'x [u8]);
+        impl KindVisitor for One<'_> {
+            type Output = i64;
+            fn visit<K: Kind>(self, kind: K) -> i64 {
+                // SAFETY: s is a subfunction and x holds l genes (checked above); the arrays are
+                // checked (the type's invariant).
+                unsafe { kind.evaluate(self.0 as u32, Ptr::from_slice(self.1)) }
+            }
+        }
+        self.with_kind(One(s, x))
+    }
+
+    /// The fitness of `x`: the sum of every subfunction.
+    ///
+    /// # Panics
+    ///
+    /// If `x` has fewer than l genes.
+    pub fn evaluate(&self, x: &[u8]) -> i64 {
+        assert!(x.len() >= self.l, "evaluate: {} genes of {}", x.len(), self.l);
+        struct All<'x>(usize, &'x [u8]);
+        impl KindVisitor for All<'_> {
+            type Output = i64;
+            fn visit<K: Kind>(self, kind: K) -> i64 {
+                let x = Ptr::from_slice(self.1);
+                // SAFETY: as in evaluate_one, for every s < m.
+                (0..self.0 as u32).map(|s| unsafe { kind.evaluate(s, x) }).sum()
+            }
+        }
+        self.with_kind(All(self.len(), x))
+    }
+}
+
+/// The text of an instance file.
+pub fn read_text(path: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+}
+
+fn too_large() -> Error {
+    Error::usage("the instance is too large for this program (more than 2^31 variables or 2^32 variable entries)")
+}
+
+/// The partial evaluation of a GOM step: the sum, over the subfunctions that read any changed
+/// variable (each once), of their change between the old and the new genotype (the kind's
+/// `delta`, as in stage 3 of parallel GOM).
+#[derive(Clone, Debug)]
+pub struct PartialEvaluation {
+    /// The round in which each subfunction was last visited.
+    stamp: Vec<u32>,
+    round: u32,
+}
+
+impl PartialEvaluation {
+    pub fn new(f: &Subfunctions) -> Self {
+        PartialEvaluation { stamp: vec![0; f.len()], round: 0 }
+    }
+
+    /// The change of fitness from `old` to `new`, which differ on the variables `changed` alone
+    /// (each listed once), and the number of subfunctions evaluated; `kind` is the kind of `f`.
+    ///
+    /// # Safety
+    ///
+    /// `kind` is the kind of `f` (from its `with_kind`), and `old` and `new` hold at least l genes
+    /// each.
+    #[inline]
+    pub unsafe fn delta<K: Kind>(&mut self, kind: &K, f: &Subfunctions, changed: &[u32], old: &[u8], new: &[u8]) -> (i64, usize) {
+        let (old, new) = (Ptr::from_slice(old), Ptr::from_slice(new));
+        if let [v] = changed {
+            // One variable: its subfunctions are distinct, no bookkeeping needed.
+            let dependent = f.dependent(*v as usize);
+            // SAFETY: every s is a subfunction of the kind's arrays; l genes each (the caller's
+            // precondition).
+            return (dependent.iter().map(|&s| unsafe { kind.delta(s, old, new) }).sum(), dependent.len());
+        }
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.stamp.fill(0);
+            self.round = 1;
+        }
+        let (mut delta, mut evaluated) = (0, 0);
+        for &v in changed {
+            for &s in f.dependent(v as usize) {
+                if self.stamp[s as usize] != self.round {
+                    self.stamp[s as usize] = self.round;
+                    evaluated += 1;
+                    // SAFETY: as above.
+                    delta += unsafe { kind.delta(s, old, new) };
+                }
+            }
+        }
+        (delta, evaluated)
     }
 }
 
@@ -54,41 +427,4 @@ impl EvaluationCounter {
 pub fn full_evaluation<P: GrayBoxProblem + ?Sized>(p: &P, x: &[u8], counter: &EvaluationCounter) -> i64 {
     counter.add_subfunctions(p.subfunctions() as u64);
     p.evaluate(x)
-}
-
-/// Partial evaluation of a GOM step on a binary problem: the change of fitness when the variables
-/// `flipped` of `x` change value (the donor's genes that differ from the parent's). `in_flipped`
-/// is a mark per variable, all false on entry and on return. Returns (delta, subfunction
-/// evaluations). Only the subfunctions of the changed variables are visited; a subfunction is
-/// evaluated once before and once after the change.
-pub fn flip_delta<P: GrayBoxProblem + ?Sized>(
-    p: &P,
-    x: &mut [u8],
-    flipped: &[u32],
-    in_flipped: &mut [bool],
-    dependent: &mut Vec<u32>,
-) -> (i64, u64) {
-    dependent.clear();
-    for &v in flipped {
-        in_flipped[v as usize] = true;
-    }
-    // A subfunction is collected by the first flipped variable it reads, so each appears once.
-    for &v in flipped {
-        for &s in p.dependent_subfunctions(v as usize) {
-            let first = p.subfunction_variables(s as usize).iter().find(|&&u| in_flipped[u as usize]);
-            if first == Some(&v) {
-                dependent.push(s);
-            }
-        }
-    }
-    let before: i64 = dependent.iter().map(|&s| p.evaluate_subfunction(s as usize, x)).sum();
-    for &v in flipped {
-        x[v as usize] ^= 1;
-    }
-    let after: i64 = dependent.iter().map(|&s| p.evaluate_subfunction(s as usize, x)).sum();
-    for &v in flipped {
-        x[v as usize] ^= 1;
-        in_flipped[v as usize] = false;
-    }
-    (after - before, dependent.len() as u64)
 }

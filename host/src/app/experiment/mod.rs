@@ -29,7 +29,8 @@ use crate::gomea::ims::ImsConfig;
 use crate::problem::GrayBoxProblem;
 use crate::problem::maxcut::MaxCut;
 use crate::gomea::run::{Limits, Run};
-use crate::solve::{Algorithm, Backend, Choice, SolveConfig, solve};
+use crate::choice::Choice;
+use crate::solve::{Algorithm, Backend, SolveConfig, solve};
 use plot::{Figure, Series};
 use store::{RunConfig, RunRecord};
 pub use studies::Study;
@@ -406,7 +407,7 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     for (k, spec) in pending.iter().enumerate() {
         let source = spec.instance.source_text();
         if loaded.as_ref().is_none_or(|(s, _)| *s != source) {
-            loaded = Some((source.clone(), MaxCut::new(spec.instance.load()?)));
+            loaded = Some((source.clone(), MaxCut::new(spec.instance.load()?)?));
         }
         let problem = &loaded.as_ref().expect("loaded").1;
         if !a.quiet {

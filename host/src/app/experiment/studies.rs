@@ -187,9 +187,9 @@ impl InstanceRef {
         }
     }
     /// Reads the instance (named by its label).
-    pub fn load(&self) -> Result<crate::problem::graph::Instance> {
+    pub fn load(&self) -> Result<crate::problem::graph::Graph> {
         let path = self.path();
-        let mut instance = crate::problem::graph::Instance::read(&path).map_err(|e| match (&self.source, e) {
+        let mut instance = crate::problem::graph::Graph::read(&path).map_err(|e| match (&self.source, e) {
             (Source::Data { row, .. }, Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => Error::usage(format!(
                 "instance {}/{}: {} does not exist; the data directory has best_known.csv but not this instance file \
                  (the README says where to get the sets)",
@@ -246,7 +246,7 @@ pub fn resolve_instances(study: Study, items: &[String], data_dir: Option<&Path>
     for item in items {
         let path = Path::new(item);
         if path.is_file() {
-            let instance = crate::problem::graph::Instance::read(path)?;
+            let instance = crate::problem::graph::Graph::read(path)?;
             let known = data::data_dir(data_dir)
                 .ok()
                 .and_then(|dir| data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path)));

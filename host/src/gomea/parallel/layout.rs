@@ -3,21 +3,21 @@
 //!
 //! The linkage sets are renumbered into *slots*, ordered by colour group: group g owns slots
 //! `group_slots[g]..group_slots[g+1]`. Slot s has the variables `vars[var_offsets[s]..var_offsets[s+1]]`
-//! and the dependent subfunctions (edges with at least one end in the set, each once)
-//! `dep_edges[dep_offsets[s]..dep_offsets[s+1]]`. Within a group the slots' dependent edges are
-//! contiguous, so a group's "dependent entries" are one range `dep_offsets[first]..dep_offsets[last]`
-//! and stage 4 reduces them by key (the slot) segment by segment.
+//! and the dependent subfunctions (those that read a variable of the set, each once)
+//! `dep_subfunctions[dep_offsets[s]..dep_offsets[s+1]]`. Within a group the slots' dependent
+//! subfunctions are contiguous, so a group's are one range `dep_offsets[first]..dep_offsets[last]`
+//! and stage 4 reduces them by key (the slot) segment by segment. The device crate's
+//! `stage::Layout` is this layout's pointers.
 //!
 //! Within a group, the slots are ordered by how many GPU threads work on one of them
-//! ([`pgomea_device::gom::crew`]: a lane, a warp, a block), with `group_crews` marking where each
+//! ([`pgomea_device::gom::crew_kind`]: a lane, a warp, a block), with `group_crews` marking where each
 //! crew's slots end; the order of the slots of a group changes no result (they are mixed in
 //! parallel), only how the kernels share the work out.
 
-use pgomea_device::gom::{Crew, crew};
+use pgomea_device::gom::{CrewKind, crew_kind};
 
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupLayout {
@@ -31,14 +31,14 @@ pub struct GroupLayout {
     pub var_offsets: Vec<u32>,
     pub vars: Vec<u32>,
     pub dep_offsets: Vec<u32>,
-    pub dep_edges: Vec<u32>,
+    pub dep_subfunctions: Vec<u32>,
     /// The largest number of slots, and of dependent entries, in one group (buffer sizes).
     pub max_group_slots: usize,
     pub max_group_deps: usize,
 }
 
 impl GroupLayout {
-    pub fn new(problem: &MaxCut, fos: &Fos, groups: &[Vec<u32>]) -> Self {
+    pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>]) -> Self {
         let l = problem.variables();
         let mut layout = GroupLayout {
             variables: l,
@@ -48,26 +48,26 @@ impl GroupLayout {
             var_offsets: vec![0],
             vars: Vec::new(),
             dep_offsets: vec![0],
-            dep_edges: Vec::new(),
+            dep_subfunctions: Vec::new(),
             max_group_slots: 0,
             max_group_deps: 0,
         };
         let mut in_set = vec![false; l];
         for group in groups {
-            let dep_start = layout.dep_edges.len();
-            let mut slots: Vec<(Crew, u32, Vec<u32>)> = Vec::with_capacity(group.len());
+            let dep_start = layout.dep_subfunctions.len();
+            let mut slots: Vec<(CrewKind, u32, Vec<u32>)> = Vec::with_capacity(group.len());
             for &set_index in group {
                 let set = &fos.sets[set_index as usize];
                 for &v in set {
                     in_set[v as usize] = true;
                 }
-                // An edge is listed by the first end (in vertex order) that lies in the set.
+                // A subfunction is listed by the first of its variables (in its own order) that
+                // lies in the set, so once.
                 let mut deps = Vec::new();
                 for &v in set {
                     for &e in problem.dependent_subfunctions(v as usize) {
-                        let ends = problem.subfunction_variables(e as usize);
-                        let first = if in_set[ends[0] as usize] { ends[0] } else { ends[1] };
-                        if first == v {
+                        let first = problem.subfunction_variables(e as usize).iter().find(|&&u| in_set[u as usize]);
+                        if first == Some(&v) {
                             deps.push(e);
                         }
                     }
@@ -75,22 +75,22 @@ impl GroupLayout {
                 for &v in set {
                     in_set[v as usize] = false;
                 }
-                slots.push((crew(set.len(), deps.len()), set_index, deps));
+                slots.push((crew_kind(set.len(), deps.len()), set_index, deps));
             }
             // A stable sort: within a crew, the colouring's order.
             slots.sort_by_key(|&(c, _, _)| c);
-            let end = |c: Crew| slots.partition_point(|&(x, _, _)| x <= c) as u32;
-            layout.group_crews.extend([end(Crew::Lane), end(Crew::Warp)]);
+            let end = |c: CrewKind| slots.partition_point(|&(x, _, _)| x <= c) as u32;
+            layout.group_crews.extend([end(CrewKind::Lane), end(CrewKind::Warp)]);
             for (_, set_index, deps) in slots {
                 layout.slot_set.push(set_index);
                 layout.vars.extend_from_slice(&fos.sets[set_index as usize]);
                 layout.var_offsets.push(layout.vars.len() as u32);
-                layout.dep_edges.extend_from_slice(&deps);
-                layout.dep_offsets.push(layout.dep_edges.len() as u32);
+                layout.dep_subfunctions.extend_from_slice(&deps);
+                layout.dep_offsets.push(layout.dep_subfunctions.len() as u32);
             }
             layout.group_slots.push(layout.slot_set.len() as u32);
             layout.max_group_slots = layout.max_group_slots.max(group.len());
-            layout.max_group_deps = layout.max_group_deps.max(layout.dep_edges.len() - dep_start);
+            layout.max_group_deps = layout.max_group_deps.max(layout.dep_subfunctions.len() - dep_start);
         }
         layout
     }

@@ -1,36 +1,36 @@
 //! Parallel GOMEA (Algorithms 3 and 4 of the paper): per generation O = clone(P); for each colour
-//! group, in a random order, the six stages of [`stages`]; then P = O and the elitist is updated.
+//! group, in a random order, the six stages of `pgomea_device::stage` (as the passes of
+//! `GROUP_PASSES`); then P = O and the elitist is updated.
 //! No Forced Improvement (the paper's choice). The generation loop is written once, here, over a
 //! [`StageBackend`]: the CPU backend and the CUDA backend (`crate::backend`) only run the stages.
 
 pub mod layout;
-pub mod stages;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use pgomea_device::rng::SplitMix64;
 
+use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
+
 use self::layout::GroupLayout;
-use self::stages::GroupKey;
 use super::run::Run;
 use super::{Population, PopulationEngine};
 use crate::error::{Error, Result};
 
-/// The six stages, in order, for timing reports.
-pub const STAGE_NAMES: [&str; 6] = ["donor-selection", "donor-insertion", "subfunction-evaluation", "reduce-by-key", "improvement-mask", "reset-insert"];
-
-/// Runs the stages of parallel GOM on one population held by a backend.
+/// Runs the stages of parallel GOM on one population held by a backend (the CPU backend, the
+/// CUDA backend). The random numbers come from the seed the backend was made with.
 pub trait StageBackend {
     /// O = P and O' = P; marks which solutions of P equal the elitist. `fitness` is P's fitness
     /// (the host keeps a copy).
     fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()>;
-    /// Announces the generation and its group order before the groups run.
-    fn begin_groups(&mut self, seed: u64, generation: u32, order: &[u32]) -> Result<()>;
-    /// Runs stage `stage` (0..6) for group `key.group` (at position `key.step` of the order).
-    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()>;
-    /// Runs all six stages of every group of the announced order at once, if the backend can
-    /// (the CUDA backend replays a captured graph); false if it cannot.
+    /// Announces the generation's number and its order of the colour groups (the schedule the
+    /// passes read).
+    fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()>;
+    /// Runs `pass` on the group at position `step` of the announced order.
+    fn pass(&mut self, pass: Pass, step: u32) -> Result<()>;
+    /// Runs every group of the announced order at once, if the backend can (the CUDA backend's
+    /// whole-generation kernel or graph); false if it cannot.
     fn run_all_groups(&mut self) -> Result<bool> {
         Ok(false)
     }
@@ -48,42 +48,48 @@ pub trait StageBackend {
     fn set_state(&mut self, state: &StageState) -> Result<()>;
 }
 
-/// A borrowed backend is a backend (the self-test drives backends through `&mut dyn`).
-impl<T: StageBackend + ?Sized> StageBackend for &mut T {
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
-        (**self).start_generation(elitist, elitist_fitness, fitness)
-    }
-    fn begin_groups(&mut self, seed: u64, generation: u32, order: &[u32]) -> Result<()> {
-        (**self).begin_groups(seed, generation, order)
-    }
-    fn stage(&mut self, stage: usize, key: GroupKey) -> Result<()> {
-        (**self).stage(stage, key)
-    }
-    fn run_all_groups(&mut self) -> Result<bool> {
-        (**self).run_all_groups()
-    }
-    fn finish_generation(&mut self) -> Result<Vec<i64>> {
-        (**self).finish_generation()
-    }
-    fn synchronize(&mut self) -> Result<()> {
-        (**self).synchronize()
-    }
-    fn solution(&self, i: usize) -> Result<Vec<u8>> {
-        (**self).solution(i)
-    }
-    fn population(&self) -> Result<Population> {
-        (**self).population()
-    }
-    fn genotypes_equal(&self) -> Result<bool> {
-        (**self).genotypes_equal()
-    }
-    fn state(&self) -> Result<StageState> {
-        (**self).state()
-    }
-    fn set_state(&mut self, state: &StageState) -> Result<()> {
-        (**self).set_state(state)
-    }
+/// A boxed or borrowed backend is a backend.
+macro_rules! forward_stage_backend {
+    ($($ty:ty),*) => {$(
+        impl<T: StageBackend + ?Sized> StageBackend for $ty {
+            fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
+                (**self).start_generation(elitist, elitist_fitness, fitness)
+            }
+            fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
+                (**self).begin_groups(generation, order)
+            }
+            fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
+                (**self).pass(pass, step)
+            }
+            fn run_all_groups(&mut self) -> Result<bool> {
+                (**self).run_all_groups()
+            }
+            fn finish_generation(&mut self) -> Result<Vec<i64>> {
+                (**self).finish_generation()
+            }
+            fn synchronize(&mut self) -> Result<()> {
+                (**self).synchronize()
+            }
+            fn solution(&self, i: usize) -> Result<Vec<u8>> {
+                (**self).solution(i)
+            }
+            fn population(&self) -> Result<Population> {
+                (**self).population()
+            }
+            fn genotypes_equal(&self) -> Result<bool> {
+                (**self).genotypes_equal()
+            }
+            fn state(&self) -> Result<StageState> {
+                (**self).state()
+            }
+            fn set_state(&mut self, state: &StageState) -> Result<()> {
+                (**self).set_state(state)
+            }
+        }
+    )*};
 }
+
+forward_stage_backend!(Box<T>, &mut T);
 
 /// Every buffer of a population in parallel GOM, in host memory. Row strides: `donors`, `delta`,
 /// `mask` hold `max_group_slots` per solution, `diff` `max_group_deps` per solution.
@@ -146,6 +152,7 @@ impl StageState {
 /// followed by a synchronisation, so the sum is the stage's own time including launch overhead).
 #[derive(Clone, Debug, Default)]
 pub struct StageTimes {
+    /// In the order of `Stage::ALL`.
     pub stages: [Duration; 6],
     /// Wall time of whole generations; minus the stages, the host's own work per generation.
     pub generations: Duration,
@@ -194,7 +201,7 @@ impl<B: StageBackend> ParallelGomea<B> {
         self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
         Self::group_order(self.seed, self.generations, self.layout.groups(), &mut self.group_order);
         let generation = self.generations as u32;
-        self.backend.begin_groups(self.seed, generation, &self.group_order)?;
+        self.backend.begin_groups(generation, &self.group_order)?;
         let at_once = !per_group && self.timing.is_none() && !run.verify && !run.should_stop();
         if at_once && self.backend.run_all_groups()? {
             let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
@@ -206,17 +213,23 @@ impl<B: StageBackend> ParallelGomea<B> {
                     break;
                 }
                 let g = self.group_order[idx];
-                let key = GroupKey { seed: self.seed, generation, group: g, step: idx as u32 };
-                for stage in 0..6 {
-                    let ts = self.timing.is_some().then(Instant::now);
-                    self.backend.stage(stage, key)?;
-                    if let (Some(ts), Some(times)) = (ts, self.timing.as_mut()) {
-                        self.backend.synchronize()?;
-                        times.stages[stage] += ts.elapsed();
+                let step = idx as u32;
+                match self.timing.as_mut() {
+                    // Each stage alone, each followed by a synchronisation.
+                    Some(times) => {
+                        for stage in Stage::ALL {
+                            let ts = Instant::now();
+                            self.backend.pass(Pass::stage(stage), step)?;
+                            self.backend.synchronize()?;
+                            times.stages[stage.index()] += ts.elapsed();
+                        }
+                        times.groups_run += 1;
                     }
-                }
-                if let Some(times) = self.timing.as_mut() {
-                    times.groups_run += 1;
+                    None => {
+                        for pass in GROUP_PASSES {
+                            self.backend.pass(pass, step)?;
+                        }
+                    }
                 }
                 run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
                 run.gom_steps += (self.n * self.layout.slots(g as usize).len()) as u64;
@@ -226,7 +239,7 @@ impl<B: StageBackend> ParallelGomea<B> {
                     let l = self.layout.variables;
                     assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
                     for i in 0..self.n {
-                        let full = crate::problem::GrayBoxProblem::evaluate(run.problem, &st.offspring[i * l..(i + 1) * l]);
+                        let full = run.problem.evaluate(&st.offspring[i * l..(i + 1) * l]);
                         assert_eq!(st.fitness[i], full, "incremental fitness of solution {i} differs from a full evaluation after group {g}");
                     }
                 }
@@ -239,7 +252,7 @@ impl<B: StageBackend> ParallelGomea<B> {
         if run.elitist_fitness().is_none_or(|f| self.fitness[best] > f) {
             let genes = self.backend.solution(best)?;
             if run.verify {
-                assert_eq!(self.fitness[best], crate::problem::GrayBoxProblem::evaluate(run.problem, &genes), "fitness of the best solution differs from a full evaluation");
+                assert_eq!(self.fitness[best], run.problem.evaluate(&genes), "fitness of the best solution differs from a full evaluation");
             }
             run.offer(&genes, self.fitness[best]);
         }

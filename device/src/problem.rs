@@ -1,0 +1,261 @@
+//! Problem kinds: how one subfunction of a gray-box problem is evaluated, on the GPU and on the
+//! host alike. A kind is a small `#[repr(C)]` struct of [`Ptr`]s to the problem's flat arrays;
+//! the kernels are instantiated once per kind, and the host's CPU backend, serial GOMEA and full
+//! evaluations call the very same `evaluate`/`delta`.
+//!
+//! Subfunction `s` reads the variables `variable(s, 0..arity(s))`; the fitness is the sum of all
+//! subfunctions (i64, exact in any order of summation).
+//!
+//! To add a kind: a struct here implementing [`Kind`], its kernel set in `kernels.rs`, and on the
+//! host its arrays (`problem::KindArrays`) and a problem type that fills them (ARCHITECTURE.md).
+
+use crate::mem::Ptr;
+
+/// Read access to one genotype (one byte per gene, 0 or 1).
+pub trait Genes: Copy {
+    /// The gene of variable `v`.
+    ///
+    /// # Safety
+    ///
+    /// `v` is a variable of the problem (below l) and the genotype is live.
+    unsafe fn gene(self, v: u32) -> u8;
+}
+
+/// A genotype stored as a row of l bytes.
+impl Genes for Ptr<u8> {
+    #[inline(always)]
+    unsafe fn gene(self, v: u32) -> u8 {
+        // SAFETY: v < l, the row's length (the caller's precondition).
+        unsafe { self.read(v as usize) }
+    }
+}
+
+/// A genotype with one variable flipped (the single-variable moves of local search).
+#[derive(Clone, Copy, Debug)]
+pub struct Flipped<G> {
+    pub genes: G,
+    pub variable: u32,
+}
+
+impl<G: Genes> Genes for Flipped<G> {
+    #[inline(always)]
+    unsafe fn gene(self, v: u32) -> u8 {
+        // SAFETY: forwarded precondition.
+        unsafe { self.genes.gene(v) ^ (v == self.variable) as u8 }
+    }
+}
+
+/// One kind of subfunction.
+///
+/// # Safety (all methods)
+///
+/// `s` is a subfunction of the problem whose arrays the kind points to, those arrays are live
+/// and well-formed (the host checks them when it builds the problem), and the genotypes are
+/// valid for every variable of `s`.
+pub trait Kind: Copy + Send + Sync + 'static {
+    /// The kind's name: its kernels are `pgomea_generation_<NAME>` and `pgomea_pass_<NAME>`.
+    const NAME: &'static str;
+    /// The number of variables subfunction `s` reads.
+    unsafe fn arity(&self, s: u32) -> u32;
+    /// The `k`-th variable subfunction `s` reads, `k < arity(s)`.
+    unsafe fn variable(&self, s: u32, k: u32) -> u32;
+    /// The value of subfunction `s` on genotype `x`.
+    unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64;
+    /// `f_s(new) - f_s(old)`: the change of subfunction `s` between two genotypes (stage 3 of
+    /// parallel GOM, and every partial evaluation).
+    #[inline(always)]
+    unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
+        // SAFETY: forwarded precondition.
+        unsafe { self.evaluate(s, new) - self.evaluate(s, old) }
+    }
+}
+
+/// Pairwise weighted subfunctions: `f_s = w_s` if the two variables differ, else 0 (Max-Cut: one
+/// subfunction per edge, worth its weight when the edge is cut).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairwise {
+    /// The two variables of each subfunction: s reads ends[2s] and ends[2s+1].
+    pub ends: Ptr<u32>,
+    pub weights: Ptr<i64>,
+}
+
+impl Pairwise {
+    #[inline(always)]
+    unsafe fn ends_of(&self, s: u32) -> (u32, u32) {
+        // SAFETY: s is a subfunction, so 2s + 1 is inside `ends` (the trait's precondition).
+        unsafe { (self.ends.read(2 * s as usize), self.ends.read(2 * s as usize + 1)) }
+    }
+}
+
+impl Kind for Pairwise {
+    const NAME: &'static str = "pairwise";
+    #[inline(always)]
+    unsafe fn arity(&self, _s: u32) -> u32 {
+        2
+    }
+    #[inline(always)]
+    unsafe fn variable(&self, s: u32, k: u32) -> u32 {
+        // SAFETY: k < 2 (the trait's precondition).
+        unsafe { self.ends.read(2 * s as usize + k as usize) }
+    }
+    /// Arithmetic rather than a branch: whether an edge is cut is a coin flip to the branch
+    /// predictor.
+    #[inline(always)]
+    unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
+        // SAFETY: the trait's precondition.
+        unsafe {
+            let (u, v) = self.ends_of(s);
+            (x.gene(u) != x.gene(v)) as i64 * self.weights.read(s as usize)
+        }
+    }
+    /// The ends and the weight read once for both genotypes; no branch (see `evaluate`).
+    #[inline(always)]
+    unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
+        // SAFETY: the trait's precondition.
+        unsafe {
+            let (u, v) = self.ends_of(s);
+            let change = (new.gene(u) != new.gene(v)) as i64 - (old.gene(u) != old.gene(v)) as i64;
+            change * self.weights.read(s as usize)
+        }
+    }
+}
+
+/// Subfunctions given by tables: subfunction s reads its variables `vars[var_offsets[s]..
+/// var_offsets[s+1]]` (k of them, k <= 16) and has the value `values[table_offsets[s] + index]`,
+/// where `index` reads their genes as a binary number, the first variable the most significant
+/// bit. NK landscapes, deceptive traps and any small-arity function are tables.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tables {
+    pub var_offsets: Ptr<u32>,
+    pub vars: Ptr<u32>,
+    pub table_offsets: Ptr<u32>,
+    pub values: Ptr<i64>,
+}
+
+/// The most variables a table subfunction may read (2^16 table entries).
+pub const MAX_TABLE_ARITY: u32 = 16;
+
+impl Tables {
+    #[inline(always)]
+    unsafe fn range(&self, s: u32) -> (usize, usize) {
+        // SAFETY: s + 1 is inside var_offsets (the trait's precondition).
+        unsafe { (self.var_offsets.read(s as usize) as usize, self.var_offsets.read(s as usize + 1) as usize) }
+    }
+}
+
+impl Kind for Tables {
+    const NAME: &'static str = "tables";
+    #[inline(always)]
+    unsafe fn arity(&self, s: u32) -> u32 {
+        // SAFETY: the trait's precondition.
+        let (a, b) = unsafe { self.range(s) };
+        (b - a) as u32
+    }
+    #[inline(always)]
+    unsafe fn variable(&self, s: u32, k: u32) -> u32 {
+        // SAFETY: k < arity(s) (the trait's precondition).
+        unsafe { self.vars.read(self.range(s).0 + k as usize) }
+    }
+    #[inline(always)]
+    unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
+        // SAFETY: the trait's precondition; the index has arity(s) bits, inside s's table.
+        unsafe {
+            let (a, b) = self.range(s);
+            let mut index = 0usize;
+            for t in a..b {
+                index = index << 1 | x.gene(self.vars.read(t)) as usize;
+            }
+            self.values.read(self.table_offsets.read(s as usize) as usize + index)
+        }
+    }
+    /// Both table indices from one pass over the variables.
+    #[inline(always)]
+    unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
+        // SAFETY: as in `evaluate`.
+        unsafe {
+            let (a, b) = self.range(s);
+            let (mut i_old, mut i_new) = (0usize, 0usize);
+            for t in a..b {
+                let v = self.vars.read(t);
+                i_old = i_old << 1 | old.gene(v) as usize;
+                i_new = i_new << 1 | new.gene(v) as usize;
+            }
+            if i_old == i_new {
+                return 0;
+            }
+            let table = self.values.offset(self.table_offsets.read(s as usize) as usize);
+            table.read(i_new) - table.read(i_old)
+        }
+    }
+}
+
+/// Weighted clauses (MAX-SAT): subfunction s is the disjunction of its literals
+/// `lits[lit_offsets[s]..lit_offsets[s+1]]`, worth `weights[s]` when satisfied, else 0. A literal
+/// is `2 v` (variable v true) or `2 v + 1` (variable v false); a clause names a variable once.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clauses {
+    pub lit_offsets: Ptr<u32>,
+    pub lits: Ptr<u32>,
+    pub weights: Ptr<i64>,
+}
+
+impl Clauses {
+    #[inline(always)]
+    unsafe fn range(&self, s: u32) -> (usize, usize) {
+        // SAFETY: s + 1 is inside lit_offsets (the trait's precondition).
+        unsafe { (self.lit_offsets.read(s as usize) as usize, self.lit_offsets.read(s as usize + 1) as usize) }
+    }
+
+    /// Whether clause `s` holds on `x`.
+    #[inline(always)]
+    unsafe fn satisfied<G: Genes>(&self, s: u32, x: G) -> bool {
+        // SAFETY: the trait's precondition.
+        unsafe {
+            let (a, b) = self.range(s);
+            for t in a..b {
+                let lit = self.lits.read(t);
+                // Literal 2v is true when x_v = 1, literal 2v + 1 when x_v = 0.
+                if x.gene(lit >> 1) != (lit & 1) as u8 {
+                    return true;
+                }
+            }
+            false
+        }
+    }
+}
+
+impl Kind for Clauses {
+    const NAME: &'static str = "clauses";
+    #[inline(always)]
+    unsafe fn arity(&self, s: u32) -> u32 {
+        // SAFETY: the trait's precondition.
+        let (a, b) = unsafe { self.range(s) };
+        (b - a) as u32
+    }
+    #[inline(always)]
+    unsafe fn variable(&self, s: u32, k: u32) -> u32 {
+        // SAFETY: k < arity(s) (the trait's precondition).
+        unsafe { self.lits.read(self.range(s).0 + k as usize) >> 1 }
+    }
+    #[inline(always)]
+    unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
+        // SAFETY: the trait's precondition.
+        unsafe { if self.satisfied(s, x) { self.weights.read(s as usize) } else { 0 } }
+    }
+    #[inline(always)]
+    unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
+        // SAFETY: the trait's precondition.
+        unsafe {
+            let (was, is) = (self.satisfied(s, old), self.satisfied(s, new));
+            if was == is {
+                0
+            } else {
+                let w = self.weights.read(s as usize);
+                if is { w } else { -w }
+            }
+        }
+    }
+}

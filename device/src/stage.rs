@@ -1,0 +1,518 @@
+//! The six stages of parallel GOM (Algorithm 4 of the paper), written once for both targets.
+//!
+//! A colour group's linkage sets are renumbered into *slots* (the host's `GroupLayout`); each
+//! stage works on every (solution, slot) pair of the group, or on every (solution, dependent
+//! subfunction) element:
+//!
+//! | stage | per | what |
+//! |---|---|---|
+//! | 1 [`Stage::DonorSelection`] | pair | the first candidate (counter-drawn order) whose genes differ from O[i] on the set, or none |
+//! | 2 [`Stage::DonorInsertion`] | pair | the donor's genes on the set into the working copy O'[i] |
+//! | 3 [`Stage::SubfunctionEvaluation`] | element | f_s(O'[i]) - f_s(O[i]) of every dependent subfunction s |
+//! | 4 [`Stage::ReduceByKey`] | pair | the sum of the slot's segment of those differences: the pair's delta |
+//! | 5 [`Stage::ImprovementMask`] | pair | the acceptance rule on the delta |
+//! | 6 [`Stage::ResetInsert`] | pair | accepted: O'[i] -> O[i] on the set, delta into the fitness; rejected: O[i] -> O'[i] |
+//!
+//! A [`Pass`] is a set of stages that one sweep over the group does together: stages 1+2 and
+//! 4+5+6 fuse per pair (the crew that finds a donor inserts its genes; the crew that sums a
+//! segment applies the rule and resets or inserts), stage 3 needs every insertion done and stands
+//! alone. [`GROUP_PASSES`] is the sequence of one group: the whole-generation kernel runs it with
+//! a grid barrier after each pass, the CPU backend with a join after each. Any single stage is a
+//! pass too (the per-stage kernels, used by tests and per-stage timing).
+//!
+//! Each step below is generic over the problem kind `K` and the crew `C` ([`crate::crew`]): the
+//! kernels call it with a lane, a warp or a block per pair, the CPU backend with a lane from a
+//! rayon task per solution ([`for_solution`]). The results are the same bit for bit.
+
+use crate::atomic;
+use crate::crew::{Crew, Lane};
+use crate::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
+use crate::mem::Ptr;
+use crate::problem::Kind;
+
+/// A stage of parallel GOM.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    DonorSelection = 0,
+    DonorInsertion = 1,
+    SubfunctionEvaluation = 2,
+    ReduceByKey = 3,
+    ImprovementMask = 4,
+    ResetInsert = 5,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] = [
+        Stage::DonorSelection,
+        Stage::DonorInsertion,
+        Stage::SubfunctionEvaluation,
+        Stage::ReduceByKey,
+        Stage::ImprovementMask,
+        Stage::ResetInsert,
+    ];
+
+    /// The stage's name in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stage::DonorSelection => "donor-selection",
+            Stage::DonorInsertion => "donor-insertion",
+            Stage::SubfunctionEvaluation => "subfunction-evaluation",
+            Stage::ReduceByKey => "reduce-by-key",
+            Stage::ImprovementMask => "improvement-mask",
+            Stage::ResetInsert => "reset-insert",
+        }
+    }
+
+    /// Position in [`Stage::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A set of stages done in one sweep over a group (see the module documentation). Passed to the
+/// pass kernels by value (a `u32` bit set).
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pass(u32);
+
+impl Pass {
+    /// The stages `stages` in one sweep: either stages of pairs (1, 2, 4, 5, 6, in stage order)
+    /// or one element stage (3, or 5 alone).
+    pub const fn of(stages: &[Stage]) -> Pass {
+        let mut bits = 0;
+        let mut k = 0;
+        while k < stages.len() {
+            bits |= 1 << stages[k] as u32;
+            k += 1;
+        }
+        Pass(bits)
+    }
+
+    pub const fn stage(stage: Stage) -> Pass {
+        Pass(1 << stage as u32)
+    }
+
+    #[inline(always)]
+    pub const fn has(self, stage: Stage) -> bool {
+        self.0 & (1 << stage as u32) != 0
+    }
+
+    /// Whether the pass gives a thread to each element rather than a crew to each pair: stage 3,
+    /// or stage 5 alone.
+    #[inline(always)]
+    pub const fn per_element(self) -> bool {
+        self.0 == Pass::stage(Stage::SubfunctionEvaluation).0 || self.0 == Pass::stage(Stage::ImprovementMask).0
+    }
+
+    /// Whether the stages can be done in one sweep (see [`Pass::of`]).
+    pub const fn is_valid(self) -> bool {
+        self.0 != 0 && self.0 < 1 << 6 && (self.per_element() || !self.has(Stage::SubfunctionEvaluation))
+    }
+}
+
+/// One colour group in three passes.
+pub const GROUP_PASSES: [Pass; 3] = [
+    Pass::of(&[Stage::DonorSelection, Stage::DonorInsertion]),
+    Pass::stage(Stage::SubfunctionEvaluation),
+    Pass::of(&[Stage::ReduceByKey, Stage::ImprovementMask, Stage::ResetInsert]),
+];
+
+/// The colour groups in the flat form of the host's `GroupLayout` (read only).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Layout {
+    /// groups + 1: the slots of group g are `group_slots[g]..group_slots[g+1]`.
+    pub group_slots: Ptr<u32>,
+    /// 2 per group: counted from the group's first slot, its slots up to `group_crews[2g]` are
+    /// worked on by one lane each, up to `group_crews[2g+1]` by one warp each, the rest by one
+    /// block each ([`crate::gom::crew_kind`]).
+    pub group_crews: Ptr<u32>,
+    /// The FOS index of each slot (the `set` coordinate of its random numbers).
+    pub slot_set: Ptr<u32>,
+    /// The variables of slot s: `vars[var_offsets[s]..var_offsets[s+1]]`.
+    pub var_offsets: Ptr<u32>,
+    pub vars: Ptr<u32>,
+    /// The dependent subfunctions of slot s: `dep_subfunctions[dep_offsets[s]..dep_offsets[s+1]]`
+    /// (each listed once); a group's are contiguous.
+    pub dep_offsets: Ptr<u32>,
+    pub dep_subfunctions: Ptr<u32>,
+}
+
+/// The buffers of one population (rows of `l` genes, or of `row_slots`/`row_deps` entries).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Buffers {
+    /// P (n rows): the population at the generation's start, the donors.
+    pub parents: Ptr<u8>,
+    /// O (n rows): the offspring being mixed.
+    pub offspring: Ptr<u8>,
+    /// O' (n rows): O's working copy, equal to O between groups.
+    pub work: Ptr<u8>,
+    /// The fitness of O (n).
+    pub fitness: Ptr<i64>,
+    /// Stage 1's donors (n rows of `row_slots`), [`NO_DONOR`] for none.
+    pub donors: Ptr<i32>,
+    /// Stage 3's differences (n rows of `row_deps`).
+    pub diff: Ptr<i64>,
+    /// Stage 4's deltas and stage 5's mask (n rows of `row_slots`).
+    pub delta: Ptr<i64>,
+    pub mask: Ptr<u8>,
+    /// 1 where P[i] is the elitist (n).
+    pub is_elitist: Ptr<u8>,
+    /// The elitist's genotype (one row).
+    pub reference: Ptr<u8>,
+}
+
+/// Everything the stages need for one population: the argument of every kernel, and what the
+/// CPU backend hands to [`for_solution`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GomArgs<K> {
+    /// The run's seed (the first coordinate of every random counter).
+    pub seed: u64,
+    /// Population size and number of variables.
+    pub n: u32,
+    pub l: u32,
+    /// The position in the generation's group order of the group a pass kernel works on.
+    pub step: u32,
+    /// Row strides: the most slots, and the most dependent subfunctions, of any group.
+    pub row_slots: u32,
+    pub row_deps: u32,
+    /// Number of colour groups (the whole-generation kernel runs every position of the order).
+    pub groups: u32,
+    /// `[generation, group order...]`: read from memory, so that a captured CUDA graph of a
+    /// whole generation can be replayed with a new order.
+    pub schedule: Ptr<u32>,
+    pub layout: Layout,
+    pub buffers: Buffers,
+    /// The problem's arrays.
+    pub problem: K,
+    /// A u32 the host zeroes before each whole-generation launch: its grid barrier's counter.
+    pub barrier: Ptr<u32>,
+}
+
+/// The group at one position of the generation's order, resolved from the layout.
+#[derive(Clone, Copy, Debug)]
+pub struct Group {
+    pub generation: u32,
+    pub group: u32,
+    pub slot_begin: usize,
+    pub slots: usize,
+    /// Slots from the group's first: up to `alone` for one lane each, up to `warped` for one
+    /// warp each, the rest for one block each.
+    pub alone: usize,
+    pub warped: usize,
+    pub dep_begin: usize,
+    pub deps: usize,
+}
+
+impl Group {
+    /// The group at position `step` of the schedule.
+    ///
+    /// # Safety
+    ///
+    /// `a` points to a live, consistent layout and schedule, and `step < a.groups`.
+    #[inline(always)]
+    pub unsafe fn at<K>(a: &GomArgs<K>, step: u32) -> Group {
+        // SAFETY: the schedule holds 1 + groups entries, the layout arrays their documented
+        // lengths (the caller's precondition).
+        unsafe {
+            let generation = a.schedule.read(0);
+            let group = a.schedule.read(1 + step as usize);
+            let s0 = a.layout.group_slots.read(group as usize) as usize;
+            let s1 = a.layout.group_slots.read(group as usize + 1) as usize;
+            let d0 = a.layout.dep_offsets.read(s0) as usize;
+            let d1 = a.layout.dep_offsets.read(s1) as usize;
+            let alone = a.layout.group_crews.read(2 * group as usize) as usize;
+            let warped = a.layout.group_crews.read(2 * group as usize + 1) as usize;
+            Group { generation, group, slot_begin: s0, slots: s1 - s0, alone, warped, dep_begin: d0, deps: d1 - d0 }
+        }
+    }
+
+    /// How many items each solution has in `pass`: elements of a per-element pass, else pairs.
+    #[inline(always)]
+    pub fn items(&self, pass: Pass) -> usize {
+        if pass.has(Stage::SubfunctionEvaluation) { self.deps } else { self.slots }
+    }
+}
+
+// Every function below is `unsafe` with one precondition, which the host establishes when it
+// builds the arguments: `a` describes live arrays of the documented sizes, consistent with each
+// other (every index read from the layout is in range), the group `g` comes from `a`, and
+// `i < n`. Writes go only to solution i's rows, so calls for different solutions may run at
+// once; calls for the same solution run one pass after the other.
+
+/// Loads issued together by one thread in the loops over a set or a segment: a large set worked
+/// on by a warp is a long loop per lane, and one load in flight per iteration would leave it
+/// waiting on memory latency every time.
+const UNROLL: usize = 4;
+
+/// The variables of slot `slot`: the range into `vars`.
+#[inline(always)]
+unsafe fn set_range<K>(a: &GomArgs<K>, slot: usize) -> (usize, usize) {
+    // SAFETY: slot + 1 is inside var_offsets (the module's precondition).
+    unsafe { (a.layout.var_offsets.read(slot) as usize, a.layout.var_offsets.read(slot + 1) as usize) }
+}
+
+/// Row `i` of a matrix of `width` columns.
+#[inline(always)]
+unsafe fn row<T>(base: Ptr<T>, i: usize, width: usize) -> Ptr<T> {
+    // SAFETY: i < n rows (the module's precondition).
+    unsafe { base.offset(i * width) }
+}
+
+/// Copies the genes of slot `slot`'s variables from row `from` to row `to`, this thread's share
+/// (the crew strides over the set).
+#[inline(always)]
+unsafe fn copy_set<K, C: Crew>(crew: &C, a: &GomArgs<K>, slot: usize, from: Ptr<u8>, to: Ptr<u8>) {
+    // SAFETY: the module's precondition; every variable index is below l.
+    unsafe {
+        let (v0, v1) = set_range(a, slot);
+        let w = crew.size();
+        let var = |t: usize| a.layout.vars.read(t) as usize;
+        let mut t = v0 + crew.member();
+        while t + (UNROLL - 1) * w < v1 {
+            let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * w));
+            let genes: [u8; UNROLL] = core::array::from_fn(|u| from.read(x[u]));
+            for u in 0..UNROLL {
+                to.write(x[u], genes[u]);
+            }
+            t += UNROLL * w;
+        }
+        while t < v1 {
+            let x = var(t);
+            to.write(x, from.read(x));
+            t += w;
+        }
+    }
+}
+
+/// Whether rows `p` and `o` differ on the variables `vars[from..to]` taken every `by`-th.
+#[inline(always)]
+unsafe fn differs_on<K>(a: &GomArgs<K>, p: Ptr<u8>, o: Ptr<u8>, from: usize, to: usize, by: usize) -> bool {
+    // SAFETY: the module's precondition.
+    unsafe {
+        let var = |t: usize| a.layout.vars.read(t) as usize;
+        let mut t = from;
+        while t + (UNROLL - 1) * by < to {
+            let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * by));
+            if (0..UNROLL).any(|u| p.read(x[u]) != o.read(x[u])) {
+                return true;
+            }
+            t += UNROLL * by;
+        }
+        while t < to {
+            let x = var(t);
+            if p.read(x) != o.read(x) {
+                return true;
+            }
+            t += by;
+        }
+        false
+    }
+}
+
+/// Stage 1 for pair (i, slot), on every member of the crew: the first candidate in the
+/// counter-drawn [`DonorOrder`] other than i whose genes on the set differ from O[i], or
+/// [`NO_DONOR`].
+#[inline(always)]
+unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i32 {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; the crew calls this together (pair steps are per crew).
+    unsafe {
+        let set = a.layout.slot_set.read(slot);
+        let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
+        let o = row(a.buffers.offspring, i, l);
+        let (v0, v1) = set_range(a, slot);
+        first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| differs_on(a, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by))
+    }
+}
+
+/// Stage 3 for element (i, k): the change of the group's k-th dependent subfunction between O[i]
+/// and O'[i], into diff.
+#[inline(always)]
+unsafe fn evaluate_dependent<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: usize) {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; k < g.deps.
+    unsafe {
+        let s = a.layout.dep_subfunctions.read(g.dep_begin + k);
+        let change = a.problem.delta(s, row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
+        a.buffers.diff.write(i * a.row_deps as usize + k, change);
+    }
+}
+
+/// Stage 4 for pair (i, slot), on every member: the sum of the slot's segment of diff (the crew
+/// strides over it, then sums across its members).
+#[inline(always)]
+unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i64 {
+    // SAFETY: the module's precondition.
+    unsafe {
+        let s0 = a.layout.dep_offsets.read(slot) as usize - g.dep_begin;
+        let s1 = a.layout.dep_offsets.read(slot + 1) as usize - g.dep_begin;
+        let diff = row(a.buffers.diff, i, a.row_deps as usize);
+        let w = crew.size();
+        let mut sums = [0i64; UNROLL];
+        let mut t = s0 + crew.member();
+        while t + (UNROLL - 1) * w < s1 {
+            for (u, sum) in sums.iter_mut().enumerate() {
+                *sum += diff.read(t + u * w);
+            }
+            t += UNROLL * w;
+        }
+        while t < s1 {
+            sums[0] += diff.read(t);
+            t += w;
+        }
+        crew.sum(sums.iter().sum())
+    }
+}
+
+/// Stage 5 for pair entry `e` of solution i: the acceptance rule on its delta and donor.
+#[inline(always)]
+unsafe fn improvement<K>(a: &GomArgs<K>, i: usize, e: usize, delta: i64) -> bool {
+    // SAFETY: the module's precondition.
+    unsafe { accept(delta, a.buffers.donors.read(e) != NO_DONOR, a.buffers.is_elitist.read(i) != 0) }
+}
+
+/// Stage 6 for pair (i, slot): an accepted set goes from O'[i] into O[i] and the leader adds its
+/// delta to the fitness (sets of one group share no variable and integer addition is exact in
+/// any order, so the atomic additions of a solution's pairs give the same sum on every target);
+/// a rejected one is restored in O'[i] from O[i].
+#[inline(always)]
+unsafe fn reset_insert<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usize, accepted: bool, delta: i64) {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; the fitness is only ever updated atomically.
+    unsafe {
+        let (o, w) = (row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
+        let (from, to) = if accepted { (w, o) } else { (o, w) };
+        copy_set(crew, a, slot, from, to);
+        if accepted && crew.leads() {
+            atomic::atomic_add_i64(a.buffers.fitness.at(i), delta);
+        }
+    }
+}
+
+/// The stages of `pass` for pair (i, j) of group `g` (j counts from the group's first slot), by
+/// crew `crew`: what a pass kernel's crew does for one pair, and what the CPU backend does for
+/// every pair. Results are written by the crew's leader, in the same places whichever stages the
+/// pass fuses; a stage not in the pass reads what an earlier pass wrote.
+///
+/// # Safety
+///
+/// The module's precondition, `j < g.slots`, and every member of the crew calls it together.
+#[inline(always)]
+pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, j: usize, pass: Pass) {
+    let slot = g.slot_begin + j;
+    let e = i * a.row_slots as usize + j;
+    let b = &a.buffers;
+    // SAFETY: the function's precondition.
+    unsafe {
+        if pass.has(Stage::DonorSelection) || pass.has(Stage::DonorInsertion) {
+            let donor = if pass.has(Stage::DonorSelection) {
+                let d = select_donor(crew, a, g, i, slot);
+                if crew.leads() {
+                    b.donors.write(e, d);
+                }
+                d
+            } else {
+                b.donors.read(e)
+            };
+            if pass.has(Stage::DonorInsertion) && donor != NO_DONOR {
+                let l = a.l as usize;
+                copy_set(crew, a, slot, row(b.parents, donor as usize, l), row(b.work, i, l));
+            }
+        }
+        if pass.has(Stage::ReduceByKey) || pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
+            let delta = if pass.has(Stage::ReduceByKey) {
+                let d = reduce_segment(crew, a, g, i, slot);
+                if crew.leads() {
+                    b.delta.write(e, d);
+                }
+                d
+            } else {
+                b.delta.read(e)
+            };
+            if pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
+                let accepted = if pass.has(Stage::ImprovementMask) {
+                    let ok = improvement(a, i, e, delta);
+                    if crew.leads() {
+                        b.mask.write(e, ok as u8);
+                    }
+                    ok
+                } else {
+                    b.mask.read(e) != 0
+                };
+                if pass.has(Stage::ResetInsert) {
+                    reset_insert(crew, a, i, slot, accepted, delta);
+                }
+            }
+        }
+    }
+}
+
+/// Element `k` of solution i in a per-element pass: stage 3's subfunction k, or stage 5 alone
+/// for pair k (by a lane).
+///
+/// # Safety
+///
+/// The module's precondition, and `k < g.items(pass)`.
+#[inline(always)]
+pub unsafe fn element_step<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: usize, pass: Pass) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        if pass.has(Stage::SubfunctionEvaluation) {
+            evaluate_dependent(a, g, i, k);
+        } else {
+            pair_step(&Lane, a, g, i, k, pass);
+        }
+    }
+}
+
+/// Pass `pass` of group `g` for solution i, every pair or element by a lane: what one rayon task
+/// of the CPU backend does. (The GPU shares the same steps out over lanes, warps and blocks.)
+///
+/// # Safety
+///
+/// The module's precondition, and `pass` is valid ([`Pass::is_valid`]).
+#[inline(always)]
+pub unsafe fn for_solution<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, pass: Pass) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        if pass.per_element() {
+            for k in 0..g.items(pass) {
+                element_step(a, g, i, k, pass);
+            }
+        } else {
+            for j in 0..g.slots {
+                pair_step(&Lane, a, g, i, j, pass);
+            }
+        }
+    }
+}
+
+/// Whether P[i] (rows of `l` genes) equals the reference genotype (the elitist), on every member
+/// of the crew; the leader writes `is_elitist[i]`.
+///
+/// # Safety
+///
+/// `b.parents` holds row i, `b.reference` one row, `b.is_elitist` element i, and every member of
+/// the crew calls it together.
+#[inline(always)]
+pub unsafe fn mark_elitist<C: Crew>(crew: &C, b: &Buffers, l: usize, i: usize) -> bool {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let p = row(b.parents, i, l);
+        let mut differs = false;
+        let mut v = crew.member();
+        while v < l {
+            differs |= p.read(v) != b.reference.read(v);
+            v += crew.size();
+        }
+        let equal = !crew.any(differs);
+        if crew.leads() {
+            b.is_elitist.write(i, equal as u8);
+        }
+        equal
+    }
+}
