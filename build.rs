@@ -3,7 +3,7 @@
 //! Compiles the `device/` crate for `nvptx64-nvidia-cuda` into one PTX module,
 //! `$OUT_DIR/kernels.ptx`, which the binary and the integration tests embed with
 //! `include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"))` (the same path is also in the
-//! compile-time variable `PGOMEA_KERNELS_PTX`). See `/work/shared/notes/rust-ptx.md` for the
+//! compile-time variable `PGOMEA_KERNELS_PTX`). ARCHITECTURE.md ("Rust kernels on rustc's nvptx64 target") has the
 //! facts behind each step.
 //!
 //! 1. Find the pinned kernel toolchain (`nightly-2026-05-20`, with `rust-src` and `llvm-tools`)
@@ -53,8 +53,7 @@ fn build() -> Result<(), String> {
     let device = root.join("device");
     let linker_crate = root.join("tools").join("ptx-linker");
     let ptx_target = ptx_target_dir(&out_dir);
-    fs::create_dir_all(&ptx_target)
-        .map_err(|e| format!("cannot create {}: {e}", ptx_target.display()))?;
+    fs::create_dir_all(&ptx_target).map_err(|e| format!("cannot create {}: {e}", ptx_target.display()))?;
 
     // 1. The kernel toolchain.
     let tc = Toolchain::find()?;
@@ -70,14 +69,9 @@ fn build() -> Result<(), String> {
         .arg("--target-dir")
         .arg(&linker_target);
     run(cmd, "building the PTX linker (tools/ptx-linker)")?;
-    let linker = linker_target
-        .join("release")
-        .join(format!("pgomea-ptx-linker{}", env::consts::EXE_SUFFIX));
+    let linker = linker_target.join("release").join(format!("pgomea-ptx-linker{}", env::consts::EXE_SUFFIX));
     let linker_sources = files_under(&linker_crate.join("src"))?;
-    let mut linker_id = fnv1a(
-        &fs::read(linker_crate.join("Cargo.toml")).unwrap_or_default(),
-        FNV_SEED,
-    );
+    let mut linker_id = fnv1a(&fs::read(linker_crate.join("Cargo.toml")).unwrap_or_default(), FNV_SEED);
     for f in &linker_sources {
         linker_id = fnv1a(&fs::read(f).unwrap_or_default(), linker_id);
     }
@@ -107,44 +101,28 @@ fn build() -> Result<(), String> {
         .arg(&ptx_target)
         // Flags of the device crate alone: a changed linker relinks it without rebuilding core.
         .arg("--")
-        .arg(format!(
-            "-Clink-arg=--llvm-bin-dir={}",
-            path_str(&tc.llvm_bin)?
-        ))
+        .arg(format!("-Clink-arg=--llvm-bin-dir={}", path_str(&tc.llvm_bin)?))
         .arg(format!("-Clink-arg=--linker-hash={linker_id:016x}"));
-    run(
-        cmd,
-        "building the kernels (device/ for nvptx64-nvidia-cuda)",
-    )?;
-    eprintln!(
-        "pgomea build.rs: kernel build took {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    run(cmd, "building the kernels (device/ for nvptx64-nvidia-cuda)")?;
+    eprintln!("pgomea build.rs: kernel build took {:.1} s", started.elapsed().as_secs_f64());
 
     // 4. The PTX.
     let artifacts = ptx_target.join(TARGET).join("release");
     let built = artifacts.join("pgomea_device.ptx");
-    let ptx = fs::read_to_string(&built)
-        .map_err(|e| format!("the kernel build made no PTX at {}: {e}", built.display()))?;
+    let ptx =
+        fs::read_to_string(&built).map_err(|e| format!("the kernel build made no PTX at {}: {e}", built.display()))?;
     if !ptx.contains(".entry ") || ptx.contains(".extern .func") {
         return Err(format!("{} is not a complete PTX module", built.display()));
     }
     let kernels_ptx = out_dir.join("kernels.ptx");
     write_atomically(&kernels_ptx, &ptx)?;
     write_atomically(&ptx_target.join("kernels.ptx"), &ptx)?;
-    println!(
-        "cargo:rustc-env=PGOMEA_KERNELS_PTX={}",
-        path_str(&kernels_ptx)?
-    );
+    println!("cargo:rustc-env=PGOMEA_KERNELS_PTX={}", path_str(&kernels_ptx)?);
 
     // 5. When to run again. Never a folder the nested build writes into.
     let dep_info = artifacts.join("pgomea_device.d");
-    let deps = fs::read_to_string(&dep_info).map_err(|e| {
-        format!(
-            "cannot read the kernel build's dep-info {}: {e}",
-            dep_info.display()
-        )
-    })?;
+    let deps = fs::read_to_string(&dep_info)
+        .map_err(|e| format!("cannot read the kernel build's dep-info {}: {e}", dep_info.display()))?;
     for dep in parse_dep_info(&deps) {
         // Sources of core in the toolchain's rust-src change only with the toolchain.
         if !dep.starts_with(&tc.sysroot) {
@@ -194,8 +172,7 @@ impl Toolchain {
                 let which = |tool: &str| -> Result<PathBuf, String> {
                     let mut cmd = clean_command(&rustup);
                     cmd.args(["which", "--toolchain", TOOLCHAIN, tool]);
-                    let out = output(cmd)
-                        .map_err(|e| format!("the toolchain {TOOLCHAIN} is not installed:\n{e}"))?;
+                    let out = output(cmd).map_err(|e| format!("the toolchain {TOOLCHAIN} is not installed:\n{e}"))?;
                     Ok(PathBuf::from(out.trim()))
                 };
                 (which("cargo")?, which("rustc")?)
@@ -216,40 +193,19 @@ impl Toolchain {
             .trim()
             .to_owned();
         if !version.contains("nightly") {
-            return Err(format!(
-                "{} is not a nightly rustc:\n{version}",
-                rustc.display()
-            ));
+            return Err(format!("{} is not a nightly rustc:\n{version}", rustc.display()));
         }
         let rustlib = sysroot.join("lib").join("rustlib");
-        if !rustlib
-            .join("src")
-            .join("rust")
-            .join("library")
-            .join("core")
-            .is_dir()
-        {
-            return Err(format!(
-                "the rust-src component is missing from {}",
-                sysroot.display()
-            ));
+        if !rustlib.join("src").join("rust").join("library").join("core").is_dir() {
+            return Err(format!("the rust-src component is missing from {}", sysroot.display()));
         }
         let llvm_bin = rustlib.join(&host).join("bin");
         for tool in ["llvm-link", "opt", "llc"] {
             if !llvm_bin.join(tool).is_file() {
-                return Err(format!(
-                    "the llvm-tools component is missing: no {} in {}",
-                    tool,
-                    llvm_bin.display()
-                ));
+                return Err(format!("the llvm-tools component is missing: no {} in {}", tool, llvm_bin.display()));
             }
         }
-        Ok(Toolchain {
-            cargo,
-            rustc,
-            sysroot,
-            llvm_bin,
-        })
+        Ok(Toolchain { cargo, rustc, sysroot, llvm_bin })
     }
 
     /// A cargo of the kernel toolchain in a clean environment.
@@ -263,14 +219,10 @@ impl Toolchain {
 /// rustup: on PATH, or in $CARGO_HOME/bin, or in ~/.cargo/bin.
 fn rustup() -> Option<PathBuf> {
     let name = format!("rustup{}", env::consts::EXE_SUFFIX);
-    let mut dirs: Vec<PathBuf> = env::var_os("PATH")
-        .map(|p| env::split_paths(&p).collect())
-        .unwrap_or_default();
+    let mut dirs: Vec<PathBuf> = env::var_os("PATH").map(|p| env::split_paths(&p).collect()).unwrap_or_default();
     dirs.extend(env::var_os("CARGO_HOME").map(|h| PathBuf::from(h).join("bin")));
     dirs.extend(env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo").join("bin")));
-    dirs.into_iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.is_file())
+    dirs.into_iter().map(|d| d.join(&name)).find(|p| p.is_file())
 }
 
 /// `program` with the environment of this build script minus everything that configures a Rust
@@ -280,28 +232,13 @@ fn rustup() -> Option<PathBuf> {
 /// network and registry settings. RUSTUP_TOOLCHAIN is set to the kernel toolchain.
 fn clean_command(program: &Path) -> Command {
     const KEEP: &[&str] = &["CARGO_HOME", "CARGO_MAKEFLAGS"];
-    const KEEP_PREFIXES: &[&str] = &[
-        "CARGO_NET_",
-        "CARGO_HTTP_",
-        "CARGO_REGISTRY_",
-        "CARGO_REGISTRIES_",
-        "CARGO_SOURCE_",
-    ];
-    const BUILD_SCRIPT_VARS: &[&str] = &[
-        "TARGET",
-        "HOST",
-        "OUT_DIR",
-        "PROFILE",
-        "OPT_LEVEL",
-        "DEBUG",
-        "NUM_JOBS",
-    ];
+    const KEEP_PREFIXES: &[&str] =
+        &["CARGO_NET_", "CARGO_HTTP_", "CARGO_REGISTRY_", "CARGO_REGISTRIES_", "CARGO_SOURCE_"];
+    const BUILD_SCRIPT_VARS: &[&str] = &["TARGET", "HOST", "OUT_DIR", "PROFILE", "OPT_LEVEL", "DEBUG", "NUM_JOBS"];
     let mut cmd = Command::new(program);
     for (key, _) in env::vars_os() {
         let Some(k) = key.to_str() else { continue };
-        let cargo = k.starts_with("CARGO")
-            && !KEEP.contains(&k)
-            && !KEEP_PREFIXES.iter().any(|p| k.starts_with(p));
+        let cargo = k.starts_with("CARGO") && !KEEP.contains(&k) && !KEEP_PREFIXES.iter().any(|p| k.starts_with(p));
         if cargo
             || k.starts_with("RUSTC")
             || k.starts_with("RUSTDOC")
@@ -320,9 +257,7 @@ fn run(mut cmd: Command, what: &str) -> Result<(), String> {
     // The nested cargo's stdout goes to our stderr: only this script may talk to cargo on stdout.
     cmd.stdout(Stdio::from(std::io::stderr()));
     let shown = describe(&cmd);
-    let status = cmd
-        .status()
-        .map_err(|e| format!("{what}: cannot run {shown}: {e}"))?;
+    let status = cmd.status().map_err(|e| format!("{what}: cannot run {shown}: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -336,9 +271,7 @@ fn run(mut cmd: Command, what: &str) -> Result<(), String> {
 fn output(mut cmd: Command) -> Result<String, String> {
     let shown = describe(&cmd);
     cmd.env_remove("RUST_BACKTRACE");
-    let out = cmd
-        .output()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    let out = cmd.output().map_err(|e| format!("cannot run {shown}: {e}"))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let message: Vec<&str> = stderr
@@ -346,11 +279,7 @@ fn output(mut cmd: Command) -> Result<String, String> {
             .take_while(|l| !l.trim_start().starts_with("Stack backtrace"))
             .filter(|l| !l.trim().is_empty())
             .collect();
-        return Err(format!(
-            "`{shown}` failed ({}): {}",
-            out.status,
-            message.join("\n")
-        ));
+        return Err(format!("`{shown}` failed ({}): {}", out.status, message.join("\n")));
     }
     String::from_utf8(out.stdout).map_err(|_| format!("{shown} printed non-UTF-8"))
 }
@@ -370,8 +299,7 @@ fn env_var(name: &str) -> Result<OsString, String> {
 }
 
 fn path_str(p: &Path) -> Result<&str, String> {
-    p.to_str()
-        .ok_or_else(|| format!("path is not UTF-8: {}", p.display()))
+    p.to_str().ok_or_else(|| format!("path is not UTF-8: {}", p.display()))
 }
 
 fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
@@ -421,11 +349,7 @@ fn files_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
         let entries = fs::read_dir(&d).map_err(|e| format!("cannot list {}: {e}", d.display()))?;
         for entry in entries.flatten() {
             let p = entry.path();
-            if p.is_dir() {
-                stack.push(p)
-            } else {
-                files.push(p)
-            }
+            if p.is_dir() { stack.push(p) } else { files.push(p) }
         }
     }
     files.sort();

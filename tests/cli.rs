@@ -17,7 +17,8 @@ fn tmp(name: &str) -> PathBuf {
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "failed: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 #[test]
@@ -25,8 +26,19 @@ fn default_run_solves_the_embedded_instance_and_reports_every_field() {
     let o = pgomea(&["run", "--target", "best-known", "--json", "--quiet", "--seed", "3"]);
     let v = json(&o);
     for field in [
-        "instance", "algorithm", "backend", "seed", "best_fitness", "best_known", "reached_target", "time_s", "evaluations",
-        "subfunction_evaluations", "generations", "populations", "solution",
+        "instance",
+        "algorithm",
+        "backend",
+        "seed",
+        "best_fitness",
+        "best_known",
+        "reached_target",
+        "time_s",
+        "evaluations",
+        "subfunction_evaluations",
+        "generations",
+        "populations",
+        "solution",
     ] {
         assert!(v.get(field).is_some(), "JSON lacks {field}: {v}");
     }
@@ -50,7 +62,19 @@ fn human_readable_run_and_progress_on_stderr() {
 
 #[test]
 fn parallel_cpu_backend_through_the_cli() {
-    let o = pgomea(&["run", "--algo", "parallel", "--backend", "cpu", "--threads", "2", "--target", "best-known", "--json", "--quiet"]);
+    let o = pgomea(&[
+        "run",
+        "--algo",
+        "parallel",
+        "--backend",
+        "cpu",
+        "--threads",
+        "2",
+        "--target",
+        "best-known",
+        "--json",
+        "--quiet",
+    ]);
     let v = json(&o);
     assert_eq!(v["reached_target"], true);
     assert!(v["backend"].as_str().unwrap().starts_with("cpu"));

@@ -67,7 +67,9 @@ fn tiny_instances(dir: &Path) -> Vec<String> {
 
 fn list(dir: &Path, sub: &str) -> BTreeSet<String> {
     match std::fs::read_dir(dir.join(sub)) {
-        Ok(rd) => rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| !n.starts_with('.')).collect(),
+        Ok(rd) => {
+            rd.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|n| !n.starts_with('.')).collect()
+        }
         Err(_) => BTreeSet::new(),
     }
 }
@@ -83,7 +85,10 @@ fn deterministic(s: &serde_json::Value) -> Vec<String> {
     for g in s["groups"].as_array().unwrap() {
         out.push(format!("{} {} {} runs={}", g["study"], g["instance"], g["variant"], g["runs"]));
         for r in g["run_details"].as_array().unwrap() {
-            out.push(format!("  {} seed={} best={} evals={}", r["run_id"], r["seed"], r["best_fitness"], r["evaluations"]));
+            out.push(format!(
+                "  {} seed={} best={} evals={}",
+                r["run_id"], r["seed"], r["best_fitness"], r["evaluations"]
+            ));
         }
     }
     out
@@ -92,14 +97,16 @@ fn deterministic(s: &serde_json::Value) -> Vec<String> {
 /// Checks a figure pair: the SVG is an SVG document, the PNG decodes to an 800x560 picture that is
 /// not blank.
 fn check_figure(dir: &Path, name: &str) {
-    let svg = std::fs::read_to_string(dir.join("figures").join(format!("{name}.svg"))).unwrap_or_else(|e| panic!("{name}.svg: {e}"));
+    let svg = std::fs::read_to_string(dir.join("figures").join(format!("{name}.svg")))
+        .unwrap_or_else(|e| panic!("{name}.svg: {e}"));
     assert!(svg.trim_start().starts_with("<svg"), "{name}.svg does not start with <svg");
     assert!(svg.trim_end().ends_with("</svg>"), "{name}.svg is not closed");
     assert!(svg.matches("<text").count() >= 5, "{name}.svg has no axis labels");
     assert!(svg.contains("<polyline") || svg.contains("<path") || svg.contains("<polygon"), "{name}.svg draws no line");
     let png = std::fs::read(dir.join("figures").join(format!("{name}.png"))).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}.png lacks the PNG signature");
-    let (w, h, channels, pixels) = pgomea::app::experiment::plot::decode_png(&png).unwrap_or_else(|e| panic!("{name}.png: {e}"));
+    let (w, h, channels, pixels) =
+        pgomea::app::experiment::plot::decode_png(&png).unwrap_or_else(|e| panic!("{name}.png: {e}"));
     assert_eq!((w, h), (800, 560));
     assert_eq!(pixels.len(), (w * h) as usize * channels);
     let inked = pixels.chunks(channels).filter(|p| p.iter().take(3).any(|&c| c < 200)).count();
@@ -110,10 +117,18 @@ fn check_figure(dir: &Path, name: &str) {
 }
 
 /// Runs a study and checks everything it must write. Returns the result directory.
-fn run_study(study: &str, instances: &[String], runs: usize, variants: usize, figures: &[String], extra: &[&str]) -> PathBuf {
+fn run_study(
+    study: &str,
+    instances: &[String],
+    runs: usize,
+    variants: usize,
+    figures: &[String],
+    extra: &[&str],
+) -> PathBuf {
     let dir = scratch(study).join("out");
     let out = dir.display().to_string();
-    let mut args = vec!["experiment", study, "--out", &out, "--backend", "cpu", "--threads", "2", "--max-population", "256"];
+    let mut args =
+        vec!["experiment", study, "--out", &out, "--backend", "cpu", "--threads", "2", "--max-population", "256"];
     let runs_s = runs.to_string();
     args.extend(["--runs", &runs_s, "--instances"]);
     args.extend(instances.iter().map(|s| s.as_str()));
@@ -159,9 +174,17 @@ fn run_study(study: &str, instances: &[String], runs: usize, variants: usize, fi
 fn ims_popsize_study() {
     let d = scratch("inst-ims");
     let inst = tiny_instances(&d);
-    let dir = run_study("ims-popsize", &inst, 1, 4, &["ims-popsize-tor6".into(), "ims-popsize-rnd30".into()], &["--max-evals", "1500"]);
+    let dir = run_study(
+        "ims-popsize",
+        &inst,
+        1,
+        4,
+        &["ims-popsize-tor6".into(), "ims-popsize-rnd30".into()],
+        &["--max-evals", "1500"],
+    );
     let s = summary(&dir);
-    let variants: Vec<&str> = s["groups"].as_array().unwrap().iter().take(4).map(|g| g["variant"].as_str().unwrap()).collect();
+    let variants: Vec<&str> =
+        s["groups"].as_array().unwrap().iter().take(4).map(|g| g["variant"].as_str().unwrap()).collect();
     assert_eq!(variants, ["nbase8", "nbase16", "nbase32", "nbase64"]);
     for g in s["groups"].as_array().unwrap() {
         assert_eq!(g["algorithm"], "parallel");
@@ -234,9 +257,17 @@ fn speedup_study() {
 fn linkage_models_study() {
     let d = scratch("inst-link");
     let inst = tiny_instances(&d);
-    let dir = run_study("linkage-models", &inst, 1, 4, &["linkage-models-tor6".into(), "linkage-models-rnd30".into()], &["--max-evals", "1500"]);
+    let dir = run_study(
+        "linkage-models",
+        &inst,
+        1,
+        4,
+        &["linkage-models-tor6".into(), "linkage-models-rnd30".into()],
+        &["--max-evals", "1500"],
+    );
     let s = summary(&dir);
-    let linkages: BTreeSet<String> = s["groups"].as_array().unwrap().iter().map(|g| g["linkage"].as_str().unwrap().to_string()).collect();
+    let linkages: BTreeSet<String> =
+        s["groups"].as_array().unwrap().iter().map(|g| g["linkage"].as_str().unwrap().to_string()).collect();
     assert_eq!(linkages, ["bflt:10", "bflt:100", "flt", "lt"].map(String::from).into_iter().collect());
 }
 
@@ -244,7 +275,14 @@ fn linkage_models_study() {
 fn fos_order_study() {
     let d = scratch("inst-fos");
     let inst = tiny_instances(&d);
-    let dir = run_study("fos-order", &inst, 1, 4, &["fos-order-tor6".into(), "fos-order-rnd30".into()], &["--max-evals", "1500"]);
+    let dir = run_study(
+        "fos-order",
+        &inst,
+        1,
+        4,
+        &["fos-order-tor6".into(), "fos-order-rnd30".into()],
+        &["--max-evals", "1500"],
+    );
     let s = summary(&dir);
     let set: BTreeSet<(String, bool)> = s["groups"]
         .as_array()
@@ -262,7 +300,21 @@ fn shards_merge_to_the_same_summary_as_one_run() {
     let common = |out: &Path| -> Vec<String> {
         let mut a: Vec<String> = ["experiment", "convergence", "--out"].map(String::from).to_vec();
         a.push(out.display().to_string());
-        a.extend(["--runs", "3", "--max-evals", "1200", "--backend", "cpu", "--max-population", "256", "--quiet", "--instances"].map(String::from));
+        a.extend(
+            [
+                "--runs",
+                "3",
+                "--max-evals",
+                "1200",
+                "--backend",
+                "cpu",
+                "--max-population",
+                "256",
+                "--quiet",
+                "--instances",
+            ]
+            .map(String::from),
+        );
         a.extend(inst.iter().cloned());
         a
     };
@@ -307,7 +359,8 @@ fn a_second_invocation_skips_finished_runs() {
     let d = scratch("resume");
     let inst = tiny_instances(&d);
     let out = d.join("out").display().to_string();
-    let args = ["experiment", "fos-order", "--out", &out, "--runs", "1", "--max-evals", "1000", "--instances", &inst[0]];
+    let args =
+        ["experiment", "fos-order", "--out", &out, "--runs", "1", "--max-evals", "1000", "--instances", &inst[0]];
     let first = ok(pgomea(&args));
     assert!(stderr(&first).contains("0 already done, 4 to run"), "{}", stderr(&first));
     let runs = d.join("out/runs");
@@ -325,7 +378,7 @@ fn a_second_invocation_skips_finished_runs() {
     assert!(stderr(&third).contains("3 already done, 1 to run"), "{}", stderr(&third));
     assert_eq!(list(&d.join("out"), "runs").len(), 4);
     // The rerun is the same run (same seed, same evaluation budget).
-    assert_eq!(std::fs::read(runs.join(&before[1].0)).map(|b| b.len() > 0).unwrap(), true);
+    assert!(!std::fs::read(runs.join(&before[1].0)).unwrap().is_empty());
     let again = pgomea::app::experiment::store::load(&runs.join(&before[1].0)).unwrap();
     let old: serde_json::Value = serde_json::from_slice(&before[1].1).unwrap();
     assert_eq!(serde_json::json!(again.best_fitness), old["best_fitness"]);
@@ -336,12 +389,29 @@ fn list_prints_one_runnable_command_per_run_and_shards_split_it() {
     let d = scratch("list");
     let inst = tiny_instances(&d);
     let out = d.join("out").display().to_string();
-    let base = ["experiment", "convergence", "--out", &out, "--runs", "2", "--max-evals", "800", "--instances", &inst[0], &inst[1]];
+    let base = [
+        "experiment",
+        "convergence",
+        "--out",
+        &out,
+        "--runs",
+        "2",
+        "--max-evals",
+        "800",
+        "--instances",
+        &inst[0],
+        &inst[1],
+    ];
     let o = ok(pgomea(&[&base[..], &["--list"]].concat()));
     let lines: Vec<String> = String::from_utf8(o.stdout).unwrap().lines().map(String::from).collect();
     assert_eq!(lines.len(), 8);
-    assert!(lines.iter().all(|l| l.contains(" experiment convergence ") && l.contains("--only ") && l.contains("--backend auto")));
-    let ids: BTreeSet<&str> = lines.iter().map(|l| l.split("--only ").nth(1).unwrap().split(' ').next().unwrap()).collect();
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains(" experiment convergence ") && l.contains("--only ") && l.contains("--backend auto"))
+    );
+    let ids: BTreeSet<&str> =
+        lines.iter().map(|l| l.split("--only ").nth(1).unwrap().split(' ').next().unwrap()).collect();
     assert_eq!(ids.len(), 8);
     assert!(list(&d.join("out"), "runs").is_empty(), "--list ran something");
     // Shard 2/3 lists runs 1, 4, 7 (0-based) of the plan.
@@ -351,7 +421,8 @@ fn list_prints_one_runnable_command_per_run_and_shards_split_it() {
     // A listed command runs exactly its run, from another folder.
     let id = ids.iter().next().unwrap();
     let line = lines.iter().find(|l| l.contains(&format!("--only {id} "))).unwrap();
-    let o = Command::new("sh").arg("-c").arg(format!("{line} --quiet")).current_dir(std::env::temp_dir()).output().unwrap();
+    let o =
+        Command::new("sh").arg("-c").arg(format!("{line} --quiet")).current_dir(std::env::temp_dir()).output().unwrap();
     let o = ok(o);
     assert_eq!(list(&d.join("out"), "runs"), [format!("{id}.json")].into_iter().collect());
     assert!(o.stdout.is_empty());
@@ -392,7 +463,15 @@ fn paper_budgets_and_time_limits_in_the_plan() {
     assert!(plan.iter().all(|r| r.time_limit.is_none() && r.max_evals == Some(100.0)));
     // Run ids: study-instance-variant-seedN, seeds 1..=runs, stable.
     let ids: Vec<String> = parse(&["--runs", "2"]).plan().unwrap().into_iter().map(|r| r.run_id).collect();
-    assert_eq!(ids, ["speedup-tor6-serial-seed1", "speedup-tor6-serial-seed2", "speedup-tor6-parallel-seed1", "speedup-tor6-parallel-seed2"]);
+    assert_eq!(
+        ids,
+        [
+            "speedup-tor6-serial-seed1",
+            "speedup-tor6-serial-seed2",
+            "speedup-tor6-parallel-seed1",
+            "speedup-tor6-parallel-seed2"
+        ]
+    );
 }
 
 #[test]
@@ -401,7 +480,20 @@ fn an_interrupt_leaves_finished_runs_intact_and_the_study_resumes() {
     let inst = tiny_instances(&d);
     let out = d.join("out");
     let o = out.display().to_string();
-    let args = ["experiment", "fos-order", "--out", &o, "--runs", "2", "--time-limit", "0.4", "--backend", "cpu", "--instances", &inst[0]];
+    let args = [
+        "experiment",
+        "fos-order",
+        "--out",
+        &o,
+        "--runs",
+        "2",
+        "--time-limit",
+        "0.4",
+        "--backend",
+        "cpu",
+        "--instances",
+        &inst[0],
+    ];
     let mut child = Command::new(env!("CARGO_BIN_EXE_pgomea"))
         .args(args)
         .stdout(std::process::Stdio::null())
@@ -430,7 +522,11 @@ fn an_interrupt_leaves_finished_runs_intact_and_the_study_resumes() {
     }
     // The same command resumes: the finished runs are skipped, the rest run.
     let again = ok(pgomea(&args));
-    assert!(stderr(&again).contains(&format!("{} already done, {} to run", done.len(), 8 - done.len())), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(&format!("{} already done, {} to run", done.len(), 8 - done.len())),
+        "{}",
+        stderr(&again)
+    );
     assert_eq!(list(&out, "runs").len(), 8);
     assert_eq!(summary(&out)["runs"], 8);
 }
@@ -446,9 +542,15 @@ fn errors_are_clear() {
         let e = stderr(&o);
         assert!(e.contains(needle), "{args:?}: expected `{needle}` in:\n{e}");
     };
-    fail(&["experiment", "no-such-study", "--out", &out], "possible values: ims-popsize, scalability, convergence, speedup, linkage-models, fos-order");
+    fail(
+        &["experiment", "no-such-study", "--out", &out],
+        "possible values: ims-popsize, scalability, convergence, speedup, linkage-models, fos-order",
+    );
     fail(&["experiment", "convergence", "--out", &out, "--instances", "/no/such/file.txt"], "/no/such/file.txt");
-    fail(&["experiment", "convergence", "--out", &out, "--instances", "G1", "--instances-dir", "/no/such/dir"], "/no/such/dir");
+    fail(
+        &["experiment", "convergence", "--out", &out, "--instances", "G1", "--instances-dir", "/no/such/dir"],
+        "/no/such/dir",
+    );
     // rnd30 has no best-known value: scalability needs one.
     fail(&["experiment", "scalability", "--out", &out, "--instances", &inst[1]], "rnd30.bkv");
     fail(&["experiment", "fos-order", "--out", &out, "--instances", &inst[0], "--only", "nope"], "--list");
@@ -461,7 +563,20 @@ fn errors_are_clear() {
 fn help_says_what_each_study_reproduces() {
     let o = ok(pgomea(&["experiment", "--help"]));
     let h = String::from_utf8_lossy(&o.stdout);
-    for needle in ["ims-popsize", "scalability", "convergence", "speedup", "linkage-models", "fos-order", "Fig. 4", "Fig. 9", "--paper", "--shard", "--list", "merge"] {
+    for needle in [
+        "ims-popsize",
+        "scalability",
+        "convergence",
+        "speedup",
+        "linkage-models",
+        "fos-order",
+        "Fig. 4",
+        "Fig. 9",
+        "--paper",
+        "--shard",
+        "--list",
+        "merge",
+    ] {
         assert!(h.contains(needle), "help lacks {needle}:\n{h}");
     }
     let o = ok(pgomea(&["merge", "--help"]));
@@ -493,9 +608,24 @@ fn default_instances_come_from_the_data_directory() {
     let dd = data.display().to_string();
 
     let out = d.join("fos").display().to_string();
-    ok(pgomea(&["experiment", "fos-order", "--out", &out, "--instances-dir", &dd, "--runs", "1", "--max-evals", "3000", "-q"]));
+    ok(pgomea(&[
+        "experiment",
+        "fos-order",
+        "--out",
+        &out,
+        "--instances-dir",
+        &dd,
+        "--runs",
+        "1",
+        "--max-evals",
+        "3000",
+        "-q",
+    ]));
     let runs = list(Path::new(&out), "runs");
-    assert!(runs.contains("fos-order-g1-random-fi-seed1.json") && runs.contains("fos-order-g65-colored-nofi-seed1.json"), "{runs:?}");
+    assert!(
+        runs.contains("fos-order-g1-random-fi-seed1.json") && runs.contains("fos-order-g65-colored-nofi-seed1.json"),
+        "{runs:?}"
+    );
     for f in runs.iter().filter(|f| f.contains("-g1-")) {
         let r = pgomea::app::experiment::store::load(&Path::new(&out).join("runs").join(f)).unwrap();
         // A proven optimum is the target: the run stops there.
@@ -508,12 +638,44 @@ fn default_instances_come_from_the_data_directory() {
     }
     // Names of the data directory, and SET/@sizes: the first instance of every size.
     let out = d.join("scal").display().to_string();
-    let o = ok(pgomea(&["experiment", "scalability", "--out", &out, "--instances-dir", &dd, "--instances", "A/@sizes", "--runs", "1", "--list"]));
-    let ids: Vec<String> = String::from_utf8(o.stdout).unwrap().lines().map(|l| l.split("--only ").nth(1).unwrap().split(' ').next().unwrap().to_string()).collect();
+    let o = ok(pgomea(&[
+        "experiment",
+        "scalability",
+        "--out",
+        &out,
+        "--instances-dir",
+        &dd,
+        "--instances",
+        "A/@sizes",
+        "--runs",
+        "1",
+        "--list",
+    ]));
+    let ids: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split("--only ").nth(1).unwrap().split(' ').next().unwrap().to_string())
+        .collect();
     assert_eq!(
         ids,
-        ["scalability-a-n0000006i00-serial-seed1", "scalability-a-n0000006i00-parallel-seed1", "scalability-a-n0000008i00-serial-seed1", "scalability-a-n0000008i00-parallel-seed1"]
+        [
+            "scalability-a-n0000006i00-serial-seed1",
+            "scalability-a-n0000006i00-parallel-seed1",
+            "scalability-a-n0000008i00-serial-seed1",
+            "scalability-a-n0000008i00-parallel-seed1"
+        ]
     );
-    let o = ok(pgomea(&["experiment", "convergence", "--out", &out, "--instances-dir", &dd, "--instances", "g1", "A/n0000006*", "--list"]));
+    let o = ok(pgomea(&[
+        "experiment",
+        "convergence",
+        "--out",
+        &out,
+        "--instances-dir",
+        &dd,
+        "--instances",
+        "g1",
+        "A/n0000006*",
+        "--list",
+    ]));
     assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 3 * 2 * 3);
 }

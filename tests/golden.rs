@@ -7,12 +7,12 @@
 
 use std::time::Duration;
 
+use pgomea::gomea::ims::ImsConfig;
+use pgomea::gomea::run::{Limits, Run};
 use pgomea::linkage::coloring::ColoringMethod;
 use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::generate::{self, WeightRange};
-use pgomea::gomea::ims::ImsConfig;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::gomea::run::{Limits, Run};
 use pgomea::solve::{Algorithm, Backend, FosOrderKind, SolveConfig, solve};
 use serde_json::Value;
 
@@ -50,19 +50,25 @@ fn fixed_seed_runs_give_the_recorded_results() {
             threads: Some(2),
             ptx: None,
         };
-        let limits = Limits { time: Some(Duration::from_secs(600)), evaluations: case["max_evals"].as_f64(), target: None };
+        let limits =
+            Limits { time: Some(Duration::from_secs(600)), evaluations: case["max_evals"].as_f64(), target: None };
         let mut run = Run::new(&problem, limits);
         let o = solve(&problem, &config, &mut run, None).unwrap();
         let e = &case["expected"];
         let what = format!("case {k} ({} {} seed {})", s("algorithm"), s("linkage"), config.seed);
         assert_eq!(o.best_fitness, e["best_fitness"].as_i64().unwrap(), "{what}: best fitness");
-        assert_eq!(o.subfunction_evaluations, e["subfunction_evaluations"].as_u64().unwrap(), "{what}: subfunction evaluations");
+        assert_eq!(
+            o.subfunction_evaluations,
+            e["subfunction_evaluations"].as_u64().unwrap(),
+            "{what}: subfunction evaluations"
+        );
         // Derived from the exact count above; serde_json's float parsing may differ in the last bit.
         let evals = e["evaluations"].as_f64().unwrap();
         assert!((o.evaluations - evals).abs() <= 1e-9 * evals, "{what}: evaluations {} != {evals}", o.evaluations);
         assert_eq!(o.gom_steps, e["gom_steps"].as_u64().unwrap(), "{what}: GOM steps");
         assert_eq!(o.generations, e["generations"].as_u64().unwrap(), "{what}: generations");
-        let pops: Vec<usize> = e["populations"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap() as usize).collect();
+        let pops: Vec<usize> =
+            e["populations"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap() as usize).collect();
         assert_eq!(o.populations, pops, "{what}: populations");
         assert_eq!(o.fos_sets as u64, e["fos_sets"].as_u64().unwrap(), "{what}: linkage sets");
         assert_eq!(o.colors.map(|c| c as u64), e["colors"].as_u64(), "{what}: colours");

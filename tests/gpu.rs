@@ -68,14 +68,22 @@ fn cuda_generations_equal_cpu_generations_bit_for_bit() {
 #[test]
 fn cuda_backend_solves_a_torus_through_the_cli_path() {
     let Some(_) = gpu() else { return };
+    use pgomea::gomea::run::{Limits, Run};
     use pgomea::problem::generate::{WeightRange, torus};
     use pgomea::problem::maxcut::MaxCut;
-    use pgomea::gomea::run::{Limits, Run};
     use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
     let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
     let target = p.graph.total_weight();
-    let config = SolveConfig { algorithm: Algorithm::Parallel, backend: Backend::Cuda, ptx: Some(KERNELS_PTX), ..SolveConfig::default() };
-    let mut run = Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(60)), evaluations: None, target: Some(target) });
+    let config = SolveConfig {
+        algorithm: Algorithm::Parallel,
+        backend: Backend::Cuda,
+        ptx: Some(KERNELS_PTX),
+        ..SolveConfig::default()
+    };
+    let mut run = Run::new(
+        &p,
+        Limits { time: Some(std::time::Duration::from_secs(60)), evaluations: None, target: Some(target) },
+    );
     let o = solve(&p, &config, &mut run, Some(target)).unwrap();
     assert!(o.backend.starts_with("cuda"), "{}", o.backend);
     assert!(o.reached_target, "{} of {target}", o.best_fitness);

@@ -1,4 +1,4 @@
-//! Instance parsing (every malformed case of DESIGN.md section 2), generators, the exact
+//! Instance parsing (every malformed case: missing header, wrong counts, index out of range, self-loop, duplicate edge, non-integer token), generators, the exact
 //! enumeration, and partial evaluation against full evaluation.
 
 mod common;
@@ -128,10 +128,17 @@ fn partial_evaluation_equals_full_re_evaluation() {
                 y[v as usize] ^= 1;
             }
             // Every subfunction that reads a changed variable, once.
-            let mut expected: Vec<u32> = set.iter().flat_map(|&v| p.dependent_subfunctions(v as usize).iter().copied()).collect();
+            let mut expected: Vec<u32> =
+                set.iter().flat_map(|&v| p.dependent_subfunctions(v as usize).iter().copied()).collect();
             expected.sort_unstable();
             expected.dedup();
-            let (d, evaluated) = p.functions().with_kind(Delta { partial: &mut partial, f: p.functions(), changed: &set, old: &x, new: &y });
+            let (d, evaluated) = p.functions().with_kind(Delta {
+                partial: &mut partial,
+                f: p.functions(),
+                changed: &set,
+                old: &x,
+                new: &y,
+            });
             assert_eq!(evaluated, expected.len(), "case {k} step {step}: subfunctions evaluated");
             f += d;
             x = y;

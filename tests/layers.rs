@@ -83,7 +83,7 @@ fn expand(tree: &str) -> Vec<String> {
         }
     }
     items.push(&inner[start..]);
-    items.into_iter().filter(|s| !s.trim().is_empty()).flat_map(|s| expand(s)).map(|s| format!("{prefix}{s}")).collect()
+    items.into_iter().filter(|s| !s.trim().is_empty()).flat_map(expand).map(|s| format!("{prefix}{s}")).collect()
 }
 
 /// Every path the code names that starts at `crate`, `super` or `self`, made absolute.
@@ -108,7 +108,11 @@ fn imports(code: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>>
     inline.push_str(rest);
     let code = inline.as_str();
     for (k, _) in code.match_indices("crate::") {
-        if k > 0 && (code.as_bytes()[k - 1].is_ascii_alphanumeric() || code.as_bytes()[k - 1] == b'_' || code.as_bytes()[k - 1] == b':') {
+        if k > 0
+            && (code.as_bytes()[k - 1].is_ascii_alphanumeric()
+                || code.as_bytes()[k - 1] == b'_'
+                || code.as_bytes()[k - 1] == b':')
+        {
             continue;
         }
         let p: String = code[k..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
@@ -164,7 +168,11 @@ fn host_modules_are_one_way_layers_without_circles() {
         }
         for path in imports(&code, module, is_mod_file) {
             // The longest prefix of the path that is a module of the crate.
-            let target = (0..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| modules.contains_key(p)).unwrap_or_default();
+            let target = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|p| modules.contains_key(p))
+                .unwrap_or_default();
             if target == *module || target.is_empty() || module.starts_with(&target) && is_mod_file {
                 continue;
             }
@@ -180,12 +188,24 @@ fn host_modules_are_one_way_layers_without_circles() {
         for to in tos {
             let lt = layer(to).unwrap_or_else(|| panic!("module {} is in no layer", to.join("::")));
             if lt > lf {
-                problems.push(format!("{} ({}) imports {} ({}): a lower layer may not use a higher one", from.join("::"), LAYERS[lf], to.join("::"), LAYERS[lt]));
+                problems.push(format!(
+                    "{} ({}) imports {} ({}): a lower layer may not use a higher one",
+                    from.join("::"),
+                    LAYERS[lf],
+                    to.join("::"),
+                    LAYERS[lt]
+                ));
             }
         }
     }
     // Circles: depth-first search for a back edge.
-    fn visit(m: &Vec<String>, edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>, state: &mut BTreeMap<Vec<String>, u8>, stack: &mut Vec<Vec<String>>, found: &mut Vec<String>) {
+    fn visit(
+        m: &Vec<String>,
+        edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        state: &mut BTreeMap<Vec<String>, u8>,
+        stack: &mut Vec<Vec<String>>,
+        found: &mut Vec<String>,
+    ) {
         state.insert(m.clone(), 1);
         stack.push(m.clone());
         for t in edges.get(m).into_iter().flatten() {
@@ -215,7 +235,13 @@ fn host_modules_are_one_way_layers_without_circles() {
 fn the_checker_sees_circles_and_upward_imports() {
     // The parser itself: a use tree expands to its paths, relative paths resolve.
     let m = vec!["gomea".to_string(), "serial".to_string()];
-    let got = imports(&code("use crate::{error::{Error, Result}, problem::maxcut::MaxCut};\nuse super::run::Run;\nfn f() { crate::app::cli::main(None); }"), &m, false);
+    let got = imports(
+        &code(
+            "use crate::{error::{Error, Result}, problem::maxcut::MaxCut};\nuse super::run::Run;\nfn f() { crate::app::cli::main(None); }",
+        ),
+        &m,
+        false,
+    );
     let got: Vec<String> = got.into_iter().map(|p| p.join("::")).collect();
     assert_eq!(got, ["error::Error", "error::Result", "problem::maxcut::MaxCut", "gomea::run::Run", "app::cli::main"]);
     let m = vec!["gomea".to_string()];

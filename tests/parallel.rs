@@ -6,15 +6,17 @@ mod common;
 
 use std::time::Duration;
 
+use pgomea::app::selftest::{
+    Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
+};
+use pgomea::backend::cpu;
+use pgomea::gomea::parallel::StageBackend;
+use pgomea::gomea::run::{Limits, Run};
 use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::problem::generate::{self, WeightRange};
-use pgomea::backend::cpu;
-use pgomea::gomea::parallel::StageBackend;
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::gomea::run::{Limits, Run};
-use pgomea::app::selftest::{Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state};
 use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
 use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
@@ -33,55 +35,60 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
         let n = 12;
         let seed = case.config.seed;
         for (k, g) in interesting_groups(layout, 3).into_iter().enumerate() {
-          for passes in &sequences {
-            let mut state = random_state(&case, n, 40 + k as u64);
-            state.work = state.offspring.clone();
-            let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
-            let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
-            let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool);
-            b.set_state(&state).unwrap();
-            b.begin_groups(2, &[g]).unwrap();
-            for &pass in passes {
-                b.pass(pass, 0).unwrap();
-            }
-            let out = b.state().unwrap();
-            let slots = layout.slots(g as usize);
-            for i in 0..n {
-                let o = &state.offspring[i * l..(i + 1) * l];
-                let f_o = case.problem.evaluate(o);
-                let mut expected = o.to_vec();
-                let mut expected_fitness = state.fitness[i];
-                for (j, slot) in slots.clone().enumerate() {
-                    let vars = layout.set_vars(slot);
-                    let order = DonorOrder::new(seed, 2, g, i as u32, layout.slot_set[slot], n as u32);
-                    let donor = (0..n as u32)
-                        .map(|c| order.candidate(c) as usize)
-                        .filter(|&d| d != i)
-                        .find(|&d| vars.iter().any(|&v| state.parents[d * l + v as usize] != o[v as usize]));
-                    let e = i * layout.max_group_slots + j;
-                    assert_eq!(out.donors[e], donor.map(|d| d as i32).unwrap_or(NO_DONOR), "{}: donor of ({i},{j})", case.name);
-                    let mut trial = o.to_vec();
-                    if let Some(d) = donor {
-                        for &v in vars {
-                            trial[v as usize] = state.parents[d * l + v as usize];
-                        }
-                    }
-                    let delta = case.problem.evaluate(&trial) - f_o;
-                    assert_eq!(out.delta[e], delta, "{}: delta of ({i},{j})", case.name);
-                    let ok = accept(delta, donor.is_some(), state.is_elitist[i] != 0);
-                    assert_eq!(out.mask[e] != 0, ok, "{}: mask of ({i},{j})", case.name);
-                    if ok {
-                        for &v in vars {
-                            expected[v as usize] = trial[v as usize];
-                        }
-                        expected_fitness += delta;
-                    }
+            for passes in &sequences {
+                let mut state = random_state(&case, n, 40 + k as u64);
+                state.work = state.offspring.clone();
+                let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
+                let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
+                let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool);
+                b.set_state(&state).unwrap();
+                b.begin_groups(2, &[g]).unwrap();
+                for &pass in passes {
+                    b.pass(pass, 0).unwrap();
                 }
-                assert_eq!(&out.offspring[i * l..(i + 1) * l], &expected[..], "{}: offspring {i}", case.name);
-                assert_eq!(&out.work[i * l..(i + 1) * l], &expected[..], "{}: working copy {i}", case.name);
-                assert_eq!(out.fitness[i], expected_fitness, "{}: fitness {i}", case.name);
+                let out = b.state().unwrap();
+                let slots = layout.slots(g as usize);
+                for i in 0..n {
+                    let o = &state.offspring[i * l..(i + 1) * l];
+                    let f_o = case.problem.evaluate(o);
+                    let mut expected = o.to_vec();
+                    let mut expected_fitness = state.fitness[i];
+                    for (j, slot) in slots.clone().enumerate() {
+                        let vars = layout.set_vars(slot);
+                        let order = DonorOrder::new(seed, 2, g, i as u32, layout.slot_set[slot], n as u32);
+                        let donor = (0..n as u32)
+                            .map(|c| order.candidate(c) as usize)
+                            .filter(|&d| d != i)
+                            .find(|&d| vars.iter().any(|&v| state.parents[d * l + v as usize] != o[v as usize]));
+                        let e = i * layout.max_group_slots + j;
+                        assert_eq!(
+                            out.donors[e],
+                            donor.map(|d| d as i32).unwrap_or(NO_DONOR),
+                            "{}: donor of ({i},{j})",
+                            case.name
+                        );
+                        let mut trial = o.to_vec();
+                        if let Some(d) = donor {
+                            for &v in vars {
+                                trial[v as usize] = state.parents[d * l + v as usize];
+                            }
+                        }
+                        let delta = case.problem.evaluate(&trial) - f_o;
+                        assert_eq!(out.delta[e], delta, "{}: delta of ({i},{j})", case.name);
+                        let ok = accept(delta, donor.is_some(), state.is_elitist[i] != 0);
+                        assert_eq!(out.mask[e] != 0, ok, "{}: mask of ({i},{j})", case.name);
+                        if ok {
+                            for &v in vars {
+                                expected[v as usize] = trial[v as usize];
+                            }
+                            expected_fitness += delta;
+                        }
+                    }
+                    assert_eq!(&out.offspring[i * l..(i + 1) * l], &expected[..], "{}: offspring {i}", case.name);
+                    assert_eq!(&out.work[i * l..(i + 1) * l], &expected[..], "{}: working copy {i}", case.name);
+                    assert_eq!(out.fitness[i], expected_fitness, "{}: fitness {i}", case.name);
+                }
             }
-          }
         }
     }
 }
@@ -100,7 +107,8 @@ fn whole_generations_are_the_same_on_one_and_four_threads_with_exact_fitness() {
     // is checked against a full evaluation, and O' == O after every group.
     for case in generated_cases().unwrap() {
         for n in [16, 40] {
-            let (groups, _) = check_generations(&case, Candidate::Cpu { threads: 4 }, n, 3).unwrap_or_else(|e| panic!("{e}"));
+            let (groups, _) =
+                check_generations(&case, Candidate::Cpu { threads: 4 }, n, 3).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(groups, 3 * case.layout.groups());
         }
     }
@@ -125,7 +133,8 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
                 let c = method.color(&lmig);
                 c.validate(&lmig).unwrap_or_else(|e| panic!("{}/{} {m} {method}: {e}", r.set, r.name));
                 if r.vertices <= 2000 {
-                    check_groups_independent(&c.groups(), &fos, &p).unwrap_or_else(|e| panic!("{}/{} {m} {method}: {e}", r.set, r.name));
+                    check_groups_independent(&c.groups(), &fos, &p)
+                        .unwrap_or_else(|e| panic!("{}/{} {m} {method}: {e}", r.set, r.name));
                 }
                 checked += 1;
             }
@@ -135,8 +144,15 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
 }
 
 fn parallel_solve(p: &MaxCut, target: i64, seed: u64) -> pgomea::solve::Outcome {
-    let config = SolveConfig { algorithm: Algorithm::Parallel, backend: Backend::Cpu, threads: Some(2), seed, ..SolveConfig::default() };
-    let mut run = Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(5e5), target: Some(target) });
+    let config = SolveConfig {
+        algorithm: Algorithm::Parallel,
+        backend: Backend::Cpu,
+        threads: Some(2),
+        seed,
+        ..SolveConfig::default()
+    };
+    let mut run =
+        Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(5e5), target: Some(target) });
     solve(p, &config, &mut run, Some(target)).unwrap()
 }
 

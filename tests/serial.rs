@@ -5,17 +5,20 @@ mod common;
 
 use std::time::Duration;
 
+use pgomea::gomea::ims::{Ims, ImsConfig};
+use pgomea::gomea::run::{Limits, Run};
+use pgomea::gomea::{Population, PopulationEngine};
 use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::generate::{self, WeightRange};
-use pgomea::gomea::ims::{Ims, ImsConfig};
-use pgomea::gomea::{Population, PopulationEngine};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::gomea::run::{Limits, Run};
 use pgomea::solve::{FosOrderKind, SolveConfig, solve};
 
 fn solve_with(problem: &MaxCut, config: &SolveConfig, target: i64, max_evals: f64) -> pgomea::solve::Outcome {
-    let mut run = Run::new(problem, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(max_evals), target: Some(target) });
+    let mut run = Run::new(
+        problem,
+        Limits { time: Some(Duration::from_secs(120)), evaluations: Some(max_evals), target: Some(target) },
+    );
     run.verify = true;
     solve(problem, config, &mut run, Some(target)).unwrap()
 }
@@ -53,7 +56,11 @@ fn reaches_the_optimum_on_set_b_tori_up_to_100() {
     for r in rows {
         let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = solve_with(&p, &SolveConfig { seed: 3, ..SolveConfig::default() }, r.best_known, 2e5);
-        assert_eq!(o.best_fitness, r.best_known, "{} (proven optimal: {}): stopped by {}", r.name, r.is_optimal, o.stop_reason);
+        assert_eq!(
+            o.best_fitness, r.best_known,
+            "{} (proven optimal: {}): stopped by {}",
+            r.name, r.is_optimal, o.stop_reason
+        );
     }
 }
 
@@ -66,12 +73,16 @@ fn every_option_combination_keeps_incremental_fitness_exact() {
         (LinkageModel::Bflt(10), true, FosOrderKind::Colored),
         (LinkageModel::Univariate, false, FosOrderKind::Random),
     ] {
-        let config = SolveConfig { linkage, forced_improvement: fi, fos_order: order, seed: 2, ..SolveConfig::default() };
+        let config =
+            SolveConfig { linkage, forced_improvement: fi, fos_order: order, seed: 2, ..SolveConfig::default() };
         let mut run = Run::new(&p, Limits { evaluations: Some(3000.0), ..Limits::default() });
         run.verify = true;
         let o = solve(&p, &config, &mut run, None).unwrap();
         assert_eq!(o.stop_reason, "evaluation limit");
-        assert_eq!(pgomea::problem::GrayBoxProblem::evaluate(&p, &o.solution.bytes().map(|b| b - b'0').collect::<Vec<_>>()), o.best_fitness);
+        assert_eq!(
+            pgomea::problem::GrayBoxProblem::evaluate(&p, &o.solution.bytes().map(|b| b - b'0').collect::<Vec<_>>()),
+            o.best_fitness
+        );
     }
 }
 
@@ -124,7 +135,9 @@ fn ims_runs_one_generation_of_the_next_population_every_c_ims() {
         let cap = 16 << 3;
         let mut ims = Ims::new(
             ImsConfig { n_base: 16, c_ims: c, max_population: Some(cap) },
-            Box::new(|_, size, _| Ok(Box::new(Fake { n: size, generations: 0, average: 0.0 }) as Box<dyn PopulationEngine>)),
+            Box::new(|_, size, _| {
+                Ok(Box::new(Fake { n: size, generations: 0, average: 0.0 }) as Box<dyn PopulationEngine>)
+            }),
         )
         .unwrap();
         let mut run = Run::new(&p, Limits { time: Some(Duration::from_millis(20)), ..Limits::default() });
@@ -159,7 +172,9 @@ fn ims_terminates_smaller_populations_with_worse_averages() {
     // Larger populations report better averages: each new one ends all smaller ones.
     let mut ims = Ims::new(
         ImsConfig { n_base: 4, c_ims: 2, max_population: Some(64) },
-        Box::new(|index, size, _| Ok(Box::new(Fake { n: size, generations: 0, average: index as f64 }) as Box<dyn PopulationEngine>)),
+        Box::new(|index, size, _| {
+            Ok(Box::new(Fake { n: size, generations: 0, average: index as f64 }) as Box<dyn PopulationEngine>)
+        }),
     )
     .unwrap();
     ims.run(&mut run).unwrap();

@@ -93,12 +93,7 @@ pub unsafe fn atomic_store_u8(ptr: *mut u8, value: u8) {
 #[inline(always)]
 pub unsafe fn atomic_cas_u32(ptr: *mut u32, current: u32, new: u32) -> u32 {
     // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
-    match unsafe { AtomicU32::from_ptr(ptr) }.compare_exchange(
-        current,
-        new,
-        Ordering::Relaxed,
-        Ordering::Relaxed,
-    ) {
+    match unsafe { AtomicU32::from_ptr(ptr) }.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed) {
         Ok(v) | Err(v) => v,
     }
 }

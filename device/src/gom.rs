@@ -80,14 +80,25 @@ pub fn gcd(mut a: u32, mut b: u32) -> u32 {
 ///
 /// Every member of the crew calls it together (the collective rule of [`crate::crew`]).
 #[inline(always)]
-pub unsafe fn first_differing_donor<C: Crew>(crew: &C, order: &DonorOrder, solution: u32, set_size: usize, differs: impl Fn(u32, usize, usize) -> bool) -> i32 {
+pub unsafe fn first_differing_donor<C: Crew>(
+    crew: &C,
+    order: &DonorOrder,
+    solution: u32,
+    set_size: usize,
+    differs: impl Fn(u32, usize, usize) -> bool,
+) -> i32 {
     let teams = crew.teams(set_size);
     // One team (a lane, a block) walks the order from `start` by `step`, without a division;
     // several teams start at their own candidate and skip `count` candidates a round.
-    let (mut c, jump) = if teams.count == 1 { (order.start, order.step) } else { (order.candidate(teams.team), order.jump(teams.count)) };
+    let (mut c, jump) = if teams.count == 1 {
+        (order.start, order.step)
+    } else {
+        (order.candidate(teams.team), order.jump(teams.count))
+    };
     let mut first = 0u32;
     while first < order.n {
-        let hit = first + teams.team < order.n && c != solution && differs(c, teams.rank as usize, teams.width as usize);
+        let hit =
+            first + teams.team < order.n && c != solution && differs(c, teams.rank as usize, teams.width as usize);
         // SAFETY: every member gets here together (the caller's precondition; the loop bound is
         // the same on every member).
         if let Some(team) = unsafe { crew.first_team(hit, &teams) } {

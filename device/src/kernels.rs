@@ -124,7 +124,9 @@ macro_rules! kernel_set {
     ($kind:ty, $generation:ident, $pass:ident) => {
         #[doc = concat!("A whole generation of parallel GOM on a `", stringify!($kind), "` problem.")]
         ///
-        /// # Launch preconditions
+        /// # Safety
+        ///
+        /// The launch preconditions:
         ///
         /// - cooperative launch (`cuLaunchCooperativeKernel`): every block resident at once;
         /// - one-dimensional blocks of a multiple of 32 threads, at most 1024;
@@ -139,7 +141,9 @@ macro_rules! kernel_set {
 
         #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem.")]
         ///
-        /// # Launch preconditions
+        /// # Safety
+        ///
+        /// The launch preconditions:
         ///
         /// - one-dimensional blocks of a multiple of 32 threads, at most 1024, any grid;
         /// - `a` as for the generation kernel (`a.barrier` unused), `a.step < a.groups`;
@@ -162,7 +166,9 @@ kernel_set!(Clauses, pgomea_generation_clauses, pgomea_pass_clauses);
 /// Marks `is_elitist[i] = 1` where P[i] equals the reference genotype, else 0: one warp per
 /// solution.
 ///
-/// # Launch preconditions
+/// # Safety
+///
+/// The launch preconditions:
 ///
 /// One-dimensional blocks of a multiple of 32 threads, any grid; `buffers.parents` holds `n`
 /// rows of `l` genes, `buffers.reference` one row, `buffers.is_elitist` `n` bytes.

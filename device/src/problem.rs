@@ -56,13 +56,29 @@ pub trait Kind: Copy + Send + Sync + 'static {
     /// The kind's name: its kernels are `pgomea_generation_<NAME>` and `pgomea_pass_<NAME>`.
     const NAME: &'static str;
     /// The number of variables subfunction `s` reads.
+    ///
+    /// # Safety
+    ///
+    /// See the trait.
     unsafe fn arity(&self, s: u32) -> u32;
     /// The `k`-th variable subfunction `s` reads, `k < arity(s)`.
+    ///
+    /// # Safety
+    ///
+    /// See the trait.
     unsafe fn variable(&self, s: u32, k: u32) -> u32;
     /// The value of subfunction `s` on genotype `x`.
+    ///
+    /// # Safety
+    ///
+    /// See the trait.
     unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64;
     /// `f_s(new) - f_s(old)`: the change of subfunction `s` between two genotypes (stage 3 of
     /// parallel GOM, and every partial evaluation).
+    ///
+    /// # Safety
+    ///
+    /// See the trait.
     #[inline(always)]
     unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
         // SAFETY: forwarded precondition.

@@ -325,7 +325,9 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
         let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
         let o = row(a.buffers.offspring, i, l);
         let (v0, v1) = set_range(a, slot);
-        first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| differs_on(a, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by))
+        first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| {
+            differs_on(a, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by)
+        })
     }
 }
 

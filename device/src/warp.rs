@@ -117,12 +117,7 @@ fn join(lo: i32, hi: i32) -> i64 {
 pub unsafe fn shfl_down_sync_i64(mask: u32, value: i64, delta: u32) -> i64 {
     let (lo, hi) = split(value);
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe {
-        join(
-            shfl_down_sync_i32(mask, lo, delta),
-            shfl_down_sync_i32(mask, hi, delta),
-        )
-    }
+    unsafe { join(shfl_down_sync_i32(mask, lo, delta), shfl_down_sync_i32(mask, hi, delta)) }
 }
 
 /// [`shfl_bfly_sync_i32`] for 64-bit values (two 32-bit shuffles).
@@ -134,12 +129,7 @@ pub unsafe fn shfl_down_sync_i64(mask: u32, value: i64, delta: u32) -> i64 {
 pub unsafe fn shfl_bfly_sync_i64(mask: u32, value: i64, lane_mask: u32) -> i64 {
     let (lo, hi) = split(value);
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe {
-        join(
-            shfl_bfly_sync_i32(mask, lo, lane_mask),
-            shfl_bfly_sync_i32(mask, hi, lane_mask),
-        )
-    }
+    unsafe { join(shfl_bfly_sync_i32(mask, lo, lane_mask), shfl_bfly_sync_i32(mask, hi, lane_mask)) }
 }
 
 /// [`shfl_idx_sync_i32`] for 64-bit values (two 32-bit shuffles).
@@ -151,12 +141,7 @@ pub unsafe fn shfl_bfly_sync_i64(mask: u32, value: i64, lane_mask: u32) -> i64 {
 pub unsafe fn shfl_idx_sync_i64(mask: u32, value: i64, lane: u32) -> i64 {
     let (lo, hi) = split(value);
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe {
-        join(
-            shfl_idx_sync_i32(mask, lo, lane),
-            shfl_idx_sync_i32(mask, hi, lane),
-        )
-    }
+    unsafe { join(shfl_idx_sync_i32(mask, lo, lane), shfl_idx_sync_i32(mask, hi, lane)) }
 }
 
 /// `__ballot_sync(mask, predicate)`: bit i set where lane i (in `mask`) has `predicate` true.
@@ -203,9 +188,7 @@ pub unsafe fn warp_reduce_i64(mut value: i64, op: impl Fn(i64, i64) -> i64) -> i
     let mut lane_mask = WARP_SIZE / 2;
     while lane_mask > 0 {
         // SAFETY: all 32 lanes take part, the caller's precondition.
-        value = op(value, unsafe {
-            shfl_bfly_sync_i64(FULL_MASK, value, lane_mask)
-        });
+        value = op(value, unsafe { shfl_bfly_sync_i64(FULL_MASK, value, lane_mask) });
         lane_mask /= 2;
     }
     value

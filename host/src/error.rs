@@ -27,10 +27,9 @@ impl fmt::Display for Error {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Usage(m) => write!(f, "{m}"),
             Error::Cuda(m) => write!(f, "CUDA: {m}"),
-            Error::OutOfMemory { population_size, message } => write!(
-                f,
-                "CUDA: out of device memory for a population of {population_size} solutions ({message})"
-            ),
+            Error::OutOfMemory { population_size, message } => {
+                write!(f, "CUDA: out of device memory for a population of {population_size} solutions ({message})")
+            }
         }
     }
 }

@@ -11,13 +11,13 @@
 //! the library's front door) and [`app`] (the command line, benchmarks, the self-test and the
 //! experiments: the only place that knows clap, plotters and result files).
 
-pub mod error;
-pub mod choice;
-pub mod problem;
-pub mod linkage;
-pub mod gomea;
-pub mod backend;
-pub mod solve;
 pub mod app;
+pub mod backend;
+pub mod choice;
+pub mod error;
+pub mod gomea;
+pub mod linkage;
+pub mod problem;
+pub mod solve;
 
 pub use error::{Error, Result};

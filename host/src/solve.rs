@@ -7,19 +7,19 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::linkage::coloring::{ColoringMethod, Lmig};
+use crate::backend::{cpu, cuda};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
-use crate::linkage::fos::{Fos, LinkageModel};
 use crate::gomea::PopulationEngine;
-use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::ims::{Ims, ImsConfig};
 use crate::gomea::parallel::ParallelGomea;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
-use crate::problem::GrayBoxProblem;
-use crate::backend::{cpu, cuda};
+use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::run::Run;
+use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
+use crate::linkage::coloring::{ColoringMethod, Lmig};
+use crate::linkage::fos::{Fos, LinkageModel};
+use crate::problem::GrayBoxProblem;
 use pgomea_device::rng::SplitMix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -42,7 +42,9 @@ impl Choice for Algorithm {
     fn help(self) -> &'static str {
         match self {
             Algorithm::Serial => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
-            Algorithm::Parallel => "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)",
+            Algorithm::Parallel => {
+                "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)"
+            }
         }
     }
 }
@@ -120,7 +122,9 @@ impl Choice for FosOrderKind {
     fn help(self) -> &'static str {
         match self {
             FosOrderKind::Random => "A random permutation of the linkage sets per solution",
-            FosOrderKind::Colored => "Colour groups in random order, the sets of a group in random order (parallel GOM's order)",
+            FosOrderKind::Colored => {
+                "Colour groups in random order, the sets of a group in random order (parallel GOM's order)"
+            }
         }
     }
 }
@@ -242,7 +246,11 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
 pub fn default_population_cap(l: usize, n_base: usize) -> usize {
     let available = std::fs::read_to_string("/proc/meminfo")
         .ok()
-        .and_then(|m| m.lines().find(|l| l.starts_with("MemAvailable:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok()))
+        .and_then(|m| {
+            m.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        })
         .map(|kib| kib * 1024)
         .unwrap_or(4 << 30);
     let budget = available / 4;
@@ -254,7 +262,12 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
 }
 
 /// Runs the configured algorithm on `problem` within `run`'s limits.
-pub fn solve<'a>(problem: &'a dyn GrayBoxProblem, config: &SolveConfig, run: &mut Run, best_known: Option<i64>) -> Result<Outcome> {
+pub fn solve<'a>(
+    problem: &'a dyn GrayBoxProblem,
+    config: &SolveConfig,
+    run: &mut Run,
+    best_known: Option<i64>,
+) -> Result<Outcome> {
     let setup_start = Instant::now();
     // Opening the GPU (context, kernel load) takes a fraction of a second: do it on another
     // thread while the linkage model and its colouring are built.
@@ -329,7 +342,12 @@ pub fn solve<'a>(problem: &'a dyn GrayBoxProblem, config: &SolveConfig, run: &mu
 
 /// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
 /// else on the CPU backend.
-fn parallel_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &SolveConfig, gpu: Option<Arc<cuda::Gpu>>, model: &Model) -> Result<(String, Ims<'a>)> {
+fn parallel_ims<'a>(
+    problem: &'a dyn GrayBoxProblem,
+    config: &SolveConfig,
+    gpu: Option<Arc<cuda::Gpu>>,
+    model: &Model,
+) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let seed = config.seed;

@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::PossibleValue;
 
-use crate::error::Result;
 use crate::choice::Choice;
-use crate::solve::{Algorithm, Backend, FosOrderKind};
+use crate::error::Result;
 use crate::problem::GrayBoxProblem;
 use crate::problem::data;
 use crate::problem::generate;
 use crate::problem::load::{self, ProblemFormat};
 use crate::problem::maxcut::MaxCut;
+use crate::solve::{Algorithm, Backend, FosOrderKind};
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
@@ -60,9 +60,9 @@ impl InstanceArgs {
         }
         if let Some(path) = &self.instance {
             let problem = load::read(path, self.problem)?;
-            let known = data::data_dir(self.instances_dir.as_deref())
-                .ok()
-                .and_then(|dir| data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path)));
+            let known = data::data_dir(self.instances_dir.as_deref()).ok().and_then(|dir| {
+                data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
+            });
             let (best_known, is_optimal) = match (known, problem.known_optimum()) {
                 (Some(k), _) => (Some(k.best_known), k.is_optimal),
                 (None, Some(o)) => (Some(o), true),

@@ -19,6 +19,7 @@ use serde::Serialize;
 use pgomea_device::stage::Stage;
 
 use crate::app::args::InstanceArgs;
+use crate::app::experiment::summary::median_of;
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::PopulationEngine;
@@ -170,7 +171,16 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
     let backend = a.backend.resolve(false);
-    let config = SolveConfig { algorithm: Algorithm::Parallel, backend, linkage: a.linkage, coloring: a.coloring, seed: a.seed, ptx, threads: a.threads, ..SolveConfig::default() };
+    let config = SolveConfig {
+        algorithm: Algorithm::Parallel,
+        backend,
+        linkage: a.linkage,
+        coloring: a.coloring,
+        seed: a.seed,
+        ptx,
+        threads: a.threads,
+        ..SolveConfig::default()
+    };
     let model = build_model(problem, &config)?;
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
@@ -193,11 +203,17 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                     Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),
                     None => "graph".into(),
                 };
-                (format!("cuda ({}; {how})", g.name()), measure(problem, &layout, a.seed, n, a.generations, true, &mut make)?)
+                (
+                    format!("cuda ({}; {how})", g.name()),
+                    measure(problem, &layout, a.seed, n, a.generations, true, &mut make)?,
+                )
             }
             _ => {
                 let mut make = |p, _| Ok(cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone()));
-                (format!("cpu ({} threads)", pool.current_num_threads()), measure(problem, &layout, a.seed, n, a.generations, false, &mut make)?)
+                (
+                    format!("cpu ({} threads)", pool.current_num_threads()),
+                    measure(problem, &layout, a.seed, n, a.generations, false, &mut make)?,
+                )
             }
         };
         let g = a.generations as f64;
@@ -221,7 +237,11 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
         });
         if a.serial {
             let mut run = Run::new(problem, Limits::default());
-            let sc = SerialConfig { forced_improvement: true, order: FosOrder::Random, linkage: LinkageSource::Static(model.fos.clone()) };
+            let sc = SerialConfig {
+                forced_improvement: true,
+                order: FosOrder::Random,
+                linkage: LinkageSource::Static(model.fos.clone()),
+            };
             let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run);
             s.generation(&mut run)?;
             let e0 = run.counter.subfunction_evaluations();
@@ -251,15 +271,32 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     if a.json {
         println!("{}", serde_json::to_string(&rows).map_err(|e| Error::usage(e.to_string()))?);
     } else {
-        println!("| instance | algorithm | backend | n | sets | groups | s/generation | s/gen, graph | s/gen, launches | GOM steps/s | subfn evals/s | {} | host s/gen |", Stage::ALL.map(Stage::name).join(" | "));
+        println!(
+            "| instance | algorithm | backend | n | sets | groups | s/generation | s/gen, graph | s/gen, launches | GOM steps/s | subfn evals/s | {} | host s/gen |",
+            Stage::ALL.map(Stage::name).join(" | ")
+        );
         println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|{}---:|", "---:|".repeat(6));
         for r in &rows {
-            let st: Vec<String> = if r.stage_s.is_empty() { vec!["-".into(); 6] } else { r.stage_s.iter().map(|s| format!("{:.2e}", s)).collect() };
+            let st: Vec<String> = if r.stage_s.is_empty() {
+                vec!["-".into(); 6]
+            } else {
+                r.stage_s.iter().map(|s| format!("{:.2e}", s)).collect()
+            };
             println!(
                 "| {} | {} | {} | {} | {} | {} | {:.3e} | {} | {:.3e} | {:.3e} | {:.3e} | {} | {:.2e} |",
-                r.instance, r.algorithm, r.backend, r.population, r.fos_sets, r.groups, r.seconds_per_generation,
+                r.instance,
+                r.algorithm,
+                r.backend,
+                r.population,
+                r.fos_sets,
+                r.groups,
+                r.seconds_per_generation,
                 r.seconds_per_generation_graph.map(|w| format!("{w:.3e}")).unwrap_or_else(|| "-".into()),
-                r.seconds_per_generation_launches, r.gom_steps_per_s, r.subfunction_evaluations_per_s, st.join(" | "), r.host_s
+                r.seconds_per_generation_launches,
+                r.gom_steps_per_s,
+                r.subfunction_evaluations_per_s,
+                st.join(" | "),
+                r.host_s
             );
         }
     }
@@ -294,7 +331,13 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         let limits = Limits { time: Some(Duration::from_secs_f64(serial_limit)), ..Limits::default() };
         let mut srun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
         let sout = solve(problem, &sconf, &mut srun, loaded.best_known)?;
-        eprintln!("run {} (seed {seed}): parallel best {} ({}), serial best {}", r + 1, pout.best_fitness, pout.backend, sout.best_fitness);
+        eprintln!(
+            "run {} (seed {seed}): parallel best {} ({}), serial best {}",
+            r + 1,
+            pout.best_fitness,
+            pout.backend,
+            sout.best_fitness
+        );
         backend_name = pout.backend;
         pbest.push(pout.best_fitness);
         sbest.push(sout.best_fitness);
@@ -308,16 +351,21 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         .map(|l| (l.fitness, l.parallel_time_s, l.serial_time_s))
         .collect();
     let ratios: Vec<f64> = table.iter().filter_map(|(_, tp, ts)| ts.map(|ts| ts / tp.max(1e-6))).collect();
-    let mut sorted = ratios.clone();
-    sorted.sort_by(|x, y| x.total_cmp(y));
-    let median = sorted.get(sorted.len() / 2).copied();
-    let max = sorted.last().copied();
-    let max_at = table.iter().filter_map(|&(f, tp, ts)| ts.map(|ts| (f, tp, ts, ts / tp.max(1e-6)))).max_by(|x, y| x.3.total_cmp(&y.3));
+    let median = median_of(ratios.clone());
+    let max = ratios.iter().copied().max_by(|x, y| x.total_cmp(y));
+    let max_at = table
+        .iter()
+        .filter_map(|&(f, tp, ts)| ts.map(|ts| (f, tp, ts, ts / tp.max(1e-6))))
+        .max_by(|x, y| x.3.total_cmp(&y.3));
     let first_unreached = table.iter().find(|(_, _, ts)| ts.is_none()).map(|&(f, tp, _)| (f, tp));
     if let Some(path) = &a.csv {
         let mut s = String::from("fitness,time_parallel_s,time_serial_s,speedup\n");
         for (f, tp, ts) in &table {
-            s += &format!("{f},{tp:.6},{},{}\n", ts.map(|t| format!("{t:.6}")).unwrap_or_default(), ts.map(|t| format!("{:.3}", t / tp.max(1e-6))).unwrap_or_default());
+            s += &format!(
+                "{f},{tp:.6},{},{}\n",
+                ts.map(|t| format!("{t:.6}")).unwrap_or_default(),
+                ts.map(|t| format!("{:.3}", t / tp.max(1e-6))).unwrap_or_default()
+            );
         }
         std::fs::write(path, s).map_err(|e| Error::io(path, e))?;
     }
@@ -348,4 +396,3 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

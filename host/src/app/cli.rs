@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use crate::app::args::InstanceArgs;
+use crate::app::experiment::summary::median_of;
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
@@ -23,10 +24,11 @@ use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, build
 #[command(
     name = "pgomea",
     version,
-    about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for weighted Max-Cut",
-    long_about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for weighted Max-Cut, after Bouter and Bosman, \
-GECCO 2022. Serial GOMEA with Forced Improvement, and parallel GOMEA that mixes colour groups of independent \
-linkage sets at once, on all CPU cores or on an NVIDIA GPU (every kernel written in Rust).\n\n\
+    about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for gray-box problems (Max-Cut, NK landscapes, tables)",
+    long_about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for gray-box problems, after Bouter and Bosman, \
+GECCO 2022: weighted Max-Cut (G-set files) and problems given by tables of subfunction values (.nk files: \
+NK landscapes and others). Serial GOMEA with Forced Improvement, and parallel GOMEA that mixes colour groups \
+of independent linkage sets at once, on all CPU cores or on an NVIDIA GPU (every kernel written in Rust).\n\n\
 Instances: --instance PATH, or --set S --name N from the data directory (--instances-dir, else \
 $PGOMEA_INSTANCES, else ./instances, else ../shared/instances). Without either, `run` solves an embedded \
 20x20 torus whose optimum (its total weight) is known."
@@ -229,17 +231,22 @@ pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
     let target = match a.target.as_deref() {
         None => None,
         Some("best-known") => Some(best_known.ok_or_else(|| {
-            Error::usage("--target best-known: no best-known value for this instance (use --set/--name, or give a number)")
+            Error::usage(
+                "--target best-known: no best-known value for this instance (use --set/--name, or give a number)",
+            )
         })?),
-        Some(v) => Some(v.parse::<i64>().map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?),
+        Some(v) => Some(
+            v.parse::<i64>().map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?,
+        ),
     };
+    let positive = |x: f64| x.is_finite() && x > 0.0;
     if let Some(t) = a.time_limit
-        && !(t > 0.0 && t.is_finite())
+        && !positive(t)
     {
         return Err(Error::usage(format!("--time-limit {t}: expected a positive number of seconds")));
     }
     if let Some(e) = a.max_evals
-        && !(e > 0.0)
+        && !positive(e)
     {
         return Err(Error::usage(format!("--max-evals {e}: expected a positive number")));
     }
@@ -271,7 +278,8 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
             a.seed
         );
     }
-    let interrupt: &'static std::sync::atomic::AtomicBool = Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
+    let interrupt: &'static std::sync::atomic::AtomicBool =
+        Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
     let mut run = Run::new(problem, limits);
     run.interrupt = Some(interrupt);
     if !a.quiet {
@@ -293,14 +301,33 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         let s = serde_json::to_string(o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
         return w(writeln!(out, "{s}"));
     }
-    w(writeln!(out, "instance         {} ({}, {} variables, {} subfunctions)", o.instance, o.problem, o.variables, o.subfunctions))?;
-    w(writeln!(out, "algorithm        {:?} on {}, linkage {} ({} sets{})", o.algorithm, o.backend, o.linkage, o.fos_sets, o.colors.map(|c| format!(", {c} colours")).unwrap_or_default()))?;
+    w(writeln!(
+        out,
+        "instance         {} ({}, {} variables, {} subfunctions)",
+        o.instance, o.problem, o.variables, o.subfunctions
+    ))?;
+    w(writeln!(
+        out,
+        "algorithm        {:?} on {}, linkage {} ({} sets{})",
+        o.algorithm,
+        o.backend,
+        o.linkage,
+        o.fos_sets,
+        o.colors.map(|c| format!(", {c} colours")).unwrap_or_default()
+    ))?;
     w(writeln!(out, "seed             {}", o.seed))?;
-    let known = o.best_known.map(|b| format!("  (best known {b}{})", if o.best_fitness >= b { ", reached" } else { "" })).unwrap_or_default();
+    let known = o
+        .best_known
+        .map(|b| format!("  (best known {b}{})", if o.best_fitness >= b { ", reached" } else { "" }))
+        .unwrap_or_default();
     w(writeln!(out, "best fitness     {}{known}", o.best_fitness))?;
     w(writeln!(out, "stopped by       {}", o.stop_reason))?;
     w(writeln!(out, "time             {:.3} s (setup {:.3} s)", o.time_s, o.setup_s))?;
-    w(writeln!(out, "evaluations      {:.1} full-evaluation equivalents ({} subfunction evaluations)", o.evaluations, o.subfunction_evaluations))?;
+    w(writeln!(
+        out,
+        "evaluations      {:.1} full-evaluation equivalents ({} subfunction evaluations)",
+        o.evaluations, o.subfunction_evaluations
+    ))?;
     w(writeln!(out, "GOM steps        {} ({:.3e} per second)", o.gom_steps, o.gom_steps as f64 / o.time_s.max(1e-9)))?;
     w(writeln!(out, "generations      {} over populations {:?}", o.generations, o.populations))?;
     if let Some(note) = &o.note {
@@ -318,7 +345,13 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
     // The model `run --algo parallel` would build, through the same function.
-    let config = SolveConfig { algorithm: Algorithm::Parallel, linkage: a.linkage, coloring: a.coloring, seed: a.seed, ..SolveConfig::default() };
+    let config = SolveConfig {
+        algorithm: Algorithm::Parallel,
+        linkage: a.linkage,
+        coloring: a.coloring,
+        seed: a.seed,
+        ..SolveConfig::default()
+    };
     let model = build_model(problem, &config)?;
     let fos = &model.fos;
     let mut sizes: Vec<usize> = model.groups.as_ref().map(|g| g.iter().map(Vec::len).collect()).unwrap_or_default();
@@ -330,7 +363,10 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     info.insert("subfunctions".into(), problem.subfunctions().into());
     for (k, v) in problem.statistics() {
         // Numbers as numbers in the JSON.
-        let value = serde_json::from_str::<serde_json::Value>(&v).ok().filter(|v| v.is_number()).unwrap_or(serde_json::Value::String(v));
+        let value = serde_json::from_str::<serde_json::Value>(&v)
+            .ok()
+            .filter(|v| v.is_number())
+            .unwrap_or(serde_json::Value::String(v));
         info.insert(k.into(), value);
     }
     let json = serde_json::json!({
@@ -345,7 +381,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         "coloring": a.coloring.to_string(),
         "colors": sizes.len(),
         "group_size_min": sizes.first().copied().unwrap_or(0),
-        "group_size_median": sizes.get(sizes.len() / 2).copied().unwrap_or(0),
+        "group_size_median": median_of(sizes.iter().map(|&s| s as f64).collect()).unwrap_or(0.0),
         "group_size_max": sizes.last().copied().unwrap_or(0),
         "coloring_s": model.times.coloring_s,
     });

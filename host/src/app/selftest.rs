@@ -55,18 +55,35 @@ pub struct Case {
 }
 
 impl Case {
-    pub fn new(problem: Box<dyn GrayBoxProblem>, linkage: LinkageModel, coloring: ColoringMethod, seed: u64) -> Result<Case> {
+    pub fn new(
+        problem: Box<dyn GrayBoxProblem>,
+        linkage: LinkageModel,
+        coloring: ColoringMethod,
+        seed: u64,
+    ) -> Result<Case> {
         let config = SolveConfig { algorithm: Algorithm::Parallel, linkage, coloring, seed, ..SolveConfig::default() };
         let model = build_model(&*problem, &config)?;
-        let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
+        let groups =
+            model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
         let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups));
-        Ok(Case { name: format!("{} ({}) {linkage} {coloring}", problem.name(), problem.problem_type()), problem, config, layout })
+        Ok(Case {
+            name: format!("{} ({}) {linkage} {coloring}", problem.name(), problem.problem_type()),
+            problem,
+            config,
+            layout,
+        })
     }
 }
 
 /// Calls `f` with a fresh backend of the chosen kind holding `population`; `whole` picks how the
 /// CUDA backend runs whole generations.
-fn with_backend<R>(case: &Case, candidate: Option<Candidate>, whole: WholeGeneration, population: Population, f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>) -> Result<R> {
+fn with_backend<R>(
+    case: &Case,
+    candidate: Option<Candidate>,
+    whole: WholeGeneration,
+    population: Population,
+    f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>,
+) -> Result<R> {
     match candidate {
         None | Some(Candidate::Cpu { .. }) => {
             let threads = match candidate {
@@ -152,8 +169,10 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
                 b.synchronize()?;
                 b.state()
             };
-            let reference = with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
-            let other = with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
+            let reference =
+                with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
+            let other =
+                with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
                     "{}: stage {} ({}) on group {g} ({} sets, {} dependent subfunctions): {what} differ from the CPU stage",
@@ -182,7 +201,14 @@ struct Record {
 
 /// Runs `generations` generations; `per_group`: group by group with every state recorded and
 /// verified, else whole generations at once (on the GPU as `whole` says).
-fn record(case: &Case, candidate: Option<Candidate>, n: usize, generations: u32, per_group: bool, whole: WholeGeneration) -> Result<Record> {
+fn record(
+    case: &Case,
+    candidate: Option<Candidate>,
+    n: usize,
+    generations: u32,
+    per_group: bool,
+    whole: WholeGeneration,
+) -> Result<Record> {
     let mut run = Run::new(&*case.problem, Limits::default());
     run.verify = per_group;
     let seed = case.config.seed;
@@ -214,17 +240,25 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
     let a = record(case, None, n, generations, true, WholeGeneration::Cooperative)?;
     let b = record(case, Some(candidate), n, generations, true, WholeGeneration::Cooperative)?;
     let wholes: &[(WholeGeneration, &str)] = match candidate {
-        Candidate::Cuda { .. } => &[(WholeGeneration::Cooperative, "one cooperative launch"), (WholeGeneration::Graph, "graph replay")],
+        Candidate::Cuda { .. } => {
+            &[(WholeGeneration::Cooperative, "one cooperative launch"), (WholeGeneration::Graph, "graph replay")]
+        }
         Candidate::Cpu { .. } => &[(WholeGeneration::Cooperative, "all groups at once")],
     };
     for &(whole, how) in wholes {
         let fast = record(case, Some(candidate), n, generations, false, whole)?;
         if fast.populations != a.populations || fast.elitists != a.elitists {
-            return Err(Error::Cuda(format!("{} (n = {n}): whole generations ({how}) differ from the CPU backend", case.name)));
+            return Err(Error::Cuda(format!(
+                "{} (n = {n}): whole generations ({how}) differ from the CPU backend",
+                case.name
+            )));
         }
         for (generation, (x, y)) in a.states.iter().zip(&fast.states).enumerate() {
             if let Some(what) = x.first_difference(y) {
-                return Err(Error::Cuda(format!("{} (n = {n}): after generation {generation} ({how}) the {what} differ from the CPU backend", case.name)));
+                return Err(Error::Cuda(format!(
+                    "{} (n = {n}): after generation {generation} ({how}) the {what} differ from the CPU backend",
+                    case.name
+                )));
             }
         }
     }
@@ -241,7 +275,10 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
     }
     for (generation, (x, y)) in a.populations.iter().zip(&b.populations).enumerate() {
         if x != y {
-            return Err(Error::Cuda(format!("{} (n = {n}): populations differ after generation {generation}", case.name)));
+            return Err(Error::Cuda(format!(
+                "{} (n = {n}): populations differ after generation {generation}",
+                case.name
+            )));
         }
     }
     if a.elitists != b.elitists {
@@ -291,7 +328,9 @@ pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         }
         Err(why) => {
             let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(2);
-            println!("selftest: no GPU ({why}); checking the CPU backend on {threads} threads against 1 thread instead");
+            println!(
+                "selftest: no GPU ({why}); checking the CPU backend on {threads} threads against 1 thread instead"
+            );
             Candidate::Cpu { threads }
         }
     };
@@ -300,7 +339,8 @@ pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let (mut passed, mut failed) = (0usize, 0usize);
     for case in &cases {
         let stage = check_stages(case, candidate, 24, case.config.seed);
-        let gens: Result<Vec<(usize, i64)>> = [16usize, 33].iter().map(|&n| check_generations(case, candidate, n, a.generations)).collect();
+        let gens: Result<Vec<(usize, i64)>> =
+            [16usize, 33].iter().map(|&n| check_generations(case, candidate, n, a.generations)).collect();
         match (stage, gens) {
             (Ok(checks), Ok(g)) => {
                 passed += 1;

@@ -30,7 +30,13 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
 }
 
 /// A CPU backend for a population of `problem`, with the random numbers of `seed`.
-pub fn new_backend<'a>(problem: &'a dyn GrayBoxProblem, layout: Arc<GroupLayout>, population: Population, seed: u64, pool: Arc<rayon::ThreadPool>) -> Box<dyn StageBackend + 'a> {
+pub fn new_backend<'a>(
+    problem: &'a dyn GrayBoxProblem,
+    layout: Arc<GroupLayout>,
+    population: Population,
+    seed: u64,
+    pool: Arc<rayon::ThreadPool>,
+) -> Box<dyn StageBackend + 'a> {
     struct Make {
         layout: Arc<GroupLayout>,
         population: Population,
@@ -41,7 +47,13 @@ pub fn new_backend<'a>(problem: &'a dyn GrayBoxProblem, layout: Arc<GroupLayout>
         type Output = Box<dyn StageBackend>;
         fn visit<K: Kind>(self, kind: K) -> Self::Output {
             let (row_slots, row_deps) = (self.layout.max_group_slots.max(1), self.layout.max_group_deps.max(1));
-            Box::new(CpuStages { kind, layout: self.layout, pool: self.pool, seed: self.seed, buffers: CpuBuffers::new(self.population, row_slots, row_deps) })
+            Box::new(CpuStages {
+                kind,
+                layout: self.layout,
+                pool: self.pool,
+                seed: self.seed,
+                buffers: CpuBuffers::new(self.population, row_slots, row_deps),
+            })
         }
     }
     // The kind points into `problem`'s arrays; the box is returned bound to their lifetime 'a.
@@ -154,9 +166,11 @@ impl<K: Kind> StageBackend for CpuStages<K> {
             let ptrs = b.pointers();
             // SAFETY: the buffers hold n rows of l genes, one reference row and n marks; each
             // task writes only its own mark.
-            self.pool.install(|| (0..n).into_par_iter().for_each(|i| unsafe {
-                mark_elitist(&Lane, &ptrs, l, i);
-            }));
+            self.pool.install(|| {
+                (0..n).into_par_iter().for_each(|i| unsafe {
+                    mark_elitist(&Lane, &ptrs, l, i);
+                })
+            });
         } else {
             b.is_elitist.fill(0);
         }
@@ -165,7 +179,10 @@ impl<K: Kind> StageBackend for CpuStages<K> {
 
     fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
         if order.iter().any(|&g| g as usize >= self.layout.groups()) {
-            return Err(Error::usage(format!("internal: a group order {order:?} of more than {} groups", self.layout.groups())));
+            return Err(Error::usage(format!(
+                "internal: a group order {order:?} of more than {} groups",
+                self.layout.groups()
+            )));
         }
         let s = &mut self.buffers.schedule;
         s.clear();
@@ -176,7 +193,10 @@ impl<K: Kind> StageBackend for CpuStages<K> {
 
     fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
         if !pass.is_valid() || step as usize + 1 >= self.buffers.schedule.len() {
-            return Err(Error::usage(format!("internal: pass {pass:?} at step {step} of a schedule of {} groups", self.buffers.schedule.len().saturating_sub(1))));
+            return Err(Error::usage(format!(
+                "internal: pass {pass:?} at step {step} of a schedule of {} groups",
+                self.buffers.schedule.len().saturating_sub(1)
+            )));
         }
         let n = self.buffers.n;
         let a = self.args();

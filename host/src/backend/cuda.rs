@@ -14,7 +14,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUresult;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DeviceRepr, DriverError, LaunchConfig,
+    PushKernelArg,
+};
 use cudarc::nvrtc::Ptx;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::{Clauses, Kind, Pairwise, Tables};
@@ -186,7 +189,8 @@ impl Gpu {
         let load = |n: &str| module.load_function(n).map_err(cuda_err("kernel lookup"));
         let name = ctx.name().map_err(cuda_err("name"))?;
         use cudarc::driver::sys::CUdevice_attribute as A;
-        let multiprocessors = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_err(cuda_err("attribute"))? as u32;
+        let multiprocessors =
+            ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_err(cuda_err("attribute"))? as u32;
         let blocks_per_sm = env_u32("PGOMEA_BLOCKS_PER_SM").unwrap_or(DEFAULT_BLOCKS_PER_SM);
         let cooperative = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).map_err(cuda_err("attribute"))? == 1;
         let mut kinds = HashMap::new();
@@ -196,10 +200,20 @@ impl Gpu {
             let generation_grid = if cooperative {
                 // Tuning knobs: PGOMEA_GENERATION_BLOCK (threads, a multiple of 32) and
                 // PGOMEA_GENERATION_BLOCKS_PER_SM.
-                let block = env_u32("PGOMEA_GENERATION_BLOCK").map(|b| b.div_ceil(32) * 32).unwrap_or(GENERATION_BLOCK).min(1024);
-                let resident = generation.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
-                let per_sm = resident.min(env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM));
-                (per_sm > 0).then(|| LaunchConfig { grid_dim: (per_sm * multiprocessors, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 })
+                let block = env_u32("PGOMEA_GENERATION_BLOCK")
+                    .map(|b| b.div_ceil(32) * 32)
+                    .unwrap_or(GENERATION_BLOCK)
+                    .min(1024);
+                let resident = generation
+                    .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
+                    .map_err(cuda_err("occupancy"))?;
+                let per_sm =
+                    resident.min(env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM));
+                (per_sm > 0).then(|| LaunchConfig {
+                    grid_dim: (per_sm * multiprocessors, 1, 1),
+                    block_dim: (block, 1, 1),
+                    shared_mem_bytes: 0,
+                })
             } else {
                 None
             };
@@ -237,7 +251,11 @@ impl Gpu {
         let (per_block, threads, cap) = if per_warp {
             (WARPS_PER_BLOCK as u64, 32 * WARPS_PER_BLOCK, self.blocks_per_sm as u64 * self.multiprocessors as u64)
         } else {
-            (THREADS_PER_BLOCK as u64, THREADS_PER_BLOCK, (self.blocks_per_sm as u64 / 2).max(1) * self.multiprocessors as u64)
+            (
+                THREADS_PER_BLOCK as u64,
+                THREADS_PER_BLOCK,
+                (self.blocks_per_sm as u64 / 2).max(1) * self.multiprocessors as u64,
+            )
         };
         let blocks = items.div_ceil(per_block).clamp(1, cap.max(1)) as u32;
         LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 }
@@ -284,34 +302,65 @@ impl SharedArrays {
         let s = &gpu.stream;
         let up = |v: &[u32]| s.clone_htod(if v.is_empty() { &[0u32][..] } else { v }).map_err(cuda_err("upload"));
         let up64 = |v: &[i64]| s.clone_htod(if v.is_empty() { &[0i64][..] } else { v }).map_err(cuda_err("upload"));
-        let layout_arrays = [&layout.group_slots, &layout.group_crews, &layout.slot_set, &layout.var_offsets, &layout.vars, &layout.dep_offsets, &layout.dep_subfunctions]
-            .into_iter()
-            .map(|v| up(v))
-            .collect::<Result<Vec<_>>>()?;
+        let layout_arrays = [
+            &layout.group_slots,
+            &layout.group_crews,
+            &layout.slot_set,
+            &layout.var_offsets,
+            &layout.vars,
+            &layout.dep_offsets,
+            &layout.dep_subfunctions,
+        ]
+        .into_iter()
+        .map(|v| up(v))
+        .collect::<Result<Vec<_>>>()?;
         let (problem_u32, problem_i64) = match problem.functions().arrays() {
             KindArrays::Pairwise { ends, weights } => (vec![up(ends)?], vec![up64(weights)?]),
-            KindArrays::Tables { var_offsets, vars, table_offsets, values } => (vec![up(var_offsets)?, up(vars)?, up(table_offsets)?], vec![up64(values)?]),
-            KindArrays::Clauses { lit_offsets, lits, weights } => (vec![up(lit_offsets)?, up(lits)?], vec![up64(weights)?]),
+            KindArrays::Tables { var_offsets, vars, table_offsets, values } => {
+                (vec![up(var_offsets)?, up(vars)?, up(table_offsets)?], vec![up64(values)?])
+            }
+            KindArrays::Clauses { lit_offsets, lits, weights } => {
+                (vec![up(lit_offsets)?, up(lits)?], vec![up64(weights)?])
+            }
         };
         let (u, i) = (|k: usize| ptr(&problem_u32[k], s), |k: usize| ptr(&problem_i64[k], s));
         let kind = match problem.functions().arrays() {
             KindArrays::Pairwise { .. } => UploadedKind::Pairwise(Pairwise { ends: u(0), weights: i(0) }),
-            KindArrays::Tables { .. } => UploadedKind::Tables(Tables { var_offsets: u(0), vars: u(1), table_offsets: u(2), values: i(0) }),
-            KindArrays::Clauses { .. } => UploadedKind::Clauses(Clauses { lit_offsets: u(0), lits: u(1), weights: i(0) }),
+            KindArrays::Tables { .. } => {
+                UploadedKind::Tables(Tables { var_offsets: u(0), vars: u(1), table_offsets: u(2), values: i(0) })
+            }
+            KindArrays::Clauses { .. } => {
+                UploadedKind::Clauses(Clauses { lit_offsets: u(0), lits: u(1), weights: i(0) })
+            }
         };
         Ok(Arc::new(SharedArrays { layout: layout_arrays, _problem_u32: problem_u32, _problem_i64: problem_i64, kind }))
     }
 
     fn layout(&self, s: &CudaStream) -> Layout {
         let p = |k: usize| ptr(&self.layout[k], s);
-        Layout { group_slots: p(0), group_crews: p(1), slot_set: p(2), var_offsets: p(3), vars: p(4), dep_offsets: p(5), dep_subfunctions: p(6) }
+        Layout {
+            group_slots: p(0),
+            group_crews: p(1),
+            slot_set: p(2),
+            var_offsets: p(3),
+            vars: p(4),
+            dep_offsets: p(5),
+            dep_subfunctions: p(6),
+        }
     }
 }
 
 /// A CUDA backend for a population, on `gpu`, with the arrays of `shared` (uploaded for this
 /// layout and problem) and the random numbers of `seed`; `whole` chooses how whole generations
 /// run (None: the default, or `PGOMEA_CUDA_GENERATION`).
-pub fn new_backend(gpu: Arc<Gpu>, shared: Arc<SharedArrays>, layout: Arc<GroupLayout>, population: Population, seed: u64, whole: Option<WholeGeneration>) -> Result<Box<dyn StageBackend>> {
+pub fn new_backend(
+    gpu: Arc<Gpu>,
+    shared: Arc<SharedArrays>,
+    layout: Arc<GroupLayout>,
+    population: Population,
+    seed: u64,
+    whole: Option<WholeGeneration>,
+) -> Result<Box<dyn StageBackend>> {
     Ok(match shared.kind {
         UploadedKind::Pairwise(k) => Box::new(CudaStages::new(gpu, shared, layout, population, seed, k, whole)?),
         UploadedKind::Tables(k) => Box::new(CudaStages::new(gpu, shared, layout, population, seed, k, whole)?),
@@ -350,7 +399,15 @@ struct CudaStages<K: DeviceKind> {
 }
 
 impl<K: DeviceKind> CudaStages<K> {
-    fn new(gpu: Arc<Gpu>, shared: Arc<SharedArrays>, layout: Arc<GroupLayout>, population: Population, seed: u64, kind: K, whole: Option<WholeGeneration>) -> Result<Self> {
+    fn new(
+        gpu: Arc<Gpu>,
+        shared: Arc<SharedArrays>,
+        layout: Arc<GroupLayout>,
+        population: Population,
+        seed: u64,
+        kind: K,
+        whole: Option<WholeGeneration>,
+    ) -> Result<Self> {
         let n = population.n;
         let l = layout.variables;
         let (gs, ds) = (layout.max_group_slots.max(1), layout.max_group_deps.max(1));
@@ -409,7 +466,30 @@ impl<K: DeviceKind> CudaStages<K> {
         };
         // The buffers' device pointers never change afterwards (P = O is a copy, not a swap),
         // so a captured graph stays valid.
-        Ok(CudaStages { gpu, _shared: shared, layout, n, parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist, reference, schedule, barrier, base, whole, grids, graph: None, order: Vec::new() })
+        Ok(CudaStages {
+            gpu,
+            _shared: shared,
+            layout,
+            n,
+            parents,
+            parent_fitness,
+            offspring,
+            work,
+            fitness,
+            donors,
+            diff,
+            delta,
+            mask,
+            is_elitist,
+            reference,
+            schedule,
+            barrier,
+            base,
+            whole,
+            grids,
+            graph: None,
+            order: Vec::new(),
+        })
     }
 
     /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`.
@@ -458,23 +538,33 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
 
     fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
         if order.len() > self.layout.groups() || order.iter().any(|&g| g as usize >= self.layout.groups()) {
-            return Err(Error::usage(format!("internal: a group order {order:?} of more than {} groups", self.layout.groups())));
+            return Err(Error::usage(format!(
+                "internal: a group order {order:?} of more than {} groups",
+                self.layout.groups()
+            )));
         }
         let mut schedule = Vec::with_capacity(order.len() + 1);
         schedule.push(generation);
         schedule.extend_from_slice(order);
         self.order.clear();
         self.order.extend_from_slice(order);
-        self.gpu.stream.memcpy_htod(&schedule, &mut self.schedule.slice_mut(..schedule.len())).map_err(cuda_err("upload"))
+        self.gpu
+            .stream
+            .memcpy_htod(&schedule, &mut self.schedule.slice_mut(..schedule.len()))
+            .map_err(cuda_err("upload"))
     }
 
     fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
         let Some(&group) = self.order.get(step as usize).filter(|_| pass.is_valid()) else {
-            return Err(Error::usage(format!("internal: pass {pass:?} at step {step} of an order of {} groups", self.order.len())));
+            return Err(Error::usage(format!(
+                "internal: pass {pass:?} at step {step} of an order of {} groups",
+                self.order.len()
+            )));
         };
         // Launched one by one, each group gets a grid of its own size (a graph node cannot).
         let g = group as usize;
-        let items = if pass.has(Stage::SubfunctionEvaluation) { self.layout.deps(g).len() } else { self.layout.slots(g).len() };
+        let items =
+            if pass.has(Stage::SubfunctionEvaluation) { self.layout.deps(g).len() } else { self.layout.slots(g).len() };
         let cfg = self.gpu.grid((self.n * items) as u64, !pass.per_element());
         self.launch_pass(pass, step, cfg)
     }
@@ -499,7 +589,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         }
         if self.graph.is_none() {
             let s = self.gpu.stream.clone();
-            s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED).map_err(cuda_err("graph capture"))?;
+            s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
+                .map_err(cuda_err("graph capture"))?;
             let mut launched = Ok(());
             'capture: for step in 0..self.base.groups {
                 for (k, pass) in GROUP_PASSES.into_iter().enumerate() {
@@ -509,7 +600,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
                     }
                 }
             }
-            let graph = s.end_capture(cudarc::driver::sys::CUgraphInstantiate_flags(0)).map_err(cuda_err("graph capture"))?;
+            let graph =
+                s.end_capture(cudarc::driver::sys::CUgraphInstantiate_flags(0)).map_err(cuda_err("graph capture"))?;
             launched?;
             self.graph = graph;
         }

@@ -16,7 +16,12 @@ pub struct Population {
 
 impl Population {
     /// n solutions drawn uniformly at random and fully evaluated.
-    pub fn random<P: GrayBoxProblem + ?Sized>(p: &P, n: usize, rng: &mut SplitMix64, counter: &EvaluationCounter) -> Self {
+    pub fn random<P: GrayBoxProblem + ?Sized>(
+        p: &P,
+        n: usize,
+        rng: &mut SplitMix64,
+        counter: &EvaluationCounter,
+    ) -> Self {
         let l = p.variables();
         let mut genes = vec![0u8; n * l];
         for chunk in genes.chunks_mut(64) {
@@ -51,12 +56,22 @@ pub fn population_seed(seed: u64, index: usize) -> u64 {
 }
 
 /// The initial population of population `index` of a run: the same on every backend.
-pub fn initial_population<P: GrayBoxProblem + ?Sized>(problem: &P, size: usize, seed: u64, run: &mut Run) -> Population {
+pub fn initial_population<P: GrayBoxProblem + ?Sized>(
+    problem: &P,
+    size: usize,
+    seed: u64,
+    run: &mut Run,
+) -> Population {
     random_population(problem, size, &mut SplitMix64::new(seed), run)
 }
 
 /// A random population, fully evaluated, each solution offered to the run as elitist candidate.
-pub fn random_population<P: GrayBoxProblem + ?Sized>(problem: &P, size: usize, rng: &mut SplitMix64, run: &mut Run) -> Population {
+pub fn random_population<P: GrayBoxProblem + ?Sized>(
+    problem: &P,
+    size: usize,
+    rng: &mut SplitMix64,
+    run: &mut Run,
+) -> Population {
     let population = Population::random(problem, size, rng, &run.counter);
     for i in 0..size {
         run.offer(population.solution(i), population.fitness[i]);

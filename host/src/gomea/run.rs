@@ -144,7 +144,8 @@ impl<'a> Run<'a> {
             }
             None => self.elitist = Some(Elitist { genes: genes.to_vec(), fitness }),
         }
-        let point = TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
+        let point =
+            TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
         self.trace.push(point);
         if let Some(out) = &mut self.trace_out {
             // A trace that cannot be written must not end the run; the final write reports it.

@@ -68,7 +68,13 @@ pub struct SerialGomea<'a, K: Kind> {
 
 /// Serial GOMEA on `problem` with a new random population of size `n`, fully evaluated (counted
 /// in `run`).
-pub fn new_engine<'a>(config: SerialConfig, problem: &'a dyn GrayBoxProblem, n: usize, seed: u64, run: &mut Run) -> Box<dyn PopulationEngine + 'a> {
+pub fn new_engine<'a>(
+    config: SerialConfig,
+    problem: &'a dyn GrayBoxProblem,
+    n: usize,
+    seed: u64,
+    run: &mut Run,
+) -> Box<dyn PopulationEngine + 'a> {
     struct Make<'a, 'r, 'p> {
         config: SerialConfig,
         problem: &'a dyn GrayBoxProblem,
@@ -140,7 +146,8 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
     fn try_step(&mut self, o: &mut [u8], f_o: i64, is_elitist: bool, run: &mut Run) -> Option<i64> {
         // SAFETY: `kind` is the kind of `problem`'s subfunctions; `o` and `trial` hold l genes
         // and differ on `changed` alone.
-        let (delta, evaluated) = unsafe { self.partial.delta(&self.kind, self.problem.functions(), &self.changed, o, &self.trial) };
+        let (delta, evaluated) =
+            unsafe { self.partial.delta(&self.kind, self.problem.functions(), &self.changed, o, &self.trial) };
         run.counter.add_subfunctions(evaluated as u64);
         let accepted = accept(delta, true, is_elitist);
         for &v in &self.changed {
@@ -151,7 +158,11 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             }
         }
         if accepted && run.verify {
-            assert_eq!(f_o + delta, self.problem.evaluate(o), "incremental fitness differs from a full evaluation after a GOM step");
+            assert_eq!(
+                f_o + delta,
+                self.problem.evaluate(o),
+                "incremental fitness differs from a full evaluation after a GOM step"
+            );
         }
         accepted.then_some(delta)
     }

@@ -455,7 +455,10 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &dyn Gr
                     for &u in problem.subfunction_variables(e as usize) {
                         let u = u as usize;
                         if owner_group[u] == gs && owner_set[u] != s {
-                            return Err(format!("group {g}: sets {s} and {} both meet subfunction {e} (variables {v} and {u})", owner_set[u]));
+                            return Err(format!(
+                                "group {g}: sets {s} and {} both meet subfunction {e} (variables {v} and {u})",
+                                owner_set[u]
+                            ));
                         }
                     }
                 }
@@ -508,9 +511,10 @@ mod tests {
         let n = fos.len();
         let conflict = |a: &[u32], b: &[u32]| {
             a.iter().any(|x| b.contains(x))
-                || p.graph.edges.iter().any(|e| {
-                    (a.contains(&e.u) && b.contains(&e.v)) || (a.contains(&e.v) && b.contains(&e.u))
-                })
+                || p.graph
+                    .edges
+                    .iter()
+                    .any(|e| (a.contains(&e.u) && b.contains(&e.v)) || (a.contains(&e.v) && b.contains(&e.u)))
         };
         let mut offsets = vec![0];
         let mut adj = Vec::new();

@@ -93,9 +93,7 @@ impl FromStr for LinkageModel {
         if let Some(k) = t.strip_prefix("bflt:") {
             return match k.trim().parse::<usize>() {
                 Ok(k) if k >= 1 => Ok(LinkageModel::Bflt(k)),
-                Ok(_) => Err(Error::usage(format!(
-                    "linkage model `{s}`: the bound K of `bflt:K` must be at least 1"
-                ))),
+                Ok(_) => Err(Error::usage(format!("linkage model `{s}`: the bound K of `bflt:K` must be at least 1"))),
                 Err(_) => Err(Error::usage(format!(
                     "linkage model `{s}`: the bound K of `bflt:K` must be a positive integer"
                 ))),
@@ -205,7 +203,9 @@ impl Fos {
             for &s in problem.dependent_subfunctions(v) {
                 let w = problem.linkage_weight(s as usize);
                 if w != 0 {
-                    list.extend(problem.subfunction_variables(s as usize).iter().filter(|&&u| u as usize != v).map(|&u| (u, w)));
+                    list.extend(
+                        problem.subfunction_variables(s as usize).iter().filter(|&&u| u as usize != v).map(|&u| (u, w)),
+                    );
                 }
             }
             list.sort_unstable_by_key(|&(u, _)| u);
@@ -513,7 +513,8 @@ fn mutual_information(genes: &[u8], n: usize, l: usize) -> Vec<f32> {
             }
         }
     }
-    let ones: Vec<u32> = (0..l).map(|v| cols[v * words..(v + 1) * words].iter().map(|w| w.count_ones()).sum()).collect();
+    let ones: Vec<u32> =
+        (0..l).map(|v| cols[v * words..(v + 1) * words].iter().map(|w| w.count_ones()).sum()).collect();
     // MI = H(X) + H(Y) - H(X,Y) with every entropy from counts: H = ln n - (1/n) sum c ln c, so a
     // table of c ln c (0 ln 0 = 0) replaces every logarithm.
     let clnc: Vec<f64> = (0..=n).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).ln() }).collect();
@@ -627,10 +628,7 @@ mod tests {
                 .collect();
             assert_eq!(maximal.len(), 2, "set {k} = {sk:?} is not the union of two earlier sets: {maximal:?}");
             let (a, b) = (maximal[0], maximal[1]);
-            assert!(
-                fos.sets[a].iter().all(|v| fos.sets[b].binary_search(v).is_err()),
-                "children of set {k} overlap"
-            );
+            assert!(fos.sets[a].iter().all(|v| fos.sets[b].binary_search(v).is_err()), "children of set {k} overlap");
             assert_eq!(fos.sets[a].len() + fos.sets[b].len(), sk.len(), "set {k} is not the union of its children");
             for c in [a, b] {
                 assert!(parent[c].is_none(), "set {c} is a child of two sets");
@@ -1030,7 +1028,9 @@ mod tests {
 
     #[test]
     fn g81_flt_if_present() {
-        let Some(path) = crate::problem::data::data_dir(None).ok().map(|d| d.join("gset").join("G81.txt")).filter(|p| p.exists()) else {
+        let Some(path) =
+            crate::problem::data::data_dir(None).ok().map(|d| d.join("gset").join("G81.txt")).filter(|p| p.exists())
+        else {
             println!("SKIPPED: G81 not in the instance data directory");
             return;
         };

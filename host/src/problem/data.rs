@@ -86,7 +86,8 @@ pub fn read_best_known(dir: &Path) -> Result<Vec<KnownInstance>> {
         if f.len() < 6 {
             return Err(err(format!("expected at least 6 comma-separated fields, found {}", f.len())));
         }
-        let num = |s: &str, what: &str| s.trim().parse::<i64>().map_err(|_| err(format!("{what} `{s}` is not an integer")));
+        let num =
+            |s: &str, what: &str| s.trim().parse::<i64>().map_err(|_| err(format!("{what} `{s}` is not an integer")));
         rows.push(KnownInstance {
             set: f[0].trim().to_string(),
             name: f[1].trim().to_string(),

@@ -44,7 +44,10 @@ impl Graph {
         let (hline, header) = lines.next().ok_or_else(|| err(1, "empty file: expected a header `n m`".into()))?;
         let h: Vec<&str> = header.split_whitespace().collect();
         if h.len() != 2 {
-            return Err(err(hline, format!("expected a header `n m` (two integers), found {} token(s): `{header}`", h.len())));
+            return Err(err(
+                hline,
+                format!("expected a header `n m` (two integers), found {} token(s): `{header}`", h.len()),
+            ));
         }
         let n: usize = parse_int(h[0], "number of vertices").map_err(|m| err(hline, m))?;
         let m: usize = parse_int(h[1], "number of edges").map_err(|m| err(hline, m))?;
@@ -56,7 +59,10 @@ impl Graph {
         }
         let max_edges = (n as u128) * (n as u128 - 1) / 2;
         if m as u128 > max_edges {
-            return Err(err(hline, format!("{m} edges cannot exist in a simple graph of {n} vertices (at most {max_edges})")));
+            return Err(err(
+                hline,
+                format!("{m} edges cannot exist in a simple graph of {n} vertices (at most {max_edges})"),
+            ));
         }
         let mut edges = Vec::with_capacity(m);
         let mut seen: HashSet<(u32, u32)> = HashSet::with_capacity(m);
@@ -68,7 +74,10 @@ impl Graph {
             }
             let t: Vec<&str> = line.split_whitespace().collect();
             if t.len() != 3 {
-                return Err(err(lineno, format!("expected an edge `i j w` (three integers), found {} token(s): `{line}`", t.len())));
+                return Err(err(
+                    lineno,
+                    format!("expected an edge `i j w` (three integers), found {} token(s): `{line}`", t.len()),
+                ));
             }
             let i: u64 = parse_int(t[0], "vertex").map_err(|m| err(lineno, m))?;
             let j: u64 = parse_int(t[1], "vertex").map_err(|m| err(lineno, m))?;

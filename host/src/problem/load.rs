@@ -30,8 +30,12 @@ impl Choice for ProblemFormat {
     }
     fn help(self) -> &'static str {
         match self {
-            ProblemFormat::MaxCut => "Weighted Max-Cut: a graph in the G-set format (`n m`, then `i j w` lines, 1-based)",
-            ProblemFormat::Nk => "Table subfunctions (NK landscapes, ...) in the .nk format (`p nk N M`, then `f K V.. T..` lines)",
+            ProblemFormat::MaxCut => {
+                "Weighted Max-Cut: a graph in the G-set format (`n m`, then `i j w` lines, 1-based)"
+            }
+            ProblemFormat::Nk => {
+                "Table subfunctions (NK landscapes, ...) in the .nk format (`p nk N M`, then `f K V.. T..` lines)"
+            }
         }
     }
 }
@@ -60,7 +64,9 @@ pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBo
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let file = path.display().to_string();
     Ok(match format.unwrap_or_else(|| ProblemFormat::detect(path, &text)) {
-        ProblemFormat::MaxCut => Box::new(MaxCut::new(Graph::parse(&text, &file, &name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?),
+        ProblemFormat::MaxCut => {
+            Box::new(MaxCut::new(Graph::parse(&text, &file, &name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?)
+        }
         ProblemFormat::Nk => Box::new(TableProblem::parse(&text, &file, &name)?),
     })
 }

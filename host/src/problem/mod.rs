@@ -1,6 +1,6 @@
 //! Gray-box problems: binary variables, a fitness that is a sum of integer subfunctions, each
 //! over a few variables, so that a change of a few variables can be re-evaluated from the
-//! subfunctions that depend on them alone (DESIGN section 9).
+//! subfunctions that depend on them alone.
 //!
 //! Everything above this layer talks to [`GrayBoxProblem`]. A problem's subfunctions are stored
 //! in a [`Subfunctions`]: the flat arrays of one of the device crate's problem kinds (pairwise
@@ -136,7 +136,10 @@ pub struct Subfunctions {
 
 /// Checks that a CSR offset array starts at 0, never decreases and ends at `len`.
 fn check_offsets(what: &str, offsets: &[u32], len: usize) -> Result<()> {
-    if offsets.first() != Some(&0) || offsets.windows(2).any(|w| w[0] > w[1]) || *offsets.last().unwrap_or(&0) as usize != len {
+    if offsets.first() != Some(&0)
+        || offsets.windows(2).any(|w| w[0] > w[1])
+        || *offsets.last().unwrap_or(&0) as usize != len
+    {
         return Err(Error::usage(format!("{what}: offsets must start at 0, never decrease and end at {len}")));
     }
     Ok(())
@@ -147,9 +150,17 @@ impl Subfunctions {
     /// `ends[2s+1]` (two different variables) and is worth `weights[s]` when they differ.
     pub fn pairwise(l: usize, ends: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
         if ends.len() != 2 * weights.len() {
-            return Err(Error::usage(format!("pairwise subfunctions: {} ends for {} weights", ends.len(), weights.len())));
+            return Err(Error::usage(format!(
+                "pairwise subfunctions: {} ends for {} weights",
+                ends.len(),
+                weights.len()
+            )));
         }
-        let sub_offsets = (0..=weights.len() as u64).map(|s| 2 * s).map(u32::try_from).collect::<std::result::Result<Vec<u32>, _>>().map_err(|_| too_large())?;
+        let sub_offsets = (0..=weights.len() as u64)
+            .map(|s| 2 * s)
+            .map(u32::try_from)
+            .collect::<std::result::Result<Vec<u32>, _>>()
+            .map_err(|_| too_large())?;
         let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
         Subfunctions::finish(l, sub_offsets, ends.clone(), bounds, Arrays::Pairwise { ends, weights })
     }
@@ -157,25 +168,49 @@ impl Subfunctions {
     /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
     /// var_offsets[s+1]]` (at most 16) and is worth `values[table_offsets[s] + index]`, the index
     /// being its genes read as a binary number, the first variable the most significant bit.
-    pub fn tables(l: usize, var_offsets: Vec<u32>, vars: Vec<u32>, table_offsets: Vec<u32>, values: Vec<i64>) -> Result<Subfunctions> {
+    pub fn tables(
+        l: usize,
+        var_offsets: Vec<u32>,
+        vars: Vec<u32>,
+        table_offsets: Vec<u32>,
+        values: Vec<i64>,
+    ) -> Result<Subfunctions> {
         check_offsets("table subfunctions", &var_offsets, vars.len())?;
         let m = var_offsets.len() - 1;
         if table_offsets.len() != m {
-            return Err(Error::usage(format!("table subfunctions: {} table offsets for {m} subfunctions", table_offsets.len())));
+            return Err(Error::usage(format!(
+                "table subfunctions: {} table offsets for {m} subfunctions",
+                table_offsets.len()
+            )));
         }
         let mut bounds = Vec::with_capacity(m);
         for s in 0..m {
             let arity = (var_offsets[s + 1] - var_offsets[s]) as usize;
             if arity as u32 > MAX_TABLE_ARITY {
-                return Err(Error::usage(format!("subfunction {s} reads {arity} variables; tables read at most {MAX_TABLE_ARITY}")));
+                return Err(Error::usage(format!(
+                    "subfunction {s} reads {arity} variables; tables read at most {MAX_TABLE_ARITY}"
+                )));
             }
             let start = table_offsets[s] as usize;
             let table = values.get(start..start + (1usize << arity)).ok_or_else(|| {
-                Error::usage(format!("subfunction {s}: its table of {} values does not fit in the {} values given", 1usize << arity, values.len()))
+                Error::usage(format!(
+                    "subfunction {s}: its table of {} values does not fit in the {} values given",
+                    1usize << arity,
+                    values.len()
+                ))
             })?;
-            bounds.push((*table.iter().min().expect("a table has an entry"), *table.iter().max().expect("a table has an entry")));
+            bounds.push((
+                *table.iter().min().expect("a table has an entry"),
+                *table.iter().max().expect("a table has an entry"),
+            ));
         }
-        Subfunctions::finish(l, var_offsets.clone(), vars.clone(), bounds, Arrays::Tables { var_offsets, vars, table_offsets, values })
+        Subfunctions::finish(
+            l,
+            var_offsets.clone(),
+            vars.clone(),
+            bounds,
+            Arrays::Tables { var_offsets, vars, table_offsets, values },
+        )
     }
 
     /// Weighted clauses over `l` variables: subfunction s is the disjunction of the literals
@@ -184,7 +219,11 @@ impl Subfunctions {
     pub fn clauses(l: usize, lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
         check_offsets("clauses", &lit_offsets, lits.len())?;
         if weights.len() != lit_offsets.len() - 1 {
-            return Err(Error::usage(format!("clauses: {} weights for {} clauses", weights.len(), lit_offsets.len() - 1)));
+            return Err(Error::usage(format!(
+                "clauses: {} weights for {} clauses",
+                weights.len(),
+                lit_offsets.len() - 1
+            )));
         }
         let vars = lits.iter().map(|&lit| lit >> 1).collect();
         let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
@@ -192,7 +231,13 @@ impl Subfunctions {
     }
 
     /// Checks the variables and the value range, and builds the incidence of the variables.
-    fn finish(l: usize, sub_offsets: Vec<u32>, sub_vars: Vec<u32>, bounds: Vec<(i64, i64)>, arrays: Arrays) -> Result<Subfunctions> {
+    fn finish(
+        l: usize,
+        sub_offsets: Vec<u32>,
+        sub_vars: Vec<u32>,
+        bounds: Vec<(i64, i64)>,
+        arrays: Arrays,
+    ) -> Result<Subfunctions> {
         if l > u32::MAX as usize / 2 || sub_vars.len() > u32::MAX as usize {
             return Err(too_large());
         }
@@ -202,7 +247,9 @@ impl Subfunctions {
         for s in 0..m {
             for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
                 if v as usize >= l {
-                    return Err(Error::usage(format!("subfunction {s} reads variable {v}, but there are only {l} variables")));
+                    return Err(Error::usage(format!(
+                        "subfunction {s} reads variable {v}, but there are only {l} variables"
+                    )));
                 }
                 if last_seen[v as usize] == s as u32 {
                     return Err(Error::usage(format!("subfunction {s} names variable {v} twice")));
@@ -213,7 +260,9 @@ impl Subfunctions {
         }
         // Fitness in [sum of minima, sum of maxima]; a partial delta is at most the sum of the
         // ranges in absolute value. Computed in i128: no instance may overflow i64 silently.
-        let (low, high, range) = bounds.iter().fold((0i128, 0i128, 0i128), |(a, b, c), &(lo, hi)| (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128)));
+        let (low, high, range) = bounds.iter().fold((0i128, 0i128, 0i128), |(a, b, c), &(lo, hi)| {
+            (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128))
+        });
         if low < i64::MIN as i128 || high > i64::MAX as i128 || range > i64::MAX as i128 {
             return Err(Error::usage(format!(
                 "the fitness of this instance ranges from {low} to {high}: beyond 64-bit integers (at most {}), so it could not be computed exactly",
@@ -280,7 +329,9 @@ impl Subfunctions {
     pub fn arrays(&self) -> KindArrays<'_> {
         match &self.arrays {
             Arrays::Pairwise { ends, weights } => KindArrays::Pairwise { ends, weights },
-            Arrays::Tables { var_offsets, vars, table_offsets, values } => KindArrays::Tables { var_offsets, vars, table_offsets, values },
+            Arrays::Tables { var_offsets, vars, table_offsets, values } => {
+                KindArrays::Tables { var_offsets, vars, table_offsets, values }
+            }
             Arrays::Clauses { lit_offsets, lits, weights } => KindArrays::Clauses { lit_offsets, lits, weights },
         }
     }
@@ -289,16 +340,20 @@ impl Subfunctions {
     /// GOMEA get the code the kernels run. The kind stays valid while `self` lives.
     pub fn with_kind<V: KindVisitor>(&self, visitor: V) -> V::Output {
         match &self.arrays {
-            Arrays::Pairwise { ends, weights } => visitor.visit(Pairwise { ends: Ptr::from_slice(ends), weights: Ptr::from_slice(weights) }),
+            Arrays::Pairwise { ends, weights } => {
+                visitor.visit(Pairwise { ends: Ptr::from_slice(ends), weights: Ptr::from_slice(weights) })
+            }
             Arrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
                 var_offsets: Ptr::from_slice(var_offsets),
                 vars: Ptr::from_slice(vars),
                 table_offsets: Ptr::from_slice(table_offsets),
                 values: Ptr::from_slice(values),
             }),
-            Arrays::Clauses { lit_offsets, lits, weights } => {
-                visitor.visit(Clauses { lit_offsets: Ptr::from_slice(lit_offsets), lits: Ptr::from_slice(lits), weights: Ptr::from_slice(weights) })
-            }
+            Arrays::Clauses { lit_offsets, lits, weights } => visitor.visit(Clauses {
+                lit_offsets: Ptr::from_slice(lit_offsets),
+                lits: Ptr::from_slice(lits),
+                weights: Ptr::from_slice(weights),
+            }),
         }
     }
 
@@ -308,7 +363,13 @@ impl Subfunctions {
     ///
     /// If `s` is not a subfunction or `x` has fewer than l genes.
     pub fn evaluate_one(&self, s: usize, x: &[u8]) -> i64 {
-        assert!(s < self.len() && x.len() >= self.l, "evaluate_one: subfunction {s} of {}, {} genes of {}", self.len(), x.len(), self.l);
+        assert!(
+            s < self.len() && x.len() >= self.l,
+            "evaluate_one: subfunction {s} of {}, {} genes of {}",
+            self.len(),
+            x.len(),
+            self.l
+        );
         struct One<'x>(usize, &'x [u8]);
         impl KindVisitor for One<'_> {
             type Output = i64;
@@ -373,7 +434,14 @@ impl PartialEvaluation {
     /// `kind` is the kind of `f` (from its `with_kind`), and `old` and `new` hold at least l genes
     /// each.
     #[inline]
-    pub unsafe fn delta<K: Kind>(&mut self, kind: &K, f: &Subfunctions, changed: &[u32], old: &[u8], new: &[u8]) -> (i64, usize) {
+    pub unsafe fn delta<K: Kind>(
+        &mut self,
+        kind: &K,
+        f: &Subfunctions,
+        changed: &[u32],
+        old: &[u8],
+        new: &[u8],
+    ) -> (i64, usize) {
         let (old, new) = (Ptr::from_slice(old), Ptr::from_slice(new));
         if let [v] = changed {
             // One variable: its subfunctions are distinct, no bookkeeping needed.
@@ -427,4 +495,78 @@ impl EvaluationCounter {
 pub fn full_evaluation<P: GrayBoxProblem + ?Sized>(p: &P, x: &[u8], counter: &EvaluationCounter) -> i64 {
     counter.add_subfunctions(p.subfunctions() as u64);
     p.evaluate(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One instance of every kind, small enough to check by hand.
+    fn one_of_each() -> Vec<Subfunctions> {
+        vec![
+            Subfunctions::pairwise(4, vec![0, 1, 1, 3, 2, 0], vec![5, -2, 7]).unwrap(),
+            Subfunctions::tables(4, vec![0, 2, 5], vec![3, 0, 1, 2, 3], vec![0, 4], (0..12).collect()).unwrap(),
+            Subfunctions::clauses(4, vec![0, 2, 3, 6], vec![0, 3, 5, 2 * 3 + 1, 2 * 2, 2], vec![1, 4, 2]).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn the_device_kinds_name_the_variables_the_host_lists() {
+        struct Vars(usize);
+        impl KindVisitor for Vars {
+            type Output = Vec<Vec<u32>>;
+            fn visit<K: Kind>(self, kind: K) -> Vec<Vec<u32>> {
+                // SAFETY: s < m of the checked arrays; k < arity(s).
+                (0..self.0 as u32)
+                    .map(|s| unsafe { (0..kind.arity(s)).map(|k| kind.variable(s, k)).collect() })
+                    .collect()
+            }
+        }
+        for f in one_of_each() {
+            let from_kind = f.with_kind(Vars(f.len()));
+            let from_host: Vec<Vec<u32>> = (0..f.len()).map(|s| f.variables_of(s).to_vec()).collect();
+            assert_eq!(from_kind, from_host, "{}", f.arrays().kind_name());
+            // The incidence is the transpose, ascending.
+            for v in 0..f.variables() {
+                let expected: Vec<u32> =
+                    (0..f.len() as u32).filter(|&s| f.variables_of(s as usize).contains(&(v as u32))).collect();
+                assert_eq!(f.dependent(v), &expected[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_kind_evaluates_as_defined() {
+        let [pairwise, tables, clauses] = &one_of_each()[..] else { unreachable!() };
+        let x = [1, 0, 0, 1];
+        // Edges 0-1 (cut, 5), 1-3 (cut, -2), 2-0 (cut, 7).
+        assert_eq!(pairwise.evaluate(&x), 10);
+        // Table 0 reads x3, x0 = 1, 1: index 3 -> 3. Table 1 reads x1, x2, x3 = 0, 0, 1: index 1,
+        // at offset 4 -> 5.
+        assert_eq!(tables.evaluate(&x), 8);
+        // (x0 or not x1): true, 1; (not x2): true, 4; (not x3 or x2 or x1): false.
+        assert_eq!(clauses.evaluate(&x), 5);
+        assert_eq!(clauses.evaluate_one(2, &[0, 1, 0, 1]), 2);
+        assert_eq!(tables.bounds(1), (4, 11));
+        assert_eq!(pairwise.value_range(1), 2);
+    }
+
+    #[test]
+    fn malformed_arrays_are_refused() {
+        let e = |r: Result<Subfunctions>| r.unwrap_err().to_string();
+        assert!(e(Subfunctions::pairwise(2, vec![0, 2], vec![1])).contains("reads variable 2"));
+        assert!(e(Subfunctions::pairwise(2, vec![1, 1], vec![1])).contains("twice"));
+        assert!(e(Subfunctions::pairwise(2, vec![0], vec![1])).contains("1 ends for 1 weights"));
+        assert!(e(Subfunctions::pairwise(2, vec![0, 1, 1, 0], vec![i64::MAX, 1])).contains("beyond 64-bit"));
+        assert!(e(Subfunctions::pairwise(2, vec![0, 1, 1, 0], vec![i64::MIN, -1])).contains("beyond 64-bit"));
+        assert!(e(Subfunctions::tables(2, vec![0, 2], vec![0, 1], vec![0], vec![1, 2, 3])).contains("does not fit"));
+        assert!(e(Subfunctions::tables(2, vec![0, 3], vec![0, 1], vec![0], vec![0; 8])).contains("offsets"));
+        assert!(e(Subfunctions::clauses(2, vec![0, 1], vec![4], vec![1])).contains("reads variable 2"));
+        assert!(e(Subfunctions::clauses(2, vec![0, 2], vec![0, 1], vec![1])).contains("twice"));
+        // A range that fits only just: the sum of the ranges is the limit.
+        Subfunctions::pairwise(3, vec![0, 1, 1, 2], vec![i64::MAX / 2, i64::MAX / 2]).unwrap();
+        assert!(
+            e(Subfunctions::pairwise(3, vec![0, 1, 1, 2], vec![i64::MAX / 2, -(i64::MAX / 2) - 2])).contains("beyond")
+        );
+    }
 }

@@ -24,11 +24,14 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
         return Err(Error::usage(format!("NK: n = {n} variables cannot hold a window of k = {k}")));
     }
     if n > u32::MAX as usize / 2 || (n - k + 1).saturating_mul(1 << k) > u32::MAX as usize {
-        return Err(Error::usage(format!("NK: n = {n}, k = {k} is more than this program supports (2^32 table entries)")));
+        return Err(Error::usage(format!(
+            "NK: n = {n}, k = {k} is more than this program supports (2^32 table entries)"
+        )));
     }
     let mut rng = SplitMix64::stream(seed, 0x6e6b);
-    let subfunctions: Vec<(Vec<u32>, Vec<i64>)> =
-        (0..n - k + 1).map(|i| ((i as u32..(i + k) as u32).collect(), (0..1 << k).map(|_| rng.below(VALUES) as i64).collect())).collect();
+    let subfunctions: Vec<(Vec<u32>, Vec<i64>)> = (0..n - k + 1)
+        .map(|i| ((i as u32..(i + k) as u32).collect(), (0..1 << k).map(|_| rng.below(VALUES) as i64).collect()))
+        .collect();
     let mut problem = TableProblem::new(format!("nk-n{n}-k{k}-s{seed}"), "nk", n, &subfunctions, None)?;
     let (value, witness) = optimum(problem.functions()).expect("a sliding-window NK landscape");
     debug_assert_eq!(problem.evaluate(&witness), value);
@@ -49,7 +52,9 @@ pub fn optimum(f: &Subfunctions) -> Option<(i64, Vec<u8>)> {
         return None;
     }
     for s in 0..m {
-        if (var_offsets[s + 1] - var_offsets[s]) as usize != k || (0..k).any(|t| vars[var_offsets[s] as usize + t] as usize != s + t) {
+        if (var_offsets[s + 1] - var_offsets[s]) as usize != k
+            || (0..k).any(|t| vars[var_offsets[s] as usize + t] as usize != s + t)
+        {
             return None;
         }
     }

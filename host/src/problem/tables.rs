@@ -44,7 +44,13 @@ pub struct TableProblem {
 impl TableProblem {
     /// A problem of `l` variables whose subfunction s reads `subfunctions[s].0` and has the table
     /// `subfunctions[s].1` (2^k entries for k variables).
-    pub fn new(name: impl Into<String>, problem_type: impl Into<String>, l: usize, subfunctions: &[(Vec<u32>, Vec<i64>)], optimum: Option<i64>) -> Result<Self> {
+    pub fn new(
+        name: impl Into<String>,
+        problem_type: impl Into<String>,
+        l: usize,
+        subfunctions: &[(Vec<u32>, Vec<i64>)],
+        optimum: Option<i64>,
+    ) -> Result<Self> {
         let mut var_offsets = Vec::with_capacity(subfunctions.len() + 1);
         let mut vars = Vec::new();
         let mut table_offsets = Vec::with_capacity(subfunctions.len());
@@ -52,7 +58,11 @@ impl TableProblem {
         var_offsets.push(0u32);
         for (s, (v, t)) in subfunctions.iter().enumerate() {
             if v.is_empty() || v.len() > MAX_TABLE_ARITY as usize || t.len() != 1 << v.len() {
-                return Err(Error::usage(format!("subfunction {s}: {} variables and {} table entries (expected 1 to {MAX_TABLE_ARITY} variables and 2^k entries)", v.len(), t.len())));
+                return Err(Error::usage(format!(
+                    "subfunction {s}: {} variables and {} table entries (expected 1 to {MAX_TABLE_ARITY} variables and 2^k entries)",
+                    v.len(),
+                    t.len()
+                )));
             }
             vars.extend_from_slice(v);
             var_offsets.push(u32::try_from(vars.len()).map_err(|_| Error::usage("too many table entries"))?);
@@ -91,7 +101,10 @@ impl TableProblem {
                 ("p", None) => {
                     let t: Vec<&str> = tokens.collect();
                     if t.len() != 3 {
-                        return Err(err(lineno, format!("expected a header `p TYPE VARIABLES SUBFUNCTIONS`, found `{line}`")));
+                        return Err(err(
+                            lineno,
+                            format!("expected a header `p TYPE VARIABLES SUBFUNCTIONS`, found `{line}`"),
+                        ));
                     }
                     if t[0].is_empty() || !t[0].chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                         return Err(err(lineno, format!("problem type `{}`: letters, digits and `-` only", t[0])));
@@ -106,13 +119,26 @@ impl TableProblem {
                     }
                     // Each `f` line takes at least 5 bytes: a larger count cannot be in the file.
                     if m > text.len() / 5 + 1 {
-                        return Err(err(lineno, format!("the header announces {m} subfunctions, more than a file of {} bytes can hold", text.len())));
+                        return Err(err(
+                            lineno,
+                            format!(
+                                "the header announces {m} subfunctions, more than a file of {} bytes can hold",
+                                text.len()
+                            ),
+                        ));
                     }
                     subfunctions.reserve(m);
                     header = Some((t[0].to_string(), l, m, lineno));
                 }
                 ("p", Some(_)) => return Err(err(lineno, "a second header line".into())),
-                (_, None) => return Err(err(lineno, format!("expected the header `p TYPE VARIABLES SUBFUNCTIONS` before anything else, found `{line}`"))),
+                (_, None) => {
+                    return Err(err(
+                        lineno,
+                        format!(
+                            "expected the header `p TYPE VARIABLES SUBFUNCTIONS` before anything else, found `{line}`"
+                        ),
+                    ));
+                }
                 ("o", Some(_)) => {
                     let t: Vec<&str> = tokens.collect();
                     if t.len() != 1 || optimum.is_some() {
@@ -122,15 +148,29 @@ impl TableProblem {
                 }
                 ("f", Some((_, l, m, _))) => {
                     if subfunctions.len() == *m {
-                        return Err(err(lineno, format!("more `f` lines than the {m} subfunctions the header announces")));
+                        return Err(err(
+                            lineno,
+                            format!("more `f` lines than the {m} subfunctions the header announces"),
+                        ));
                     }
                     let t: Vec<&str> = tokens.collect();
-                    let k: usize = int(t.first().copied().unwrap_or(""), "number of variables").map_err(|m| err(lineno, m))?;
+                    let k: usize =
+                        int(t.first().copied().unwrap_or(""), "number of variables").map_err(|m| err(lineno, m))?;
                     if k == 0 || k > MAX_TABLE_ARITY as usize {
-                        return Err(err(lineno, format!("a subfunction reads 1 to {MAX_TABLE_ARITY} variables, not {k}")));
+                        return Err(err(
+                            lineno,
+                            format!("a subfunction reads 1 to {MAX_TABLE_ARITY} variables, not {k}"),
+                        ));
                     }
                     if t.len() != 1 + k + (1 << k) {
-                        return Err(err(lineno, format!("a subfunction of {k} variables needs {k} variables and {} table values; found {} numbers after `f {k}`", 1 << k, t.len() - 1)));
+                        return Err(err(
+                            lineno,
+                            format!(
+                                "a subfunction of {k} variables needs {k} variables and {} table values; found {} numbers after `f {k}`",
+                                1 << k,
+                                t.len() - 1
+                            ),
+                        ));
                     }
                     let mut vars = Vec::with_capacity(k);
                     for tok in &t[1..=k] {
@@ -144,17 +184,29 @@ impl TableProblem {
                         }
                         vars.push(v);
                     }
-                    let table = t[1 + k..].iter().map(|tok| int::<i64>(tok, "table value")).collect::<std::result::Result<Vec<i64>, String>>().map_err(|m| err(lineno, m))?;
+                    let table = t[1 + k..]
+                        .iter()
+                        .map(|tok| int::<i64>(tok, "table value"))
+                        .collect::<std::result::Result<Vec<i64>, String>>()
+                        .map_err(|m| err(lineno, m))?;
                     subfunctions.push((vars, table));
                 }
-                _ => return Err(err(lineno, format!("unknown line `{line}`: expected `c ...`, `o VALUE` or `f K V1 .. VK T0 ..`"))),
+                _ => {
+                    return Err(err(
+                        lineno,
+                        format!("unknown line `{line}`: expected `c ...`, `o VALUE` or `f K V1 .. VK T0 ..`"),
+                    ));
+                }
             }
         }
         let Some((problem_type, l, m, hline)) = header else {
             return Err(err(1, "no header line `p TYPE VARIABLES SUBFUNCTIONS`".into()));
         };
         if subfunctions.len() != m {
-            return Err(err(last_line, format!("the header (line {hline}) announces {m} subfunctions but the file has {}", subfunctions.len())));
+            return Err(err(
+                last_line,
+                format!("the header (line {hline}) announces {m} subfunctions but the file has {}", subfunctions.len()),
+            ));
         }
         TableProblem::new(name, problem_type, l, &subfunctions, optimum).map_err(|e| err(hline, e.to_string()))
     }
@@ -168,7 +220,9 @@ impl TableProblem {
         if let Some(o) = self.optimum {
             let _ = writeln!(s, "o {o}");
         }
-        let KindArrays::Tables { var_offsets, vars, table_offsets, values } = f.arrays() else { unreachable!("a table problem has tables") };
+        let KindArrays::Tables { var_offsets, vars, table_offsets, values } = f.arrays() else {
+            unreachable!("a table problem has tables")
+        };
         for sub in 0..f.len() {
             let vs = &vars[var_offsets[sub] as usize..var_offsets[sub + 1] as usize];
             let start = table_offsets[sub] as usize;

@@ -73,10 +73,7 @@ fn run() -> Result<(), String> {
         return Err(format!("this linker only links nvptx64 targets, not {t}"));
     }
     let tools = Tools::find(&opts)?;
-    let cpu = opts
-        .target_cpu
-        .clone()
-        .unwrap_or_else(|| "sm_80".to_owned());
+    let cpu = opts.target_cpu.clone().unwrap_or_else(|| "sm_80".to_owned());
     let level = opts.opt_level.clone().unwrap_or_else(|| "3".to_owned());
 
     let temp = output.with_extension("pgomea-link");
@@ -129,8 +126,7 @@ fn run() -> Result<(), String> {
     exec(cmd)?;
 
     // 5. Check it.
-    let ptx = fs::read_to_string(&output)
-        .map_err(|e| format!("cannot read the PTX {}: {e}", output.display()))?;
+    let ptx = fs::read_to_string(&output).map_err(|e| format!("cannot read the PTX {}: {e}", output.display()))?;
     check_ptx(&ptx, &opts.exports)?;
 
     if !opts.keep_temps && std::env::var_os("PGOMEA_PTX_KEEP_TEMPS").is_none() {
@@ -142,9 +138,8 @@ fn run() -> Result<(), String> {
 fn parse(args: Vec<OsString>) -> Result<Options, String> {
     let mut o = Options::default();
     let mut it = args.into_iter();
-    let need = |it: &mut std::vec::IntoIter<OsString>, flag: &str| {
-        it.next().ok_or_else(|| format!("{flag} needs a value"))
-    };
+    let need =
+        |it: &mut std::vec::IntoIter<OsString>, flag: &str| it.next().ok_or_else(|| format!("{flag} needs a value"));
     while let Some(arg) = it.next() {
         let Some(s) = arg.to_str() else {
             o.inputs.push(PathBuf::from(arg));
@@ -157,8 +152,7 @@ fn parse(args: Vec<OsString>) -> Result<Options, String> {
             continue;
         }
         match s {
-            "-o" | "-L" | "--target" | "--target-cpu" | "--export-symbol" | "--llvm-bin-dir"
-            | "--linker-hash" => {
+            "-o" | "-L" | "--target" | "--target-cpu" | "--export-symbol" | "--llvm-bin-dir" | "--linker-hash" => {
                 let v = need(&mut it, s)?;
                 set_valued(&mut o, s, v)?;
             }
@@ -174,11 +168,7 @@ fn parse(args: Vec<OsString>) -> Result<Options, String> {
 }
 
 fn set_valued(o: &mut Options, flag: &str, v: OsString) -> Result<(), String> {
-    let text = || {
-        v.to_str()
-            .map(str::to_owned)
-            .ok_or_else(|| format!("{flag}: not UTF-8"))
-    };
+    let text = || v.to_str().map(str::to_owned).ok_or_else(|| format!("{flag}: not UTF-8"));
     match flag {
         "-o" => o.output = Some(PathBuf::from(&v)),
         "-L" => o.search_dirs.push(PathBuf::from(&v)),
@@ -199,8 +189,7 @@ fn expand_response_files(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
     for a in args {
         match a.to_str().and_then(|s| s.strip_prefix('@')) {
             Some(file) => {
-                let text = fs::read_to_string(file)
-                    .map_err(|e| format!("cannot read response file {file}: {e}"))?;
+                let text = fs::read_to_string(file).map_err(|e| format!("cannot read response file {file}: {e}"))?;
                 for line in text.lines().filter(|l| !l.is_empty()) {
                     let mut arg = String::new();
                     let mut chars = line.chars();
@@ -238,11 +227,8 @@ impl Tools {
                 if rustlib.ends_with("lib/rustlib")
                     && let Ok(rd) = fs::read_dir(rustlib)
                 {
-                    let mut found: Vec<PathBuf> = rd
-                        .flatten()
-                        .map(|e| e.path().join("bin"))
-                        .filter(|b| b.join("llvm-link").is_file())
-                        .collect();
+                    let mut found: Vec<PathBuf> =
+                        rd.flatten().map(|e| e.path().join("bin")).filter(|b| b.join("llvm-link").is_file()).collect();
                     found.sort();
                     dirs.extend(found);
                 }
@@ -265,11 +251,7 @@ impl Tools {
                 )
             })
         };
-        Ok(Tools {
-            llvm_link: tool("llvm-link")?,
-            opt: tool("opt")?,
-            llc: tool("llc")?,
-        })
+        Ok(Tools { llvm_link: tool("llvm-link")?, opt: tool("opt")?, llc: tool("llc")? })
     }
 }
 
@@ -281,14 +263,8 @@ fn concat_os(prefix: &str, p: &Path) -> OsString {
 
 fn exec(mut cmd: Command) -> Result<(), String> {
     let shown = format!("{cmd:?}");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{shown} failed: {status}"))
-    }
+    let status = cmd.status().map_err(|e| format!("cannot run {shown}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{shown} failed: {status}")) }
 }
 
 fn is_bitcode(data: &[u8]) -> bool {
@@ -297,45 +273,31 @@ fn is_bitcode(data: &[u8]) -> bool {
 
 /// Adds `input` (a bitcode file, or an ar archive such as an rlib) to `out`, writing archive
 /// members to `temp`.
-fn collect_bitcode(
-    input: &Path,
-    index: usize,
-    temp: &Path,
-    out: &mut Vec<PathBuf>,
-) -> Result<(), String> {
+fn collect_bitcode(input: &Path, index: usize, temp: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let data = fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
     if is_bitcode(&data) {
         out.push(input.to_owned());
         return Ok(());
     }
     if !data.starts_with(b"!<arch>\n") {
-        return Err(format!(
-            "{} is neither LLVM bitcode nor an ar archive",
-            input.display()
-        ));
+        return Err(format!("{} is neither LLVM bitcode nor an ar archive", input.display()));
     }
     let mut pos = 8;
     let mut member = 0;
     let mut found = 0;
     while pos + 60 <= data.len() {
         let header = &data[pos..pos + 60];
-        let field = |r: std::ops::Range<usize>| {
-            std::str::from_utf8(&header[r]).map(str::trim).unwrap_or("")
-        };
+        let field = |r: std::ops::Range<usize>| std::str::from_utf8(&header[r]).map(str::trim).unwrap_or("");
         let name = field(0..16);
-        let size: usize = field(48..58)
-            .parse()
-            .map_err(|_| format!("{}: bad archive member header", input.display()))?;
+        let size: usize =
+            field(48..58).parse().map_err(|_| format!("{}: bad archive member header", input.display()))?;
         let mut start = pos + 60;
         let end = start + size;
         if end > data.len() {
             return Err(format!("{}: truncated archive", input.display()));
         }
         // BSD long names: "#1/LEN", the name leads the data.
-        if let Some(len) = name
-            .strip_prefix("#1/")
-            .and_then(|l| l.parse::<usize>().ok())
-        {
+        if let Some(len) = name.strip_prefix("#1/").and_then(|l| l.parse::<usize>().ok()) {
             start += len.min(size);
         }
         let body = &data[start..end];
@@ -349,10 +311,7 @@ fn collect_bitcode(
         pos = end + (end & 1);
     }
     if found == 0 {
-        return Err(format!(
-            "{}: archive without bitcode members",
-            input.display()
-        ));
+        return Err(format!("{}: archive without bitcode members", input.display()));
     }
     Ok(())
 }
@@ -411,7 +370,5 @@ fn symbol_name(decl: &str) -> String {
             break;
         }
     }
-    s.chars()
-        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '%'))
-        .collect()
+    s.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '%')).collect()
 }

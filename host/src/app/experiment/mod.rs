@@ -24,12 +24,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
+use crate::gomea::run::{Limits, Run};
 use crate::problem::GrayBoxProblem;
 use crate::problem::maxcut::MaxCut;
-use crate::gomea::run::{Limits, Run};
-use crate::choice::Choice;
 use crate::solve::{Algorithm, Backend, SolveConfig, solve};
 use plot::{Figure, Series};
 use store::{RunConfig, RunRecord};
@@ -38,7 +38,7 @@ use studies::{Budget, RunSpec};
 use summary::Summary;
 
 const STUDIES_HELP: &str = "\
-Studies (section 6 of Bouter and Bosman, GECCO 2022, figure numbers of the paper; DESIGN.md section 7):
+Studies (section 6 of Bouter and Bosman, GECCO 2022, with the figure numbers of the paper):
 
   ims-popsize     Fig. 4. Parallel GOMEA with a fixed linkage tree (FLT) and IMS base population
                   n_base = 8, 16, 32, 64 on g1 and g65. Claim: n_base hardly matters (only 8 is
@@ -91,7 +91,8 @@ impl FromStr for Shard {
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         let bad = || format!("`{s}`: expected I/N with 1 <= I <= N, e.g. 3/8");
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        let (index, count): (usize, usize) =
+            (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
         if count == 0 || index == 0 || index > count {
             return Err(bad());
         }
@@ -194,7 +195,9 @@ impl ExperimentArgs {
     fn budget(&self) -> Result<Budget> {
         let positive = |v: Option<f64>, what: &str| -> Result<()> {
             match v {
-                Some(x) if !(x > 0.0 && x.is_finite()) => Err(Error::usage(format!("{what} {x}: expected a positive number"))),
+                Some(x) if !(x > 0.0 && x.is_finite()) => {
+                    Err(Error::usage(format!("{what} {x}: expected a positive number")))
+                }
                 _ => Ok(()),
             }
         };
@@ -216,7 +219,8 @@ impl ExperimentArgs {
         if self.runs() == 0 {
             return Err(Error::usage("--runs 0: expected at least one run"));
         }
-        let instances = studies::resolve_instances(self.study, &self.instances, self.instances_dir.as_deref(), self.paper)?;
+        let instances =
+            studies::resolve_instances(self.study, &self.instances, self.instances_dir.as_deref(), self.paper)?;
         studies::plan(self.study, &instances, self.runs(), &self.budget()?)
     }
 
@@ -242,7 +246,8 @@ impl ExperimentArgs {
     pub fn command_line(&self, spec: &RunSpec) -> String {
         let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "pgomea".into());
         let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()).display().to_string();
-        let mut t: Vec<String> = vec![exe, "experiment".into(), self.study.name().into(), "--out".into(), abs(&self.out)];
+        let mut t: Vec<String> =
+            vec![exe, "experiment".into(), self.study.name().into(), "--out".into(), abs(&self.out)];
         t.extend(["--only".into(), spec.run_id.clone(), "--runs".into(), self.runs().to_string()]);
         t.extend(["--instances".into(), spec.instance.source_text()]);
         if let studies::Source::Data { dir, .. } = &spec.instance.source {
@@ -302,9 +307,16 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// Runs one planned run and returns its record (not yet stored).
-pub fn execute(spec: &RunSpec, common: &studies::Common, problem: &MaxCut, ptx: Option<&'static str>, progress: bool) -> Result<RunRecord> {
+pub fn execute(
+    spec: &RunSpec,
+    common: &studies::Common,
+    problem: &MaxCut,
+    ptx: Option<&'static str>,
+    progress: bool,
+) -> Result<RunRecord> {
     let v = &spec.variant;
-    let max_population = common.max_population.unwrap_or_else(|| crate::solve::default_population_cap(problem.variables(), v.n_base));
+    let max_population =
+        common.max_population.unwrap_or_else(|| crate::solve::default_population_cap(problem.variables(), v.n_base));
     let config = SolveConfig {
         algorithm: v.algorithm,
         backend: common.backend,
@@ -317,7 +329,8 @@ pub fn execute(spec: &RunSpec, common: &studies::Common, problem: &MaxCut, ptx: 
         threads: common.threads,
         ptx,
     };
-    let limits = Limits { time: spec.time_limit.map(Duration::from_secs_f64), evaluations: spec.max_evals, target: spec.target };
+    let limits =
+        Limits { time: spec.time_limit.map(Duration::from_secs_f64), evaluations: spec.max_evals, target: spec.target };
     if limits.time.is_none() && limits.evaluations.is_none() {
         return Err(Error::usage("a run needs a time limit or an evaluation budget"));
     }
@@ -457,7 +470,9 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
             if a.no_figures { "" } else { ", figures/" }
         );
         if a.shard.is_some() {
-            eprintln!("when every shard is done: pgomea merge DIR... --out MERGED (one summary and the figures of all runs)");
+            eprintln!(
+                "when every shard is done: pgomea merge DIR... --out MERGED (one summary and the figures of all runs)"
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -473,7 +488,10 @@ pub fn merge(a: &MergeArgs) -> Result<ExitCode> {
     let mut merged: Vec<(RunRecord, PathBuf)> = Vec::new();
     for dir in &a.dirs {
         if !store::runs_dir(dir).is_dir() {
-            return Err(Error::usage(format!("{}: no runs/ folder: not a result directory of `pgomea experiment`", dir.display())));
+            return Err(Error::usage(format!(
+                "{}: no runs/ folder: not a result directory of `pgomea experiment`",
+                dir.display()
+            )));
         }
         for r in store::load_dir(dir)? {
             match merged.iter().find(|(m, _)| m.run_id == r.run_id) {
@@ -604,13 +622,24 @@ pub fn write_figures(dir: &Path, records: &[RunRecord], s: &Summary) -> Result<(
                     let pts = summary::scalability_points(runs);
                     for p in &pts {
                         let f = |x: f64| if x.is_finite() { x.to_string() } else { String::new() };
-                        csv += &format!("{variant},{},{},{},{},{},{}\n", p.vertices, p.runs, p.reached, f(p.median), f(p.p10), f(p.p90));
+                        csv += &format!(
+                            "{variant},{},{},{},{},{},{}\n",
+                            p.vertices,
+                            p.runs,
+                            p.reached,
+                            f(p.median),
+                            f(p.p10),
+                            f(p.p90)
+                        );
                     }
                     let finite: Vec<_> = pts.iter().filter(|p| p.median.is_finite()).collect();
                     fig.series.push(Series {
                         name: legend(runs),
                         points: finite.iter().map(|p| (p.vertices as f64, p.median)).collect(),
-                        band: finite.iter().map(|p| (p.vertices as f64, p.p10, if p.p90.is_finite() { p.p90 } else { f64::MAX })).collect(),
+                        band: finite
+                            .iter()
+                            .map(|p| (p.vertices as f64, p.p10, if p.p90.is_finite() { p.p90 } else { f64::MAX }))
+                            .collect(),
                         markers: true,
                     });
                 }
@@ -679,7 +708,11 @@ pub fn write_figures(dir: &Path, records: &[RunRecord], s: &Summary) -> Result<(
             for sp in list {
                 fig.series.push(Series {
                     name: sp.instance.clone(),
-                    points: sp.levels.iter().filter_map(|l| l.speedup.map(|s| (l.parallel_time_s.max(1e-6), s))).collect(),
+                    points: sp
+                        .levels
+                        .iter()
+                        .filter_map(|l| l.speedup.map(|s| (l.parallel_time_s.max(1e-6), s)))
+                        .collect(),
                     band: Vec::new(),
                     markers: sp.levels.iter().filter(|l| l.speedup.is_some()).count() < 30,
                 });

@@ -95,7 +95,7 @@ fn number_label(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         "0".into()
-    } else if a >= 1e6 || a < 1e-3 {
+    } else if !(1e-3..1e6).contains(&a) {
         format!("{v:.0e}")
     } else if a >= 100.0 || (v.fract() == 0.0 && a >= 1.0) {
         format!("{v:.0}")
@@ -151,11 +151,14 @@ where
         }
         let points: Vec<(f64, f64)> = s.points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite()).collect();
         let style = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
-        chart
-            .draw_series(LineSeries::new(points.clone(), style))
-            .map_err(plot_err)?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 }));
+        chart.draw_series(LineSeries::new(points.clone(), style)).map_err(plot_err)?.label(s.name.as_str()).legend(
+            move |(x, y)| {
+                PathElement::new(
+                    vec![(x, y), (x + 22, y)],
+                    ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 },
+                )
+            },
+        );
         if s.markers {
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(plot_err)?;
         }
@@ -163,9 +166,11 @@ where
     if let Some((value, label)) = &fig.hline {
         let (x0, x1) = (chart.x_range().start, chart.x_range().end);
         let dashed = DashedLineSeries::new(vec![(x0, *value), (x1, *value)], 6, 4, BLACK.mix(0.6).stroke_width(1));
-        chart.draw_series(dashed).map_err(plot_err)?.label(label.as_str()).legend(|(x, y)| {
-            PathElement::new(vec![(x, y), (x + 22, y)], BLACK.mix(0.6).stroke_width(1))
-        });
+        chart
+            .draw_series(dashed)
+            .map_err(plot_err)?
+            .label(label.as_str())
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], BLACK.mix(0.6).stroke_width(1)));
     }
     chart
         .configure_series_labels()

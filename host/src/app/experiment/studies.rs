@@ -1,4 +1,4 @@
-//! The studies of section 6 of the paper (DESIGN.md section 7) as plans: which instances, which
+//! The studies of section 6 of the paper as plans: which instances, which
 //! algorithm variants, which seeds, which limits. A plan is a deterministic list of runs, so that
 //! `--list`, `--shard i/n` and `--only RUN_ID` of the same command agree on every run.
 
@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::problem::data::{self, KnownInstance};
 use crate::error::{Error, Result};
 use crate::linkage::fos::LinkageModel;
+use crate::problem::data::{self, KnownInstance};
 use crate::solve::{Algorithm, Backend, FosOrderKind};
 
 /// The studies. Each reproduces one figure of the paper (section 6).
@@ -30,8 +30,14 @@ pub enum Study {
 }
 
 impl Study {
-    pub const ALL: [Study; 6] =
-        [Study::ImsPopsize, Study::Scalability, Study::Convergence, Study::Speedup, Study::LinkageModels, Study::FosOrder];
+    pub const ALL: [Study; 6] = [
+        Study::ImsPopsize,
+        Study::Scalability,
+        Study::Convergence,
+        Study::Speedup,
+        Study::LinkageModels,
+        Study::FosOrder,
+    ];
 
     pub fn name(&self) -> &'static str {
         match self {
@@ -213,7 +219,12 @@ fn bkv_beside(path: &Path) -> Option<i64> {
 
 /// Resolves the instance arguments of a study: file paths, `SET/NAME`, `SET/*`, or bare names
 /// looked up in the study's sets of the data directory.
-pub fn resolve_instances(study: Study, items: &[String], data_dir: Option<&Path>, paper: bool) -> Result<Vec<InstanceRef>> {
+pub fn resolve_instances(
+    study: Study,
+    items: &[String],
+    data_dir: Option<&Path>,
+    paper: bool,
+) -> Result<Vec<InstanceRef>> {
     let given = !items.is_empty();
     let defaults;
     let items: &[String] = if !given {
@@ -247,9 +258,9 @@ pub fn resolve_instances(study: Study, items: &[String], data_dir: Option<&Path>
         let path = Path::new(item);
         if path.is_file() {
             let instance = crate::problem::graph::Graph::read(path)?;
-            let known = data::data_dir(data_dir)
-                .ok()
-                .and_then(|dir| data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path)));
+            let known = data::data_dir(data_dir).ok().and_then(|dir| {
+                data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
+            });
             let (best_known, is_optimal) = match known {
                 Some(k) => (Some(k.best_known), k.is_optimal),
                 None => (bkv_beside(path), false),
@@ -268,21 +279,29 @@ pub fn resolve_instances(study: Study, items: &[String], data_dir: Option<&Path>
         let why = if given {
             format!("instance `{item}` is not a file, so it is looked up in the data directory")
         } else {
-            format!("the {} study's default instances ({}) come from the data directory", study.name(), items.join(", "))
+            format!(
+                "the {} study's default instances ({}) come from the data directory",
+                study.name(),
+                items.join(", ")
+            )
         };
         if let Some((set, name)) = item.split_once('/')
             && data::SETS.iter().any(|s| s.0.eq_ignore_ascii_case(set))
         {
             let (dir, rows) = data(&format!("{why}; pass --instances FILE... to run on your own files"))?;
             if name == "@sizes" || name.contains('*') {
-                let mut all: Vec<&KnownInstance> =
-                    rows.iter().filter(|r| r.set.eq_ignore_ascii_case(set) && (name == "@sizes" || glob(name, &r.name))).collect();
+                let mut all: Vec<&KnownInstance> = rows
+                    .iter()
+                    .filter(|r| r.set.eq_ignore_ascii_case(set) && (name == "@sizes" || glob(name, &r.name)))
+                    .collect();
                 if name == "@sizes" {
                     all.sort_by(|a, b| (a.vertices, &a.name).cmp(&(b.vertices, &b.name)));
                     all.dedup_by_key(|r| r.vertices);
                 }
                 if all.is_empty() {
-                    return Err(Error::usage(format!("instance `{item}`: no instance of set {set} in best_known.csv matches")));
+                    return Err(Error::usage(format!(
+                        "instance `{item}`: no instance of set {set} in best_known.csv matches"
+                    )));
                 }
                 out.extend(all.into_iter().map(|r| from_row(&dir, r)));
             } else {

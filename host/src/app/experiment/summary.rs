@@ -150,9 +150,7 @@ pub struct Summary {
 
 /// The order of variants within a study (its definition order), unknown ones last.
 fn variant_rank(study: &str, variant: &str) -> usize {
-    Study::from_name(study)
-        .and_then(|s| s.variants().iter().position(|v| v.name == variant))
-        .unwrap_or(usize::MAX)
+    Study::from_name(study).and_then(|s| s.variants().iter().position(|v| v.name == variant)).unwrap_or(usize::MAX)
 }
 
 fn study_rank(study: &str) -> usize {
@@ -251,7 +249,9 @@ fn median_time(traces: &[Vec<TracePoint>], level: i64) -> (f64, usize) {
     (quantile(&t, 0.5), t.iter().filter(|x| x.is_finite()).count())
 }
 
-fn median_of(mut v: Vec<f64>) -> Option<f64> {
+/// The median of `v` (interpolated between the two middle values of an even count), `None` when
+/// it is not finite or `v` is empty: the project's one median.
+pub fn median_of(mut v: Vec<f64>) -> Option<f64> {
     v.sort_by(|a, b| a.total_cmp(b));
     finite(quantile(&v, 0.5))
 }
@@ -350,8 +350,10 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
         instances.dedup();
         for (_, inst) in instances {
             let pick = |alg: &str| -> Vec<&RunRecord> {
-                let mut v: Vec<&RunRecord> =
-                    records.iter().filter(|r| &r.study == study && r.instance == inst && r.config.algorithm == alg).collect();
+                let mut v: Vec<&RunRecord> = records
+                    .iter()
+                    .filter(|r| &r.study == study && r.instance == inst && r.config.algorithm == alg)
+                    .collect();
                 v.sort_by_key(|r| r.seed);
                 v
             };
@@ -427,7 +429,8 @@ time_to_target_median_s,time_to_target_p10_s,time_to_target_p90_s,evaluations_to
 
 /// speedup.csv: one row per instance and fitness level.
 pub fn speedup_csv(s: &Summary) -> String {
-    let mut out = String::from("study,instance,fitness,parallel_time_s,serial_time_s,speedup,parallel_reached,serial_reached\n");
+    let mut out =
+        String::from("study,instance,fitness,parallel_time_s,serial_time_s,speedup,parallel_reached,serial_reached\n");
     for sp in &s.speedup {
         for l in &sp.levels {
             out += &format!(
@@ -551,13 +554,18 @@ mod tests {
         let t = |time_s, best_fitness| TracePoint { time_s, evaluations: 0.0, best_fitness };
         // Serial runs reaching level 10 at the given times (None: never).
         let serial = |times: &[Option<f64>]| -> Vec<Vec<TracePoint>> {
-            times.iter().map(|x| match x {
-                Some(s) => vec![t(0.0, 1), t(*s, 10)],
-                None => vec![t(0.0, 1)],
-            }).collect()
+            times
+                .iter()
+                .map(|x| match x {
+                    Some(s) => vec![t(0.0, 1), t(*s, 10)],
+                    None => vec![t(0.0, 1)],
+                })
+                .collect()
         };
         let parallel = vec![vec![t(0.0, 1), t(1.0, 10)]];
-        let at10 = |times: &[Option<f64>]| speedup_levels(&parallel, &serial(times)).into_iter().find(|l| l.fitness == 10).unwrap().serial_time_s;
+        let at10 = |times: &[Option<f64>]| {
+            speedup_levels(&parallel, &serial(times)).into_iter().find(|l| l.fitness == 10).unwrap().serial_time_s
+        };
         assert_eq!(at10(&[Some(3.0), Some(1.0), Some(2.0)]), Some(2.0));
         // Two of three runs reached the level: the median run did.
         assert_eq!(at10(&[None, Some(5.0), Some(1.0)]), Some(5.0));

@@ -195,7 +195,12 @@ impl<B: StageBackend> ParallelGomea<B> {
 
     /// One generation; with `per_group`, the groups run one by one and `on_group` is called after
     /// every group (tests compare backends there); otherwise the backend may run them all at once.
-    pub fn generation_with(&mut self, run: &mut Run, per_group: bool, mut on_group: impl FnMut(&B, u32) -> Result<()>) -> Result<()> {
+    pub fn generation_with(
+        &mut self,
+        run: &mut Run,
+        per_group: bool,
+        mut on_group: impl FnMut(&B, u32) -> Result<()>,
+    ) -> Result<()> {
         let t0 = Instant::now();
         let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?;
         self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
@@ -240,7 +245,10 @@ impl<B: StageBackend> ParallelGomea<B> {
                     assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
                     for i in 0..self.n {
                         let full = run.problem.evaluate(&st.offspring[i * l..(i + 1) * l]);
-                        assert_eq!(st.fitness[i], full, "incremental fitness of solution {i} differs from a full evaluation after group {g}");
+                        assert_eq!(
+                            st.fitness[i], full,
+                            "incremental fitness of solution {i} differs from a full evaluation after group {g}"
+                        );
                     }
                 }
                 on_group(&self.backend, g)?;
@@ -252,7 +260,11 @@ impl<B: StageBackend> ParallelGomea<B> {
         if run.elitist_fitness().is_none_or(|f| self.fitness[best] > f) {
             let genes = self.backend.solution(best)?;
             if run.verify {
-                assert_eq!(self.fitness[best], run.problem.evaluate(&genes), "fitness of the best solution differs from a full evaluation");
+                assert_eq!(
+                    self.fitness[best],
+                    run.problem.evaluate(&genes),
+                    "fitness of the best solution differs from a full evaluation"
+                );
             }
             run.offer(&genes, self.fitness[best]);
         }
