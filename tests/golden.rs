@@ -44,8 +44,10 @@ fn fixed_seed_runs_give_the_recorded_results() {
             linkage: s("linkage").parse::<LinkageModel>().unwrap(),
             coloring: s("coloring").parse::<ColoringMethod>().unwrap(),
             fos_order: if s("fos_order") == "colored" { FosOrderKind::Colored } else { FosOrderKind::Random },
-            forced_improvement: case["forced_improvement"].as_bool().unwrap(),
+            // 0.1.0 ran parallel GOMEA without Forced Improvement whatever the option said.
+            forced_improvement: case["forced_improvement"].as_bool().unwrap() && s("algorithm") == "serial",
             seed: case["seed"].as_u64().unwrap(),
+            local_search: pgomea::gomea::LocalSearchMode::Off,
             ims: ImsConfig { max_population: Some(4096), ..ImsConfig::default() },
             threads: Some(2),
             ptx: None,

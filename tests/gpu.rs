@@ -60,7 +60,12 @@ fn cuda_generations_equal_cpu_generations_bit_for_bit() {
     for case in all_cases() {
         for n in [16, 64] {
             let (groups, _) = check_generations(&case, gpu, n, 3).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(groups, 3 * case.layout.groups());
+            // Three generations of GOM over every group, and Forced Improvement's groups too.
+            if case.hybrid.forced_improvement {
+                assert!(groups >= 3 * case.layout.groups());
+            } else {
+                assert_eq!(groups, 3 * case.layout.groups());
+            }
         }
     }
 }

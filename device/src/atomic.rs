@@ -74,6 +74,17 @@ pub unsafe fn atomic_load_u32(ptr: *mut u32) -> u32 {
     unsafe { AtomicU32::from_ptr(ptr) }.load(Ordering::Relaxed)
 }
 
+/// A relaxed atomic load of a `u64`.
+///
+/// # Safety
+///
+/// See the module documentation.
+#[inline(always)]
+pub unsafe fn atomic_load_u64(ptr: *mut u64) -> u64 {
+    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
+    unsafe { AtomicU64::from_ptr(ptr) }.load(Ordering::Relaxed)
+}
+
 /// A relaxed atomic store of a `u8` (flags that several threads may set at once).
 ///
 /// # Safety

@@ -5,20 +5,29 @@
 //! Per problem kind ([`crate::problem`]) one kernel set:
 //! - `pgomea_generation_<kind>`: a whole generation, every colour group of the schedule, each as
 //!   the passes of [`GROUP_PASSES`] with a grid barrier after each, in one cooperative launch;
-//! - `pgomea_pass_<kind>`: one pass (one stage, or fused stages) of the group at `a.step`; the
-//!   host launches these one by one (tests, per-stage timing) or captures a whole generation of
-//!   them as a CUDA graph where a device cannot launch cooperatively.
+//! - `pgomea_forced_improvement_<kind>`: the same for parallel Forced Improvement;
+//! - `pgomea_pass_<kind>`: one pass (one stage, or fused stages) of the group at `a.step`, of GOM
+//!   or of Forced Improvement; the host launches these one by one (tests, per-stage timing, runs
+//!   that watch the clock between groups) or captures a whole generation of them as a CUDA graph
+//!   where a device cannot launch cooperatively;
+//! - `pgomea_local_search_<kind>`: colour-grouped local search of every solution to a local
+//!   optimum, in one cooperative launch; `pgomea_local_search_pass_<kind>` one colour of one
+//!   round (or the round's end), for devices without cooperative launch;
 //!
-//! and, for every kind, `pgomea_mark_elitist`.
+//! and, for every kind, `pgomea_mark_elitist` and `pgomea_forced_improvement_end`.
 //!
 //! How threads share a pass: a per-element pass gives one thread to each (solution, element); a
 //! per-pair pass gives each (solution, slot) pair one lane, one warp or one block, as the layout's
 //! crew boundaries say ([`crate::gom::crew_kind`]). All loops are grid-stride, so any grid covers
 //! any group: one grid size serves every group, which a captured graph needs.
 
+use crate::atomic;
 use crate::crew::{Block, Lane, Warp};
 use crate::problem::{Clauses, Kind, Pairwise, Tables};
-use crate::stage::{Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, mark_elitist, pair_step};
+use crate::stage::{
+    Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, local_search_flip, local_search_round_end, mark_elitist,
+    pair_step, replace_unimproved,
+};
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, warp_id};
 
@@ -55,7 +64,7 @@ fn divmod(x: usize, d: usize) -> (usize, usize) {
 /// grid calls it (block and warp crews need their whole block or warp), with a block size that
 /// is a multiple of 32.
 #[inline(always)]
-unsafe fn run_pass<K: Kind>(a: &GomArgs<K>, g: &Group, pass: Pass) {
+unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass: Pass) {
     let n = a.n as usize;
     // SAFETY: the function's precondition. Each loop's bound is the same for every thread of a
     // warp (the warp loop) or block (the block loop), so crews reach their collectives together.
@@ -65,7 +74,7 @@ unsafe fn run_pass<K: Kind>(a: &GomArgs<K>, g: &Group, pass: Pass) {
             let (mut t, stride) = threads();
             while t < n * per {
                 let (i, k) = divmod(t, per);
-                element_step(a, g, i, k, pass);
+                element_step::<K, FORCED>(a, g, i, k, pass);
                 t += stride;
             }
             return;
@@ -73,21 +82,21 @@ unsafe fn run_pass<K: Kind>(a: &GomArgs<K>, g: &Group, pass: Pass) {
         let (mut t, stride) = threads();
         while t < n * g.alone {
             let (i, j) = divmod(t, g.alone);
-            pair_step(&Lane, a, g, i, j, pass);
+            pair_step::<K, Lane, FORCED>(&Lane, a, g, i, j, pass);
             t += stride;
         }
         let warped = g.warped - g.alone;
         let (mut w, stride) = warps();
         while w < n * warped {
             let (i, j) = divmod(w, warped);
-            pair_step(&Warp, a, g, i, g.alone + j, pass);
+            pair_step::<K, Warp, FORCED>(&Warp, a, g, i, g.alone + j, pass);
             w += stride;
         }
         let blocked = g.slots - g.warped;
         let mut b = thread::block_idx_x() as usize;
         while b < n * blocked {
             let (i, j) = divmod(b, blocked);
-            pair_step(&Block, a, g, i, g.warped + j, pass);
+            pair_step::<K, Block, FORCED>(&Block, a, g, i, g.warped + j, pass);
             b += thread::grid_dim_x() as usize;
         }
     }
@@ -100,7 +109,7 @@ unsafe fn run_pass<K: Kind>(a: &GomArgs<K>, g: &Group, pass: Pass) {
 ///
 /// As [`run_pass`] for every group, a cooperative launch, and `a.barrier` zero at launch.
 #[inline(always)]
-unsafe fn generation<K: Kind>(a: &GomArgs<K>) {
+unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
         let mut barrier = GridBarrier::new(a.barrier);
@@ -109,19 +118,88 @@ unsafe fn generation<K: Kind>(a: &GomArgs<K>) {
         let [first, second, third] = GROUP_PASSES;
         for step in 0..a.groups {
             let g = Group::at(a, step);
-            run_pass(a, &g, first);
+            run_pass::<K, FORCED>(a, &g, first);
             barrier.sync();
-            run_pass(a, &g, second);
+            run_pass::<K, FORCED>(a, &g, second);
             barrier.sync();
-            run_pass(a, &g, third);
+            run_pass::<K, FORCED>(a, &g, third);
             barrier.sync();
+        }
+    }
+}
+
+/// Colour `c`'s flips of the local search for every solution still searched, grid-stride over
+/// (solution, variable of the colour).
+///
+/// # Safety
+///
+/// The precondition of [`crate::stage`] for `a`, `a.local_search` describing `a.problem`, and
+/// `c < colors`.
+#[inline(always)]
+unsafe fn local_search_color<K: Kind>(a: &GomArgs<K>, c: usize) {
+    let ls = &a.local_search;
+    // SAFETY: the function's precondition; every flip of one launch or pass is of colour c.
+    unsafe {
+        let size = (ls.color_offsets.read(c + 1) - ls.color_offsets.read(c)) as usize;
+        let (mut t, stride) = threads();
+        while t < a.n as usize * size {
+            let (i, k) = divmod(t, size);
+            local_search_flip(a, i, c, k);
+            t += stride;
+        }
+    }
+}
+
+/// The end of a local-search round for every solution (grid-stride).
+///
+/// # Safety
+///
+/// As [`local_search_color`]; no flip runs at the same time.
+#[inline(always)]
+unsafe fn local_search_round_ends(b: &Buffers, n: usize) {
+    let (mut i, stride) = threads();
+    while i < n {
+        // SAFETY: the function's precondition.
+        unsafe { local_search_round_end(b, i) };
+        i += stride;
+    }
+}
+
+/// Local search of every solution to a local optimum: rounds over the colours with a grid
+/// barrier after each colour, until a round leaves no solution active. Every thread decides
+/// alike: the count of solutions still active after a round's end is read by all threads
+/// between two barriers, before any thread can change it again.
+///
+/// # Safety
+///
+/// As [`local_search_color`] for every colour, a cooperative launch, `a.barrier` and
+/// `a.buffers.ls_counters` zero at launch, every solution marked active and none flipped.
+#[inline(always)]
+unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let mut barrier = GridBarrier::new(a.barrier);
+        let mut before = 0;
+        loop {
+            for c in 0..a.local_search.colors as usize {
+                local_search_color(a, c);
+                barrier.sync();
+            }
+            local_search_round_ends(&a.buffers, a.n as usize);
+            barrier.sync();
+            let now = atomic::atomic_load_u64(a.buffers.ls_counters.at(1));
+            barrier.sync();
+            if now == before {
+                return;
+            }
+            before = now;
         }
     }
 }
 
 /// One problem kind's kernel set (see the module documentation).
 macro_rules! kernel_set {
-    ($kind:ty, $generation:ident, $pass:ident) => {
+    ($kind:ty, $generation:ident, $forced:ident, $pass:ident, $local_search:ident, $local_search_pass:ident) => {
         #[doc = concat!("A whole generation of parallel GOM on a `", stringify!($kind), "` problem.")]
         ///
         /// # Safety
@@ -136,10 +214,22 @@ macro_rules! kernel_set {
         #[unsafe(no_mangle)]
         pub unsafe extern "ptx-kernel" fn $generation(a: GomArgs<$kind>) {
             // SAFETY: the launch preconditions above.
-            unsafe { generation(&a) }
+            unsafe { generation::<$kind, false>(&a) }
         }
 
-        #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem.")]
+        #[doc = concat!("Parallel Forced Improvement over every group of the schedule, on a `", stringify!($kind), "` problem.")]
+        ///
+        /// # Safety
+        ///
+        /// The launch preconditions of the generation kernel, and `a.buffers.forced` marks the
+        /// solutions in FI, `a.buffers.reference` holds the elitist.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $forced(a: GomArgs<$kind>) {
+            // SAFETY: the launch preconditions above.
+            unsafe { generation::<$kind, true>(&a) }
+        }
+
+        #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]
         ///
         /// # Safety
         ///
@@ -149,19 +239,100 @@ macro_rules! kernel_set {
         /// - `a` as for the generation kernel (`a.barrier` unused), `a.step < a.groups`;
         /// - `pass` valid (`Pass::is_valid`), the passes before it in the group done.
         #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $pass(a: GomArgs<$kind>, pass: Pass) {
+        pub unsafe extern "ptx-kernel" fn $pass(a: GomArgs<$kind>, pass: Pass, forced: u32) {
             // SAFETY: the launch preconditions above.
             unsafe {
                 let g = Group::at(&a, a.step);
-                run_pass(&a, &g, pass)
+                if forced != 0 { run_pass::<$kind, true>(&a, &g, pass) } else { run_pass::<$kind, false>(&a, &g, pass) }
+            }
+        }
+
+        #[doc = concat!("Colour-grouped local search of every solution of O to a local optimum, on a `", stringify!($kind), "` problem.")]
+        ///
+        /// # Safety
+        ///
+        /// The launch preconditions:
+        ///
+        /// - cooperative launch, one-dimensional blocks of a multiple of 32 threads, at most 1024;
+        /// - `a` points to live population buffers, `a.local_search` to the colouring of this
+        ///   problem's variables and their subfunctions; `a.barrier` and
+        ///   `a.buffers.ls_counters` are zero, `ls_active` is 1 and `ls_flipped` 0 for every
+        ///   solution.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $local_search(a: GomArgs<$kind>) {
+            // SAFETY: the launch preconditions above.
+            unsafe { local_search_all(&a) }
+        }
+
+        #[doc = concat!("One colour of one round of the local search (`color < colors`), or the round's end (`color == colors`), on a `", stringify!($kind), "` problem.")]
+        ///
+        /// # Safety
+        ///
+        /// The launch preconditions of the local-search kernel, except that any grid will do and
+        /// the launches of a round run in order (the counters and marks are kept between them).
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $local_search_pass(a: GomArgs<$kind>, color: u32) {
+            // SAFETY: the launch preconditions above.
+            unsafe {
+                if color < a.local_search.colors {
+                    local_search_color(&a, color as usize)
+                } else {
+                    local_search_round_ends(&a.buffers, a.n as usize)
+                }
             }
         }
     };
 }
 
-kernel_set!(Pairwise, pgomea_generation_pairwise, pgomea_pass_pairwise);
-kernel_set!(Tables, pgomea_generation_tables, pgomea_pass_tables);
-kernel_set!(Clauses, pgomea_generation_clauses, pgomea_pass_clauses);
+kernel_set!(
+    Pairwise,
+    pgomea_generation_pairwise,
+    pgomea_forced_improvement_pairwise,
+    pgomea_pass_pairwise,
+    pgomea_local_search_pairwise,
+    pgomea_local_search_pass_pairwise
+);
+kernel_set!(
+    Tables,
+    pgomea_generation_tables,
+    pgomea_forced_improvement_tables,
+    pgomea_pass_tables,
+    pgomea_local_search_tables,
+    pgomea_local_search_pass_tables
+);
+kernel_set!(
+    Clauses,
+    pgomea_generation_clauses,
+    pgomea_forced_improvement_clauses,
+    pgomea_pass_clauses,
+    pgomea_local_search_clauses,
+    pgomea_local_search_pass_clauses
+);
+
+/// The end of parallel Forced Improvement: solutions still marked in FI (never improved) become
+/// copies of the elitist (`buffers.reference`) with its fitness; one thread per (solution, gene).
+///
+/// # Safety
+///
+/// The launch preconditions: one-dimensional blocks, any grid; `buffers.offspring` and
+/// `buffers.work` hold `n` rows of `l` genes, `buffers.reference` one row, `buffers.fitness` and
+/// `buffers.forced` `n` values.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn pgomea_forced_improvement_end(
+    buffers: Buffers,
+    n: u32,
+    l: u32,
+    elitist_fitness: i64,
+) {
+    let (mut t, stride) = threads();
+    let l = l as usize;
+    while t < n as usize * l {
+        let (i, v) = divmod(t, l);
+        // SAFETY: the launch preconditions; element (i, v) writes only gene v of solution i.
+        unsafe { replace_unimproved(&buffers, l, i, v, elitist_fitness) };
+        t += stride;
+    }
+}
 
 /// Marks `is_elitist[i] = 1` where P[i] equals the reference genotype, else 0: one warp per
 /// solution.

@@ -23,12 +23,25 @@
 //! Each step below is generic over the problem kind `K` and the crew `C` ([`crate::crew`]): the
 //! kernels call it with a lane, a warp or a block per pair, the CPU backend with a lane from a
 //! rayon task per solution ([`for_solution`]). The results are the same bit for bit.
+//!
+//! Two further procedures of hybrid parallel GOMEA (the paper's future work) reuse them:
+//!
+//! - **Parallel Forced Improvement** (`FORCED = true`): the same stages for the solutions marked
+//!   in `forced`, with the elitist (`reference`) as the donor of every set, accepting strict
+//!   improvements only; a solution that improved in a group leaves FI (its mark turns from
+//!   [`FI_ACTIVE`] to [`FI_IMPROVED`], read by the next group's stage 1), and those never improved
+//!   become copies of the elitist at the end ([`replace_unimproved`]).
+//! - **Colour-grouped local search** ([`try_flip`], [`local_search`]): the variables are coloured
+//!   so that two of one colour share no subfunction; every improving single-variable flip of one
+//!   colour is then exact together, so the GPU flips them all at once, colour after colour, round
+//!   after round, until a round flips nothing; the host runs the same flips one solution at a
+//!   time, which gives the same local optimum.
 
 use crate::atomic;
 use crate::crew::{Crew, Lane};
 use crate::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use crate::mem::Ptr;
-use crate::problem::Kind;
+use crate::problem::{Flipped, Kind};
 
 /// A stage of parallel GOM.
 #[repr(u32)]
@@ -162,6 +175,38 @@ pub struct Buffers {
     pub is_elitist: Ptr<u8>,
     /// The elitist's genotype (one row).
     pub reference: Ptr<u8>,
+    /// 1 where GOM accepted a set of O[i] this generation (n; set atomically, cleared by the host).
+    pub changed: Ptr<u8>,
+    /// Forced Improvement's state of each solution (n): [`FI_OFF`], [`FI_ACTIVE`], [`FI_IMPROVED`].
+    pub forced: Ptr<u8>,
+    /// Local search: whether solution i is still searched, and whether it flipped a variable in
+    /// the current round (n each).
+    pub ls_active: Ptr<u8>,
+    pub ls_flipped: Ptr<u8>,
+    /// Local search's counters: [solution rounds, solutions still active summed over rounds].
+    pub ls_counters: Ptr<u64>,
+}
+
+/// Forced Improvement's marks: not in FI, in FI, improved in the current group (leaves FI).
+pub const FI_OFF: u8 = 0;
+pub const FI_ACTIVE: u8 = 1;
+pub const FI_IMPROVED: u8 = 2;
+
+/// The donor of Forced Improvement: the elitist, held in `Buffers::reference`.
+pub const ELITIST_DONOR: i32 = -2;
+
+/// The variables in colour groups, and the subfunctions of each variable: what local search needs
+/// besides the problem (read only).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalSearch {
+    /// Number of colours; colour c holds `color_vars[color_offsets[c]..color_offsets[c+1]]`.
+    pub colors: u32,
+    pub color_offsets: Ptr<u32>,
+    pub color_vars: Ptr<u32>,
+    /// The subfunctions of variable v: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
+    pub var_offsets: Ptr<u32>,
+    pub var_subs: Ptr<u32>,
 }
 
 /// Everything the stages need for one population: the argument of every kernel, and what the
@@ -188,6 +233,8 @@ pub struct GomArgs<K> {
     pub buffers: Buffers,
     /// The problem's arrays.
     pub problem: K,
+    /// The colouring of the variables for local search.
+    pub local_search: LocalSearch,
     /// A u32 the host zeroes before each whole-generation launch: its grid barrier's counter.
     pub barrier: Ptr<u32>,
 }
@@ -331,6 +378,24 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
     }
 }
 
+/// Stage 1 of Forced Improvement for pair (i, slot), on every member: the elitist if solution i
+/// is in FI and the elitist's genes on the set differ from O[i], else [`NO_DONOR`].
+#[inline(always)]
+unsafe fn elitist_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usize) -> i32 {
+    // SAFETY: the module's precondition; the crew calls this together, and `active` is the same
+    // on every member, so the collective `any` is reached by all or none.
+    unsafe {
+        let active = a.buffers.forced.read(i) == FI_ACTIVE;
+        if !active {
+            return NO_DONOR;
+        }
+        let (v0, v1) = set_range(a, slot);
+        let o = row(a.buffers.offspring, i, a.l as usize);
+        let differs = differs_on(a, a.buffers.reference, o, v0 + crew.member(), v1, crew.size());
+        if crew.any(differs) { ELITIST_DONOR } else { NO_DONOR }
+    }
+}
+
 /// Stage 3 for element (i, k): the change of the group's k-th dependent subfunction between O[i]
 /// and O'[i], into diff.
 #[inline(always)]
@@ -370,11 +435,15 @@ unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usi
     }
 }
 
-/// Stage 5 for pair entry `e` of solution i: the acceptance rule on its delta and donor.
+/// Stage 5 for pair entry `e` of solution i: the acceptance rule on its delta and donor (for
+/// Forced Improvement: strict improvements only).
 #[inline(always)]
-unsafe fn improvement<K>(a: &GomArgs<K>, i: usize, e: usize, delta: i64) -> bool {
+unsafe fn improvement<K, const FORCED: bool>(a: &GomArgs<K>, i: usize, e: usize, delta: i64) -> bool {
     // SAFETY: the module's precondition.
-    unsafe { accept(delta, a.buffers.donors.read(e) != NO_DONOR, a.buffers.is_elitist.read(i) != 0) }
+    unsafe {
+        let has_donor = a.buffers.donors.read(e) != NO_DONOR;
+        if FORCED { has_donor && delta > 0 } else { accept(delta, has_donor, a.buffers.is_elitist.read(i) != 0) }
+    }
 }
 
 /// Stage 6 for pair (i, slot): an accepted set goes from O'[i] into O[i] and the leader adds its
@@ -382,15 +451,28 @@ unsafe fn improvement<K>(a: &GomArgs<K>, i: usize, e: usize, delta: i64) -> bool
 /// any order, so the atomic additions of a solution's pairs give the same sum on every target);
 /// a rejected one is restored in O'[i] from O[i].
 #[inline(always)]
-unsafe fn reset_insert<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usize, accepted: bool, delta: i64) {
+unsafe fn reset_insert<K, C: Crew, const FORCED: bool>(
+    crew: &C,
+    a: &GomArgs<K>,
+    i: usize,
+    slot: usize,
+    accepted: bool,
+    delta: i64,
+) {
     let l = a.l as usize;
-    // SAFETY: the module's precondition; the fitness is only ever updated atomically.
+    // SAFETY: the module's precondition; the fitness and the per-solution marks, which the
+    // leaders of several pairs of solution i may write at once, are only written atomically.
     unsafe {
         let (o, w) = (row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
         let (from, to) = if accepted { (w, o) } else { (o, w) };
         copy_set(crew, a, slot, from, to);
         if accepted && crew.leads() {
             atomic::atomic_add_i64(a.buffers.fitness.at(i), delta);
+            if FORCED {
+                atomic::atomic_store_u8(a.buffers.forced.at(i), FI_IMPROVED);
+            } else {
+                atomic::atomic_store_u8(a.buffers.changed.at(i), 1);
+            }
         }
     }
 }
@@ -398,13 +480,21 @@ unsafe fn reset_insert<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usi
 /// The stages of `pass` for pair (i, j) of group `g` (j counts from the group's first slot), by
 /// crew `crew`: what a pass kernel's crew does for one pair, and what the CPU backend does for
 /// every pair. Results are written by the crew's leader, in the same places whichever stages the
-/// pass fuses; a stage not in the pass reads what an earlier pass wrote.
+/// pass fuses; a stage not in the pass reads what an earlier pass wrote. With `FORCED`, the
+/// stages of Forced Improvement (see the module documentation).
 ///
 /// # Safety
 ///
 /// The module's precondition, `j < g.slots`, and every member of the crew calls it together.
 #[inline(always)]
-pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, j: usize, pass: Pass) {
+pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
+    crew: &C,
+    a: &GomArgs<K>,
+    g: &Group,
+    i: usize,
+    j: usize,
+    pass: Pass,
+) {
     let slot = g.slot_begin + j;
     let e = i * a.row_slots as usize + j;
     let b = &a.buffers;
@@ -412,7 +502,7 @@ pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i
     unsafe {
         if pass.has(Stage::DonorSelection) || pass.has(Stage::DonorInsertion) {
             let donor = if pass.has(Stage::DonorSelection) {
-                let d = select_donor(crew, a, g, i, slot);
+                let d = if FORCED { elitist_donor(crew, a, i, slot) } else { select_donor(crew, a, g, i, slot) };
                 if crew.leads() {
                     b.donors.write(e, d);
                 }
@@ -422,7 +512,8 @@ pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i
             };
             if pass.has(Stage::DonorInsertion) && donor != NO_DONOR {
                 let l = a.l as usize;
-                copy_set(crew, a, slot, row(b.parents, donor as usize, l), row(b.work, i, l));
+                let from = if FORCED { b.reference } else { row(b.parents, donor as usize, l) };
+                copy_set(crew, a, slot, from, row(b.work, i, l));
             }
         }
         if pass.has(Stage::ReduceByKey) || pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
@@ -437,7 +528,7 @@ pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i
             };
             if pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
                 let accepted = if pass.has(Stage::ImprovementMask) {
-                    let ok = improvement(a, i, e, delta);
+                    let ok = improvement::<K, FORCED>(a, i, e, delta);
                     if crew.leads() {
                         b.mask.write(e, ok as u8);
                     }
@@ -446,7 +537,7 @@ pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i
                     b.mask.read(e) != 0
                 };
                 if pass.has(Stage::ResetInsert) {
-                    reset_insert(crew, a, i, slot, accepted, delta);
+                    reset_insert::<K, C, FORCED>(crew, a, i, slot, accepted, delta);
                 }
             }
         }
@@ -460,13 +551,13 @@ pub unsafe fn pair_step<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i
 ///
 /// The module's precondition, and `k < g.items(pass)`.
 #[inline(always)]
-pub unsafe fn element_step<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: usize, pass: Pass) {
+pub unsafe fn element_step<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, i: usize, k: usize, pass: Pass) {
     // SAFETY: the function's precondition.
     unsafe {
         if pass.has(Stage::SubfunctionEvaluation) {
             evaluate_dependent(a, g, i, k);
         } else {
-            pair_step(&Lane, a, g, i, k, pass);
+            pair_step::<K, Lane, FORCED>(&Lane, a, g, i, k, pass);
         }
     }
 }
@@ -478,16 +569,166 @@ pub unsafe fn element_step<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: usiz
 ///
 /// The module's precondition, and `pass` is valid ([`Pass::is_valid`]).
 #[inline(always)]
-pub unsafe fn for_solution<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, pass: Pass) {
+pub unsafe fn for_solution<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, i: usize, pass: Pass) {
     // SAFETY: the function's precondition.
     unsafe {
         if pass.per_element() {
             for k in 0..g.items(pass) {
-                element_step(a, g, i, k, pass);
+                element_step::<K, FORCED>(a, g, i, k, pass);
             }
         } else {
             for j in 0..g.slots {
-                pair_step(&Lane, a, g, i, j, pass);
+                pair_step::<K, Lane, FORCED>(&Lane, a, g, i, j, pass);
+            }
+        }
+    }
+}
+
+/// The end of Forced Improvement, element (i, v): a solution still in FI (never improved) becomes
+/// a copy of the elitist, in O and O', and (element v = 0) takes the elitist's fitness.
+///
+/// # Safety
+///
+/// `b` holds n rows of `l` genes in `offspring` and `work`, one `reference` row, n fitness values
+/// and marks, `i < n`, `v < l`.
+#[inline(always)]
+pub unsafe fn replace_unimproved(b: &Buffers, l: usize, i: usize, v: usize, elitist_fitness: i64) {
+    // SAFETY: the function's precondition; element (i, v) writes only gene v of solution i (and
+    // element (i, 0) its fitness).
+    unsafe {
+        if b.forced.read(i) == FI_ACTIVE {
+            let gene = b.reference.read(v);
+            row(b.offspring, i, l).write(v, gene);
+            row(b.work, i, l).write(v, gene);
+            if v == 0 {
+                b.fitness.write(i, elitist_fitness);
+            }
+        }
+    }
+}
+
+/// Flips variable `v` of genotype `x` if that improves the fitness strictly; returns the gain (0
+/// when it does not flip). The gain is the sum of the changes of v's subfunctions, the kind's
+/// `delta` (as every partial evaluation).
+///
+/// # Safety
+///
+/// `kind` and `ls` describe the same problem (checked arrays), `v` is one of its variables, `x`
+/// holds its l genes, and no other thread reads or writes `x` at v or at any variable that shares
+/// a subfunction with v meanwhile (two variables of one colour share none).
+#[inline(always)]
+pub unsafe fn try_flip<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, v: u32) -> i64 {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let (t0, t1) = (ls.var_offsets.read(v as usize) as usize, ls.var_offsets.read(v as usize + 1) as usize);
+        let flipped = Flipped { genes: x, variable: v };
+        let mut gain = 0;
+        for t in t0..t1 {
+            gain += kind.delta(ls.var_subs.read(t), x, flipped);
+        }
+        if gain > 0 {
+            x.write(v as usize, x.read(v as usize) ^ 1);
+            gain
+        } else {
+            0
+        }
+    }
+}
+
+/// Local search of genotype `x` to a local optimum (no single flip improves it): rounds of
+/// [`try_flip`] over the colours in order, until a round flips nothing. Returns the gain and the
+/// number of rounds (each evaluates every variable's subfunctions once). The GPU's parallel
+/// version reaches the same genotype, since within a colour the flips are independent.
+///
+/// # Safety
+///
+/// As [`try_flip`], for every variable of every colour.
+#[inline(always)]
+pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>) -> (i64, u64) {
+    let (mut gain, mut rounds) = (0, 0);
+    // SAFETY: the function's precondition; the colour arrays hold `colors + 1` offsets.
+    unsafe {
+        loop {
+            rounds += 1;
+            let mut flipped = false;
+            for c in 0..ls.colors as usize {
+                for t in ls.color_offsets.read(c) as usize..ls.color_offsets.read(c + 1) as usize {
+                    let g = try_flip(kind, ls, x, ls.color_vars.read(t));
+                    gain += g;
+                    flipped |= g > 0;
+                }
+            }
+            if !flipped {
+                return (gain, rounds);
+            }
+        }
+    }
+}
+
+/// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does.
+/// Returns the number of rounds.
+///
+/// # Safety
+///
+/// The module's precondition, and `a.local_search` describes `a.problem`.
+#[inline(always)]
+pub unsafe fn local_search_solution<K: Kind>(a: &GomArgs<K>, i: usize) -> u64 {
+    // SAFETY: the function's precondition; only solution i's row and fitness are written.
+    unsafe {
+        let (gain, rounds) = local_search(&a.problem, &a.local_search, row(a.buffers.offspring, i, a.l as usize));
+        if gain != 0 {
+            a.buffers.fitness.write(i, a.buffers.fitness.read(i) + gain);
+        }
+        rounds
+    }
+}
+
+/// One flip of the GPU's local search: the `k`-th variable of colour `c` in O[i], if solution i
+/// is still searched; an improving flip adds its gain to the fitness and marks the solution as
+/// having flipped this round.
+///
+/// # Safety
+///
+/// The module's precondition, `a.local_search` describes `a.problem`, `c < colors` and `k` below
+/// the colour's size; the calls running at once are of one colour.
+#[inline(always)]
+pub unsafe fn local_search_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: usize) {
+    // SAFETY: the function's precondition; variables of one colour share no subfunction, so the
+    // flips of one solution running at once read and write disjoint genes; fitness and marks are
+    // written atomically.
+    unsafe {
+        let b = &a.buffers;
+        if b.ls_active.read(i) == 0 {
+            return;
+        }
+        let ls = &a.local_search;
+        let v = ls.color_vars.read(ls.color_offsets.read(c) as usize + k);
+        let gain = try_flip(&a.problem, ls, row(b.offspring, i, a.l as usize), v);
+        if gain > 0 {
+            atomic::atomic_add_i64(b.fitness.at(i), gain);
+            atomic::atomic_store_u8(b.ls_flipped.at(i), 1);
+        }
+    }
+}
+
+/// The end of a round of the GPU's local search for solution i: an active solution counts one
+/// round; it stays active if it flipped a variable (then it also counts in the second counter,
+/// which tells every thread whether any solution goes on).
+///
+/// # Safety
+///
+/// The module's precondition; no flip of solution i runs at the same time.
+#[inline(always)]
+pub unsafe fn local_search_round_end(b: &Buffers, i: usize) {
+    // SAFETY: the function's precondition; the counters are only updated atomically.
+    unsafe {
+        if b.ls_active.read(i) != 0 {
+            atomic::atomic_add_u64(b.ls_counters.at(0), 1);
+            let flipped = b.ls_flipped.read(i);
+            b.ls_active.write(i, flipped);
+            b.ls_flipped.write(i, 0);
+            if flipped != 0 {
+                atomic::atomic_add_u64(b.ls_counters.at(1), 1);
             }
         }
     }

@@ -10,14 +10,17 @@ use serde::Serialize;
 use crate::backend::{cpu, cuda};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
+use crate::gomea::LocalSearchMode;
 use crate::gomea::PopulationEngine;
 use crate::gomea::ims::{Ims, ImsConfig};
+use crate::gomea::local_search::VariableColors;
+use crate::gomea::parallel::Hybrid;
 use crate::gomea::parallel::ParallelGomea;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::run::Run;
-use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
-use crate::linkage::coloring::{ColoringMethod, Lmig};
+use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
+use crate::linkage::coloring::{ColoringMethod, Lmig, variable_groups};
 use crate::linkage::fos::{Fos, LinkageModel};
 use crate::problem::GrayBoxProblem;
 use pgomea_device::rng::SplitMix64;
@@ -136,7 +139,11 @@ pub struct SolveConfig {
     pub linkage: LinkageModel,
     pub coloring: ColoringMethod,
     pub fos_order: FosOrderKind,
+    /// Forced Improvement (serial GOMEA's, or parallel FI for parallel GOMEA). The paper: on for
+    /// serial GOMEA, off for parallel GOMEA.
     pub forced_improvement: bool,
+    /// Colour-grouped local search (both algorithms); off in the paper.
+    pub local_search: LocalSearchMode,
     pub seed: u64,
     pub ims: ImsConfig,
     /// Threads of the CPU backend (None: all cores).
@@ -154,6 +161,7 @@ impl Default for SolveConfig {
             coloring: ColoringMethod::WelshPowell,
             fos_order: FosOrderKind::Random,
             forced_improvement: true,
+            local_search: LocalSearchMode::Off,
             seed: 1,
             ims: ImsConfig::default(),
             threads: None,
@@ -201,6 +209,8 @@ pub struct Model {
     pub groups: Option<Arc<Vec<Vec<u32>>>>,
     /// Edges of the linkage-model interaction graph, when it was built.
     pub lmig_edges: Option<usize>,
+    /// The variables' colour groups, when local search runs.
+    pub variable_colors: Option<Arc<VariableColors>>,
     pub times: ModelTimes,
 }
 
@@ -238,7 +248,9 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
     } else {
         (None, None)
     };
-    Ok(Model { fos, groups, lmig_edges, times })
+    let variable_colors = (config.local_search != LocalSearchMode::Off)
+        .then(|| Arc::new(VariableColors::new(&variable_groups(problem, config.coloring))));
+    Ok(Model { fos, groups, lmig_edges, variable_colors, times })
 }
 
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three
@@ -294,6 +306,10 @@ pub fn solve<'a>(
                     LinkageModel::Lt => LinkageSource::Learned,
                     _ => LinkageSource::Static(model.fos.clone()),
                 },
+                local_search: model
+                    .variable_colors
+                    .clone()
+                    .map(|colors| LocalSearchSetting { mode: config.local_search, colors }),
             };
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
                 Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
@@ -349,7 +365,12 @@ fn parallel_ims<'a>(
     model: &Model,
 ) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
-    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
+    let mut layout = GroupLayout::new(problem, &model.fos, groups);
+    if let Some(colors) = &model.variable_colors {
+        layout.local_search = (**colors).clone();
+    }
+    let layout = Arc::new(layout);
+    let hybrid = Hybrid { forced_improvement: config.forced_improvement, local_search: config.local_search };
     let seed = config.seed;
     let ims_config: ImsConfig = config.ims.clone();
     match gpu {
@@ -361,7 +382,7 @@ fn parallel_ims<'a>(
                 let population = initial_population(problem, size, seed, run);
                 let fitness = population.fitness.clone();
                 let backend = cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?))
             };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
@@ -373,7 +394,7 @@ fn parallel_ims<'a>(
                 let population = initial_population(problem, size, seed, run);
                 let fitness = population.fitness.clone();
                 let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
+                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?))
             };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }

@@ -8,6 +8,7 @@ use clap::builder::PossibleValue;
 
 use crate::choice::Choice;
 use crate::error::Result;
+use crate::gomea::LocalSearchMode;
 use crate::problem::GrayBoxProblem;
 use crate::problem::data;
 use crate::problem::generate;
@@ -90,4 +91,4 @@ macro_rules! value_enum {
     )*};
 }
 
-value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat);
+value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat, LocalSearchMode);

@@ -239,6 +239,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
             let mut run = Run::new(problem, Limits::default());
             let sc = SerialConfig {
                 forced_improvement: true,
+                local_search: None,
                 order: FosOrder::Random,
                 linkage: LinkageSource::Static(model.fos.clone()),
             };

@@ -12,6 +12,7 @@ use crate::app::args::InstanceArgs;
 use crate::app::experiment::summary::median_of;
 use crate::choice::Choice;
 use crate::error::{Error, Result};
+use crate::gomea::LocalSearchMode;
 use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::{Limits, Run};
 use crate::linkage::coloring::ColoringMethod;
@@ -80,9 +81,17 @@ pub struct RunArgs {
     /// Serial GOMEA: order of the linkage sets (random, or colored = parallel GOM's group order).
     #[arg(long, value_enum, default_value = "random")]
     pub fos_order: FosOrderKind,
-    /// Switch Forced Improvement off (serial GOMEA).
-    #[arg(long)]
+    /// Forced Improvement on (serial GOMEA's; parallel Forced Improvement for --algo parallel).
+    /// Default: on for serial, off for parallel (the paper).
+    #[arg(long, overrides_with = "no_fi")]
+    pub fi: bool,
+    /// Forced Improvement off.
+    #[arg(long, overrides_with = "fi")]
     pub no_fi: bool,
+    /// Colour-grouped local search: off (the paper), initial (every new population is brought to
+    /// local optima), offspring (also the offspring of every generation). Default: off.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub local_search: Option<LocalSearchMode>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop after this many seconds (default: 10 s when no other limit is given).
@@ -210,6 +219,14 @@ fn dispatch(cli: Cli, ptx: Option<&'static str>) -> Result<ExitCode> {
     }
 }
 
+/// The defaults of `pgomea run` for Forced Improvement and local search, by algorithm.
+pub fn run_defaults(algorithm: Algorithm) -> (bool, LocalSearchMode) {
+    match algorithm {
+        Algorithm::Serial => (true, LocalSearchMode::Off),
+        Algorithm::Parallel => (false, LocalSearchMode::Off),
+    }
+}
+
 /// The solver configuration of `pgomea run`'s options.
 pub fn solve_config(a: &RunArgs, ptx: Option<&'static str>) -> SolveConfig {
     SolveConfig {
@@ -218,7 +235,12 @@ pub fn solve_config(a: &RunArgs, ptx: Option<&'static str>) -> SolveConfig {
         linkage: a.linkage,
         coloring: a.coloring,
         fos_order: a.fos_order,
-        forced_improvement: !a.no_fi,
+        forced_improvement: match (a.fi, a.no_fi) {
+            (true, _) => true,
+            (_, true) => false,
+            _ => run_defaults(a.algo).0,
+        },
+        local_search: a.local_search.unwrap_or(run_defaults(a.algo).1),
         seed: a.seed,
         ims: ImsConfig { n_base: a.n_base, c_ims: a.c_ims, max_population: a.max_population },
         threads: a.threads,

@@ -17,12 +17,14 @@ use crate::app::args::InstanceArgs;
 use crate::backend::cuda::WholeGeneration;
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
+use crate::gomea::LocalSearchMode;
+use crate::gomea::local_search::VariableColors;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::{ParallelGomea, StageBackend, StageState};
+use crate::gomea::parallel::{Hybrid, ParallelGomea, StageBackend, StageState};
 use crate::gomea::population::initial_population;
 use crate::gomea::run::{Limits, Run};
 use crate::gomea::{Population, PopulationEngine};
-use crate::linkage::coloring::ColoringMethod;
+use crate::linkage::coloring::{ColoringMethod, variable_groups};
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
 use crate::problem::generate::{self, WeightRange};
@@ -52,6 +54,8 @@ pub struct Case {
     pub problem: Box<dyn GrayBoxProblem>,
     pub config: SolveConfig,
     pub layout: Arc<GroupLayout>,
+    /// Forced Improvement and local search in the generations (the paper's variant: none).
+    pub hybrid: Hybrid,
 }
 
 impl Case {
@@ -71,7 +75,20 @@ impl Case {
             problem,
             config,
             layout,
+            hybrid: Hybrid::default(),
         })
+    }
+
+    /// The case with parallel Forced Improvement and local search of the offspring (the layout
+    /// gets the variables' colour groups).
+    pub fn hybrid(mut self) -> Case {
+        self.hybrid = Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring };
+        let groups = variable_groups(&*self.problem, self.config.coloring);
+        let mut layout = (*self.layout).clone();
+        layout.local_search = VariableColors::new(&groups);
+        self.layout = Arc::new(layout);
+        self.name = format!("{} +fi +ls", self.name);
+        self
     }
 }
 
@@ -126,7 +143,23 @@ pub fn random_state(case: &Case, n: usize, seed: u64) -> StageState {
     let delta = (0..n * gs).map(|_| small(&mut rng)).collect();
     let mask = (0..n * gs).map(|_| rng.coin() as u8).collect();
     let is_elitist = (0..n).map(|_| (rng.below(4) == 0) as u8).collect();
-    StageState { parents, parent_fitness, offspring, work, fitness, donors, diff, delta, mask, is_elitist }
+    // FI marks: off, active or improved; the changed marks 0 or 1.
+    let changed = (0..n).map(|_| rng.coin() as u8).collect();
+    let forced = (0..n).map(|_| rng.below(3) as u8).collect();
+    StageState {
+        parents,
+        parent_fitness,
+        offspring,
+        work,
+        fitness,
+        donors,
+        diff,
+        delta,
+        mask,
+        is_elitist,
+        changed,
+        forced,
+    }
 }
 
 /// The groups worth checking alone: the one with most slots, the one with most dependent entries,
@@ -160,11 +193,16 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
     let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
     let mut checks = 0;
     for (gi, &g) in groups.iter().enumerate() {
-        for stage in Stage::ALL {
-            let state = random_state(case, n, seed ^ ((gi as u64) << 8 | stage.index() as u64));
+        for (stage, forced) in Stage::ALL.into_iter().flat_map(|s| [(s, false), (s, true)]) {
+            let state = random_state(case, n, seed ^ (((gi as u64) << 8) | (stage.index() as u64 * 2 + forced as u64)));
+            // Forced Improvement's donor: a genotype of its own.
+            let elitist: Vec<u8> = state.parents.iter().take(l).map(|g| g ^ (forced as u8)).collect();
             let mut run_stage = |b: &mut dyn StageBackend| -> Result<StageState> {
                 b.set_state(&state)?;
-                b.begin_groups(7, &[g])?;
+                if forced {
+                    b.begin_forced_improvement(&state.forced, &elitist)?;
+                }
+                b.begin_groups(7, &[g], forced)?;
                 b.pass(Pass::stage(stage), 0)?;
                 b.synchronize()?;
                 b.state()
@@ -175,10 +213,11 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
                 with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
-                    "{}: stage {} ({}) on group {g} ({} sets, {} dependent subfunctions): {what} differ from the CPU stage",
+                    "{}: stage {} ({}{}) on group {g} ({} sets, {} dependent subfunctions): {what} differ from the CPU stage",
                     case.name,
                     stage.index() + 1,
                     stage.name(),
+                    if forced { ", forced improvement" } else { "" },
                     case.layout.slots(g as usize).len(),
                     case.layout.deps(g as usize).len()
                 )));
@@ -216,7 +255,7 @@ fn record(
     let fitness = population.fitness.clone();
     let layout = case.layout.clone();
     with_backend(case, candidate, whole, population, &mut |b| {
-        let mut engine = ParallelGomea::new(b, layout.clone(), seed, fitness.clone());
+        let mut engine = ParallelGomea::new(b, layout.clone(), seed, fitness.clone()).hybrid(case.hybrid, &mut run)?;
         let mut rec = Record::default();
         for generation in 0..generations as u64 {
             let mut digests = Vec::new();
@@ -301,6 +340,12 @@ pub fn generated_cases() -> Result<Vec<Case>> {
         Case::new(graph(generate::random(2000, 8000, w, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 15)?,
         Case::new(Box::new(nk::sliding_window(60, 4, 16)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 16)?,
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Bflt(10), ColoringMethod::DSatur, 17)?,
+        // Hybrid parallel GOMEA: parallel Forced Improvement and local search of the offspring.
+        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(),
+        Case::new(graph(generate::random(2000, 8000, pm, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 19)?
+            .hybrid(),
+        Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 20)?
+            .hybrid(),
     ])
 }
 
@@ -313,7 +358,17 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
         if let Ok(row) = crate::problem::data::find(&rows, set, name) {
             let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
             graph.name = format!("{set}/{name}");
-            out.push(Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?);
+            let case = Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?;
+            if set == "C" {
+                // G1 both ways: the paper's variant and the hybrid.
+                let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
+                graph.name = format!("{set}/{name}");
+                out.push(
+                    Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 22)?
+                        .hybrid(),
+                );
+            }
+            out.push(case);
         }
     }
     Ok(out)

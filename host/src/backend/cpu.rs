@@ -9,7 +9,10 @@ use std::sync::Arc;
 use pgomea_device::crew::Lane;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
-use pgomea_device::stage::{Buffers, GomArgs, Group, Layout, Pass, for_solution, mark_elitist};
+use pgomea_device::stage::{
+    Buffers, GomArgs, Group, Layout, LocalSearch, Pass, for_solution, local_search_solution, mark_elitist,
+    replace_unimproved,
+};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
@@ -42,6 +45,7 @@ pub fn new_backend<'a>(
         population: Population,
         seed: u64,
         pool: Arc<rayon::ThreadPool>,
+        incidence: (Ptr<u32>, Ptr<u32>),
     }
     impl KindVisitor for Make {
         type Output = Box<dyn StageBackend>;
@@ -49,15 +53,20 @@ pub fn new_backend<'a>(
             let (row_slots, row_deps) = (self.layout.max_group_slots.max(1), self.layout.max_group_deps.max(1));
             Box::new(CpuStages {
                 kind,
+                incidence: self.incidence,
                 layout: self.layout,
                 pool: self.pool,
                 seed: self.seed,
+                forced: false,
                 buffers: CpuBuffers::new(self.population, row_slots, row_deps),
             })
         }
     }
-    // The kind points into `problem`'s arrays; the box is returned bound to their lifetime 'a.
-    problem.functions().with_kind(Make { layout, population, seed, pool })
+    let (offsets, subs) = problem.functions().incidence();
+    let incidence = (Ptr::from_slice(offsets), Ptr::from_slice(subs));
+    // The kind and the incidence point into `problem`'s arrays; the box is returned bound to
+    // their lifetime 'a.
+    problem.functions().with_kind(Make { layout, population, seed, pool, incidence })
 }
 
 /// The buffers of one population in host memory (the same as the CUDA backend's on the device).
@@ -75,6 +84,8 @@ struct CpuBuffers {
     mask: Vec<u8>,
     is_elitist: Vec<u8>,
     reference: Vec<u8>,
+    changed: Vec<u8>,
+    forced: Vec<u8>,
     schedule: Vec<u32>,
 }
 
@@ -94,6 +105,8 @@ impl CpuBuffers {
             mask: vec![0; n * row_slots],
             is_elitist: vec![0; n],
             reference: vec![0; l],
+            changed: vec![0; n],
+            forced: vec![0; n],
             schedule: Vec::new(),
         }
     }
@@ -110,17 +123,27 @@ impl CpuBuffers {
             mask: Ptr::from_mut_slice(&mut self.mask),
             is_elitist: Ptr::from_mut_slice(&mut self.is_elitist),
             reference: Ptr::from_mut_slice(&mut self.reference),
+            changed: Ptr::from_mut_slice(&mut self.changed),
+            forced: Ptr::from_mut_slice(&mut self.forced),
+            // The GPU's local-search marks: the CPU searches one solution at a time.
+            ls_active: Ptr::default(),
+            ls_flipped: Ptr::default(),
+            ls_counters: Ptr::default(),
         }
     }
 }
 
 /// One population on the CPU, running the stages of parallel GOM with problem kind `K`.
 struct CpuStages<K: Kind> {
-    /// The problem's kind over its host arrays (the caller keeps the problem alive).
+    /// The problem's kind over its host arrays, and its variables' subfunctions (the caller
+    /// keeps the problem alive).
     kind: K,
+    incidence: (Ptr<u32>, Ptr<u32>),
     layout: Arc<GroupLayout>,
     pool: Arc<rayon::ThreadPool>,
     seed: u64,
+    /// Whether the announced groups run Forced Improvement.
+    forced: bool,
     buffers: CpuBuffers,
 }
 
@@ -148,6 +171,13 @@ impl<K: Kind> CpuStages<K> {
             },
             buffers: self.buffers.pointers(),
             problem: self.kind,
+            local_search: LocalSearch {
+                colors: l.local_search.colors() as u32,
+                color_offsets: Ptr::from_slice(&l.local_search.offsets),
+                color_vars: Ptr::from_slice(&l.local_search.vars),
+                var_offsets: self.incidence.0,
+                var_subs: self.incidence.1,
+            },
             barrier: Ptr::default(),
         }
     }
@@ -159,6 +189,7 @@ impl<K: Kind> StageBackend for CpuStages<K> {
         b.offspring.copy_from_slice(&b.parents.genes);
         b.work.copy_from_slice(&b.parents.genes);
         b.fitness.copy_from_slice(&b.parents.fitness);
+        b.changed.fill(0);
         // Equality with the elitist matters only where the fitness is equal (as on the GPU).
         if fitness.contains(&elitist_fitness) {
             b.reference.copy_from_slice(elitist);
@@ -177,7 +208,8 @@ impl<K: Kind> StageBackend for CpuStages<K> {
         Ok(())
     }
 
-    fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
+    fn begin_groups(&mut self, generation: u32, order: &[u32], forced: bool) -> Result<()> {
+        self.forced = forced;
         if order.iter().any(|&g| g as usize >= self.layout.groups()) {
             return Err(Error::usage(format!(
                 "internal: a group order {order:?} of more than {} groups",
@@ -204,8 +236,61 @@ impl<K: Kind> StageBackend for CpuStages<K> {
         // layout and the problem's checked arrays, all alive for the call; the schedule holds
         // `step`; each task writes only solution i's rows (and i's fitness, atomically).
         let g = unsafe { Group::at(&a, step) };
-        self.pool.install(|| (0..n).into_par_iter().for_each(|i| unsafe { for_solution(&a, &g, i, pass) }));
+        let forced = self.forced;
+        self.pool.install(|| {
+            (0..n).into_par_iter().for_each(|i| unsafe {
+                if forced {
+                    for_solution::<K, true>(&a, &g, i, pass)
+                } else {
+                    for_solution::<K, false>(&a, &g, i, pass)
+                }
+            })
+        });
         Ok(())
+    }
+
+    fn mixed(&mut self) -> Result<(Vec<i64>, Vec<u8>)> {
+        Ok((self.buffers.fitness.clone(), self.buffers.changed.clone()))
+    }
+
+    fn offspring(&self, i: usize) -> Result<Vec<u8>> {
+        let l = self.buffers.l;
+        Ok(self.buffers.offspring[i * l..(i + 1) * l].to_vec())
+    }
+
+    fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()> {
+        let b = &mut self.buffers;
+        if in_fi.len() != b.n || elitist.len() != b.l {
+            return Err(Error::usage("internal: forced improvement of another shape"));
+        }
+        b.forced.copy_from_slice(in_fi);
+        b.reference.copy_from_slice(elitist);
+        Ok(())
+    }
+
+    fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
+        let (n, l) = (self.buffers.n, self.buffers.l);
+        let ptrs = self.buffers.pointers();
+        // SAFETY: the buffers hold n rows of l genes, a reference row, n fitness values and marks;
+        // each task writes only its own solution.
+        self.pool.install(|| {
+            (0..n).into_par_iter().for_each(|i| unsafe {
+                for v in 0..l {
+                    replace_unimproved(&ptrs, l, i, v, elitist_fitness);
+                }
+            })
+        });
+        Ok(())
+    }
+
+    fn local_search(&mut self) -> Result<u64> {
+        let n = self.buffers.n;
+        let a = self.args();
+        // SAFETY: as in `pass`; `a.local_search` holds the layout's colours of this problem's
+        // variables and the problem's incidence; each task searches only its own solution.
+        let rounds =
+            self.pool.install(|| (0..n).into_par_iter().map(|i| unsafe { local_search_solution(&a, i) }).sum());
+        Ok(rounds)
     }
 
     fn finish_generation(&mut self) -> Result<Vec<i64>> {
@@ -244,6 +329,8 @@ impl<K: Kind> StageBackend for CpuStages<K> {
             delta: b.delta.clone(),
             mask: b.mask.clone(),
             is_elitist: b.is_elitist.clone(),
+            changed: b.changed.clone(),
+            forced: b.forced.clone(),
         })
     }
 
@@ -260,6 +347,8 @@ impl<K: Kind> StageBackend for CpuStages<K> {
             (b.delta.len(), s.delta.len()),
             (b.mask.len(), s.mask.len()),
             (b.is_elitist.len(), s.is_elitist.len()),
+            (b.changed.len(), s.changed.len()),
+            (b.forced.len(), s.forced.len()),
         ];
         if sizes_match.iter().any(|(a, b)| a != b) {
             return Err(Error::usage("internal: a state of another shape"));
@@ -274,6 +363,8 @@ impl<K: Kind> StageBackend for CpuStages<K> {
         b.delta.copy_from_slice(&s.delta);
         b.mask.copy_from_slice(&s.mask);
         b.is_elitist.copy_from_slice(&s.is_elitist);
+        b.changed.copy_from_slice(&s.changed);
+        b.forced.copy_from_slice(&s.forced);
         Ok(())
     }
 }

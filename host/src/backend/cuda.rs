@@ -21,7 +21,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::{Clauses, Kind, Pairwise, Tables};
-use pgomea_device::stage::{Buffers, GROUP_PASSES, GomArgs, Layout, Pass, Stage};
+use pgomea_device::stage::{Buffers, GROUP_PASSES, GomArgs, Layout, LocalSearch, Pass, Stage};
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
@@ -29,8 +29,10 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageBackend, StageState};
 use crate::problem::{GrayBoxProblem, KindArrays};
 
-/// The kernel that marks the solutions equal to the elitist (one for every kind).
+/// The kernels for every kind: marking the solutions equal to the elitist, and the end of Forced
+/// Improvement.
 const MARK_ELITIST_KERNEL: &str = "pgomea_mark_elitist";
+const FORCED_IMPROVEMENT_END_KERNEL: &str = "pgomea_forced_improvement_end";
 
 /// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
 const WARPS_PER_BLOCK: u32 = 4;
@@ -154,10 +156,15 @@ pub fn devices() -> Result<Vec<String>> {
 /// One problem kind's kernels.
 struct KindKernels {
     generation: CudaFunction,
+    forced_improvement: CudaFunction,
     pass: CudaFunction,
-    /// The grid of the whole-generation kernel (all blocks resident), or None where the device
+    local_search: CudaFunction,
+    local_search_pass: CudaFunction,
+    /// The grids of the cooperative kernels (all blocks resident), or None where the device
     /// cannot launch cooperatively.
     generation_grid: Option<LaunchConfig>,
+    forced_grid: Option<LaunchConfig>,
+    local_search_grid: Option<LaunchConfig>,
 }
 
 /// An open GPU with the kernels loaded.
@@ -168,6 +175,7 @@ pub struct Gpu {
     /// By kind name (`Kind::NAME`).
     kinds: HashMap<&'static str, KindKernels>,
     mark_elitist: CudaFunction,
+    forced_improvement_end: CudaFunction,
     name: String,
     multiprocessors: u32,
     /// Most blocks (of 128 threads) per multiprocessor in one grid; the kernels loop grid-stride
@@ -193,34 +201,55 @@ impl Gpu {
             ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_err(cuda_err("attribute"))? as u32;
         let blocks_per_sm = env_u32("PGOMEA_BLOCKS_PER_SM").unwrap_or(DEFAULT_BLOCKS_PER_SM);
         let cooperative = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).map_err(cuda_err("attribute"))? == 1;
-        let mut kinds = HashMap::new();
+        // The grid of a cooperative kernel: as many blocks per multiprocessor as its occupancy
+        // allows, at most PGOMEA_GENERATION_BLOCKS_PER_SM (default 2), of PGOMEA_GENERATION_BLOCK
+        // threads (default 512; tuning knobs for benchmarks).
+        let block =
+            env_u32("PGOMEA_GENERATION_BLOCK").map(|b| b.div_ceil(32) * 32).unwrap_or(GENERATION_BLOCK).min(1024);
+        let blocks_per_sm_cap = env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM);
+        let cooperative_grid = |f: &CudaFunction| -> Result<Option<LaunchConfig>> {
+            if !cooperative {
+                return Ok(None);
+            }
+            let resident =
+                f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
+            let per_sm = resident.min(blocks_per_sm_cap);
+            Ok((per_sm > 0).then(|| LaunchConfig {
+                grid_dim: (per_sm * multiprocessors, 1, 1),
+                block_dim: (block, 1, 1),
+                shared_mem_bytes: 0,
+            }))
+        };
+        let mut kinds: HashMap<&'static str, KindKernels> = HashMap::new();
         for kind in [Pairwise::NAME, Tables::NAME, Clauses::NAME] {
             let generation = load(&format!("pgomea_generation_{kind}"))?;
-            let pass = load(&format!("pgomea_pass_{kind}"))?;
-            let generation_grid = if cooperative {
-                // Tuning knobs: PGOMEA_GENERATION_BLOCK (threads, a multiple of 32) and
-                // PGOMEA_GENERATION_BLOCKS_PER_SM.
-                let block = env_u32("PGOMEA_GENERATION_BLOCK")
-                    .map(|b| b.div_ceil(32) * 32)
-                    .unwrap_or(GENERATION_BLOCK)
-                    .min(1024);
-                let resident = generation
-                    .occupancy_max_active_blocks_per_multiprocessor(block, 0, None)
-                    .map_err(cuda_err("occupancy"))?;
-                let per_sm =
-                    resident.min(env_u32("PGOMEA_GENERATION_BLOCKS_PER_SM").unwrap_or(GENERATION_BLOCKS_PER_SM));
-                (per_sm > 0).then(|| LaunchConfig {
-                    grid_dim: (per_sm * multiprocessors, 1, 1),
-                    block_dim: (block, 1, 1),
-                    shared_mem_bytes: 0,
-                })
-            } else {
-                None
+            let forced_improvement = load(&format!("pgomea_forced_improvement_{kind}"))?;
+            let local_search = load(&format!("pgomea_local_search_{kind}"))?;
+            let k = KindKernels {
+                generation_grid: cooperative_grid(&generation)?,
+                forced_grid: cooperative_grid(&forced_improvement)?,
+                local_search_grid: cooperative_grid(&local_search)?,
+                generation,
+                forced_improvement,
+                local_search,
+                pass: load(&format!("pgomea_pass_{kind}"))?,
+                local_search_pass: load(&format!("pgomea_local_search_pass_{kind}"))?,
             };
-            kinds.insert(kind, KindKernels { generation, pass, generation_grid });
+            kinds.insert(kind, k);
         }
         let mark_elitist = load(MARK_ELITIST_KERNEL)?;
-        Ok(Gpu { ctx, stream, _module: module, kinds, mark_elitist, name, multiprocessors, blocks_per_sm })
+        let forced_improvement_end = load(FORCED_IMPROVEMENT_END_KERNEL)?;
+        Ok(Gpu {
+            ctx,
+            stream,
+            _module: module,
+            kinds,
+            mark_elitist,
+            forced_improvement_end,
+            name,
+            multiprocessors,
+            blocks_per_sm,
+        })
     }
 
     /// The launch shape of the whole-generation kernel of problem kind `kind` (`Kind::NAME`), if
@@ -291,6 +320,10 @@ enum UploadedKind {
 pub struct SharedArrays {
     /// The layout's arrays, in the order of `Layout`'s fields.
     layout: Vec<CudaSlice<u32>>,
+    /// The variable colours of local search and the problem's incidence, in the order of
+    /// `LocalSearch`'s fields (empty colours when local search is off).
+    local_search: Vec<CudaSlice<u32>>,
+    colors: u32,
     /// The problem's arrays, kept alive: the kind's pointers point into them.
     _problem_u32: Vec<CudaSlice<u32>>,
     _problem_i64: Vec<CudaSlice<i64>>,
@@ -323,6 +356,11 @@ impl SharedArrays {
                 (vec![up(lit_offsets)?, up(lits)?], vec![up64(weights)?])
             }
         };
+        let (var_offsets, var_subs) = problem.functions().incidence();
+        let local_search = [&layout.local_search.offsets[..], &layout.local_search.vars[..], var_offsets, var_subs]
+            .into_iter()
+            .map(up)
+            .collect::<Result<Vec<_>>>()?;
         let (u, i) = (|k: usize| ptr(&problem_u32[k], s), |k: usize| ptr(&problem_i64[k], s));
         let kind = match problem.functions().arrays() {
             KindArrays::Pairwise { .. } => UploadedKind::Pairwise(Pairwise { ends: u(0), weights: i(0) }),
@@ -333,7 +371,19 @@ impl SharedArrays {
                 UploadedKind::Clauses(Clauses { lit_offsets: u(0), lits: u(1), weights: i(0) })
             }
         };
-        Ok(Arc::new(SharedArrays { layout: layout_arrays, _problem_u32: problem_u32, _problem_i64: problem_i64, kind }))
+        Ok(Arc::new(SharedArrays {
+            local_search,
+            colors: layout.local_search.colors() as u32,
+            layout: layout_arrays,
+            _problem_u32: problem_u32,
+            _problem_i64: problem_i64,
+            kind,
+        }))
+    }
+
+    fn local_search(&self, s: &CudaStream) -> LocalSearch {
+        let p = |k: usize| ptr(&self.local_search[k], s);
+        LocalSearch { colors: self.colors, color_offsets: p(0), color_vars: p(1), var_offsets: p(2), var_subs: p(3) }
     }
 
     fn layout(&self, s: &CudaStream) -> Layout {
@@ -386,10 +436,17 @@ struct CudaStages<K: DeviceKind> {
     mask: CudaSlice<u8>,
     is_elitist: CudaSlice<u8>,
     reference: CudaSlice<u8>,
+    changed: CudaSlice<u8>,
+    forced: CudaSlice<u8>,
+    ls_active: CudaSlice<u8>,
+    ls_flipped: CudaSlice<u8>,
+    ls_counters: CudaSlice<u64>,
     schedule: CudaSlice<u32>,
     barrier: CudaSlice<u32>,
     base: GomArgs<K>,
     whole: WholeGeneration,
+    /// Whether the announced groups run Forced Improvement.
+    forced_mode: bool,
     /// The launch shape of each pass of `GROUP_PASSES`, the same for every group.
     grids: [LaunchConfig; 3],
     /// A whole generation (every group's passes) captured once, replayed every generation.
@@ -428,6 +485,11 @@ impl<K: DeviceKind> CudaStages<K> {
         let mask = unsafe { s.alloc::<u8>(n * gs) }.map_err(&oom)?;
         let is_elitist = unsafe { s.alloc::<u8>(n) }.map_err(&oom)?;
         let reference = unsafe { s.alloc::<u8>(l.max(1)) }.map_err(&oom)?;
+        let changed = s.alloc_zeros::<u8>(n).map_err(&oom)?;
+        let forced = s.alloc_zeros::<u8>(n).map_err(&oom)?;
+        let ls_active = s.alloc_zeros::<u8>(n).map_err(&oom)?;
+        let ls_flipped = s.alloc_zeros::<u8>(n).map_err(&oom)?;
+        let ls_counters = s.alloc_zeros::<u64>(2).map_err(&oom)?;
         let schedule = unsafe { s.alloc::<u32>(1 + layout.groups().max(1)) }.map_err(&oom)?;
         let barrier = s.alloc_zeros::<u32>(1).map_err(&oom)?;
         let base = GomArgs {
@@ -451,8 +513,14 @@ impl<K: DeviceKind> CudaStages<K> {
                 mask: ptr(&mask, s),
                 is_elitist: ptr(&is_elitist, s),
                 reference: ptr(&reference, s),
+                changed: ptr(&changed, s),
+                forced: ptr(&forced, s),
+                ls_active: ptr(&ls_active, s),
+                ls_flipped: ptr(&ls_flipped, s),
+                ls_counters: ptr(&ls_counters, s),
             },
             problem: kind,
+            local_search: shared.local_search(s),
             barrier: ptr(&barrier, s),
         };
         // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
@@ -482,22 +550,30 @@ impl<K: DeviceKind> CudaStages<K> {
             mask,
             is_elitist,
             reference,
+            changed,
+            forced,
+            ls_active,
+            ls_flipped,
+            ls_counters,
             schedule,
             barrier,
             base,
             whole,
+            forced_mode: false,
             grids,
             graph: None,
             order: Vec::new(),
         })
     }
 
-    /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`.
+    /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`, in the
+    /// announced mode (GOM or Forced Improvement).
     fn launch_pass(&self, pass: Pass, step: u32, cfg: LaunchConfig) -> Result<()> {
         let a = Args(GomArgs { step, ..self.base });
         let p = PassArg(pass);
+        let forced = self.forced_mode as u32;
         let mut b = self.gpu.stream.launch_builder(&self.gpu.kernels(K::NAME)?.pass);
-        b.arg(&a).arg(&p);
+        b.arg(&a).arg(&p).arg(&forced);
         // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
         // live allocations sized from the same layout the kernel indexes with; `step` is below
         // the number of groups and `pass` is valid (checked by the callers); blocks of 128 or 256
@@ -526,6 +602,7 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         s.memcpy_dtod(&self.parents, &mut self.offspring).map_err(cuda_err("copy"))?;
         s.memcpy_dtod(&self.parents, &mut self.work).map_err(cuda_err("copy"))?;
         s.memcpy_dtod(&self.parent_fitness, &mut self.fitness).map_err(cuda_err("copy"))?;
+        s.memset_zeros(&mut self.changed).map_err(cuda_err("memset"))?;
         // Equality with the elitist only matters where the fitness is equal; compare on the GPU
         // only when some solution has the elitist's fitness.
         if fitness.contains(&elitist_fitness) {
@@ -536,7 +613,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         Ok(())
     }
 
-    fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
+    fn begin_groups(&mut self, generation: u32, order: &[u32], forced: bool) -> Result<()> {
+        self.forced_mode = forced;
         if order.len() > self.layout.groups() || order.iter().any(|&g| g as usize >= self.layout.groups()) {
             return Err(Error::usage(format!(
                 "internal: a group order {order:?} of more than {} groups",
@@ -572,6 +650,19 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
     fn run_all_groups(&mut self) -> Result<bool> {
         if self.order.len() != self.layout.groups() {
             return Ok(false);
+        }
+        if self.forced_mode {
+            // Forced Improvement in one cooperative launch where the device can; else the
+            // caller runs it group by group (it is rarer than GOM: no graph is kept for it).
+            let Some(cfg) = self.gpu.kernels(K::NAME)?.forced_grid else { return Ok(false) };
+            self.gpu.stream.memset_zeros(&mut self.barrier).map_err(cuda_err("memset"))?;
+            let a = Args(self.base);
+            let mut b = self.gpu.stream.launch_builder(&self.gpu.kernels(K::NAME)?.forced_improvement);
+            b.arg(&a);
+            // SAFETY: as for the generation kernel below; `forced` and `reference` were set by
+            // begin_forced_improvement.
+            unsafe { b.launch_cooperative(cfg) }.map_err(cuda_err("cooperative kernel launch"))?;
+            return Ok(true);
         }
         if self.whole == WholeGeneration::Cooperative
             && let Some(cfg) = self.gpu.generation_grid(K::NAME)
@@ -610,6 +701,83 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
             None => return Ok(false),
         }
         Ok(true)
+    }
+
+    fn mixed(&mut self) -> Result<(Vec<i64>, Vec<u8>)> {
+        let s = &self.gpu.stream;
+        Ok((
+            s.clone_dtoh(&self.fitness).map_err(cuda_err("download"))?,
+            s.clone_dtoh(&self.changed).map_err(cuda_err("download"))?,
+        ))
+    }
+
+    fn offspring(&self, i: usize) -> Result<Vec<u8>> {
+        let l = self.layout.variables;
+        self.gpu.stream.clone_dtoh(&self.offspring.slice(i * l..(i + 1) * l)).map_err(cuda_err("download"))
+    }
+
+    fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()> {
+        if in_fi.len() != self.n || elitist.len() != self.layout.variables {
+            return Err(Error::usage("internal: forced improvement of another shape"));
+        }
+        let s = self.gpu.stream.clone();
+        s.memcpy_htod(in_fi, &mut self.forced).map_err(cuda_err("upload"))?;
+        s.memcpy_htod(elitist, &mut self.reference.slice_mut(..elitist.len())).map_err(cuda_err("upload"))
+    }
+
+    fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
+        let b = BuffersArg(self.base.buffers);
+        let (n, l) = (self.n as u32, self.layout.variables as u32);
+        let mut launch = self.gpu.stream.launch_builder(&self.gpu.forced_improvement_end);
+        launch.arg(&b).arg(&n).arg(&l).arg(&elitist_fitness);
+        // SAFETY: offspring and work hold n rows of l genes, reference one row, fitness and
+        // forced n values; one thread per element, any grid.
+        unsafe { launch.launch(self.gpu.grid(self.n as u64 * self.layout.variables as u64, false)) }
+            .map_err(cuda_err("kernel launch"))?;
+        Ok(())
+    }
+
+    fn local_search(&mut self) -> Result<u64> {
+        let s = self.gpu.stream.clone();
+        s.memcpy_htod(&vec![1u8; self.n], &mut self.ls_active).map_err(cuda_err("upload"))?;
+        s.memset_zeros(&mut self.ls_flipped).map_err(cuda_err("memset"))?;
+        s.memset_zeros(&mut self.ls_counters).map_err(cuda_err("memset"))?;
+        let kernels = self.gpu.kernels(K::NAME)?;
+        let a = Args(self.base);
+        if let Some(cfg) = kernels.local_search_grid {
+            s.memset_zeros(&mut self.barrier).map_err(cuda_err("memset"))?;
+            let mut b = s.launch_builder(&kernels.local_search);
+            b.arg(&a);
+            // SAFETY: the buffers and the local-search arrays are live and sized for this
+            // population and problem; the barrier, the counters and the flipped marks are zero
+            // and every solution is active; the grid is at most the kernel's occupancy.
+            unsafe { b.launch_cooperative(cfg) }.map_err(cuda_err("cooperative kernel launch"))?;
+        } else {
+            // Round by round, colour by colour; the host reads whether any solution goes on.
+            let colors = self.base.local_search.colors;
+            let mut before = 0;
+            loop {
+                for c in 0..=colors {
+                    let items = if c < colors {
+                        let o = &self.layout.local_search.offsets;
+                        self.n as u64 * (o[c as usize + 1] - o[c as usize]) as u64
+                    } else {
+                        self.n as u64
+                    };
+                    let mut b = s.launch_builder(&kernels.local_search_pass);
+                    b.arg(&a).arg(&c);
+                    // SAFETY: as for the cooperative kernel; the launches of a round run in
+                    // order on the one stream.
+                    unsafe { b.launch(self.gpu.grid(items, false)) }.map_err(cuda_err("kernel launch"))?;
+                }
+                let now = s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[1];
+                if now == before {
+                    break;
+                }
+                before = now;
+            }
+        }
+        Ok(s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[0])
     }
 
     fn finish_generation(&mut self) -> Result<Vec<i64>> {
@@ -659,6 +827,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
             delta: d(s, &self.delta)?,
             mask: d(s, &self.mask)?,
             is_elitist: d(s, &self.is_elitist)?,
+            changed: d(s, &self.changed)?,
+            forced: d(s, &self.forced)?,
         })
     }
 
@@ -680,6 +850,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         u(&s, &st.delta, &mut self.delta)?;
         u(&s, &st.mask, &mut self.mask)?;
         u(&s, &st.is_elitist, &mut self.is_elitist)?;
+        u(&s, &st.changed, &mut self.changed)?;
+        u(&s, &st.forced, &mut self.forced)?;
         s.synchronize().map_err(cuda_err("upload"))
     }
 }

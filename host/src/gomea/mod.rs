@@ -3,6 +3,7 @@
 //! GOMEA over a [`parallel::StageBackend`].
 
 pub mod ims;
+pub mod local_search;
 pub mod parallel;
 pub mod population;
 pub mod run;
@@ -10,8 +11,40 @@ pub mod serial;
 
 pub use population::Population;
 
+use crate::choice::Choice;
 use crate::error::Result;
 use crate::gomea::run::Run;
+
+/// When colour-grouped local search runs (both algorithms): never (the paper), on every new
+/// population, or on new populations and on the offspring of every generation (a memetic GOMEA).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LocalSearchMode {
+    #[default]
+    Off,
+    Initial,
+    Offspring,
+}
+
+impl Choice for LocalSearchMode {
+    const ALL: &'static [Self] = &[LocalSearchMode::Off, LocalSearchMode::Initial, LocalSearchMode::Offspring];
+    fn name(self) -> &'static str {
+        match self {
+            LocalSearchMode::Off => "off",
+            LocalSearchMode::Initial => "initial",
+            LocalSearchMode::Offspring => "offspring",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            LocalSearchMode::Off => "No local search (the paper)",
+            LocalSearchMode::Initial => "Every new population is brought to local optima",
+            LocalSearchMode::Offspring => {
+                "New populations and the offspring of every generation are brought to local optima"
+            }
+        }
+    }
+}
 
 /// One population and the algorithm that evolves it, as the interleaved multi-start scheme sees
 /// it. Serial GOMEA, parallel GOMEA on the CPU and parallel GOMEA on the GPU all implement it.

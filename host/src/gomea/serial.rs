@@ -13,8 +13,9 @@ use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
+use super::local_search::VariableColors;
 use super::run::Run;
-use super::{Population, PopulationEngine};
+use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
 use crate::linkage::fos::Fos;
 use crate::problem::{GrayBoxProblem, KindVisitor, PartialEvaluation};
@@ -43,6 +44,15 @@ pub struct SerialConfig {
     pub forced_improvement: bool,
     pub order: FosOrder,
     pub linkage: LinkageSource,
+    /// Colour-grouped local search, sequential (the same flips as parallel GOMEA's, one solution
+    /// at a time): when, and the variables' colour groups.
+    pub local_search: Option<LocalSearchSetting>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalSearchSetting {
+    pub mode: LocalSearchMode,
+    pub colors: Arc<VariableColors>,
 }
 
 pub struct SerialGomea<'a, K: Kind> {
@@ -91,13 +101,46 @@ pub fn new_engine<'a>(
     problem.functions().with_kind(Make { config, problem, n, seed, run })
 }
 
+/// Local search of one solution (its fitness updated), counted in `run`; an improvement is
+/// offered to the run.
+fn local_search<K: Kind>(
+    kind: &K,
+    problem: &dyn GrayBoxProblem,
+    ls: &LocalSearchSetting,
+    genes: &mut [u8],
+    fitness: &mut i64,
+    run: &mut Run,
+) {
+    let f = problem.functions();
+    // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l genes.
+    let (gain, rounds) = unsafe { super::local_search::search(kind, f, &ls.colors, genes) };
+    run.counter.add_subfunctions(rounds * super::local_search::evaluations_per_round(f));
+    if gain > 0 {
+        *fitness += gain;
+        if run.verify {
+            assert_eq!(
+                *fitness,
+                problem.evaluate(genes),
+                "incremental fitness differs from a full evaluation after local search"
+            );
+        }
+        run.offer(genes, *fitness);
+    }
+}
+
 impl<'a, K: Kind> SerialGomea<'a, K> {
     /// A new random population of size `n`, fully evaluated (counted in `run`); `kind` is the
     /// kind of `problem`'s subfunctions.
     fn new(config: SerialConfig, problem: &'a dyn GrayBoxProblem, kind: K, n: usize, seed: u64, run: &mut Run) -> Self {
         let mut rng = SplitMix64::new(seed);
-        let population = super::population::random_population(problem, n, &mut rng, run);
+        let mut population = super::population::random_population(problem, n, &mut rng, run);
         let l = problem.variables();
+        if let Some(ls) = &config.local_search {
+            for i in 0..n {
+                let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
+                local_search(&kind, problem, ls, genes, fitness, run);
+            }
+        }
         let fos = match &config.linkage {
             LinkageSource::Static(f) => f.clone(),
             LinkageSource::Learned => Arc::new(Fos::univariate(l)),
@@ -282,6 +325,11 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
             let changed = self.gom(i, run);
             if self.config.forced_improvement && (!changed || self.no_improvement_stretch[i] > patience) {
                 self.forced_improvement(i, run);
+            }
+            if let Some(ls) = self.config.local_search.as_ref().filter(|ls| ls.mode == LocalSearchMode::Offspring) {
+                let l = self.population.l;
+                let (genes, fitness) = (&mut self.offspring.genes[i * l..(i + 1) * l], &mut self.offspring.fitness[i]);
+                local_search(&self.kind, self.problem, ls, genes, fitness, run);
             }
             if self.offspring.fitness[i] > self.population.fitness[i] {
                 self.no_improvement_stretch[i] = 0;

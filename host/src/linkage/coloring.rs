@@ -420,6 +420,15 @@ impl IndexedMaxHeap {
     }
 }
 
+/// The variables of `problem` in colour groups such that no subfunction reads two variables of
+/// one group: the order of colour-grouped local search, whose flips within a group are then
+/// exact together. This is the colouring of the univariate linkage model's interaction graph
+/// (set {v} conflicts with {u} exactly when a subfunction reads both), by `method`.
+pub fn variable_groups(problem: &dyn GrayBoxProblem, method: ColoringMethod) -> Vec<Vec<u32>> {
+    let univariate = Fos::univariate(problem.variables());
+    method.color(&Lmig::build(&univariate, problem)).groups()
+}
+
 /// Checks groups of linkage sets against the FOS and the problem, without an LMIG: within each
 /// group, no variable belongs to two sets and no subfunction reads variables of two different
 /// sets.

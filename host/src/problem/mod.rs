@@ -308,6 +308,12 @@ impl Subfunctions {
         &self.var_subs[self.var_offsets[v] as usize..self.var_offsets[v + 1] as usize]
     }
 
+    /// The subfunctions of every variable in CSR form: those of v are
+    /// `subs[offsets[v]..offsets[v+1]]` (what local search uploads).
+    pub fn incidence(&self) -> (&[u32], &[u32]) {
+        (&self.var_offsets, &self.var_subs)
+    }
+
     /// The smallest and the largest value of subfunction `s`.
     pub fn bounds(&self, s: usize) -> (i64, i64) {
         self.bounds[s]

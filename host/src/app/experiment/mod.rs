@@ -324,6 +324,7 @@ pub fn execute(
         coloring: crate::linkage::coloring::ColoringMethod::WelshPowell,
         fos_order: v.fos_order,
         forced_improvement: v.forced_improvement,
+        local_search: v.local_search,
         seed: spec.seed,
         ims: ImsConfig { n_base: v.n_base, c_ims: common.c_ims, max_population: Some(max_population) },
         threads: common.threads,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::gomea::LocalSearchMode;
 use crate::linkage::fos::LinkageModel;
 use crate::problem::data::{self, KnownInstance};
 use crate::solve::{Algorithm, Backend, FosOrderKind};
@@ -129,6 +130,7 @@ pub struct Variant {
     pub linkage: LinkageModel,
     pub fos_order: FosOrderKind,
     pub forced_improvement: bool,
+    pub local_search: LocalSearchMode,
     pub n_base: usize,
 }
 
@@ -141,6 +143,7 @@ impl Variant {
             linkage: LinkageModel::Flt,
             fos_order: FosOrderKind::Random,
             forced_improvement: true,
+            local_search: LocalSearchMode::Off,
             n_base: 16,
         }
     }
@@ -152,6 +155,7 @@ impl Variant {
             linkage: LinkageModel::Flt,
             fos_order: FosOrderKind::Colored,
             forced_improvement: false,
+            local_search: LocalSearchMode::Off,
             n_base: 16,
         }
     }

@@ -16,6 +16,7 @@
 
 use pgomea_device::gom::{CrewKind, crew_kind};
 
+use crate::gomea::local_search::VariableColors;
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
 
@@ -35,6 +36,8 @@ pub struct GroupLayout {
     /// The largest number of slots, and of dependent entries, in one group (buffer sizes).
     pub max_group_slots: usize,
     pub max_group_deps: usize,
+    /// The colour groups of the variables for local search (none when it is off).
+    pub local_search: VariableColors,
 }
 
 impl GroupLayout {
@@ -51,6 +54,7 @@ impl GroupLayout {
             dep_subfunctions: Vec::new(),
             max_group_slots: 0,
             max_group_deps: 0,
+            local_search: VariableColors::default(),
         };
         let mut in_set = vec![false; l];
         for group in groups {
@@ -93,6 +97,12 @@ impl GroupLayout {
             layout.max_group_deps = layout.max_group_deps.max(layout.dep_subfunctions.len() - dep_start);
         }
         layout
+    }
+
+    /// The layout with the colour groups of the variables for local search.
+    pub fn with_local_search(mut self, variable_groups: &[Vec<u32>]) -> Self {
+        self.local_search = VariableColors::new(variable_groups);
+        self
     }
 
     pub fn groups(&self) -> usize {

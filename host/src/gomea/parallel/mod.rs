@@ -15,7 +15,7 @@ use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 
 use self::layout::GroupLayout;
 use super::run::Run;
-use super::{Population, PopulationEngine};
+use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
 
 /// Runs the stages of parallel GOM on one population held by a backend (the CPU backend, the
@@ -24,9 +24,9 @@ pub trait StageBackend {
     /// O = P and O' = P; marks which solutions of P equal the elitist. `fitness` is P's fitness
     /// (the host keeps a copy).
     fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()>;
-    /// Announces the generation's number and its order of the colour groups (the schedule the
-    /// passes read).
-    fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()>;
+    /// Announces the generation's number, its order of the colour groups (the schedule the
+    /// passes read), and whether the groups run GOM or Forced Improvement (`forced`).
+    fn begin_groups(&mut self, generation: u32, order: &[u32], forced: bool) -> Result<()>;
     /// Runs `pass` on the group at position `step` of the announced order.
     fn pass(&mut self, pass: Pass, step: u32) -> Result<()>;
     /// Runs every group of the announced order at once, if the backend can (the CUDA backend's
@@ -34,6 +34,18 @@ pub trait StageBackend {
     fn run_all_groups(&mut self) -> Result<bool> {
         Ok(false)
     }
+    /// After GOM's groups: the fitness of O, and 1 where GOM accepted a set of O[i].
+    fn mixed(&mut self) -> Result<(Vec<i64>, Vec<u8>)>;
+    /// O[i].
+    fn offspring(&self, i: usize) -> Result<Vec<u8>>;
+    /// Forced Improvement's start: `in_fi[i]` = 1 for the solutions it applies to, and the
+    /// elitist, the donor of every set.
+    fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()>;
+    /// Forced Improvement's end: the solutions it never improved become copies of the elitist.
+    fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()>;
+    /// Colour-grouped local search of every solution of O to a local optimum (the layout's
+    /// variable colours); returns the rounds, summed over the solutions.
+    fn local_search(&mut self) -> Result<u64>;
     /// P = O. Returns the fitness of every solution.
     fn finish_generation(&mut self) -> Result<Vec<i64>>;
     /// Waits until all queued work is done (for stage timing).
@@ -55,8 +67,23 @@ macro_rules! forward_stage_backend {
             fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
                 (**self).start_generation(elitist, elitist_fitness, fitness)
             }
-            fn begin_groups(&mut self, generation: u32, order: &[u32]) -> Result<()> {
-                (**self).begin_groups(generation, order)
+            fn begin_groups(&mut self, generation: u32, order: &[u32], forced: bool) -> Result<()> {
+                (**self).begin_groups(generation, order, forced)
+            }
+            fn mixed(&mut self) -> Result<(Vec<i64>, Vec<u8>)> {
+                (**self).mixed()
+            }
+            fn offspring(&self, i: usize) -> Result<Vec<u8>> {
+                (**self).offspring(i)
+            }
+            fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()> {
+                (**self).begin_forced_improvement(in_fi, elitist)
+            }
+            fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
+                (**self).end_forced_improvement(elitist_fitness)
+            }
+            fn local_search(&mut self) -> Result<u64> {
+                (**self).local_search()
             }
             fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
                 (**self).pass(pass, step)
@@ -105,6 +132,9 @@ pub struct StageState {
     pub delta: Vec<i64>,
     pub mask: Vec<u8>,
     pub is_elitist: Vec<u8>,
+    /// GOM's changed marks and Forced Improvement's marks (n each).
+    pub changed: Vec<u8>,
+    pub forced: Vec<u8>,
 }
 
 impl StageState {
@@ -121,6 +151,8 @@ impl StageState {
             (self.delta == other.delta, "deltas"),
             (self.mask == other.mask, "improvement mask"),
             (self.is_elitist == other.is_elitist, "elitist marks"),
+            (self.changed == other.changed, "changed marks"),
+            (self.forced == other.forced, "forced-improvement marks"),
         ]
         .into_iter()
         .find(|(same, _)| !same)
@@ -159,6 +191,14 @@ pub struct StageTimes {
     pub groups_run: u64,
 }
 
+/// The hybrid parts of parallel GOMEA (the paper's future work), off in the paper's variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hybrid {
+    /// Parallel Forced Improvement after GOM, for the solutions serial GOMEA's rule picks.
+    pub forced_improvement: bool,
+    pub local_search: LocalSearchMode,
+}
+
 pub struct ParallelGomea<B: StageBackend> {
     backend: B,
     layout: Arc<GroupLayout>,
@@ -166,18 +206,54 @@ pub struct ParallelGomea<B: StageBackend> {
     n: usize,
     generations: u64,
     fitness: Vec<i64>,
+    hybrid: Hybrid,
+    /// Generations since each solution last improved (Forced Improvement's rule).
+    stretch: Vec<u32>,
     /// Measure each stage (synchronises after every stage: slower, for benchmarks).
     pub timing: Option<StageTimes>,
     group_order: Vec<u32>,
 }
 
 impl<B: StageBackend> ParallelGomea<B> {
-    /// `fitness`: of the initial population the backend holds (already offered to the run).
+    /// `fitness`: of the initial population the backend holds (already offered to the run). The
+    /// paper's variant (no Forced Improvement, no local search); see [`ParallelGomea::hybrid`].
     pub fn new(backend: B, layout: Arc<GroupLayout>, seed: u64, fitness: Vec<i64>) -> Self {
         let n = fitness.len();
-        ParallelGomea { backend, layout, seed, n, generations: 0, fitness, timing: None, group_order: Vec::new() }
+        ParallelGomea {
+            backend,
+            layout,
+            seed,
+            n,
+            generations: 0,
+            fitness,
+            hybrid: Hybrid::default(),
+            stretch: vec![0; n],
+            timing: None,
+            group_order: Vec::new(),
+        }
     }
 
+    /// With the hybrid parts `hybrid`: a local search of the initial population now when it is
+    /// on (counted in `run`), Forced Improvement and the offspring's local search in every
+    /// generation as chosen. Local search needs the layout's variable colours.
+    pub fn hybrid(mut self, hybrid: Hybrid, run: &mut Run) -> Result<Self> {
+        if hybrid.local_search != LocalSearchMode::Off
+            && self.layout.local_search.colors() == 0
+            && self.layout.variables > 0
+        {
+            return Err(Error::usage("internal: local search needs the layout's variable colours"));
+        }
+        self.hybrid = hybrid;
+        if hybrid.local_search != LocalSearchMode::Off {
+            let elitist =
+                run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
+            self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
+            self.local_search(run)?;
+            self.fitness = self.backend.finish_generation()?;
+            self.offer_best(run)?;
+        }
+        Ok(self)
+    }
     pub fn backend(&self) -> &B {
         &self.backend
     }
@@ -193,6 +269,149 @@ impl<B: StageBackend> ParallelGomea<B> {
         &mut self.backend
     }
 
+    /// The order of the colour groups in Forced Improvement of generation `generation`.
+    fn forced_order(&mut self, generation: u64) {
+        self.group_order.clear();
+        self.group_order.extend(0..self.layout.groups() as u32);
+        SplitMix64::stream(self.seed, 0x666f72636564 ^ generation.wrapping_mul(0x9e37_79b9))
+            .shuffle(&mut self.group_order);
+    }
+
+    /// The groups of the announced order: all at once where the backend can and nothing needs
+    /// to look between groups, else one by one (with per-stage timing, the run's checks, and
+    /// `on_group` after each). Counts the work in `run`.
+    fn run_groups(
+        &mut self,
+        run: &mut Run,
+        per_group: bool,
+        forced: bool,
+        on_group: &mut dyn FnMut(&B, u32) -> Result<()>,
+    ) -> Result<()> {
+        let at_once = !per_group && self.timing.is_none() && !run.verify && !run.should_stop();
+        if at_once && self.backend.run_all_groups()? {
+            let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
+            run.counter.add_subfunctions(self.n as u64 * deps);
+            if !forced {
+                run.gom_steps += (self.n * self.layout.slot_set.len()) as u64;
+            }
+            return Ok(());
+        }
+        for idx in 0..self.group_order.len() {
+            if run.should_stop() {
+                break;
+            }
+            let g = self.group_order[idx];
+            let step = idx as u32;
+            match self.timing.as_mut() {
+                // Each stage alone, each followed by a synchronisation.
+                Some(times) if !forced => {
+                    for stage in Stage::ALL {
+                        let ts = Instant::now();
+                        self.backend.pass(Pass::stage(stage), step)?;
+                        self.backend.synchronize()?;
+                        times.stages[stage.index()] += ts.elapsed();
+                    }
+                    times.groups_run += 1;
+                }
+                _ => {
+                    for pass in GROUP_PASSES {
+                        self.backend.pass(pass, step)?;
+                    }
+                }
+            }
+            run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
+            if !forced {
+                run.gom_steps += (self.n * self.layout.slots(g as usize).len()) as u64;
+            }
+            if run.verify {
+                // O' == O and the incremental fitness is exact after every group.
+                let st = self.backend.state()?;
+                assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
+                self.verify(run, &st.offspring, &st.fitness, &format!("group {g}"));
+            }
+            on_group(&self.backend, g)?;
+        }
+        Ok(())
+    }
+
+    /// Every fitness against a full evaluation (tests: `run.verify`).
+    fn verify(&self, run: &Run, genes: &[u8], fitness: &[i64], when: &str) {
+        let l = self.layout.variables;
+        for i in 0..self.n {
+            let full = run.problem.evaluate(&genes[i * l..(i + 1) * l]);
+            assert_eq!(
+                fitness[i], full,
+                "incremental fitness of solution {i} differs from a full evaluation after {when}"
+            );
+        }
+    }
+
+    /// Parallel Forced Improvement after GOM (ARCHITECTURE.md, the stages): for the solutions
+    /// GOM did not change or that have not improved for 1 + floor(log10 n) generations, with the
+    /// run's elitist (improved by this generation's offspring first) as the donor.
+    fn forced_improvement(
+        &mut self,
+        run: &mut Run,
+        per_group: bool,
+        on_group: &mut dyn FnMut(&B, u32) -> Result<()>,
+    ) -> Result<()> {
+        let (fitness, changed) = self.backend.mixed()?;
+        let best = (0..self.n).max_by_key(|&i| (fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        if run.elitist_fitness().is_none_or(|f| fitness[best] > f) {
+            let genes = self.backend.offspring(best)?;
+            run.offer(&genes, fitness[best]);
+        }
+        let patience = 1 + (self.n as f64).log10().floor() as u32;
+        let in_fi: Vec<u8> = (0..self.n).map(|i| (changed[i] == 0 || self.stretch[i] > patience) as u8).collect();
+        let count = in_fi.iter().filter(|&&x| x != 0).count();
+        if count == 0 || run.should_stop() {
+            return Ok(());
+        }
+        let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
+        self.backend.begin_forced_improvement(&in_fi, &elitist.genes)?;
+        self.forced_order(self.generations);
+        self.backend.begin_groups(self.generations as u32, &self.group_order, true)?;
+        self.run_groups(run, per_group, true, on_group)?;
+        run.gom_steps += (count * self.layout.slot_set.len()) as u64;
+        self.backend.end_forced_improvement(elitist.fitness)?;
+        if run.verify {
+            let st = self.backend.state()?;
+            self.verify(run, &st.offspring, &st.fitness, "forced improvement");
+        }
+        Ok(())
+    }
+
+    /// Local search of O, counted in `run`: each round of a solution evaluates every variable's
+    /// subfunctions once.
+    fn local_search(&mut self, run: &mut Run) -> Result<()> {
+        let rounds = self.backend.local_search()?;
+        let per_round: u64 =
+            (0..run.problem.subfunctions()).map(|s| run.problem.subfunction_variables(s).len() as u64).sum();
+        run.counter.add_subfunctions(rounds * per_round);
+        if run.verify {
+            let st = self.backend.state()?;
+            self.verify(run, &st.offspring, &st.fitness, "local search");
+        }
+        Ok(())
+    }
+
+    /// Offers P's best solution to the run when it beats the elitist.
+    fn offer_best(&mut self, run: &mut Run) -> Result<()> {
+        let best = (0..self.n).max_by_key(|&i| (self.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        if run.elitist_fitness().is_none_or(|f| self.fitness[best] > f) {
+            let genes = self.backend.solution(best)?;
+            if run.verify {
+                assert_eq!(
+                    self.fitness[best],
+                    run.problem.evaluate(&genes),
+                    "fitness of the best solution differs from a full evaluation"
+                );
+            }
+            run.offer(&genes, self.fitness[best]);
+        }
+        Ok(())
+    }
+
     /// One generation; with `per_group`, the groups run one by one and `on_group` is called after
     /// every group (tests compare backends there); otherwise the backend may run them all at once.
     pub fn generation_with(
@@ -206,68 +425,20 @@ impl<B: StageBackend> ParallelGomea<B> {
         self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
         Self::group_order(self.seed, self.generations, self.layout.groups(), &mut self.group_order);
         let generation = self.generations as u32;
-        self.backend.begin_groups(generation, &self.group_order)?;
-        let at_once = !per_group && self.timing.is_none() && !run.verify && !run.should_stop();
-        if at_once && self.backend.run_all_groups()? {
-            let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
-            run.counter.add_subfunctions(self.n as u64 * deps);
-            run.gom_steps += (self.n * self.layout.slot_set.len()) as u64;
-        } else {
-            for idx in 0..self.group_order.len() {
-                if run.should_stop() {
-                    break;
-                }
-                let g = self.group_order[idx];
-                let step = idx as u32;
-                match self.timing.as_mut() {
-                    // Each stage alone, each followed by a synchronisation.
-                    Some(times) => {
-                        for stage in Stage::ALL {
-                            let ts = Instant::now();
-                            self.backend.pass(Pass::stage(stage), step)?;
-                            self.backend.synchronize()?;
-                            times.stages[stage.index()] += ts.elapsed();
-                        }
-                        times.groups_run += 1;
-                    }
-                    None => {
-                        for pass in GROUP_PASSES {
-                            self.backend.pass(pass, step)?;
-                        }
-                    }
-                }
-                run.counter.add_subfunctions((self.n * self.layout.deps(g as usize).len()) as u64);
-                run.gom_steps += (self.n * self.layout.slots(g as usize).len()) as u64;
-                if run.verify {
-                    // Incremental fitness against a full evaluation, and O' == O, after every group.
-                    let st = self.backend.state()?;
-                    let l = self.layout.variables;
-                    assert_eq!(st.offspring, st.work, "the working copy differs from the offspring after group {g}");
-                    for i in 0..self.n {
-                        let full = run.problem.evaluate(&st.offspring[i * l..(i + 1) * l]);
-                        assert_eq!(
-                            st.fitness[i], full,
-                            "incremental fitness of solution {i} differs from a full evaluation after group {g}"
-                        );
-                    }
-                }
-                on_group(&self.backend, g)?;
-            }
+        self.backend.begin_groups(generation, &self.group_order, false)?;
+        self.run_groups(run, per_group, false, &mut on_group)?;
+        if self.hybrid.forced_improvement && !run.should_stop() {
+            self.forced_improvement(run, per_group, &mut on_group)?;
         }
-        self.fitness = self.backend.finish_generation()?;
+        if self.hybrid.local_search == LocalSearchMode::Offspring && !run.should_stop() {
+            self.local_search(run)?;
+        }
+        let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
+        for (i, s) in self.stretch.iter_mut().enumerate() {
+            *s = if self.fitness[i] > parents[i] { 0 } else { *s + 1 };
+        }
         self.generations += 1;
-        let best = (0..self.n).max_by_key(|&i| (self.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
-        if run.elitist_fitness().is_none_or(|f| self.fitness[best] > f) {
-            let genes = self.backend.solution(best)?;
-            if run.verify {
-                assert_eq!(
-                    self.fitness[best],
-                    run.problem.evaluate(&genes),
-                    "fitness of the best solution differs from a full evaluation"
-                );
-            }
-            run.offer(&genes, self.fitness[best]);
-        }
+        self.offer_best(run)?;
         if let Some(times) = self.timing.as_mut() {
             times.generations += t0.elapsed();
         }

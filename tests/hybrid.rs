@@ -1,0 +1,227 @@
+//! Hybrid parallel GOMEA (the paper's future work): colour-grouped local search ends in a local
+//! optimum and the CPU backend's parallel search equals the sequential one; parallel Forced
+//! Improvement's rules on a constructed case (strict improvements only, the elitist as donor,
+//! leaving FI after the first improving group, the never improved replaced by the elitist); and
+//! the hybrid reaching proven optima with every incremental fitness checked.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pgomea::backend::cpu;
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::local_search::{self, VariableColors};
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageBackend};
+use pgomea::gomea::population::initial_population;
+use pgomea::gomea::run::{Limits, Run};
+use pgomea::gomea::{Population, PopulationEngine};
+use pgomea::linkage::coloring::{ColoringMethod, variable_groups};
+use pgomea::linkage::fos::{Fos, LinkageModel};
+use pgomea::problem::generate::{self, WeightRange};
+use pgomea::problem::graph::{Edge, Graph};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::{GrayBoxProblem, KindVisitor, nk};
+use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea_device::rng::SplitMix64;
+
+fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
+    vec![
+        Box::new(MaxCut::new(generate::random(200, 900, WeightRange { min: -3, max: 7 }, 1).unwrap()).unwrap()),
+        Box::new(MaxCut::new(generate::torus(10, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap()),
+        Box::new(MaxCut::new(generate::complete(25, WeightRange { min: -2, max: 5 }, 3).unwrap()).unwrap()),
+        Box::new(nk::sliding_window(120, 5, 4).unwrap()),
+    ]
+}
+
+/// The host's sequential local search of one genotype.
+fn search(p: &dyn GrayBoxProblem, colors: &VariableColors, x: &mut [u8]) -> (i64, u64) {
+    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x mut [u8]);
+    impl KindVisitor for Search<'_> {
+        type Output = (i64, u64);
+        fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
+            // SAFETY: the kind of the problem, its colours, l genes.
+            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2) }
+        }
+    }
+    p.functions().with_kind(Search(p, colors, x))
+}
+
+#[test]
+fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
+    let mut rng = SplitMix64::new(7);
+    for p in problems() {
+        let l = p.variables();
+        for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
+            let groups = variable_groups(&*p, method);
+            // A valid colouring: every variable once, no subfunction reads two of one colour.
+            let mut color = vec![usize::MAX; l];
+            for (c, g) in groups.iter().enumerate() {
+                for &v in g {
+                    assert_eq!(color[v as usize], usize::MAX, "variable {v} coloured twice");
+                    color[v as usize] = c;
+                }
+            }
+            assert!(color.iter().all(|&c| c != usize::MAX));
+            for s in 0..p.subfunctions() {
+                let vars = p.subfunction_variables(s);
+                for (a, &u) in vars.iter().enumerate() {
+                    for &v in &vars[a + 1..] {
+                        assert_ne!(
+                            color[u as usize],
+                            color[v as usize],
+                            "{}: subfunction {s} reads {u} and {v} of one colour",
+                            p.name()
+                        );
+                    }
+                }
+            }
+            let colors = VariableColors::new(&groups);
+            for _ in 0..5 {
+                let mut x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
+                let before = p.evaluate(&x);
+                let (gain, rounds) = search(&*p, &colors, &mut x);
+                let after = p.evaluate(&x);
+                assert_eq!(after, before + gain, "{}: the gain is the change of fitness", p.name());
+                assert!(rounds >= 1);
+                for v in 0..l {
+                    x[v] ^= 1;
+                    assert!(p.evaluate(&x) <= after, "{}: flipping {v} improves a local optimum", p.name());
+                    x[v] ^= 1;
+                }
+                // A local optimum stays put: one round, no gain.
+                assert_eq!(search(&*p, &colors, &mut x), (0, 1));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
+    for p in problems() {
+        let colors = VariableColors::new(&variable_groups(&*p, ColoringMethod::WelshPowell));
+        let fos = Fos::univariate(p.variables());
+        let lmig = pgomea::linkage::coloring::Lmig::build(&fos, &*p);
+        let groups = ColoringMethod::WelshPowell.color(&lmig).groups();
+        let mut layout = GroupLayout::new(&*p, &fos, &groups);
+        layout.local_search = colors.clone();
+        let layout = Arc::new(layout);
+        let mut run = Run::new(&*p, Limits::default());
+        run.verify = true;
+        let population = initial_population(&*p, 24, 5, &mut run);
+        let mut expected = population.clone();
+        let l = p.variables();
+        for i in 0..24 {
+            let (gain, _) = search(&*p, &colors, &mut expected.genes[i * l..(i + 1) * l]);
+            expected.fitness[i] += gain;
+        }
+        let fitness = population.fitness.clone();
+        let pool = Arc::new(cpu::thread_pool(Some(3)).unwrap());
+        let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool);
+        let hybrid = Hybrid { forced_improvement: false, local_search: LocalSearchMode::Initial };
+        let engine = ParallelGomea::new(backend, layout, 5, fitness).hybrid(hybrid, &mut run).unwrap();
+        assert_eq!(engine.population().unwrap(), expected, "{}", p.name());
+    }
+}
+
+/// Parallel Forced Improvement on a constructed case: edges 0-1 and 2-3 of weight 1, variable 4
+/// alone; sets {0}..{4}; colour groups {0, 2, 4} then {1, 3}; the elitist 1 0 1 0 1 (fitness 2).
+#[test]
+fn forced_improvement_accepts_strict_improvements_from_the_elitist_and_replaces_the_unimproved() {
+    let graph = Graph::new("fi", 5, vec![Edge { u: 0, v: 1, w: 1 }, Edge { u: 2, v: 3, w: 1 }]);
+    let p = MaxCut::new(graph).unwrap();
+    let fos = Fos::univariate(5);
+    let layout = Arc::new(GroupLayout::new(&p, &fos, &[vec![0, 2, 4], vec![1, 3]]));
+    let elitist = [1u8, 0, 1, 0, 1];
+    let rows: [[u8; 5]; 4] = [
+        // 0: both sets of the first group improve (+1 each): out of FI after it, = the elitist.
+        [0, 0, 0, 0, 1],
+        // 1: {0} equals the elitist, {2} improves: out of FI after the first group, so {1}'s
+        // improvement in the second group is not taken.
+        [1, 1, 0, 0, 1],
+        // 2: as good as the elitist (fitness 2), every elitist gene worsens it or (variable 4)
+        // changes nothing, which is not strict: never improved, replaced by the elitist.
+        [0, 1, 0, 1, 0],
+        // 3: not in FI: untouched, though the elitist would improve it.
+        [0, 0, 0, 0, 0],
+    ];
+    let expected: [([u8; 5], i64); 4] =
+        [([1, 0, 1, 0, 1], 2), ([1, 1, 1, 0, 1], 1), ([1, 0, 1, 0, 1], 2), ([0, 0, 0, 0, 0], 0)];
+    let genes: Vec<u8> = rows.iter().flatten().copied().collect();
+    let fitness: Vec<i64> = rows.iter().map(|r| p.evaluate(r)).collect();
+    let population = Population { n: 4, l: 5, genes, fitness: fitness.clone() };
+    let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
+    let mut b = cpu::new_backend(&p, layout.clone(), population, 3, pool);
+    b.start_generation(&elitist, 2, &fitness).unwrap();
+    b.begin_forced_improvement(&[1, 1, 1, 0], &elitist).unwrap();
+    b.begin_groups(0, &[0, 1], true).unwrap();
+    for step in 0..2 {
+        for pass in pgomea_device::stage::GROUP_PASSES {
+            b.pass(pass, step).unwrap();
+        }
+    }
+    b.end_forced_improvement(2).unwrap();
+    let after = b.finish_generation().unwrap();
+    let pop = b.population().unwrap();
+    for (i, (genes, f)) in expected.iter().enumerate() {
+        assert_eq!(pop.solution(i), genes, "solution {i}");
+        assert_eq!(after[i], *f, "fitness of solution {i}");
+        assert_eq!(p.evaluate(pop.solution(i)), *f, "solution {i}: fitness against a full evaluation");
+    }
+}
+
+fn solve_with(
+    p: &dyn GrayBoxProblem,
+    algorithm: Algorithm,
+    fi: bool,
+    ls: LocalSearchMode,
+    target: i64,
+    seed: u64,
+) -> pgomea::solve::Outcome {
+    let config = SolveConfig {
+        algorithm,
+        backend: Backend::Cpu,
+        threads: Some(2),
+        forced_improvement: fi,
+        local_search: ls,
+        linkage: LinkageModel::Flt,
+        seed,
+        ..SolveConfig::default()
+    };
+    let mut run =
+        Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(3e5), target: Some(target) });
+    run.verify = true;
+    solve(p, &config, &mut run, Some(target)).unwrap()
+}
+
+#[test]
+fn hybrid_gomea_reaches_proven_optima_with_exact_incremental_fitness() {
+    let mut cases: Vec<(Box<dyn GrayBoxProblem>, i64)> = Vec::new();
+    for (side, seed) in [(6, 1), (10, 2)] {
+        let g = generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap();
+        let opt = g.total_weight();
+        cases.push((Box::new(MaxCut::new(g).unwrap()), opt));
+    }
+    let nk = nk::sliding_window(60, 4, 9).unwrap();
+    let opt = nk.optimum.unwrap();
+    cases.push((Box::new(nk), opt));
+    for (p, opt) in &cases {
+        for (algorithm, fi, ls) in [
+            (Algorithm::Parallel, true, LocalSearchMode::Off),
+            (Algorithm::Parallel, false, LocalSearchMode::Initial),
+            (Algorithm::Parallel, true, LocalSearchMode::Offspring),
+            (Algorithm::Serial, true, LocalSearchMode::Offspring),
+            (Algorithm::Serial, false, LocalSearchMode::Initial),
+        ] {
+            let o = solve_with(&**p, algorithm, fi, ls, *opt, 3);
+            assert!(
+                o.reached_target,
+                "{} {algorithm:?} fi {fi} ls {ls:?}: {} of {opt} after {}",
+                p.name(),
+                o.best_fitness,
+                o.stop_reason
+            );
+        }
+    }
+}
