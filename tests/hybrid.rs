@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use pgomea::backend::cpu;
 use pgomea::gomea::LocalSearchMode;
-use pgomea::gomea::local_search::{self, VariableColors};
+use pgomea::gomea::local_search::{self, AnnealSchedule, VariableColors};
 use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageBackend};
 use pgomea::gomea::population::initial_population;
@@ -35,17 +35,42 @@ fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
     ]
 }
 
-/// The host's sequential local search of one genotype.
-fn search(p: &dyn GrayBoxProblem, colors: &VariableColors, x: &mut [u8]) -> (i64, u64) {
-    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x mut [u8]);
+/// The host's sequential local search of one genotype (solution `i`, stream 0, seed 5).
+fn search(
+    p: &dyn GrayBoxProblem,
+    colors: &VariableColors,
+    anneal: &AnnealSchedule,
+    i: u32,
+    x: &mut [u8],
+) -> (i64, u64) {
+    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x AnnealSchedule, u32, &'x mut [u8]);
     impl KindVisitor for Search<'_> {
         type Output = (i64, u64);
         fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
             // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2) }
+            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2, 5, 0, self.3, self.4) }
         }
     }
-    p.functions().with_kind(Search(p, colors, x))
+    p.functions().with_kind(Search(p, colors, anneal, i, x))
+}
+
+/// As `search`, for the initial population's stream.
+fn search_stream(
+    p: &dyn GrayBoxProblem,
+    colors: &VariableColors,
+    anneal: &AnnealSchedule,
+    i: u32,
+    x: &mut [u8],
+) -> (i64, u64) {
+    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x AnnealSchedule, u32, &'x mut [u8]);
+    impl KindVisitor for Search<'_> {
+        type Output = (i64, u64);
+        fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
+            // SAFETY: the kind of the problem, its colours, l genes.
+            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2, 5, u32::MAX, self.3, self.4) }
+        }
+    }
+    p.functions().with_kind(Search(p, colors, anneal, i, x))
 }
 
 #[test]
@@ -78,20 +103,28 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
                 }
             }
             let colors = VariableColors::new(&groups);
-            for _ in 0..5 {
-                let mut x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
-                let before = p.evaluate(&x);
-                let (gain, rounds) = search(&*p, &colors, &mut x);
-                let after = p.evaluate(&x);
-                assert_eq!(after, before + gain, "{}: the gain is the change of fitness", p.name());
-                assert!(rounds >= 1);
-                for v in 0..l {
-                    x[v] ^= 1;
-                    assert!(p.evaluate(&x) <= after, "{}: flipping {v} improves a local optimum", p.name());
-                    x[v] ^= 1;
+            for sweeps in [0, 30] {
+                let anneal = AnnealSchedule::new(p.functions(), sweeps, 3);
+                for _ in 0..5 {
+                    let mut x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
+                    let before = p.evaluate(&x);
+                    let (gain, rounds) = search(&*p, &colors, &anneal, 0, &mut x);
+                    let after = p.evaluate(&x);
+                    assert_eq!(after, before + gain, "{}: the gain is the change of fitness", p.name());
+                    assert!(rounds >= 1);
+                    for v in 0..l {
+                        x[v] ^= 1;
+                        assert!(p.evaluate(&x) <= after, "{}: flipping {v} improves a local optimum", p.name());
+                        x[v] ^= 1;
+                    }
+                    // A local optimum stays put: one round, no gain (after the annealing sweeps,
+                    // whose result is not claimed).
+                    if sweeps == 0 {
+                        assert_eq!(search(&*p, &colors, &anneal, 0, &mut x), (0, 1));
+                    } else {
+                        assert!(rounds > sweeps as u64);
+                    }
                 }
-                // A local optimum stays put: one round, no gain.
-                assert_eq!(search(&*p, &colors, &mut x), (0, 1));
             }
         }
     }
@@ -99,13 +132,16 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
 
 #[test]
 fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
-    for p in problems() {
+    for (k, p) in problems().into_iter().enumerate() {
         let colors = VariableColors::new(&variable_groups(&*p, ColoringMethod::WelshPowell));
+        // Greedy and annealed searches.
+        let anneal = AnnealSchedule::new(p.functions(), 20 * (k as u32 % 2), 4);
         let fos = Fos::univariate(p.variables());
         let lmig = pgomea::linkage::coloring::Lmig::build(&fos, &*p);
         let groups = ColoringMethod::WelshPowell.color(&lmig).groups();
         let mut layout = GroupLayout::new(&*p, &fos, &groups);
         layout.local_search = colors.clone();
+        layout.anneal = anneal.clone();
         let layout = Arc::new(layout);
         let mut run = Run::new(&*p, Limits::default());
         run.verify = true;
@@ -113,12 +149,13 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         let mut expected = population.clone();
         let l = p.variables();
         for i in 0..24 {
-            let (gain, _) = search(&*p, &colors, &mut expected.genes[i * l..(i + 1) * l]);
+            let (gain, _) = search_stream(&*p, &colors, &anneal, i as u32, &mut expected.genes[i * l..(i + 1) * l]);
             expected.fitness[i] += gain;
         }
         let fitness = population.fitness.clone();
         let pool = Arc::new(cpu::thread_pool(Some(3)).unwrap());
         let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool);
+        // The initial population's search is stream u32::MAX, seed 5 (the backend's).
         let hybrid = Hybrid { forced_improvement: false, local_search: LocalSearchMode::Initial };
         let engine = ParallelGomea::new(backend, layout, 5, fitness).hybrid(hybrid, &mut run).unwrap();
         assert_eq!(engine.population().unwrap(), expected, "{}", p.name());
@@ -223,5 +260,36 @@ fn hybrid_gomea_reaches_proven_optima_with_exact_incremental_fitness() {
                 o.stop_reason
             );
         }
+    }
+}
+
+#[test]
+fn annealing_takes_worsening_flips_with_the_metropolis_probability() {
+    // The integer power of two of `Anneal::accepts` against exp(gain / T), over many counters.
+    let p = MaxCut::new(generate::random(300, 1500, WeightRange { min: 1, max: 3 }, 8).unwrap()).unwrap();
+    let schedule = AnnealSchedule::new(p.functions(), 5, 1);
+    assert_eq!(schedule.table.len(), 256);
+    assert_eq!(schedule.table[0], 1 << 32);
+    // Temperatures fall: the scales (1 / T) grow.
+    assert!(schedule.scales.windows(2).all(|w| w[0] < w[1]), "{:?}", schedule.scales);
+    let anneal = schedule.anneal(11, 2);
+    for k in 0..5u32 {
+        let t = std::f64::consts::LOG2_E * 4294967296.0 / schedule.scales[k as usize] as f64;
+        for gain in [-1i64, -2, -3, -5, -8] {
+            let trials = 40_000u32;
+            // SAFETY: k < sweeps; the schedule's arrays live.
+            let taken = (0..trials).filter(|&v| unsafe { anneal.accepts(gain, k, 1, v) }).count() as f64;
+            let expected = (gain as f64 / t).exp();
+            let sd = (expected * (1.0 - expected) / trials as f64).sqrt();
+            // 8-bit fraction: the probability is rounded down by at most a factor 2^(-1/256).
+            assert!(
+                (taken / trials as f64 - expected).abs() < 5.0 * sd + 0.003 * expected + 1e-4,
+                "sweep {k}, gain {gain}: {} vs {expected}",
+                taken / trials as f64
+            );
+        }
+        // Improving and plateau flips are always taken.
+        // SAFETY: as above.
+        assert!(unsafe { anneal.accepts(0, k, 0, 0) && anneal.accepts(3, k, 0, 0) });
     }
 }

@@ -25,8 +25,8 @@ use crate::atomic;
 use crate::crew::{Block, Lane, Warp};
 use crate::problem::{Clauses, Kind, Pairwise, Tables};
 use crate::stage::{
-    Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, local_search_flip, local_search_round_end, mark_elitist,
-    pair_step, replace_unimproved,
+    Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, local_search_anneal, local_search_flip,
+    local_search_round_end, mark_elitist, pair_step, replace_unimproved,
 };
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, warp_id};
@@ -128,15 +128,16 @@ unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
     }
 }
 
-/// Colour `c`'s flips of the local search for every solution still searched, grid-stride over
-/// (solution, variable of the colour).
+/// Colour `c`'s flips of the local search for every solution still searched (or, with `sweep`
+/// `Some(k)`, of annealing sweep k for every solution), grid-stride over (solution, variable of
+/// the colour).
 ///
 /// # Safety
 ///
-/// The precondition of [`crate::stage`] for `a`, `a.local_search` describing `a.problem`, and
-/// `c < colors`.
+/// The precondition of [`crate::stage`] for `a`, `a.local_search` describing `a.problem`,
+/// `c < colors`, and `k` below the annealing sweeps.
 #[inline(always)]
-unsafe fn local_search_color<K: Kind>(a: &GomArgs<K>, c: usize) {
+unsafe fn local_search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>) {
     let ls = &a.local_search;
     // SAFETY: the function's precondition; every flip of one launch or pass is of colour c.
     unsafe {
@@ -144,7 +145,10 @@ unsafe fn local_search_color<K: Kind>(a: &GomArgs<K>, c: usize) {
         let (mut t, stride) = threads();
         while t < a.n as usize * size {
             let (i, k) = divmod(t, size);
-            local_search_flip(a, i, c, k);
+            match sweep {
+                Some(s) => local_search_anneal(a, i, c, k, s),
+                None => local_search_flip(a, i, c, k),
+            }
             t += stride;
         }
     }
@@ -179,10 +183,16 @@ unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
         let mut barrier = GridBarrier::new(a.barrier);
+        for k in 0..a.local_search.anneal.sweeps {
+            for c in 0..a.local_search.colors as usize {
+                local_search_color(a, c, Some(k));
+                barrier.sync();
+            }
+        }
         let mut before = 0;
         loop {
             for c in 0..a.local_search.colors as usize {
-                local_search_color(a, c);
+                local_search_color(a, c, None);
                 barrier.sync();
             }
             local_search_round_ends(&a.buffers, a.n as usize);
@@ -264,18 +274,19 @@ macro_rules! kernel_set {
             unsafe { local_search_all(&a) }
         }
 
-        #[doc = concat!("One colour of one round of the local search (`color < colors`), or the round's end (`color == colors`), on a `", stringify!($kind), "` problem.")]
+        #[doc = concat!("One colour of one round of the local search (`color < colors`), or the round's end (`color == colors`), on a `", stringify!($kind), "` problem; of annealing sweep `sweep` when it is below the sweeps.")]
         ///
         /// # Safety
         ///
         /// The launch preconditions of the local-search kernel, except that any grid will do and
         /// the launches of a round run in order (the counters and marks are kept between them).
         #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $local_search_pass(a: GomArgs<$kind>, color: u32) {
+        pub unsafe extern "ptx-kernel" fn $local_search_pass(a: GomArgs<$kind>, color: u32, sweep: u32) {
             // SAFETY: the launch preconditions above.
             unsafe {
+                let anneal = (sweep < a.local_search.anneal.sweeps).then_some(sweep);
                 if color < a.local_search.colors {
-                    local_search_color(&a, color as usize)
+                    local_search_color(&a, color as usize, anneal)
                 } else {
                     local_search_round_ends(&a.buffers, a.n as usize)
                 }

@@ -207,6 +207,54 @@ pub struct LocalSearch {
     /// The subfunctions of variable v: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
     pub var_offsets: Ptr<u32>,
     pub var_subs: Ptr<u32>,
+    /// Annealing sweeps before the greedy descent (none: `anneal.sweeps == 0`).
+    pub anneal: Anneal,
+}
+
+/// An annealing schedule for local search: `sweeps` Metropolis sweeps over the colours before
+/// the greedy descent. In sweep k a flip that changes the fitness by `gain` is taken when
+/// `gain >= 0`, and when `gain < 0` with probability 2^(-|gain| * scales[k] / 2^32), i.e.
+/// exp(gain / T_k) for `scales[k]` = 2^32 log2(e) / T_k. The power of two is computed in
+/// integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's top 8 bits), so that every target
+/// takes the same decisions; the random numbers are counters of (seed, stream, sweep, solution,
+/// variable).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anneal {
+    pub sweeps: u32,
+    /// Which search this is (the host numbers them: a population's generation), so that every
+    /// search draws its own numbers.
+    pub stream: u32,
+    pub seed: u64,
+    /// `sweeps` scales, and the 256 entries of the table.
+    pub scales: Ptr<u64>,
+    pub table: Ptr<u64>,
+}
+
+impl Anneal {
+    /// Whether a flip of `gain` is taken in sweep `k` by solution `i` at variable `v`.
+    ///
+    /// # Safety
+    ///
+    /// `k < sweeps`, and `scales` and `table` hold their entries.
+    #[inline(always)]
+    pub unsafe fn accepts(&self, gain: i64, k: u32, i: u32, v: u32) -> bool {
+        if gain >= 0 {
+            return true;
+        }
+        // SAFETY: the function's precondition.
+        let scale = unsafe { self.scales.read(k as usize) };
+        let Some(y) = gain.unsigned_abs().checked_mul(scale) else { return false };
+        let whole = y >> 32;
+        if whole >= 32 {
+            return false;
+        }
+        // SAFETY: the index is 8 bits, below the table's 256 entries.
+        let threshold = unsafe { self.table.read(((y >> 24) & 0xff) as usize) } >> whole;
+        let c =
+            crate::rng::Counter { seed: self.seed, generation: self.stream, group: k, solution: i, set: v, attempt: 3 };
+        (c.bits() >> 32) < threshold
+    }
 }
 
 /// Everything the stages need for one population: the argument of every kernel, and what the
@@ -635,19 +683,55 @@ pub unsafe fn try_flip<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, v: u32) 
     }
 }
 
-/// Local search of genotype `x` to a local optimum (no single flip improves it): rounds of
-/// [`try_flip`] over the colours in order, until a round flips nothing. Returns the gain and the
-/// number of rounds (each evaluates every variable's subfunctions once). The GPU's parallel
-/// version reaches the same genotype, since within a colour the flips are independent.
+/// One Metropolis flip of annealing sweep `k` (see [`Anneal`]) of variable `v` of solution
+/// `solution`'s genotype `x`; returns the change of fitness (0 when it does not flip, or flips a
+/// plateau).
+///
+/// # Safety
+///
+/// As [`try_flip`], and `k < ls.anneal.sweeps`.
+#[inline(always)]
+pub unsafe fn anneal_flip<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, v: u32, k: u32, solution: u32) -> i64 {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let (t0, t1) = (ls.var_offsets.read(v as usize) as usize, ls.var_offsets.read(v as usize + 1) as usize);
+        let flipped = Flipped { genes: x, variable: v };
+        let mut gain = 0;
+        for t in t0..t1 {
+            gain += kind.delta(ls.var_subs.read(t), x, flipped);
+        }
+        if ls.anneal.accepts(gain, k, solution, v) {
+            x.write(v as usize, x.read(v as usize) ^ 1);
+            gain
+        } else {
+            0
+        }
+    }
+}
+
+/// Local search of genotype `x` (of solution `solution`) to a local optimum (no single flip
+/// improves it): the annealing sweeps of `ls.anneal` if any, then rounds of [`try_flip`] over the
+/// colours in order, until a round flips nothing. Returns the gain and the number of rounds and
+/// sweeps (each evaluates every variable's subfunctions once). The GPU's parallel version reaches
+/// the same genotype, since within a colour the flips (and their random numbers) are
+/// independent.
 ///
 /// # Safety
 ///
 /// As [`try_flip`], for every variable of every colour.
 #[inline(always)]
-pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>) -> (i64, u64) {
+pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, solution: u32) -> (i64, u64) {
     let (mut gain, mut rounds) = (0, 0);
     // SAFETY: the function's precondition; the colour arrays hold `colors + 1` offsets.
     unsafe {
+        for k in 0..ls.anneal.sweeps {
+            rounds += 1;
+            for c in 0..ls.colors as usize {
+                for t in ls.color_offsets.read(c) as usize..ls.color_offsets.read(c + 1) as usize {
+                    gain += anneal_flip(kind, ls, x, ls.color_vars.read(t), k, solution);
+                }
+            }
+        }
         loop {
             rounds += 1;
             let mut flipped = false;
@@ -675,7 +759,8 @@ pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>) -> (
 pub unsafe fn local_search_solution<K: Kind>(a: &GomArgs<K>, i: usize) -> u64 {
     // SAFETY: the function's precondition; only solution i's row and fitness are written.
     unsafe {
-        let (gain, rounds) = local_search(&a.problem, &a.local_search, row(a.buffers.offspring, i, a.l as usize));
+        let (gain, rounds) =
+            local_search(&a.problem, &a.local_search, row(a.buffers.offspring, i, a.l as usize), i as u32);
         if gain != 0 {
             a.buffers.fitness.write(i, a.buffers.fitness.read(i) + gain);
         }
@@ -707,6 +792,25 @@ pub unsafe fn local_search_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: 
         if gain > 0 {
             atomic::atomic_add_i64(b.fitness.at(i), gain);
             atomic::atomic_store_u8(b.ls_flipped.at(i), 1);
+        }
+    }
+}
+
+/// One Metropolis flip of annealing sweep `k` of the GPU's local search: the `kk`-th variable of
+/// colour `c` in O[i]; its change of fitness goes into the fitness.
+///
+/// # Safety
+///
+/// As [`local_search_flip`], and `k < a.local_search.anneal.sweeps`.
+#[inline(always)]
+pub unsafe fn local_search_anneal<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, kk: usize, k: u32) {
+    // SAFETY: as in `local_search_flip`.
+    unsafe {
+        let ls = &a.local_search;
+        let v = ls.color_vars.read(ls.color_offsets.read(c) as usize + kk);
+        let gain = anneal_flip(&a.problem, ls, row(a.buffers.offspring, i, a.l as usize), v, k, i as u32);
+        if gain != 0 {
+            atomic::atomic_add_i64(a.buffers.fitness.at(i), gain);
         }
     }
 }

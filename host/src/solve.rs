@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
 use crate::gomea::PopulationEngine;
 use crate::gomea::ims::{Ims, ImsConfig};
-use crate::gomea::local_search::VariableColors;
+use crate::gomea::local_search::{AnnealSchedule, VariableColors};
 use crate::gomea::parallel::Hybrid;
 use crate::gomea::parallel::ParallelGomea;
 use crate::gomea::parallel::layout::GroupLayout;
@@ -144,6 +144,8 @@ pub struct SolveConfig {
     pub forced_improvement: bool,
     /// Colour-grouped local search (both algorithms); off in the paper.
     pub local_search: LocalSearchMode,
+    /// Annealing sweeps of every local search before its greedy descent (0: greedy alone).
+    pub anneal_sweeps: u32,
     pub seed: u64,
     pub ims: ImsConfig,
     /// Threads of the CPU backend (None: all cores).
@@ -162,6 +164,7 @@ impl Default for SolveConfig {
             fos_order: FosOrderKind::Random,
             forced_improvement: true,
             local_search: LocalSearchMode::Off,
+            anneal_sweeps: 0,
             seed: 1,
             ims: ImsConfig::default(),
             threads: None,
@@ -209,8 +212,9 @@ pub struct Model {
     pub groups: Option<Arc<Vec<Vec<u32>>>>,
     /// Edges of the linkage-model interaction graph, when it was built.
     pub lmig_edges: Option<usize>,
-    /// The variables' colour groups, when local search runs.
+    /// The variables' colour groups and the annealing schedule, when local search runs.
     pub variable_colors: Option<Arc<VariableColors>>,
+    pub anneal: Arc<AnnealSchedule>,
     pub times: ModelTimes,
 }
 
@@ -250,7 +254,9 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
     };
     let variable_colors = (config.local_search != LocalSearchMode::Off)
         .then(|| Arc::new(VariableColors::new(&variable_groups(problem, config.coloring))));
-    Ok(Model { fos, groups, lmig_edges, variable_colors, times })
+    let sweeps = if variable_colors.is_some() { config.anneal_sweeps } else { 0 };
+    let anneal = Arc::new(AnnealSchedule::new(problem.functions(), sweeps, config.seed));
+    Ok(Model { fos, groups, lmig_edges, variable_colors, anneal, times })
 }
 
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three
@@ -306,10 +312,11 @@ pub fn solve<'a>(
                     LinkageModel::Lt => LinkageSource::Learned,
                     _ => LinkageSource::Static(model.fos.clone()),
                 },
-                local_search: model
-                    .variable_colors
-                    .clone()
-                    .map(|colors| LocalSearchSetting { mode: config.local_search, colors }),
+                local_search: model.variable_colors.clone().map(|colors| LocalSearchSetting {
+                    mode: config.local_search,
+                    colors,
+                    anneal: model.anneal.clone(),
+                }),
             };
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
                 Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
@@ -368,6 +375,7 @@ fn parallel_ims<'a>(
     let mut layout = GroupLayout::new(problem, &model.fos, groups);
     if let Some(colors) = &model.variable_colors {
         layout.local_search = (**colors).clone();
+        layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
     let hybrid = Hybrid { forced_improvement: config.forced_improvement, local_search: config.local_search };

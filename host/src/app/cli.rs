@@ -92,6 +92,10 @@ pub struct RunArgs {
     /// local optima), offspring (also the offspring of every generation). Default: off.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub local_search: Option<LocalSearchMode>,
+    /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
+    /// sweeps from a hot to a cold temperature; 0: greedy descent alone).
+    #[arg(long, value_name = "N")]
+    pub anneal_sweeps: Option<u32>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop after this many seconds (default: 10 s when no other limit is given).
@@ -241,6 +245,7 @@ pub fn solve_config(a: &RunArgs, ptx: Option<&'static str>) -> SolveConfig {
             _ => run_defaults(a.algo).0,
         },
         local_search: a.local_search.unwrap_or(run_defaults(a.algo).1),
+        anneal_sweeps: a.anneal_sweeps.unwrap_or(0),
         seed: a.seed,
         ims: ImsConfig { n_base: a.n_base, c_ims: a.c_ims, max_population: a.max_population },
         threads: a.threads,

@@ -18,7 +18,7 @@ use crate::backend::cuda::WholeGeneration;
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
-use crate::gomea::local_search::VariableColors;
+use crate::gomea::local_search::{AnnealSchedule, VariableColors};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{Hybrid, ParallelGomea, StageBackend, StageState};
 use crate::gomea::population::initial_population;
@@ -79,15 +79,17 @@ impl Case {
         })
     }
 
-    /// The case with parallel Forced Improvement and local search of the offspring (the layout
-    /// gets the variables' colour groups).
-    pub fn hybrid(mut self) -> Case {
+    /// The case with parallel Forced Improvement and local search of the offspring, annealed by
+    /// `sweeps` sweeps first (the layout gets the variables' colour groups and the schedule).
+    pub fn hybrid(mut self, sweeps: u32) -> Case {
         self.hybrid = Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring };
         let groups = variable_groups(&*self.problem, self.config.coloring);
         let mut layout = (*self.layout).clone();
         layout.local_search = VariableColors::new(&groups);
+        layout.anneal = AnnealSchedule::new(self.problem.functions(), sweeps, self.config.seed);
         self.layout = Arc::new(layout);
-        self.name = format!("{} +fi +ls", self.name);
+        self.name =
+            format!("{} +fi +ls{}", self.name, if sweeps > 0 { format!(" +anneal {sweeps}") } else { String::new() });
         self
     }
 }
@@ -341,11 +343,12 @@ pub fn generated_cases() -> Result<Vec<Case>> {
         Case::new(Box::new(nk::sliding_window(60, 4, 16)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 16)?,
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Bflt(10), ColoringMethod::DSatur, 17)?,
         // Hybrid parallel GOMEA: parallel Forced Improvement and local search of the offspring.
-        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(),
+        // (greedy, and annealed by a few sweeps first).
+        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(0),
         Case::new(graph(generate::random(2000, 8000, pm, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 19)?
-            .hybrid(),
+            .hybrid(6),
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 20)?
-            .hybrid(),
+            .hybrid(4),
     ])
 }
 
@@ -365,7 +368,7 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
                 graph.name = format!("{set}/{name}");
                 out.push(
                     Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 22)?
-                        .hybrid(),
+                        .hybrid(10),
                 );
             }
             out.push(case);

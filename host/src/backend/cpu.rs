@@ -177,6 +177,7 @@ impl<K: Kind> CpuStages<K> {
                 color_vars: Ptr::from_slice(&l.local_search.vars),
                 var_offsets: self.incidence.0,
                 var_subs: self.incidence.1,
+                anneal: l.anneal.anneal(self.seed, 0),
             },
             barrier: Ptr::default(),
         }
@@ -283,9 +284,10 @@ impl<K: Kind> StageBackend for CpuStages<K> {
         Ok(())
     }
 
-    fn local_search(&mut self) -> Result<u64> {
+    fn local_search(&mut self, stream: u32) -> Result<u64> {
         let n = self.buffers.n;
-        let a = self.args();
+        let mut a = self.args();
+        a.local_search.anneal.stream = stream;
         // SAFETY: as in `pass`; `a.local_search` holds the layout's colours of this problem's
         // variables and the problem's incidence; each task searches only its own solution.
         let rounds =

@@ -21,7 +21,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::{Clauses, Kind, Pairwise, Tables};
-use pgomea_device::stage::{Buffers, GROUP_PASSES, GomArgs, Layout, LocalSearch, Pass, Stage};
+use pgomea_device::stage::{Anneal, Buffers, GROUP_PASSES, GomArgs, Layout, LocalSearch, Pass, Stage};
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
@@ -324,6 +324,9 @@ pub struct SharedArrays {
     /// `LocalSearch`'s fields (empty colours when local search is off).
     local_search: Vec<CudaSlice<u32>>,
     colors: u32,
+    /// The annealing schedule's scales and table, and its sweeps.
+    anneal: Vec<CudaSlice<u64>>,
+    sweeps: u32,
     /// The problem's arrays, kept alive: the kind's pointers point into them.
     _problem_u32: Vec<CudaSlice<u32>>,
     _problem_i64: Vec<CudaSlice<i64>>,
@@ -334,6 +337,7 @@ impl SharedArrays {
     pub fn upload(gpu: &Gpu, problem: &dyn GrayBoxProblem, layout: &GroupLayout) -> Result<Arc<SharedArrays>> {
         let s = &gpu.stream;
         let up = |v: &[u32]| s.clone_htod(if v.is_empty() { &[0u32][..] } else { v }).map_err(cuda_err("upload"));
+        let up64u = |v: &[u64]| s.clone_htod(if v.is_empty() { &[0u64][..] } else { v }).map_err(cuda_err("upload"));
         let up64 = |v: &[i64]| s.clone_htod(if v.is_empty() { &[0i64][..] } else { v }).map_err(cuda_err("upload"));
         let layout_arrays = [
             &layout.group_slots,
@@ -357,6 +361,8 @@ impl SharedArrays {
             }
         };
         let (var_offsets, var_subs) = problem.functions().incidence();
+        let anneal =
+            [&layout.anneal.scales[..], &layout.anneal.table[..]].into_iter().map(up64u).collect::<Result<Vec<_>>>()?;
         let local_search = [&layout.local_search.offsets[..], &layout.local_search.vars[..], var_offsets, var_subs]
             .into_iter()
             .map(up)
@@ -373,6 +379,8 @@ impl SharedArrays {
         };
         Ok(Arc::new(SharedArrays {
             local_search,
+            anneal,
+            sweeps: layout.anneal.sweeps,
             colors: layout.local_search.colors() as u32,
             layout: layout_arrays,
             _problem_u32: problem_u32,
@@ -383,7 +391,21 @@ impl SharedArrays {
 
     fn local_search(&self, s: &CudaStream) -> LocalSearch {
         let p = |k: usize| ptr(&self.local_search[k], s);
-        LocalSearch { colors: self.colors, color_offsets: p(0), color_vars: p(1), var_offsets: p(2), var_subs: p(3) }
+        let anneal = Anneal {
+            sweeps: self.sweeps,
+            stream: 0,
+            seed: 0,
+            scales: ptr(&self.anneal[0], s),
+            table: ptr(&self.anneal[1], s),
+        };
+        LocalSearch {
+            colors: self.colors,
+            color_offsets: p(0),
+            color_vars: p(1),
+            var_offsets: p(2),
+            var_subs: p(3),
+            anneal,
+        }
     }
 
     fn layout(&self, s: &CudaStream) -> Layout {
@@ -520,7 +542,10 @@ impl<K: DeviceKind> CudaStages<K> {
                 ls_counters: ptr(&ls_counters, s),
             },
             problem: kind,
-            local_search: shared.local_search(s),
+            local_search: LocalSearch {
+                anneal: Anneal { seed, ..shared.local_search(s).anneal },
+                ..shared.local_search(s)
+            },
             barrier: ptr(&barrier, s),
         };
         // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
@@ -737,7 +762,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         Ok(())
     }
 
-    fn local_search(&mut self) -> Result<u64> {
+    fn local_search(&mut self, stream: u32) -> Result<u64> {
+        self.base.local_search.anneal.stream = stream;
         let s = self.gpu.stream.clone();
         s.memcpy_htod(&vec![1u8; self.n], &mut self.ls_active).map_err(cuda_err("upload"))?;
         s.memset_zeros(&mut self.ls_flipped).map_err(cuda_err("memset"))?;
@@ -753,8 +779,21 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
             // and every solution is active; the grid is at most the kernel's occupancy.
             unsafe { b.launch_cooperative(cfg) }.map_err(cuda_err("cooperative kernel launch"))?;
         } else {
-            // Round by round, colour by colour; the host reads whether any solution goes on.
+            // Sweep by sweep, round by round, colour by colour; the host reads whether any
+            // solution goes on.
             let colors = self.base.local_search.colors;
+            let sweeps = self.base.local_search.anneal.sweeps;
+            for sweep in 0..sweeps {
+                for c in 0..colors {
+                    let o = &self.layout.local_search.offsets;
+                    let items = self.n as u64 * (o[c as usize + 1] - o[c as usize]) as u64;
+                    let mut b = s.launch_builder(&kernels.local_search_pass);
+                    b.arg(&a).arg(&c).arg(&sweep);
+                    // SAFETY: as for the cooperative kernel; the launches run in order.
+                    unsafe { b.launch(self.gpu.grid(items, false)) }.map_err(cuda_err("kernel launch"))?;
+                }
+            }
+            let greedy = sweeps;
             let mut before = 0;
             loop {
                 for c in 0..=colors {
@@ -765,7 +804,7 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
                         self.n as u64
                     };
                     let mut b = s.launch_builder(&kernels.local_search_pass);
-                    b.arg(&a).arg(&c);
+                    b.arg(&a).arg(&c).arg(&greedy);
                     // SAFETY: as for the cooperative kernel; the launches of a round run in
                     // order on the one stream.
                     unsafe { b.launch(self.gpu.grid(items, false)) }.map_err(cuda_err("kernel launch"))?;
@@ -777,7 +816,9 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
                 before = now;
             }
         }
-        Ok(s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[0])
+        // The greedy rounds counted on the device, and every solution's annealing sweeps.
+        let greedy_rounds = s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[0];
+        Ok(greedy_rounds + self.n as u64 * self.base.local_search.anneal.sweeps as u64)
     }
 
     fn finish_generation(&mut self) -> Result<Vec<i64>> {

@@ -13,7 +13,7 @@ use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
-use super::local_search::VariableColors;
+use super::local_search::{AnnealSchedule, VariableColors};
 use super::run::Run;
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
@@ -53,6 +53,7 @@ pub struct SerialConfig {
 pub struct LocalSearchSetting {
     pub mode: LocalSearchMode,
     pub colors: Arc<VariableColors>,
+    pub anneal: Arc<AnnealSchedule>,
 }
 
 pub struct SerialGomea<'a, K: Kind> {
@@ -64,6 +65,8 @@ pub struct SerialGomea<'a, K: Kind> {
     offspring: Population,
     no_improvement_stretch: Vec<u32>,
     rng: SplitMix64,
+    /// The population's seed (local search's random numbers).
+    seed: u64,
     generations: u64,
     fos: Arc<Fos>,
     // Scratch, kept to avoid allocation per GOM step.
@@ -103,17 +106,20 @@ pub fn new_engine<'a>(
 
 /// Local search of one solution (its fitness updated), counted in `run`; an improvement is
 /// offered to the run.
+/// `seed`, `stream` and `solution` number the search's random numbers (annealing).
 fn local_search<K: Kind>(
     kind: &K,
     problem: &dyn GrayBoxProblem,
     ls: &LocalSearchSetting,
+    (seed, stream, solution): (u64, u32, u32),
     genes: &mut [u8],
     fitness: &mut i64,
     run: &mut Run,
 ) {
     let f = problem.functions();
     // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l genes.
-    let (gain, rounds) = unsafe { super::local_search::search(kind, f, &ls.colors, genes) };
+    let (gain, rounds) =
+        unsafe { super::local_search::search(kind, f, &ls.colors, &ls.anneal, seed, stream, solution, genes) };
     run.counter.add_subfunctions(rounds * super::local_search::evaluations_per_round(f));
     if gain > 0 {
         *fitness += gain;
@@ -138,7 +144,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         if let Some(ls) = &config.local_search {
             for i in 0..n {
                 let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
-                local_search(&kind, problem, ls, genes, fitness, run);
+                local_search(&kind, problem, ls, (seed, u32::MAX, i as u32), genes, fitness, run);
             }
         }
         let fos = match &config.linkage {
@@ -152,6 +158,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             kind,
             no_improvement_stretch: vec![0; n],
             rng,
+            seed,
             generations: 0,
             fos,
             order: Vec::new(),
@@ -329,7 +336,15 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
             if let Some(ls) = self.config.local_search.as_ref().filter(|ls| ls.mode == LocalSearchMode::Offspring) {
                 let l = self.population.l;
                 let (genes, fitness) = (&mut self.offspring.genes[i * l..(i + 1) * l], &mut self.offspring.fitness[i]);
-                local_search(&self.kind, self.problem, ls, genes, fitness, run);
+                local_search(
+                    &self.kind,
+                    self.problem,
+                    ls,
+                    (self.seed, self.generations as u32, i as u32),
+                    genes,
+                    fitness,
+                    run,
+                );
             }
             if self.offspring.fitness[i] > self.population.fitness[i] {
                 self.no_improvement_stretch[i] = 0;

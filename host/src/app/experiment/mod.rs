@@ -325,6 +325,7 @@ pub fn execute(
         fos_order: v.fos_order,
         forced_improvement: v.forced_improvement,
         local_search: v.local_search,
+        anneal_sweeps: v.anneal_sweeps,
         seed: spec.seed,
         ims: ImsConfig { n_base: v.n_base, c_ims: common.c_ims, max_population: Some(max_population) },
         threads: common.threads,

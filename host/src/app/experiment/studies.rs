@@ -131,6 +131,7 @@ pub struct Variant {
     pub fos_order: FosOrderKind,
     pub forced_improvement: bool,
     pub local_search: LocalSearchMode,
+    pub anneal_sweeps: u32,
     pub n_base: usize,
 }
 
@@ -144,6 +145,7 @@ impl Variant {
             fos_order: FosOrderKind::Random,
             forced_improvement: true,
             local_search: LocalSearchMode::Off,
+            anneal_sweeps: 0,
             n_base: 16,
         }
     }
@@ -156,6 +158,7 @@ impl Variant {
             fos_order: FosOrderKind::Colored,
             forced_improvement: false,
             local_search: LocalSearchMode::Off,
+            anneal_sweeps: 0,
             n_base: 16,
         }
     }

@@ -16,7 +16,7 @@
 
 use pgomea_device::gom::{CrewKind, crew_kind};
 
-use crate::gomea::local_search::VariableColors;
+use crate::gomea::local_search::{AnnealSchedule, VariableColors};
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
 
@@ -36,8 +36,10 @@ pub struct GroupLayout {
     /// The largest number of slots, and of dependent entries, in one group (buffer sizes).
     pub max_group_slots: usize,
     pub max_group_deps: usize,
-    /// The colour groups of the variables for local search (none when it is off).
+    /// The colour groups of the variables for local search (none when it is off), and its
+    /// annealing schedule.
     pub local_search: VariableColors,
+    pub anneal: AnnealSchedule,
 }
 
 impl GroupLayout {
@@ -55,6 +57,7 @@ impl GroupLayout {
             max_group_slots: 0,
             max_group_deps: 0,
             local_search: VariableColors::default(),
+            anneal: AnnealSchedule::default(),
         };
         let mut in_set = vec![false; l];
         for group in groups {

@@ -44,8 +44,9 @@ pub trait StageBackend {
     /// Forced Improvement's end: the solutions it never improved become copies of the elitist.
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()>;
     /// Colour-grouped local search of every solution of O to a local optimum (the layout's
-    /// variable colours); returns the rounds, summed over the solutions.
-    fn local_search(&mut self) -> Result<u64>;
+    /// variable colours and annealing schedule; `stream` numbers the search for its random
+    /// numbers); returns the rounds and sweeps, summed over the solutions.
+    fn local_search(&mut self, stream: u32) -> Result<u64>;
     /// P = O. Returns the fitness of every solution.
     fn finish_generation(&mut self) -> Result<Vec<i64>>;
     /// Waits until all queued work is done (for stage timing).
@@ -82,8 +83,8 @@ macro_rules! forward_stage_backend {
             fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
                 (**self).end_forced_improvement(elitist_fitness)
             }
-            fn local_search(&mut self) -> Result<u64> {
-                (**self).local_search()
+            fn local_search(&mut self, stream: u32) -> Result<u64> {
+                (**self).local_search(stream)
             }
             fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
                 (**self).pass(pass, step)
@@ -248,7 +249,7 @@ impl<B: StageBackend> ParallelGomea<B> {
             let elitist =
                 run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
-            self.local_search(run)?;
+            self.local_search(run, u32::MAX)?;
             self.fitness = self.backend.finish_generation()?;
             self.offer_best(run)?;
         }
@@ -383,8 +384,10 @@ impl<B: StageBackend> ParallelGomea<B> {
 
     /// Local search of O, counted in `run`: each round of a solution evaluates every variable's
     /// subfunctions once.
-    fn local_search(&mut self, run: &mut Run) -> Result<()> {
-        let rounds = self.backend.local_search()?;
+    /// `stream` numbers the search for its random numbers: the generation, or `u32::MAX` for the
+    /// initial population.
+    fn local_search(&mut self, run: &mut Run, stream: u32) -> Result<()> {
+        let rounds = self.backend.local_search(stream)?;
         let per_round: u64 =
             (0..run.problem.subfunctions()).map(|s| run.problem.subfunction_variables(s).len() as u64).sum();
         run.counter.add_subfunctions(rounds * per_round);
@@ -431,7 +434,7 @@ impl<B: StageBackend> ParallelGomea<B> {
             self.forced_improvement(run, per_group, &mut on_group)?;
         }
         if self.hybrid.local_search == LocalSearchMode::Offspring && !run.should_stop() {
-            self.local_search(run)?;
+            self.local_search(run, self.generations as u32)?;
         }
         let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
         for (i, s) in self.stretch.iter_mut().enumerate() {

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Max-Cut against a practical peer: pgomea (GPU) against simulated annealing of dwave-samplers on
+many CPU processes, on G-set graphs, best cut over time.
+
+For every instance and seed, each method runs once for --time seconds, and its best cut is read at
+each of the --at times (1, 10, 60 s by default) from its own record of improvements:
+
+- sa: dwave-samplers' SimulatedAnnealingSampler on the Ising form of Max-Cut (minimise
+  sum w_ij s_i s_j over s in {-1, 1}^n; the cut is (W - E) / 2), in --sa-processes worker
+  processes, each running annealing restarts one after another (the number of sweeps doubles
+  while a restart takes under an eighth of the time left), until the time is up. The best cut at
+  time t is the best of the restarts that finished by t, over all processes. The clock starts
+  before the worker processes are started (each builds the model from the edge list itself).
+- pgomea variants: `pgomea run --algo parallel --backend cuda --trace ...` with the variant's
+  options; its clock starts when the process has read the instance (the GPU's opening and the
+  linkage model's build count).
+
+Usage (on the GPU machine; dimod and dwave-samplers installed from wheels):
+  benchmarks/peers_maxcut.py --pgomea target/release/pgomea --data DIR --instances G22,G55 \
+      --seeds 1,2,3 --time 60 --out OUT [--methods sa,paper,hybrid] [--sa-processes 16]
+
+Writes OUT/peers.json (every run with its record of improvements) and prints a table of the best
+cut at each time, per instance and method (median over seeds, and each seed), as a share of the
+best-known value.
+"""
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+# pgomea's variants: the paper's parallel GOMEA, and the hybrid (the `run` defaults of the binary
+# under test are what `default` runs).
+VARIANTS = {
+    "paper": ["--no-fi", "--local-search", "off"],
+    "fi": ["--fi", "--local-search", "off"],
+    "ls": ["--no-fi", "--local-search", "offspring"],
+    "hybrid": ["--fi", "--local-search", "offspring"],
+    "default": [],
+}
+
+
+def variant_options(method):
+    """The pgomea options of a method name: a preset of VARIANTS, or `anneal-N` (annealed local
+    search of every new population, N sweeps, no FI) and `memetic-N` (FI, and annealed local
+    search of the offspring too)."""
+    if method in VARIANTS:
+        return VARIANTS[method]
+    kind, _, sweeps = method.partition("-")
+    if kind == "anneal" and sweeps.isdigit():
+        return ["--no-fi", "--local-search", "initial", "--anneal-sweeps", sweeps]
+    if kind == "memetic" and sweeps.isdigit():
+        return ["--fi", "--local-search", "offspring", "--anneal-sweeps", sweeps]
+    raise SystemExit(f"unknown method {method}")
+
+
+def read_gset(path):
+    with open(path) as f:
+        n, m = map(int, f.readline().split())
+        edges = []
+        for _ in range(m):
+            i, j, w = f.readline().split()
+            edges.append((int(i) - 1, int(j) - 1, int(w)))
+    return n, edges
+
+
+def best_known(data, name):
+    with open(os.path.join(data, "best_known.csv")) as f:
+        for line in f:
+            parts = line.strip().split(",")
+            if len(parts) > 4 and parts[1] == name:
+                return int(parts[4])
+    return None
+
+
+def sa_worker(args):
+    """One process: annealing restarts until the deadline; returns [(time, cut)]."""
+    n, edges, t0, deadline, seed = args
+    import dimod
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    bqm = dimod.BinaryQuadraticModel({}, {(i, j): w for i, j, w in edges}, 0.0, dimod.SPIN)
+    for v in range(n):
+        bqm.add_variable(v, 0.0)
+    total = sum(w for _, _, w in edges)
+    sampler = SimulatedAnnealingSampler()
+    sweeps, k, out = 250, 0, []
+    while time.time() < deadline:
+        start = time.time()
+        result = sampler.sample(bqm, num_reads=1, num_sweeps=sweeps, seed=(seed * 1_000_003 + k) % (2**31))
+        k += 1
+        now = time.time()
+        if now > deadline:
+            break
+        energy = result.first.energy
+        out.append((now - t0, int(round((total - energy) / 2))))
+        if (now - start) * 8 < deadline - now and sweeps < 1 << 20:
+            sweeps *= 2
+    return out
+
+
+def run_sa(n, edges, seconds, seed, processes):
+    t0 = time.time()
+    deadline = t0 + seconds
+    with mp.get_context("fork").Pool(processes) as pool:
+        parts = pool.map(sa_worker, [(n, edges, t0, deadline, seed * 1000 + p) for p in range(processes)])
+    points = sorted(p for part in parts for p in part)
+    trace, best = [], None
+    for t, cut in points:
+        if best is None or cut > best:
+            best = cut
+            trace.append((t, cut))
+    return trace
+
+
+def run_pgomea(binary, data, name, variant, seconds, seed, out):
+    trace_file = os.path.join(out, f"trace-{name}-{variant}-{seed}.csv")
+    cmd = [binary, "run", "--instances-dir", data, "--set", "C", "--name", name, "--algo", "parallel",
+           "--backend", "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
+           "--json", "--quiet"] + variant_options(variant)
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr}")
+    result = json.loads(done.stdout)
+    trace = []
+    with open(trace_file) as f:
+        next(f)
+        for line in f:
+            t, _, best = line.strip().split(",")
+            trace.append((float(t), int(best)))
+    return trace, result
+
+
+def best_at(trace, t):
+    best = None
+    for time_s, cut in trace:
+        if time_s <= t:
+            best = cut
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pgomea", required=True)
+    ap.add_argument("--data", required=True, help="instance data directory (gset/, best_known.csv)")
+    ap.add_argument("--instances", default="G22,G55,G81")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--time", type=float, default=60.0)
+    ap.add_argument("--at", default="1,10,60")
+    ap.add_argument("--methods", default="sa,paper,default")
+    ap.add_argument("--sa-processes", type=int, default=16)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    at = [float(x) for x in a.at.split(",")]
+    runs = []
+    for name in a.instances.split(","):
+        n, edges = read_gset(os.path.join(a.data, "gset", f"{name}.txt"))
+        bkv = best_known(a.data, name)
+        for seed in [int(s) for s in a.seeds.split(",")]:
+            for method in a.methods.split(","):
+                started = time.time()
+                if method == "sa":
+                    trace, extra = run_sa(n, edges, a.time, seed, a.sa_processes), {}
+                else:
+                    trace, result = run_pgomea(a.pgomea, a.data, name, method, a.time, seed, a.out)
+                    extra = {k: result.get(k) for k in ("backend", "generations", "populations", "evaluations", "gom_steps")}
+                run = {"instance": name, "best_known": bkv, "method": method, "seed": seed, "time_limit_s": a.time,
+                       "best_at": {str(t): best_at(trace, t) for t in at}, "trace": trace, **extra}
+                runs.append(run)
+                print(f"{name} {method} seed {seed}: " + ", ".join(f"{t:g}s {run['best_at'][str(t)]}" for t in at)
+                      + f" ({time.time() - started:.1f} s wall)", flush=True)
+                with open(os.path.join(a.out, "peers.json"), "w") as f:
+                    json.dump({"runs": runs, "at": at, "sa_processes": a.sa_processes, "variants": VARIANTS}, f)
+    # The table: per instance and method, each time: median over seeds, and the seeds.
+    print()
+    print("| instance | best known | method | " + " | ".join(f"best at {t:g} s (median; seeds)" for t in at) + " |")
+    print("|---|---:|---|" + "---:|" * len(at))
+    keys = sorted({(r["instance"], r["method"]) for r in runs}, key=lambda k: (a.instances.split(",").index(k[0]), k[1]))
+    for inst, method in keys:
+        rs = [r for r in runs if r["instance"] == inst and r["method"] == method]
+        bkv = rs[0]["best_known"]
+        cells = []
+        for t in at:
+            vals = [r["best_at"][str(t)] for r in rs]
+            known = [v for v in vals if v is not None]
+            med = statistics.median(known) if len(known) == len(vals) else None
+            pct = f" ({100 * med / bkv:.2f} %)" if med is not None and bkv else ""
+            cells.append(f"{med if med is not None else '-'}{pct}; " + ", ".join(str(v) if v is not None else "-" for v in vals))
+        print(f"| {inst} | {bkv} | {method} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
