@@ -679,3 +679,20 @@ fn default_instances_come_from_the_data_directory() {
     ]));
     assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 3 * 2 * 3);
 }
+
+#[test]
+fn hybrid_study() {
+    let d = scratch("inst-hybrid");
+    let inst = tiny_instances(&d);
+    let dir =
+        run_study("hybrid", &inst, 1, 4, &["hybrid-tor6".into(), "hybrid-rnd30".into()], &["--max-evals", "1500"]);
+    let s = summary(&dir);
+    let variants: BTreeSet<String> =
+        s["groups"].as_array().unwrap().iter().map(|g| g["variant"].as_str().unwrap().to_string()).collect();
+    assert_eq!(variants, ["fi", "fi-ls", "ls", "paper"].map(String::from).into_iter().collect());
+    // The variants ran as named: forced improvement on in fi and fi-ls only.
+    for g in s["groups"].as_array().unwrap() {
+        let fi = g["forced_improvement"].as_bool().unwrap();
+        assert_eq!(fi, g["variant"].as_str().unwrap().starts_with("fi"), "{g}");
+    }
+}

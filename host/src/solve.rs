@@ -201,6 +201,10 @@ pub struct Outcome {
     pub fos_sets: usize,
     pub colors: Option<usize>,
     pub setup_s: f64,
+    /// The process's peak resident memory when the run ended (Linux), and the peak device memory
+    /// the run used (CUDA), in bytes.
+    pub peak_host_memory_bytes: Option<u64>,
+    pub peak_device_memory_bytes: Option<u64>,
     pub note: Option<String>,
     /// The best solution as a 0/1 string, one character per variable.
     pub solution: String,
@@ -300,6 +304,7 @@ pub fn solve<'a>(
     let model = build_model(problem, config)?;
     let setup_s = setup_start.elapsed().as_secs_f64();
     let seed = config.seed;
+    let mut device: Option<Arc<cuda::Gpu>> = None;
     let (backend_name, mut ims) = match config.algorithm {
         Algorithm::Serial => {
             let serial = SerialConfig {
@@ -328,6 +333,10 @@ pub fn solve<'a>(
                 Some(handle) => Some(handle.join().map_err(|_| Error::Cuda("opening the GPU failed".into()))??),
                 None => None,
             };
+            if let Some(gpu) = &gpu {
+                gpu.reset_memory_peak()?;
+            }
+            device = gpu.clone();
             parallel_ims(problem, config, gpu, &model)?
         }
     };
@@ -354,13 +363,22 @@ pub fn solve<'a>(
         subfunction_evaluations: run.counter.subfunction_evaluations(),
         gom_steps: run.gom_steps,
         generations: ims.total_generations(),
-        populations: ims.populations().map(|p| p.size()).collect(),
+        populations: ims.sizes(),
         fos_sets: model.fos.sets.len(),
         colors: model.groups.as_ref().map(|g| g.len()),
         setup_s,
+        peak_host_memory_bytes: peak_resident_memory(),
+        peak_device_memory_bytes: device.map(|g| g.peak_memory() as u64),
         note: ims.cap_note.clone(),
         solution: elitist.genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect(),
     })
+}
+
+/// The process's peak resident set size (VmHWM of /proc/self/status), where the system tells it.
+fn peak_resident_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
 }
 
 /// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),

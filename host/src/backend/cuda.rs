@@ -181,6 +181,10 @@ pub struct Gpu {
     /// Most blocks (of 128 threads) per multiprocessor in one grid; the kernels loop grid-stride
     /// over the rest. `PGOMEA_BLOCKS_PER_SM` overrides it (for tuning).
     blocks_per_sm: u32,
+    /// Free device memory when the current measurement began, and the least seen since (after
+    /// every allocation of the backend): their difference is the peak the run used.
+    memory_baseline: std::sync::atomic::AtomicUsize,
+    memory_lowest: std::sync::atomic::AtomicUsize,
 }
 
 impl Gpu {
@@ -239,6 +243,7 @@ impl Gpu {
         }
         let mark_elitist = load(MARK_ELITIST_KERNEL)?;
         let forced_improvement_end = load(FORCED_IMPROVEMENT_END_KERNEL)?;
+        let free = ctx.mem_get_info().map_err(cuda_err("memory info"))?.0;
         Ok(Gpu {
             ctx,
             stream,
@@ -249,6 +254,8 @@ impl Gpu {
             name,
             multiprocessors,
             blocks_per_sm,
+            memory_baseline: free.into(),
+            memory_lowest: free.into(),
         })
     }
 
@@ -272,6 +279,28 @@ impl Gpu {
 
     pub fn free_memory(&self) -> Result<usize> {
         Ok(self.ctx.mem_get_info().map_err(cuda_err("memory info"))?.0)
+    }
+
+    /// Starts measuring the peak device memory used from now on (`peak_memory`).
+    pub fn reset_memory_peak(&self) -> Result<()> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let free = self.free_memory()?;
+        self.memory_baseline.store(free, Relaxed);
+        self.memory_lowest.store(free, Relaxed);
+        Ok(())
+    }
+
+    /// Notes the free device memory now (after an allocation).
+    fn note_memory(&self) -> Result<()> {
+        self.memory_lowest.fetch_min(self.free_memory()?, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The most device memory in use since `reset_memory_peak`, in bytes (as seen after every
+    /// allocation of the backend).
+    pub fn peak_memory(&self) -> usize {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.memory_baseline.load(Relaxed).saturating_sub(self.memory_lowest.load(Relaxed))
     }
 
     /// The grid for `items` work items: enough blocks to cover them, at most a full chip's worth
@@ -377,6 +406,7 @@ impl SharedArrays {
                 UploadedKind::Clauses(Clauses { lit_offsets: u(0), lits: u(1), weights: i(0) })
             }
         };
+        gpu.note_memory()?;
         Ok(Arc::new(SharedArrays {
             local_search,
             anneal,
@@ -557,6 +587,7 @@ impl<K: DeviceKind> CudaStages<K> {
             Some(WholeGeneration::Cooperative) | None if cooperative => WholeGeneration::Cooperative,
             _ => WholeGeneration::Graph,
         };
+        gpu.note_memory()?;
         // The buffers' device pointers never change afterwards (P = O is a copy, not a swap),
         // so a captured graph stays valid.
         Ok(CudaStages {

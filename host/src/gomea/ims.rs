@@ -26,7 +26,12 @@ impl Default for ImsConfig {
 pub type EngineFactory<'f> = dyn FnMut(usize, usize, &mut Run) -> Result<Box<dyn PopulationEngine + 'f>> + 'f;
 
 struct Slot<'f> {
-    engine: Box<dyn PopulationEngine + 'f>,
+    /// The population while it lives; a terminated one is dropped (its memory, on the GPU too,
+    /// goes back), keeping only what the report needs.
+    engine: Option<Box<dyn PopulationEngine + 'f>>,
+    size: usize,
+    /// Generations of a terminated population.
+    generations: u64,
     terminated: bool,
     /// Generations since the next larger population last ran one.
     since_larger: u32,
@@ -57,16 +62,16 @@ impl<'f> Ims<'f> {
 
     /// Sizes of the populations still alive.
     pub fn live_sizes(&self) -> Vec<usize> {
-        self.slots.iter().filter(|s| !s.terminated).map(|s| s.engine.size()).collect()
+        self.slots.iter().filter(|s| !s.terminated).map(|s| s.size).collect()
     }
 
-    /// All populations ever started, alive or not.
-    pub fn populations(&self) -> impl Iterator<Item = &(dyn PopulationEngine + 'f)> {
-        self.slots.iter().map(|s| s.engine.as_ref())
+    /// The sizes of all populations ever started, alive or not.
+    pub fn sizes(&self) -> Vec<usize> {
+        self.slots.iter().map(|s| s.size).collect()
     }
 
     pub fn total_generations(&self) -> u64 {
-        self.slots.iter().map(|s| s.engine.generations()).sum()
+        self.slots.iter().map(|s| s.engine.as_ref().map_or(s.generations, |e| e.generations())).sum()
     }
 
     /// Runs until a limit of `run` is hit or every population is gone.
@@ -109,7 +114,7 @@ impl<'f> Ims<'f> {
         }
         match (self.factory)(index, size, run) {
             Ok(engine) => {
-                self.slots.push(Slot { engine, terminated: false, since_larger: 0 });
+                self.slots.push(Slot { size: engine.size(), engine: Some(engine), generations: 0, terminated: false, since_larger: 0 });
                 Ok(true)
             }
             Err(Error::OutOfMemory { population_size, message }) => {
@@ -132,8 +137,9 @@ impl<'f> Ims<'f> {
         if run.should_stop() {
             return Ok(());
         }
-        if !self.slots[i].terminated {
-            self.slots[i].engine.generation(run)?;
+        // (A terminated population has no engine any more.)
+        if let Some(engine) = self.slots[i].engine.as_mut() {
+            engine.generation(run)?;
             self.schedule.push(i);
             self.check_termination(i);
         }
@@ -151,20 +157,28 @@ impl<'f> Ims<'f> {
         Ok(())
     }
 
-    /// Applies the termination rules after a generation of population i.
+    /// Applies the termination rules after a generation of population i, and drops the
+    /// populations they end.
     fn check_termination(&mut self, i: usize) {
-        if self.slots[i].engine.converged() {
+        let average = |slot: &Slot| slot.engine.as_ref().map(|e| e.average_fitness());
+        if self.slots[i].engine.as_ref().is_some_and(|e| e.converged()) {
             self.slots[i].terminated = true;
         }
         // A larger population with a better average ends every smaller one.
-        let avg = self.slots[i].engine.average_fitness();
-        if i > 0 && !self.slots[i].terminated {
+        if let Some(avg) = average(&self.slots[i]).filter(|_| i > 0 && !self.slots[i].terminated) {
             for j in 0..i {
-                if !self.slots[j].terminated && self.slots[j].engine.average_fitness() < avg {
+                if !self.slots[j].terminated && average(&self.slots[j]).is_some_and(|a| a < avg) {
                     for k in 0..=j {
                         self.slots[k].terminated = true;
                     }
                 }
+            }
+        }
+        for slot in &mut self.slots {
+            if slot.terminated
+                && let Some(engine) = slot.engine.take()
+            {
+                slot.generations = engine.generations();
             }
         }
     }

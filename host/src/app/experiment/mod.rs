@@ -59,6 +59,10 @@ Studies (section 6 of Bouter and Bosman, GECCO 2022, with the figure numbers of 
                   g65. Claim: the learned LT ends better on g65 but late; on g55 it is worst in time.
   fos-order       Fig. 9. Serial GOMEA with random vs colour-group (parallel GOM's) FOS order, FI on
                   and off, on g1 and g65. Claim: the order does not matter, FI does (late in the run).
+  hybrid          Beyond the paper (its future work, section 7): parallel GOMEA as in the paper, with
+                  parallel Forced Improvement (fi), with annealed colour-grouped local search of every
+                  new population (ls: 3000 sweeps, then greedy descent), and with both (fi-ls), on g22
+                  and g55.
 
 Every run: DIR/runs/<run_id>.json and DIR/traces/<run_id>.csv; then DIR/summary.csv,
 DIR/summary.json and DIR/figures/*.svg|png|csv (medians with the 10th-90th percentile band over runs,
@@ -557,6 +561,7 @@ fn study_title(study: &str) -> &'static str {
         Some(Study::Convergence) | Some(Study::Speedup) => "Serial vs parallel GOMEA",
         Some(Study::LinkageModels) => "Serial GOMEA, linkage models",
         Some(Study::FosOrder) => "Serial GOMEA, FOS order and FI",
+        Some(Study::Hybrid) => "Parallel GOMEA, paper vs hybrid (FI, local search)",
         None => "Runs",
     }
 }

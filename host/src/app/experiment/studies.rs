@@ -12,7 +12,11 @@ use crate::linkage::fos::LinkageModel;
 use crate::problem::data::{self, KnownInstance};
 use crate::solve::{Algorithm, Backend, FosOrderKind};
 
-/// The studies. Each reproduces one figure of the paper (section 6).
+/// The annealing sweeps of the hybrid study's local search (`pgomea run`'s default).
+pub const HYBRID_ANNEAL_SWEEPS: u32 = 3000;
+
+/// The studies. Each reproduces one figure of the paper (section 6), but `hybrid`, which compares
+/// the paper's parallel GOMEA with the hybrid parts the paper names as future work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Study {
@@ -28,16 +32,21 @@ pub enum Study {
     LinkageModels,
     /// Fig. 9: serial GOMEA, random vs colour-group FOS order, FI on/off, fitness over time, g1, g65.
     FosOrder,
+    /// Beyond the paper (its future work): parallel GOMEA as in the paper, with parallel Forced
+    /// Improvement, with annealed colour-grouped local search, and with both, fitness over time,
+    /// g22, g55.
+    Hybrid,
 }
 
 impl Study {
-    pub const ALL: [Study; 6] = [
+    pub const ALL: [Study; 7] = [
         Study::ImsPopsize,
         Study::Scalability,
         Study::Convergence,
         Study::Speedup,
         Study::LinkageModels,
         Study::FosOrder,
+        Study::Hybrid,
     ];
 
     pub fn name(&self) -> &'static str {
@@ -48,6 +57,7 @@ impl Study {
             Study::Speedup => "speedup",
             Study::LinkageModels => "linkage-models",
             Study::FosOrder => "fos-order",
+            Study::Hybrid => "hybrid",
         }
     }
 
@@ -80,6 +90,7 @@ impl Study {
             Study::Speedup => v(&["G1", "G81"]),
             Study::LinkageModels => v(&["G55", "G65"]),
             Study::FosOrder => v(&["G1", "G65"]),
+            Study::Hybrid => v(&["G22", "G55"]),
         }
     }
 
@@ -118,6 +129,16 @@ impl Study {
                 Variant { fos_order: FosOrderKind::Colored, forced_improvement: true, ..serial("colored-fi") },
                 Variant { fos_order: FosOrderKind::Colored, forced_improvement: false, ..serial("colored-nofi") },
             ],
+            Study::Hybrid => {
+                let parallel = |name: &str| Variant { name: name.into(), ..Variant::parallel() };
+                let ls = |v: Variant| Variant { local_search: LocalSearchMode::Initial, anneal_sweeps: HYBRID_ANNEAL_SWEEPS, ..v };
+                vec![
+                    parallel("paper"),
+                    Variant { forced_improvement: true, ..parallel("fi") },
+                    ls(parallel("ls")),
+                    ls(Variant { forced_improvement: true, ..parallel("fi-ls") }),
+                ]
+            }
         }
     }
 }
