@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use pgomea::backend::cpu;
 use pgomea::gomea::LocalSearchMode;
-use pgomea::gomea::local_search::{self, AnnealSchedule, VariableColors};
+use pgomea::gomea::local_search::{self, AnnealSchedule, SearchStep, VariableColors};
 use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageBackend};
 use pgomea::gomea::population::initial_population;
@@ -35,42 +35,30 @@ fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
     ]
 }
 
-/// The host's sequential local search of one genotype (solution `i`, stream 0, seed 5).
+/// The host's sequential local search of one genotype (solution `i`, seed 5), every call of a
+/// search of `sweeps` annealing sweeps and the descent, of stream `stream`.
 fn search(
     p: &dyn GrayBoxProblem,
     colors: &VariableColors,
-    anneal: &AnnealSchedule,
-    i: u32,
+    schedule: &AnnealSchedule,
+    (sweeps, stream, i): (u32, u32, u32),
     x: &mut [u8],
 ) -> (i64, u64) {
-    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x AnnealSchedule, u32, &'x mut [u8]);
+    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x AnnealSchedule, SearchStep, u32, &'x mut [u8]);
     impl KindVisitor for Search<'_> {
         type Output = (i64, u64);
         fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
             // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2, 5, 0, self.3, self.4) }
+            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2, 5, self.3, self.4, self.5) }
         }
     }
-    p.functions().with_kind(Search(p, colors, anneal, i, x))
-}
-
-/// As `search`, for the initial population's stream.
-fn search_stream(
-    p: &dyn GrayBoxProblem,
-    colors: &VariableColors,
-    anneal: &AnnealSchedule,
-    i: u32,
-    x: &mut [u8],
-) -> (i64, u64) {
-    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x AnnealSchedule, u32, &'x mut [u8]);
-    impl KindVisitor for Search<'_> {
-        type Output = (i64, u64);
-        fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
-            // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2, 5, u32::MAX, self.3, self.4) }
-        }
+    let (mut gain, mut rounds) = (0, 0);
+    for step in SearchStep::calls(stream, sweeps) {
+        let (g, r) = p.functions().with_kind(Search(p, colors, schedule, step, i, &mut *x));
+        gain += g;
+        rounds += r;
     }
-    p.functions().with_kind(Search(p, colors, anneal, i, x))
+    (gain, rounds)
 }
 
 #[test]
@@ -103,12 +91,12 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
                 }
             }
             let colors = VariableColors::new(&groups);
-            for sweeps in [0, 30] {
-                let anneal = AnnealSchedule::new(p.functions(), sweeps, 3);
+            let schedule = AnnealSchedule::new(p.functions(), 3);
+            for sweeps in [0, 40] {
                 for _ in 0..5 {
                     let mut x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
                     let before = p.evaluate(&x);
-                    let (gain, rounds) = search(&*p, &colors, &anneal, 0, &mut x);
+                    let (gain, rounds) = search(&*p, &colors, &schedule, (sweeps, 0, 0), &mut x);
                     let after = p.evaluate(&x);
                     assert_eq!(after, before + gain, "{}: the gain is the change of fitness", p.name());
                     assert!(rounds >= 1);
@@ -120,7 +108,7 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
                     // A local optimum stays put: one round, no gain (after the annealing sweeps,
                     // whose result is not claimed).
                     if sweeps == 0 {
-                        assert_eq!(search(&*p, &colors, &anneal, 0, &mut x), (0, 1));
+                        assert_eq!(search(&*p, &colors, &schedule, (0, 0, 0), &mut x), (0, 1));
                     } else {
                         assert!(rounds > sweeps as u64);
                     }
@@ -135,13 +123,14 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
     for (k, p) in problems().into_iter().enumerate() {
         let colors = VariableColors::new(&variable_groups(&*p, ColoringMethod::WelshPowell));
         // Greedy and annealed searches.
-        let anneal = AnnealSchedule::new(p.functions(), 20 * (k as u32 % 2), 4);
+        let sweeps = 50 * (k as u32 % 2);
+        let schedule = AnnealSchedule::new(p.functions(), 4);
         let fos = Fos::univariate(p.variables());
         let lmig = pgomea::linkage::coloring::Lmig::build(&fos, &*p);
         let groups = ColoringMethod::WelshPowell.color(&lmig).groups();
         let mut layout = GroupLayout::new(&*p, &fos, &groups);
         layout.local_search = colors.clone();
-        layout.anneal = anneal.clone();
+        layout.anneal = schedule.clone();
         let layout = Arc::new(layout);
         let mut run = Run::new(&*p, Limits::default());
         run.verify = true;
@@ -149,14 +138,16 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         let mut expected = population.clone();
         let l = p.variables();
         for i in 0..24 {
-            let (gain, _) = search_stream(&*p, &colors, &anneal, i as u32, &mut expected.genes[i * l..(i + 1) * l]);
+            let (gain, _) =
+                search(&*p, &colors, &schedule, (sweeps, u32::MAX, i as u32), &mut expected.genes[i * l..(i + 1) * l]);
             expected.fitness[i] += gain;
         }
         let fitness = population.fitness.clone();
         let pool = Arc::new(cpu::thread_pool(Some(3)).unwrap());
         let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool);
         // The initial population's search is stream u32::MAX, seed 5 (the backend's).
-        let hybrid = Hybrid { forced_improvement: false, local_search: LocalSearchMode::Initial };
+        let hybrid =
+            Hybrid { forced_improvement: false, local_search: LocalSearchMode::Initial, anneal_sweeps: sweeps };
         let engine = ParallelGomea::new(backend, layout, 5, fitness).hybrid(hybrid, &mut run).unwrap();
         assert_eq!(engine.population().unwrap(), expected, "{}", p.name());
     }
@@ -267,14 +258,16 @@ fn hybrid_gomea_reaches_proven_optima_with_exact_incremental_fitness() {
 fn annealing_takes_worsening_flips_with_the_metropolis_probability() {
     // The integer power of two of `Anneal::accepts` against exp(gain / T), over many counters.
     let p = MaxCut::new(generate::random(300, 1500, WeightRange { min: 1, max: 3 }, 8).unwrap()).unwrap();
-    let schedule = AnnealSchedule::new(p.functions(), 5, 1);
+    let schedule = AnnealSchedule::new(p.functions(), 1);
     assert_eq!(schedule.table.len(), 256);
     assert_eq!(schedule.table[0], 1 << 32);
+    assert_eq!(schedule.scales.len(), pgomea_device::stage::ANNEAL_LEVELS);
     // Temperatures fall: the scales (1 / T) grow.
     assert!(schedule.scales.windows(2).all(|w| w[0] < w[1]), "{:?}", schedule.scales);
-    let anneal = schedule.anneal(11, 2);
-    for k in 0..5u32 {
-        let t = std::f64::consts::LOG2_E * 4294967296.0 / schedule.scales[k as usize] as f64;
+    // A search of 512 sweeps spends two sweeps on each level.
+    let anneal = schedule.anneal(11, SearchStep { stream: 2, sweeps: 512, from: 0, to: 512, descend: true });
+    for k in [0u32, 101, 300, 511] {
+        let t = std::f64::consts::LOG2_E * 4294967296.0 / schedule.scales[k as usize / 2] as f64;
         for gain in [-1i64, -2, -3, -5, -8] {
             let trials = 40_000u32;
             // SAFETY: k < sweeps; the schedule's arrays live.

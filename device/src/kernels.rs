@@ -183,14 +183,15 @@ unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
         let mut barrier = GridBarrier::new(a.barrier);
-        for k in 0..a.local_search.anneal.sweeps {
+        let anneal = &a.local_search.anneal;
+        for k in anneal.from..anneal.to {
             for c in 0..a.local_search.colors as usize {
                 local_search_color(a, c, Some(k));
                 barrier.sync();
             }
         }
         let mut before = 0;
-        loop {
+        while anneal.descend != 0 {
             for c in 0..a.local_search.colors as usize {
                 local_search_color(a, c, None);
                 barrier.sync();

@@ -211,22 +211,30 @@ pub struct LocalSearch {
     pub anneal: Anneal,
 }
 
-/// An annealing schedule for local search: `sweeps` Metropolis sweeps over the colours before
-/// the greedy descent. In sweep k a flip that changes the fitness by `gain` is taken when
-/// `gain >= 0`, and when `gain < 0` with probability 2^(-|gain| * scales[k] / 2^32), i.e.
-/// exp(gain / T_k) for `scales[k]` = 2^32 log2(e) / T_k. The power of two is computed in
-/// integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's top 8 bits), so that every target
-/// takes the same decisions; the random numbers are counters of (seed, stream, sweep, solution,
-/// variable).
+/// The temperature levels of an annealing schedule, hottest first: a search of any number of
+/// sweeps walks through them (sweep k of `sweeps` is at level `k * LEVELS / sweeps`).
+pub const ANNEAL_LEVELS: usize = 256;
+
+/// An annealed local search: `sweeps` Metropolis sweeps over the colours, then the greedy
+/// descent. This call runs sweeps `from..to` and then, with `descend`, the descent (the host
+/// splits a long search into calls, watching its clock between them). In sweep k a flip that
+/// changes the fitness by `gain` is taken when `gain >= 0`, and when `gain < 0` with probability
+/// 2^(-|gain| * scale / 2^32), i.e. exp(gain / T), for the level's `scale` = 2^32 log2(e) / T.
+/// The power of two is computed in integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's
+/// top 8 bits), so that every target takes the same decisions; the random numbers are counters
+/// of (seed, stream, sweep, solution, variable).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Anneal {
     pub sweeps: u32,
-    /// Which search this is (the host numbers them: a population's generation), so that every
-    /// search draws its own numbers.
+    pub from: u32,
+    pub to: u32,
+    /// 1: the greedy descent after the sweeps.
+    pub descend: u32,
+    /// Which search this is (the host numbers them), so that every search draws its own numbers.
     pub stream: u32,
     pub seed: u64,
-    /// `sweeps` scales, and the 256 entries of the table.
+    /// The [`ANNEAL_LEVELS`] scales, and the 256 entries of the table.
     pub scales: Ptr<u64>,
     pub table: Ptr<u64>,
 }
@@ -242,8 +250,9 @@ impl Anneal {
         if gain >= 0 {
             return true;
         }
-        // SAFETY: the function's precondition.
-        let scale = unsafe { self.scales.read(k as usize) };
+        let level = (k as u64 * ANNEAL_LEVELS as u64 / self.sweeps as u64) as usize;
+        // SAFETY: k < sweeps, so the level is below ANNEAL_LEVELS (the function's precondition).
+        let scale = unsafe { self.scales.read(level) };
         let Some(y) = gain.unsigned_abs().checked_mul(scale) else { return false };
         let whole = y >> 32;
         if whole >= 32 {
@@ -709,9 +718,9 @@ pub unsafe fn anneal_flip<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, v: u3
     }
 }
 
-/// Local search of genotype `x` (of solution `solution`) to a local optimum (no single flip
-/// improves it): the annealing sweeps of `ls.anneal` if any, then rounds of [`try_flip`] over the
-/// colours in order, until a round flips nothing. Returns the gain and the number of rounds and
+/// Local search of genotype `x` (of solution `solution`): the annealing sweeps `from..to` of
+/// `ls.anneal`, then, with `descend`, rounds of [`try_flip`] over the colours in order until a
+/// round flips nothing (a local optimum: no single flip improves it). Returns the gain and the number of rounds and
 /// sweeps (each evaluates every variable's subfunctions once). The GPU's parallel version reaches
 /// the same genotype, since within a colour the flips (and their random numbers) are
 /// independent.
@@ -724,7 +733,7 @@ pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, solu
     let (mut gain, mut rounds) = (0, 0);
     // SAFETY: the function's precondition; the colour arrays hold `colors + 1` offsets.
     unsafe {
-        for k in 0..ls.anneal.sweeps {
+        for k in ls.anneal.from..ls.anneal.to {
             rounds += 1;
             for c in 0..ls.colors as usize {
                 for t in ls.color_offsets.read(c) as usize..ls.color_offsets.read(c + 1) as usize {
@@ -732,7 +741,7 @@ pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, solu
                 }
             }
         }
-        loop {
+        while ls.anneal.descend != 0 {
             rounds += 1;
             let mut flipped = false;
             for c in 0..ls.colors as usize {
@@ -743,10 +752,11 @@ pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, solu
                 }
             }
             if !flipped {
-                return (gain, rounds);
+                break;
             }
         }
     }
+    (gain, rounds)
 }
 
 /// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does.

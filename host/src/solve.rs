@@ -258,8 +258,10 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
     };
     let variable_colors = (config.local_search != LocalSearchMode::Off)
         .then(|| Arc::new(VariableColors::new(&variable_groups(problem, config.coloring))));
-    let sweeps = if variable_colors.is_some() { config.anneal_sweeps } else { 0 };
-    let anneal = Arc::new(AnnealSchedule::new(problem.functions(), sweeps, config.seed));
+    let anneal = Arc::new(match variable_colors {
+        Some(_) => AnnealSchedule::new(problem.functions(), config.seed),
+        None => AnnealSchedule::default(),
+    });
     Ok(Model { fos, groups, lmig_edges, variable_colors, anneal, times })
 }
 
@@ -321,6 +323,7 @@ pub fn solve<'a>(
                     mode: config.local_search,
                     colors,
                     anneal: model.anneal.clone(),
+                    sweeps: config.anneal_sweeps,
                 }),
             };
             let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
@@ -396,7 +399,11 @@ fn parallel_ims<'a>(
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
-    let hybrid = Hybrid { forced_improvement: config.forced_improvement, local_search: config.local_search };
+    let hybrid = Hybrid {
+        forced_improvement: config.forced_improvement,
+        local_search: config.local_search,
+        anneal_sweeps: config.anneal_sweeps,
+    };
     let seed = config.seed;
     let ims_config: ImsConfig = config.ims.clone();
     match gpu {

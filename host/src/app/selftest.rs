@@ -82,11 +82,12 @@ impl Case {
     /// The case with parallel Forced Improvement and local search of the offspring, annealed by
     /// `sweeps` sweeps first (the layout gets the variables' colour groups and the schedule).
     pub fn hybrid(mut self, sweeps: u32) -> Case {
-        self.hybrid = Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring };
+        self.hybrid =
+            Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring, anneal_sweeps: sweeps };
         let groups = variable_groups(&*self.problem, self.config.coloring);
         let mut layout = (*self.layout).clone();
         layout.local_search = VariableColors::new(&groups);
-        layout.anneal = AnnealSchedule::new(self.problem.functions(), sweeps, self.config.seed);
+        layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed);
         self.layout = Arc::new(layout);
         self.name =
             format!("{} +fi +ls{}", self.name, if sweeps > 0 { format!(" +anneal {sweeps}") } else { String::new() });

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
+use crate::gomea::local_search::SearchStep;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageBackend, StageState};
 use crate::problem::{GrayBoxProblem, KindVisitor};
@@ -177,7 +178,7 @@ impl<K: Kind> CpuStages<K> {
                 color_vars: Ptr::from_slice(&l.local_search.vars),
                 var_offsets: self.incidence.0,
                 var_subs: self.incidence.1,
-                anneal: l.anneal.anneal(self.seed, 0),
+                anneal: l.anneal.anneal(self.seed, SearchStep { stream: 0, sweeps: 0, from: 0, to: 0, descend: true }),
             },
             barrier: Ptr::default(),
         }
@@ -284,10 +285,10 @@ impl<K: Kind> StageBackend for CpuStages<K> {
         Ok(())
     }
 
-    fn local_search(&mut self, stream: u32) -> Result<u64> {
+    fn local_search(&mut self, step: SearchStep) -> Result<u64> {
         let n = self.buffers.n;
         let mut a = self.args();
-        a.local_search.anneal.stream = stream;
+        a.local_search.anneal = self.layout.anneal.anneal(self.seed, step);
         // SAFETY: as in `pass`; `a.local_search` holds the layout's colours of this problem's
         // variables and the problem's incidence; each task searches only its own solution.
         let rounds =

@@ -25,6 +25,7 @@ use pgomea_device::stage::{Anneal, Buffers, GROUP_PASSES, GomArgs, Layout, Local
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
+use crate::gomea::local_search::SearchStep;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageBackend, StageState};
 use crate::problem::{GrayBoxProblem, KindArrays};
@@ -353,9 +354,8 @@ pub struct SharedArrays {
     /// `LocalSearch`'s fields (empty colours when local search is off).
     local_search: Vec<CudaSlice<u32>>,
     colors: u32,
-    /// The annealing schedule's scales and table, and its sweeps.
+    /// The annealing schedule's levels and table.
     anneal: Vec<CudaSlice<u64>>,
-    sweeps: u32,
     /// The problem's arrays, kept alive: the kind's pointers point into them.
     _problem_u32: Vec<CudaSlice<u32>>,
     _problem_i64: Vec<CudaSlice<i64>>,
@@ -410,7 +410,6 @@ impl SharedArrays {
         Ok(Arc::new(SharedArrays {
             local_search,
             anneal,
-            sweeps: layout.anneal.sweeps,
             colors: layout.local_search.colors() as u32,
             layout: layout_arrays,
             _problem_u32: problem_u32,
@@ -421,13 +420,7 @@ impl SharedArrays {
 
     fn local_search(&self, s: &CudaStream) -> LocalSearch {
         let p = |k: usize| ptr(&self.local_search[k], s);
-        let anneal = Anneal {
-            sweeps: self.sweeps,
-            stream: 0,
-            seed: 0,
-            scales: ptr(&self.anneal[0], s),
-            table: ptr(&self.anneal[1], s),
-        };
+        let anneal = Anneal { scales: ptr(&self.anneal[0], s), table: ptr(&self.anneal[1], s), ..Anneal::default() };
         LocalSearch {
             colors: self.colors,
             color_offsets: p(0),
@@ -793,8 +786,10 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         Ok(())
     }
 
-    fn local_search(&mut self, stream: u32) -> Result<u64> {
-        self.base.local_search.anneal.stream = stream;
+    fn local_search(&mut self, step: SearchStep) -> Result<u64> {
+        let an = &mut self.base.local_search.anneal;
+        (an.sweeps, an.from, an.to, an.descend, an.stream) =
+            (step.sweeps, step.from, step.to, step.descend as u32, step.stream);
         let s = self.gpu.stream.clone();
         s.memcpy_htod(&vec![1u8; self.n], &mut self.ls_active).map_err(cuda_err("upload"))?;
         s.memset_zeros(&mut self.ls_flipped).map_err(cuda_err("memset"))?;
@@ -813,8 +808,8 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
             // Sweep by sweep, round by round, colour by colour; the host reads whether any
             // solution goes on.
             let colors = self.base.local_search.colors;
-            let sweeps = self.base.local_search.anneal.sweeps;
-            for sweep in 0..sweeps {
+            let sweeps = step.sweeps;
+            for sweep in step.from..step.to {
                 for c in 0..colors {
                     let o = &self.layout.local_search.offsets;
                     let items = self.n as u64 * (o[c as usize + 1] - o[c as usize]) as u64;
@@ -826,7 +821,7 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
             }
             let greedy = sweeps;
             let mut before = 0;
-            loop {
+            while step.descend {
                 for c in 0..=colors {
                     let items = if c < colors {
                         let o = &self.layout.local_search.offsets;
@@ -849,7 +844,7 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
         }
         // The greedy rounds counted on the device, and every solution's annealing sweeps.
         let greedy_rounds = s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[0];
-        Ok(greedy_rounds + self.n as u64 * self.base.local_search.anneal.sweeps as u64)
+        Ok(greedy_rounds + self.n as u64 * (step.to - step.from) as u64)
     }
 
     fn finish_generation(&mut self) -> Result<Vec<i64>> {

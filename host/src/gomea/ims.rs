@@ -114,7 +114,13 @@ impl<'f> Ims<'f> {
         }
         match (self.factory)(index, size, run) {
             Ok(engine) => {
-                self.slots.push(Slot { size: engine.size(), engine: Some(engine), generations: 0, terminated: false, since_larger: 0 });
+                self.slots.push(Slot {
+                    size: engine.size(),
+                    engine: Some(engine),
+                    generations: 0,
+                    terminated: false,
+                    since_larger: 0,
+                });
                 Ok(true)
             }
             Err(Error::OutOfMemory { population_size, message }) => {

@@ -6,7 +6,7 @@
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
-use pgomea_device::stage::{self, Anneal, LocalSearch};
+use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, LocalSearch};
 
 use crate::problem::{KindVisitor, Subfunctions};
 
@@ -34,24 +34,51 @@ impl VariableColors {
     }
 }
 
-/// The temperatures of annealed local search (`stage::Anneal`): `sweeps` Metropolis sweeps, from a
-/// temperature at which the median worsening single flip of a random genotype is taken half the
-/// time, down (geometrically) to one at which the smallest is taken once in a thousand; then the
-/// greedy descent. No sweeps: greedy local search alone.
+/// The temperatures of annealed local search (`stage::Anneal`), [`ANNEAL_LEVELS`] of them, from
+/// one at which the median worsening single flip of a random genotype is taken half the time,
+/// down (geometrically) to one at which the smallest is taken once in a thousand. A search of S
+/// sweeps walks through the levels, then descends greedily.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnnealSchedule {
-    pub sweeps: u32,
-    /// Per sweep, 2^32 log2(e) / T.
+    /// Per level, 2^32 log2(e) / T.
     pub scales: Vec<u64>,
     /// 2^32 * 2^(-f/256) for f = 0..256.
     pub table: Vec<u64>,
 }
 
+/// Sweeps of one call of an annealed search: the host checks its clock between calls.
+pub const SWEEPS_PER_CALL: u32 = 32;
+
+/// One call of a local search: sweeps `from..to` of a search of `sweeps`, then the greedy descent
+/// if `descend`; `stream` numbers the search for its random numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStep {
+    pub stream: u32,
+    pub sweeps: u32,
+    pub from: u32,
+    pub to: u32,
+    pub descend: bool,
+}
+
+impl SearchStep {
+    /// The calls of a whole search of `sweeps` sweeps: chunks of [`SWEEPS_PER_CALL`], then the
+    /// descent.
+    pub fn calls(stream: u32, sweeps: u32) -> impl Iterator<Item = SearchStep> {
+        let chunks = sweeps.div_ceil(SWEEPS_PER_CALL);
+        (0..chunks)
+            .map(move |c| SearchStep {
+                stream,
+                sweeps,
+                from: c * SWEEPS_PER_CALL,
+                to: ((c + 1) * SWEEPS_PER_CALL).min(sweeps),
+                descend: false,
+            })
+            .chain(std::iter::once(SearchStep { stream, sweeps, from: sweeps, to: sweeps, descend: true }))
+    }
+}
+
 impl AnnealSchedule {
-    pub fn new(f: &Subfunctions, sweeps: u32, seed: u64) -> Self {
-        if sweeps == 0 {
-            return AnnealSchedule::default();
-        }
+    pub fn new(f: &Subfunctions, seed: u64) -> Self {
         // The gains of the single flips of a random genotype.
         let mut rng = SplitMix64::stream(seed, 0x616e6e);
         let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
@@ -80,21 +107,25 @@ impl AnnealSchedule {
         };
         let hot = median / std::f64::consts::LN_2;
         let cold = (smallest / 1000f64.ln()).min(hot);
-        let scales = (0..sweeps)
+        let last = (ANNEAL_LEVELS - 1) as f64;
+        let scales = (0..ANNEAL_LEVELS)
             .map(|k| {
-                let t = if sweeps == 1 { cold } else { hot * (cold / hot).powf(k as f64 / (sweeps - 1) as f64) };
+                let t = hot * (cold / hot).powf(k as f64 / last);
                 (std::f64::consts::LOG2_E / t * 4294967296.0).round() as u64
             })
             .collect();
         let table = (0..256).map(|q| (4294967296.0 * (-(q as f64) / 256.0).exp2()).round() as u64).collect();
-        AnnealSchedule { sweeps, scales, table }
+        AnnealSchedule { scales, table }
     }
 
-    /// The device's view of the schedule (host arrays), for search `stream` with `seed`.
-    pub fn anneal(&self, seed: u64, stream: u32) -> Anneal {
+    /// The device's view of one call of a search (host arrays), drawing from `seed`.
+    pub fn anneal(&self, seed: u64, step: SearchStep) -> Anneal {
         Anneal {
-            sweeps: self.sweeps,
-            stream,
+            sweeps: step.sweeps,
+            from: step.from,
+            to: step.to,
+            descend: step.descend as u32,
+            stream: step.stream,
             seed,
             scales: Ptr::from_slice(&self.scales),
             table: Ptr::from_slice(&self.table),
@@ -108,9 +139,9 @@ pub fn evaluations_per_round(f: &Subfunctions) -> u64 {
     (0..f.len()).map(|s| f.variables_of(s).len() as u64).sum()
 }
 
-/// Local search of `x` (the genotype of solution `solution`) to a local optimum (no single flip
-/// improves it), colour after colour, after the annealing sweeps of `anneal` (drawing from
-/// `seed` and `stream`): returns the gain in fitness and the number of rounds and sweeps.
+/// One call of the local search of `x` (the genotype of solution `solution`), colour after
+/// colour: the annealing sweeps and the greedy descent that `step` asks for, drawing from
+/// `seed`. Returns the gain in fitness and the number of sweeps and rounds.
 ///
 /// # Safety
 ///
@@ -121,9 +152,9 @@ pub unsafe fn search<K: Kind>(
     kind: &K,
     f: &Subfunctions,
     colors: &VariableColors,
-    anneal: &AnnealSchedule,
+    schedule: &AnnealSchedule,
     seed: u64,
-    stream: u32,
+    step: SearchStep,
     solution: u32,
     x: &mut [u8],
 ) -> (i64, u64) {
@@ -134,9 +165,9 @@ pub unsafe fn search<K: Kind>(
         color_vars: Ptr::from_slice(&colors.vars),
         var_offsets: Ptr::from_slice(var_offsets),
         var_subs: Ptr::from_slice(var_subs),
-        anneal: anneal.anneal(seed, stream),
+        anneal: schedule.anneal(seed, step),
     };
     // SAFETY: the caller's precondition: the arrays describe the kind's problem, x holds l genes
-    // and nothing else touches it; the schedule holds its sweeps' scales and the table.
+    // and nothing else touches it; the schedule holds its levels and table.
     unsafe { stage::local_search(kind, &ls, Ptr::from_mut_slice(x), solution) }
 }

@@ -13,7 +13,7 @@ use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
-use super::local_search::{AnnealSchedule, VariableColors};
+use super::local_search::{AnnealSchedule, SearchStep, VariableColors};
 use super::run::Run;
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
@@ -54,6 +54,8 @@ pub struct LocalSearchSetting {
     pub mode: LocalSearchMode,
     pub colors: Arc<VariableColors>,
     pub anneal: Arc<AnnealSchedule>,
+    /// Annealing sweeps before the greedy descent.
+    pub sweeps: u32,
 }
 
 pub struct SerialGomea<'a, K: Kind> {
@@ -117,11 +119,21 @@ fn local_search<K: Kind>(
     run: &mut Run,
 ) {
     let f = problem.functions();
-    // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l genes.
-    let (gain, rounds) =
-        unsafe { super::local_search::search(kind, f, &ls.colors, &ls.anneal, seed, stream, solution, genes) };
-    run.counter.add_subfunctions(rounds * super::local_search::evaluations_per_round(f));
-    if gain > 0 {
+    let per_round = super::local_search::evaluations_per_round(f);
+    // Call by call, the clock checked between them (a search cut short keeps what it reached).
+    let mut gain = 0;
+    for step in SearchStep::calls(stream, ls.sweeps) {
+        if run.should_stop() {
+            break;
+        }
+        // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l
+        // genes.
+        let (g, rounds) =
+            unsafe { super::local_search::search(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes) };
+        run.counter.add_subfunctions(rounds * per_round);
+        gain += g;
+    }
+    if gain != 0 {
         *fitness += gain;
         if run.verify {
             assert_eq!(
@@ -130,7 +142,9 @@ fn local_search<K: Kind>(
                 "incremental fitness differs from a full evaluation after local search"
             );
         }
-        run.offer(genes, *fitness);
+        if gain > 0 {
+            run.offer(genes, *fitness);
+        }
     }
 }
 

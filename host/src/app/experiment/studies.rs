@@ -131,7 +131,11 @@ impl Study {
             ],
             Study::Hybrid => {
                 let parallel = |name: &str| Variant { name: name.into(), ..Variant::parallel() };
-                let ls = |v: Variant| Variant { local_search: LocalSearchMode::Initial, anneal_sweeps: HYBRID_ANNEAL_SWEEPS, ..v };
+                let ls = |v: Variant| Variant {
+                    local_search: LocalSearchMode::Initial,
+                    anneal_sweeps: HYBRID_ANNEAL_SWEEPS,
+                    ..v
+                };
                 vec![
                     parallel("paper"),
                     Variant { forced_improvement: true, ..parallel("fi") },

@@ -14,6 +14,7 @@ use pgomea_device::rng::SplitMix64;
 use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 
 use self::layout::GroupLayout;
+use super::local_search::SearchStep;
 use super::run::Run;
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
@@ -43,10 +44,10 @@ pub trait StageBackend {
     fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()>;
     /// Forced Improvement's end: the solutions it never improved become copies of the elitist.
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()>;
-    /// Colour-grouped local search of every solution of O to a local optimum (the layout's
-    /// variable colours and annealing schedule; `stream` numbers the search for its random
-    /// numbers); returns the rounds and sweeps, summed over the solutions.
-    fn local_search(&mut self, stream: u32) -> Result<u64>;
+    /// One call of the colour-grouped local search of every solution of O (the layout's variable
+    /// colours and annealing schedule): the annealing sweeps and the greedy descent `step` asks
+    /// for; returns the sweeps and rounds, summed over the solutions.
+    fn local_search(&mut self, step: SearchStep) -> Result<u64>;
     /// P = O. Returns the fitness of every solution.
     fn finish_generation(&mut self) -> Result<Vec<i64>>;
     /// Waits until all queued work is done (for stage timing).
@@ -83,8 +84,8 @@ macro_rules! forward_stage_backend {
             fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
                 (**self).end_forced_improvement(elitist_fitness)
             }
-            fn local_search(&mut self, stream: u32) -> Result<u64> {
-                (**self).local_search(stream)
+            fn local_search(&mut self, step: SearchStep) -> Result<u64> {
+                (**self).local_search(step)
             }
             fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
                 (**self).pass(pass, step)
@@ -198,6 +199,8 @@ pub struct Hybrid {
     /// Parallel Forced Improvement after GOM, for the solutions serial GOMEA's rule picks.
     pub forced_improvement: bool,
     pub local_search: LocalSearchMode,
+    /// Annealing sweeps of each local search before its greedy descent.
+    pub anneal_sweeps: u32,
 }
 
 pub struct ParallelGomea<B: StageBackend> {
@@ -387,10 +390,17 @@ impl<B: StageBackend> ParallelGomea<B> {
     /// `stream` numbers the search for its random numbers: the generation, or `u32::MAX` for the
     /// initial population.
     fn local_search(&mut self, run: &mut Run, stream: u32) -> Result<()> {
-        let rounds = self.backend.local_search(stream)?;
         let per_round: u64 =
             (0..run.problem.subfunctions()).map(|s| run.problem.subfunction_variables(s).len() as u64).sum();
-        run.counter.add_subfunctions(rounds * per_round);
+        // A long annealing runs call by call, the clock checked between them; a search the clock
+        // cuts short keeps what it reached (the fitness stays exact), without the descent.
+        for step in SearchStep::calls(stream, self.hybrid.anneal_sweeps) {
+            if run.should_stop() {
+                return Ok(());
+            }
+            let rounds = self.backend.local_search(step)?;
+            run.counter.add_subfunctions(rounds * per_round);
+        }
         if run.verify {
             let st = self.backend.state()?;
             self.verify(run, &st.offspring, &st.fitness, "local search");
