@@ -821,25 +821,28 @@ impl<K: DeviceKind> StageBackend for CudaStages<K> {
             }
             let greedy = sweeps;
             let mut before = 0;
-            while step.descend {
-                for c in 0..=colors {
-                    let items = if c < colors {
-                        let o = &self.layout.local_search.offsets;
-                        self.n as u64 * (o[c as usize + 1] - o[c as usize]) as u64
-                    } else {
-                        self.n as u64
-                    };
-                    let mut b = s.launch_builder(&kernels.local_search_pass);
-                    b.arg(&a).arg(&c).arg(&greedy);
-                    // SAFETY: as for the cooperative kernel; the launches of a round run in
-                    // order on the one stream.
-                    unsafe { b.launch(self.gpu.grid(items, false)) }.map_err(cuda_err("kernel launch"))?;
+            // The descent: rounds until one leaves no solution active.
+            if step.descend {
+                loop {
+                    for c in 0..=colors {
+                        let items = if c < colors {
+                            let o = &self.layout.local_search.offsets;
+                            self.n as u64 * (o[c as usize + 1] - o[c as usize]) as u64
+                        } else {
+                            self.n as u64
+                        };
+                        let mut b = s.launch_builder(&kernels.local_search_pass);
+                        b.arg(&a).arg(&c).arg(&greedy);
+                        // SAFETY: as for the cooperative kernel; the launches of a round run in
+                        // order on the one stream.
+                        unsafe { b.launch(self.gpu.grid(items, false)) }.map_err(cuda_err("kernel launch"))?;
+                    }
+                    let now = s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[1];
+                    if now == before {
+                        break;
+                    }
+                    before = now;
                 }
-                let now = s.clone_dtoh(&self.ls_counters).map_err(cuda_err("download"))?[1];
-                if now == before {
-                    break;
-                }
-                before = now;
             }
         }
         // The greedy rounds counted on the device, and every solution's annealing sweeps.
