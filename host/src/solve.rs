@@ -223,6 +223,12 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
              use it with --algo serial --fos-order random, or pick flt, bflt:K or univariate",
         ));
     }
+    // The linkage sets (a tree has 2l - 1), their interaction graph and colouring: about this
+    // much per variable, checked before any of it is allocated.
+    crate::problem::memory::ensure(
+        96 * problem.variables() as u128 + 32 * problem.subfunctions() as u128,
+        &format!("the linkage model of {} variables", problem.variables()),
+    )?;
     let mut times = ModelTimes::default();
     let t = Instant::now();
     let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng));
@@ -261,6 +267,13 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
     n
 }
 
+/// Refuses (as out of memory, so that the multi-start scheme stops growing there) a population of
+/// `size` solutions of `per_solution` bytes each that the machine's memory cannot hold.
+fn fits_in_memory(size: usize, per_solution: u128) -> Result<()> {
+    crate::problem::memory::ensure(size as u128 * per_solution, &format!("a population of {size} solutions"))
+        .map_err(|e| Error::OutOfMemory { population_size: size, message: e.to_string() })
+}
+
 /// Runs the configured algorithm on `problem` within `run`'s limits.
 pub fn solve<'a>(
     problem: &'a dyn GrayBoxProblem,
@@ -295,9 +308,13 @@ pub fn solve<'a>(
                     _ => LinkageSource::Static(model.fos.clone()),
                 },
             };
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
-            };
+            // Population and offspring, their fitness, the FI counters.
+            let per_solution = 2 * problem.variables() as u128 + 24;
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, per_solution)?;
+                    Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
+                };
             ("cpu (serial)".to_string(), Ims::new(config.ims.clone(), Box::new(factory))?)
         }
         Algorithm::Parallel => {
@@ -309,8 +326,18 @@ pub fn solve<'a>(
         }
     };
     ims.run(run)?;
-    run.flush_trace()?;
-    let elitist = run.elitist().ok_or_else(|| Error::usage("the run ended before any solution was evaluated"))?;
+    // A trace write error does not lose the result: the run keeps it for the caller to report.
+    let _ = run.flush_trace();
+    let elitist =
+        run.elitist().ok_or_else(|| Error::Internal("the run ended before any solution was evaluated".into()))?;
+    // The reported best is the full evaluation of the reported solution, or no answer at all.
+    let full = problem.evaluate(&elitist.genes);
+    if full != elitist.fitness {
+        return Err(Error::Internal(format!(
+            "the best solution's fitness was computed as {} but a full evaluation gives {full}",
+            elitist.fitness
+        )));
+    }
     let target = run.limits.target;
     Ok(Outcome {
         instance: problem.name().to_string(),
@@ -350,31 +377,40 @@ fn parallel_ims<'a>(
 ) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
+    // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),
+    // fitness, and a row of donors, deltas, masks and subfunction differences per solution.
+    let per_solution =
+        3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
     let seed = config.seed;
     let ims_config: ImsConfig = config.ims.clone();
     match gpu {
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
             let shared = cuda::SharedArrays::upload(&gpu, problem, &layout)?;
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                let seed = population_seed(seed, index);
-                let population = initial_population(problem, size, seed, run);
-                let fitness = population.fitness.clone();
-                let backend = cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
-            };
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, layout.variables as u128 + 16)?;
+                    let seed = population_seed(seed, index);
+                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let fitness = population.fitness.clone();
+                    let backend =
+                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness))))
+                };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
         None => {
             let pool = Arc::new(cpu::thread_pool(config.threads)?);
             let name = format!("cpu ({} threads)", pool.current_num_threads());
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                let seed = population_seed(seed, index);
-                let population = initial_population(problem, size, seed, run);
-                let fitness = population.fitness.clone();
-                let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness)))
-            };
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, per_solution)?;
+                    let seed = population_seed(seed, index);
+                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let fitness = population.fitness.clone();
+                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness))))
+                };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
     }

@@ -144,7 +144,9 @@ fn measure<B: StageBackend>(
 ) -> Result<(f64, f64, StageTimes, f64, Option<f64>)> {
     let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
         let mut run = Run::new(problem, Limits::default());
-        let population = initial_population(problem, n, seed, &mut run);
+        // A run's first population is always made whole.
+        let population = initial_population(problem, n, seed, &mut run)
+            .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
         let fitness = population.fitness.clone();
         let mut engine = ParallelGomea::new(make(population, mode)?, layout.clone(), seed, fitness);
         engine.generation(&mut run)?; // warm-up: module JIT, graph capture, first-touch allocations
@@ -242,7 +244,8 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 order: FosOrder::Random,
                 linkage: LinkageSource::Static(model.fos.clone()),
             };
-            let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run);
+            let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run)
+                .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
             s.generation(&mut run)?;
             let e0 = run.counter.subfunction_evaluations();
             let t0 = Instant::now();
