@@ -10,10 +10,11 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::args::InstanceArgs;
 use crate::app::experiment::summary::median_of;
+use crate::app::{options, signal};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
-use crate::gomea::run::{Limits, Run};
+use crate::gomea::run::{Limits, Run, StopReason};
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 use crate::problem::generate::{self, WeightRange};
@@ -38,9 +39,20 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Exit statuses and signals, in `--help` (the README states the same guarantees).
+pub const EXIT_HELP: &str = "\
+Exit status: 0 done (whatever limit stopped the run); 2 refused or failed, with a message on stderr
+(bad option, malformed instance with file and line, unreadable file, CUDA failure); 70 internal
+error (a check of the program's own result failed: no answer rather than a wrong one).
+Signals: the first SIGINT (Ctrl-C) or SIGTERM stops `run`, `experiment` and `bench` cleanly: `run`
+prints its best solution so far (text or JSON, `stopped by: interrupted`) and flushes --trace; an
+experiment discards the run in flight (rerunning resumes it); exit status 130 (SIGINT) or 143
+(SIGTERM). A second signal ends the process at once with the same status.";
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve one instance and print the result (stdout), with progress on stderr.
+    #[command(after_help = EXIT_HELP)]
     Run(RunArgs),
     /// Describe an instance: size, weights, degrees, the linkage model and its colouring.
     Info(InfoArgs),
@@ -85,7 +97,9 @@ pub struct RunArgs {
     pub no_fi: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Stop after this many seconds (default: 10 s when no other limit is given).
+    /// Stop after this many seconds, counted from the start (reading the instance and building
+    /// the linkage model included; the first population is always evaluated, so a limit shorter
+    /// than that is overrun by it). Default: 10 s when no other limit is given.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// Stop after this many evaluations (full-evaluation equivalents).
@@ -180,14 +194,17 @@ pub struct GenerateArgs {
     pub max_weight: i64,
 }
 
-/// Runs the CLI; returns the process exit code.
+/// The exit status of an internal error (EX_SOFTWARE of sysexits.h).
+pub const EXIT_INTERNAL: u8 = 70;
+
+/// Runs the CLI; returns the process exit code (see [`EXIT_HELP`]).
 pub fn main(ptx: Option<&'static str>) -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli, ptx) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(if matches!(e, Error::Internal(_)) { EXIT_INTERNAL } else { 2 })
         }
     }
 }
@@ -239,19 +256,12 @@ pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
             v.parse::<i64>().map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?,
         ),
     };
-    let positive = |x: f64| x.is_finite() && x > 0.0;
-    if let Some(t) = a.time_limit
-        && !positive(t)
-    {
-        return Err(Error::usage(format!("--time-limit {t}: expected a positive number of seconds")));
+    let time_limit = a.time_limit.map(|t| options::seconds("--time-limit", t)).transpose()?;
+    if let Some(e) = a.max_evals {
+        options::positive("--max-evals", e)?;
     }
-    if let Some(e) = a.max_evals
-        && !positive(e)
-    {
-        return Err(Error::usage(format!("--max-evals {e}: expected a positive number")));
-    }
-    let time = match (a.time_limit, a.max_evals, target) {
-        (Some(t), _, _) => Some(Duration::from_secs_f64(t)),
+    let time = match (time_limit, a.max_evals, target) {
+        (Some(t), _, _) => Some(t),
         (None, None, None) => Some(Duration::from_secs(10)),
         _ => None,
     };
@@ -259,6 +269,16 @@ pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
 }
 
 fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+    // The time limit covers everything from here, reading the instance included.
+    let start = std::time::Instant::now();
+    options::threads(a.threads)?;
+    if a.algo == Algorithm::Serial && a.backend == Backend::Cuda {
+        return Err(Error::usage(
+            "--backend cuda: serial GOMEA runs on one CPU core; the backend is where parallel GOM runs \
+             (use --algo parallel --backend cuda, or leave --backend out)",
+        ));
+    }
+    let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let limits = limits(a, loaded.best_known)?;
     let problem = &*loaded.problem;
@@ -278,9 +298,7 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
             a.seed
         );
     }
-    let interrupt: &'static std::sync::atomic::AtomicBool =
-        Box::leak(Box::new(std::sync::atomic::AtomicBool::new(false)));
-    let mut run = Run::new(problem, limits);
+    let mut run = Run::new(problem, limits).with_start(start);
     run.interrupt = Some(interrupt);
     if !a.quiet {
         run = run.with_progress(Duration::from_secs(2));
@@ -291,7 +309,21 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     }
     let outcome = solve(problem, &config, &mut run, loaded.best_known)?;
     print_outcome(&outcome, a.json)?;
-    Ok(ExitCode::SUCCESS)
+    if let (Some(path), Some(e)) = (&a.trace, run.trace_error()) {
+        eprintln!(
+            "warning: the trace {} could not be written completely ({e}); the result above is complete",
+            path.display()
+        );
+    }
+    match signal::received() {
+        Some(code) => {
+            if !a.quiet && run.stop_reason() == Some(StopReason::Interrupted) {
+                eprintln!("pgomea: stopped by {}; the result above is the best found so far", signal::name(code));
+            }
+            Ok(ExitCode::from(code))
+        }
+        None => Ok(ExitCode::SUCCESS),
+    }
 }
 
 pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {

@@ -160,7 +160,13 @@ pub fn save(dir: &Path, record: &RunRecord) -> Result<()> {
 /// Reads one record; an error names the file.
 pub fn load(path: &Path) -> Result<RunRecord> {
     let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_slice(&text).map_err(|e| Error::usage(format!("{}: not a pgomea run record: {e}", path.display())))
+    serde_json::from_slice(&text).map_err(|e| {
+        Error::usage(format!(
+            "{}: not a pgomea run record ({e}); it may be damaged or from another program: delete it and rerun \
+             the same command to make that run again",
+            path.display()
+        ))
+    })
 }
 
 /// True when the run's record exists. Records are only ever renamed into place complete, so
