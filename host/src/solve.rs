@@ -261,7 +261,7 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
         .unwrap_or(4 << 30);
     let budget = available / 4;
     let mut n = n_base.max(1);
-    while (n * 2) * l.max(1) * 4 <= budget && n < (1 << 24) {
+    while n.saturating_mul(8).saturating_mul(l.max(1)) <= budget && n < (1 << 24) {
         n *= 2;
     }
     n

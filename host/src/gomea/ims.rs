@@ -54,6 +54,9 @@ impl<'f> Ims<'f> {
         if config.c_ims < 1 {
             return Err(Error::usage("--c-ims must be at least 1"));
         }
+        if config.n_base > isize::MAX as usize {
+            return Err(Error::usage(format!("--n-base {}: no population that large can exist", config.n_base)));
+        }
         if let Some(cap) = config.max_population
             && cap < config.n_base
         {
