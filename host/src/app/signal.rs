@@ -5,7 +5,8 @@
 //! of parallel GOM), and the command reports what it has, then exits with [`EXIT_SIGINT`] or
 //! [`EXIT_SIGTERM`] (128 + the signal's number, as shells report a process killed by it). A
 //! second signal ends the process at once with the same status. Other commands keep the default
-//! behaviour (they end at the first signal).
+//! behaviour (they end at the first signal). A signal the process inherited as ignored (a
+//! script's background job ignores SIGINT) stays ignored.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -30,6 +31,9 @@ static FLAGS: OnceLock<std::result::Result<Flags, String>> = OnceLock::new();
 fn register() -> std::io::Result<Flags> {
     let flags = Flags { stop: Arc::new(AtomicBool::new(false)), signal: Arc::new(AtomicUsize::new(0)) };
     for sig in [SIGINT, SIGTERM] {
+        if ignored(sig) {
+            continue;
+        }
         // Actions run in the order registered: with the flag already set (a second signal) the
         // process exits at once; otherwise the signal is noted and the flag set.
         signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, flags.stop.clone())?;
@@ -37,6 +41,16 @@ fn register() -> std::io::Result<Flags> {
         signal_hook::flag::register(sig, flags.stop.clone())?;
     }
     Ok(flags)
+}
+
+/// Whether `sig` is ignored (SIG_IGN, inherited from the parent).
+fn ignored(sig: i32) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current one into `old`, a
+    // zero-initialised plain C struct owned here.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// Installs the handlers (once per process) and returns the flag the first signal sets.
