@@ -127,7 +127,7 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
             &[LinkageModel::Flt, LinkageModel::Bflt(10), LinkageModel::Bflt(100), LinkageModel::Univariate]
         };
         for m in models {
-            let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1));
+            let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1)).unwrap();
             let lmig = Lmig::build(&fos, &p);
             for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
                 let c = method.color(&lmig);

@@ -14,6 +14,7 @@ use pgomea::error::Error;
 use pgomea::gomea::ims::ImsConfig;
 use pgomea::gomea::population::random_population;
 use pgomea::gomea::run::{Limits, Run, StopReason};
+use pgomea::linkage::fos::Fos;
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
@@ -431,6 +432,19 @@ fn headers_larger_than_the_file_or_the_memory_are_refused_before_allocating() {
         refused(&["run", "--instance", path.to_str().unwrap(), "--quiet"], needle);
         assert!(t.elapsed() < Duration::from_secs(10), "{name}");
     }
+}
+
+#[test]
+fn a_linkage_tree_that_would_not_fit_in_memory_is_an_error_not_an_abort() {
+    // A star: the centre absorbs one leaf per merge (a caterpillar tree, l^2 / 2 set entries) and
+    // re-queues every remaining leaf each time; at 20 000 leaves that is gigabytes.
+    let edges = (1..2001).map(|v| pgomea::problem::graph::Edge { u: 0, v, w: 1 + (v % 7) as i64 }).collect();
+    let p = MaxCut::new(Graph::new("star", 2001, edges)).unwrap();
+    let e = Fos::fixed_linkage_tree_within(&p, None, &mut SplitMix64::new(1), 1 << 20).unwrap_err().to_string();
+    assert!(e.contains("star") && e.contains("bflt:K"), "{e}");
+    let fos = Fos::fixed_linkage_tree_within(&p, None, &mut SplitMix64::new(1), u128::MAX).unwrap();
+    assert_eq!(fos.len(), 2 * 2001 - 2);
+    assert_eq!(fos.largest_set(), 2000);
 }
 
 // ---------------------------------------------------------------------------------------------

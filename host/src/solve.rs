@@ -225,13 +225,16 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
     }
     // The linkage sets (a tree has 2l - 1), their interaction graph and colouring: about this
     // much per variable, checked before any of it is allocated.
+    // The learned tree keeps a dense l x l matrix of mutual information.
+    let l = problem.variables() as u128;
+    let learned = if config.linkage == LinkageModel::Lt { 4 * l * l + l * l.div_ceil(8) } else { 0 };
     crate::problem::memory::ensure(
-        96 * problem.variables() as u128 + 32 * problem.subfunctions() as u128,
-        &format!("the linkage model of {} variables", problem.variables()),
+        96 * l + 32 * problem.subfunctions() as u128 + learned,
+        &format!("the linkage model {} of {l} variables", config.linkage),
     )?;
     let mut times = ModelTimes::default();
     let t = Instant::now();
-    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng));
+    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng)?);
     times.fos_s = t.elapsed().as_secs_f64();
     let (groups, lmig_edges) = if needs_groups {
         let t = Instant::now();
