@@ -366,7 +366,7 @@ fn mutate(rng: &mut SplitMix64, text: &str) -> Vec<u8> {
             4 if !b.is_empty() => {
                 // A line duplicated.
                 let line: Vec<u8> = b[at.min(b.len() - 1)..].split(|&c| c == b'\n').next().unwrap().to_vec();
-                b.splice(at..at, line.into_iter().chain([b'\n']));
+                b.splice(at..at, line.into_iter().chain(*b"\n"));
             }
             _ => {
                 let p = pieces[rng.index(pieces.len())];
