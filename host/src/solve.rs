@@ -223,9 +223,9 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
              use it with --algo serial --fos-order random, or pick flt, bflt:K or univariate",
         ));
     }
-    // The linkage sets (a tree has 2l - 1), their interaction graph and colouring: about this
-    // much per variable, checked before any of it is allocated.
-    // The learned tree keeps a dense l x l matrix of mutual information.
+    // The linkage sets (a tree has 2l - 1), their interaction graph and colouring take about this
+    // much per variable (the learned tree a dense l x l matrix of mutual information): checked
+    // before any of it is allocated.
     let l = problem.variables() as u128;
     let learned = if config.linkage == LinkageModel::Lt { 4 * l * l + l * l.div_ceil(8) } else { 0 };
     crate::problem::memory::ensure(
