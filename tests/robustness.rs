@@ -705,3 +705,14 @@ fn a_cuda_error_has_one_prefix() {
     let err = refused(&["run", "--algo", "parallel", "--backend", "cuda", "--time-limit", "0.1"], "CUDA: ");
     assert!(!err.contains("CUDA: CUDA:"), "{err}");
 }
+
+#[test]
+fn help_states_the_exit_statuses_and_signals() {
+    for args in [&["--help"][..], &["run", "--help"]] {
+        let o = pgomea(args);
+        let out = String::from_utf8_lossy(&o.stdout);
+        for needle in ["Exit status: 0", "2 refused", "70 internal", "130 (SIGINT)", "143", "second signal"] {
+            assert!(out.contains(needle), "{args:?}: {needle} missing from\n{out}");
+        }
+    }
+}

@@ -32,7 +32,8 @@ NK landscapes and others). Serial GOMEA with Forced Improvement, and parallel GO
 of independent linkage sets at once, on all CPU cores or on an NVIDIA GPU (every kernel written in Rust).\n\n\
 Instances: --instance PATH, or --set S --name N from the data directory (--instances-dir, else \
 $PGOMEA_INSTANCES, else ./instances, else ../shared/instances). Without either, `run` solves an embedded \
-20x20 torus whose optimum (its total weight) is known."
+20x20 torus whose optimum (its total weight) is known.",
+    after_help = EXIT_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
