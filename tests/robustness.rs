@@ -425,6 +425,12 @@ fn headers_larger_than_the_file_or_the_memory_are_refused_before_allocating() {
         ("huge-nk.nk", "p nk 2000000000 1\nf 1 1 0 1\n", "memory"),
         ("huge-m.nk", "p nk 3 4000000000\nf 1 1 0 1\n", "more than a file of"),
     ];
+    // A file larger than the memory (sparse: it takes no disk) is refused before it is read.
+    let sparse = d.join("sparse.txt");
+    std::fs::File::create(&sparse).unwrap().set_len(1 << 42).unwrap();
+    let t = Instant::now();
+    refused(&["run", "--instance", sparse.to_str().unwrap(), "--quiet"], "more than half the memory available");
+    assert!(t.elapsed() < Duration::from_secs(10));
     for (name, content, needle) in cases {
         let path = d.join(name);
         std::fs::write(&path, content).unwrap();

@@ -11,9 +11,29 @@ use crate::error::{Error, Result};
 /// The UTF-8 encoding of U+FEFF, which some editors write at the start of a file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// Reads the file at `path` as text (see [`decode`]).
+/// Reads the file at `path` as text (see [`decode`]). A file larger than half the memory
+/// available is refused before it is read (its text and the parsed instance would not both fit),
+/// and so is a stream (a pipe, a device) that goes on past that.
 pub fn read(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    use std::io::Read;
+    let limit = super::memory::available().map_or(u64::MAX, |a| a / 2);
+    let too_large = |size: String| {
+        Error::usage(format!(
+            "{}: {size} is more than half the memory available ({}): not an instance this machine can hold",
+            path.display(),
+            super::memory::human(limit as u128 * 2)
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if meta.is_file() && meta.len() > limit {
+        return Err(too_large(format!("a file of {}", super::memory::human(meta.len() as u128))));
+    }
+    let mut bytes = Vec::with_capacity(if meta.is_file() { meta.len() as usize } else { 0 });
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(format!("a stream of over {}", super::memory::human(limit as u128))));
+    }
     decode(&bytes, &path.display().to_string())
 }
 
