@@ -61,7 +61,7 @@ fn write(dir: &Path, name: &str, inst: pgomea::problem::graph::Graph, best: Opti
 fn tiny_instances(dir: &Path) -> Vec<String> {
     let w = WeightRange { min: 1, max: 5 };
     let torus = generate::torus(6, w, 1).unwrap();
-    let total = torus.total_weight();
+    let total = torus.total_weight().unwrap();
     vec![write(dir, "tor6", torus, Some(total)), write(dir, "rnd30", generate::random(30, 70, w, 2).unwrap(), None)]
 }
 
@@ -205,7 +205,7 @@ fn scalability_study() {
     }
     for side in [4, 6] {
         let g = generate::torus(side, w, side as u64).unwrap();
-        let best = g.total_weight();
+        let best = g.total_weight().unwrap();
         inst.push(write(&d, &format!("tor{side}"), g, Some(best)));
     }
     let dir = run_study("scalability", &inst, 2, 2, &["scalability-files".into()], &["--max-evals", "50000"]);
@@ -594,7 +594,7 @@ fn default_instances_come_from_the_data_directory() {
     }
     let w = WeightRange { min: 1, max: 5 };
     let g1 = generate::torus(6, w, 11).unwrap();
-    let g1_best = g1.total_weight();
+    let g1_best = g1.total_weight().unwrap();
     g1.write(&data.join("gset/G1.txt")).unwrap();
     generate::random(40, 90, w, 12).unwrap().write(&data.join("gset/G65.txt")).unwrap();
     let mut csv = String::from("set,instance,vertices,edges,best_known,is_optimal,source\n");

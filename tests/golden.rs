@@ -48,9 +48,10 @@ fn fixed_seed_runs_give_the_recorded_results() {
             forced_improvement: case["forced_improvement"].as_bool().unwrap() && s("algorithm") == "serial",
             seed: case["seed"].as_u64().unwrap(),
             local_search: pgomea::gomea::LocalSearchMode::Off,
-            anneal_sweeps: 0,
+            anneal_sweeps: Some(0),
             ims: ImsConfig { max_population: Some(4096), ..ImsConfig::default() },
             threads: Some(2),
+            device_memory_limit: None,
             ptx: None,
         };
         let limits =

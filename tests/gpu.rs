@@ -78,7 +78,7 @@ fn cuda_backend_solves_a_torus_through_the_cli_path() {
     use pgomea::problem::maxcut::MaxCut;
     use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
     let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
-    let target = p.graph.total_weight();
+    let target = p.graph.total_weight().unwrap();
     let config = SolveConfig {
         algorithm: Algorithm::Parallel,
         backend: Backend::Cuda,
@@ -92,4 +92,95 @@ fn cuda_backend_solves_a_torus_through_the_cli_path() {
     let o = solve(&p, &config, &mut run, Some(target)).unwrap();
     assert!(o.backend.starts_with("cuda"), "{}", o.backend);
     assert!(o.reached_target, "{} of {target}", o.best_fitness);
+}
+
+#[test]
+fn a_device_memory_limit_stops_the_multi_start_scheme_growing() {
+    let Some(_) = gpu() else { return };
+    use pgomea::gomea::run::{Limits, Run};
+    use pgomea::problem::GrayBoxProblem;
+    use pgomea::problem::generate::{WeightRange, torus};
+    use pgomea::problem::maxcut::MaxCut;
+    use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+    let p = MaxCut::new(torus(64, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
+    // About two small populations' worth: the scheme must stop growing, not fail.
+    let limit = 6 << 20;
+    let config = SolveConfig {
+        algorithm: Algorithm::Parallel,
+        backend: Backend::Cuda,
+        ptx: Some(KERNELS_PTX),
+        device_memory_limit: Some(limit),
+        ..SolveConfig::default()
+    };
+    let mut run =
+        Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(20)), evaluations: None, target: None });
+    let o = solve(&p, &config, &mut run, None).unwrap();
+    let note = o.note.clone().unwrap_or_default();
+    assert!(note.contains("did not fit") && note.contains("--device-memory-limit"), "{note}");
+    assert!(o.populations.len() >= 2 && *o.populations.last().unwrap() <= 256, "{:?}", o.populations);
+    let solution: Vec<u8> = o.solution.bytes().map(|b| b - b'0').collect();
+    assert_eq!(p.evaluate(&solution), o.best_fitness);
+    // Too little for the problem's own arrays: a clear error.
+    let tiny = SolveConfig { device_memory_limit: Some(1024), ..config };
+    let mut run =
+        Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(5)), evaluations: None, target: None });
+    let e = solve(&p, &tiny, &mut run, None).unwrap_err().to_string();
+    assert!(e.contains("do not fit"), "{e}");
+}
+
+#[test]
+fn backend_auto_falls_back_to_the_cpu_when_the_gpu_fails_at_start() {
+    let Some(_) = gpu() else { return };
+    let bin = env!("CARGO_BIN_EXE_pgomea");
+    let run = |backend: &str| {
+        std::process::Command::new(bin)
+            .env("PGOMEA_CUDA_DEVICE", "99")
+            .args(["run", "--algo", "parallel", "--backend", backend, "--time-limit", "1", "--json"])
+            .output()
+            .unwrap()
+    };
+    let auto = run("auto");
+    assert!(auto.status.success(), "{}", String::from_utf8_lossy(&auto.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&auto.stdout).unwrap();
+    assert!(j["backend"].as_str().unwrap().starts_with("cpu"), "{}", j["backend"]);
+    assert!(String::from_utf8_lossy(&auto.stderr).contains("the GPU failed at start"));
+    let cuda = run("cuda");
+    assert_eq!(cuda.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&cuda.stderr);
+    assert!(err.contains("CUDA: ") && !err.contains("CUDA: CUDA:"), "{err}");
+}
+
+#[test]
+fn a_time_limit_holds_when_generations_are_long() {
+    let Some(_) = gpu() else { return };
+    let bin = env!("CARGO_BIN_EXE_pgomea");
+    let dir = std::env::temp_dir().join(format!("pgomea-gpu-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("torus.txt");
+    let out =
+        std::process::Command::new(bin).args(["generate", "torus", "--side", "400", "-o"]).arg(&file).output().unwrap();
+    assert!(out.status.success());
+    for limit in [2.0f64, 6.0] {
+        let out = std::process::Command::new(bin)
+            .args([
+                "run",
+                "--algo",
+                "parallel",
+                "--backend",
+                "cuda",
+                "--json",
+                "-q",
+                "--time-limit",
+                &limit.to_string(),
+                "--instance",
+            ])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let t = j["time_s"].as_f64().unwrap();
+        // One colour group's passes at most beyond the limit.
+        assert!(t <= limit + 0.5, "a {limit} s limit ended at {t} s");
+    }
 }

@@ -134,7 +134,7 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         let layout = Arc::new(layout);
         let mut run = Run::new(&*p, Limits::default());
         run.verify = true;
-        let population = initial_population(&*p, 24, 5, &mut run);
+        let population = initial_population(&*p, 24, 5, &mut run).unwrap();
         let mut expected = population.clone();
         let l = p.variables();
         for i in 0..24 {
@@ -228,7 +228,7 @@ fn hybrid_gomea_reaches_proven_optima_with_exact_incremental_fitness() {
     let mut cases: Vec<(Box<dyn GrayBoxProblem>, i64)> = Vec::new();
     for (side, seed) in [(6, 1), (10, 2)] {
         let g = generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap();
-        let opt = g.total_weight();
+        let opt = g.total_weight().unwrap();
         cases.push((Box::new(MaxCut::new(g).unwrap()), opt));
     }
     let nk = nk::sliding_window(60, 4, 9).unwrap();

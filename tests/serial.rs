@@ -27,7 +27,7 @@ fn solve_with(problem: &MaxCut, config: &SolveConfig, target: i64, max_evals: f6
 fn reaches_the_proven_optimum_of_generated_tori() {
     for (side, seed) in [(4, 1), (6, 2), (10, 3), (14, 4)] {
         let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
-        let opt = p.graph.total_weight();
+        let opt = p.graph.total_weight().unwrap();
         for linkage in [LinkageModel::Flt, LinkageModel::Univariate, LinkageModel::Bflt(4)] {
             let config = SolveConfig { linkage, seed, ..SolveConfig::default() };
             let o = solve_with(&p, &config, opt, 2e5);
@@ -136,7 +136,7 @@ fn ims_runs_one_generation_of_the_next_population_every_c_ims() {
         let mut ims = Ims::new(
             ImsConfig { n_base: 16, c_ims: c, max_population: Some(cap) },
             Box::new(|_, size, _| {
-                Ok(Box::new(Fake { n: size, generations: 0, average: 0.0 }) as Box<dyn PopulationEngine>)
+                Ok(Some(Box::new(Fake { n: size, generations: 0, average: 0.0 }) as Box<dyn PopulationEngine>))
             }),
         )
         .unwrap();
@@ -173,7 +173,7 @@ fn ims_terminates_smaller_populations_with_worse_averages() {
     let mut ims = Ims::new(
         ImsConfig { n_base: 4, c_ims: 2, max_population: Some(64) },
         Box::new(|index, size, _| {
-            Ok(Box::new(Fake { n: size, generations: 0, average: index as f64 }) as Box<dyn PopulationEngine>)
+            Ok(Some(Box::new(Fake { n: size, generations: 0, average: index as f64 }) as Box<dyn PopulationEngine>))
         }),
     )
     .unwrap();

@@ -52,7 +52,10 @@ fn main() {
                 t = Instant::now();
                 Fos::learned_linkage_tree(&genes, population, l, &mut rng)
             }
-            _ => Fos::build(&model, problem, &mut rng),
+            _ => Fos::build(&model, problem, &mut rng).unwrap_or_else(|e| {
+                eprintln!("error: {e}");
+                std::process::exit(2)
+            }),
         };
         let fos_s = t.elapsed().as_secs_f64();
         println!(

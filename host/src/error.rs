@@ -16,6 +16,9 @@ pub enum Error {
     Cuda(String),
     /// The device ran out of memory for a population of this size.
     OutOfMemory { population_size: usize, message: String },
+    /// A check of the program's own results failed (a bug): no answer is given rather than a
+    /// wrong one.
+    Internal(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -26,10 +29,13 @@ impl fmt::Display for Error {
             Error::Parse { file, line, message } => write!(f, "{file}:{line}: {message}"),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Usage(m) => write!(f, "{m}"),
-            Error::Cuda(m) => write!(f, "CUDA: {m}"),
+            // Messages are sometimes built from a displayed Error::Cuda (the shared GPU keeps
+            // its opening error as text): one prefix, never two.
+            Error::Cuda(m) => write!(f, "CUDA: {}", m.strip_prefix("CUDA: ").unwrap_or(m)),
             Error::OutOfMemory { population_size, message } => {
                 write!(f, "CUDA: out of device memory for a population of {population_size} solutions ({message})")
             }
+            Error::Internal(m) => write!(f, "internal error (please report it): {m}"),
         }
     }
 }
@@ -42,5 +48,17 @@ impl Error {
     }
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cuda_error_made_from_a_cuda_error_has_one_prefix() {
+        let inner = Error::Cuda("no CUDA driver (libcuda.so) found; use --backend cpu".into());
+        assert_eq!(Error::Cuda(inner.to_string()).to_string(), inner.to_string());
+        assert_eq!(inner.to_string(), "CUDA: no CUDA driver (libcuda.so) found; use --backend cpu");
     }
 }

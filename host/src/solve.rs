@@ -144,12 +144,16 @@ pub struct SolveConfig {
     pub forced_improvement: bool,
     /// Colour-grouped local search (both algorithms); off in the paper.
     pub local_search: LocalSearchMode,
-    /// Annealing sweeps of every local search before its greedy descent (0: greedy alone).
-    pub anneal_sweeps: u32,
+    /// Annealing sweeps of every local search before its greedy descent (0: greedy alone; None:
+    /// [`default_anneal_sweeps`] for the backend the run gets).
+    pub anneal_sweeps: Option<u32>,
     pub seed: u64,
     pub ims: ImsConfig,
     /// Threads of the CPU backend (None: all cores).
     pub threads: Option<usize>,
+    /// The most device memory the CUDA backend may allocate for the run, in bytes (None: what
+    /// the device has).
+    pub device_memory_limit: Option<u64>,
     /// The PTX of the kernels (embedded by the binary); needed by the CUDA backend.
     pub ptx: Option<&'static str>,
 }
@@ -164,10 +168,11 @@ impl Default for SolveConfig {
             fos_order: FosOrderKind::Random,
             forced_improvement: true,
             local_search: LocalSearchMode::Off,
-            anneal_sweeps: 0,
+            anneal_sweeps: Some(0),
             seed: 1,
             ims: ImsConfig::default(),
             threads: None,
+            device_memory_limit: None,
             ptx: None,
         }
     }
@@ -241,9 +246,18 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
              use it with --algo serial --fos-order random, or pick flt, bflt:K or univariate",
         ));
     }
+    // The linkage sets (a tree has 2l - 1), their interaction graph and colouring take about this
+    // much per variable (the learned tree a dense l x l matrix of mutual information): checked
+    // before any of it is allocated.
+    let l = problem.variables() as u128;
+    let learned = if config.linkage == LinkageModel::Lt { 4 * l * l + l * l.div_ceil(8) } else { 0 };
+    crate::problem::memory::ensure(
+        96 * l + 32 * problem.subfunctions() as u128 + learned,
+        &format!("the linkage model {} of {l} variables", config.linkage),
+    )?;
     let mut times = ModelTimes::default();
     let t = Instant::now();
-    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng));
+    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng)?);
     times.fos_s = t.elapsed().as_secs_f64();
     let (groups, lmig_edges) = if needs_groups {
         let t = Instant::now();
@@ -279,10 +293,29 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
         .unwrap_or(4 << 30);
     let budget = available / 4;
     let mut n = n_base.max(1);
-    while (n * 2) * l.max(1) * 4 <= budget && n < (1 << 24) {
+    while n.saturating_mul(8).saturating_mul(l.max(1)) <= budget && n < (1 << 24) {
         n *= 2;
     }
     n
+}
+
+/// Refuses (as out of memory, so that the multi-start scheme stops growing there) a population of
+/// `size` solutions of `per_solution` bytes each that the machine's memory cannot hold.
+fn fits_in_memory(size: usize, per_solution: u128) -> Result<()> {
+    crate::problem::memory::ensure(size as u128 * per_solution, &format!("a population of {size} solutions"))
+        .map_err(|e| Error::OutOfMemory { population_size: size, message: e.to_string() })
+}
+
+/// The annealing sweeps of a local search by default: 3000 on the GPU, 300 on the CPU (serial
+/// GOMEA and the CPU backend). The GPU anneals a whole population at once, two orders of
+/// magnitude faster than a CPU core; on G-set graphs a longer anneal finds better cuts
+/// (benchmarks/RESULTS.md), while on a CPU 3000 sweeps of every new population slow down
+/// instances that GOM solves quickly (tori, NK landscapes).
+pub fn default_anneal_sweeps(backend: Backend) -> u32 {
+    match backend {
+        Backend::Cuda => 3000,
+        Backend::Cpu | Backend::Auto => 300,
+    }
 }
 
 /// Runs the configured algorithm on `problem` within `run`'s limits.
@@ -323,29 +356,55 @@ pub fn solve<'a>(
                     mode: config.local_search,
                     colors,
                     anneal: model.anneal.clone(),
-                    sweeps: config.anneal_sweeps,
+                    sweeps: config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)),
                 }),
             };
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
-            };
+            // Population and offspring, their fitness, the FI counters.
+            let per_solution = 2 * problem.variables() as u128 + 24;
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, per_solution)?;
+                    Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
+                };
             ("cpu (serial)".to_string(), Ims::new(config.ims.clone(), Box::new(factory))?)
         }
         Algorithm::Parallel => {
-            let gpu = match opening {
-                Some(handle) => Some(handle.join().map_err(|_| Error::Cuda("opening the GPU failed".into()))??),
+            let gpu = match opening.map(|handle| handle.join()) {
+                Some(Ok(Ok(gpu))) => Some(gpu),
+                // `--backend auto`: a GPU that fails at start leaves the run to the CPU.
+                Some(Ok(Err(e))) if config.backend == Backend::Auto => {
+                    if run.verbose() {
+                        eprintln!("backend: CPU (the GPU failed at start: {e})");
+                    }
+                    None
+                }
+                Some(Ok(Err(e))) => return Err(e),
+                Some(Err(_)) => return Err(Error::Cuda("opening the GPU failed".into())),
                 None => None,
             };
             if let Some(gpu) = &gpu {
                 gpu.reset_memory_peak()?;
             }
             device = gpu.clone();
-            parallel_ims(problem, config, gpu, &model)?
+            let sweeps = config
+                .anneal_sweeps
+                .unwrap_or_else(|| default_anneal_sweeps(if gpu.is_some() { Backend::Cuda } else { Backend::Cpu }));
+            parallel_ims(problem, config, gpu, &model, sweeps)?
         }
     };
     ims.run(run)?;
-    run.flush_trace()?;
-    let elitist = run.elitist().ok_or_else(|| Error::usage("the run ended before any solution was evaluated"))?;
+    // A trace write error does not lose the result: the run keeps it for the caller to report.
+    let _ = run.flush_trace();
+    let elitist =
+        run.elitist().ok_or_else(|| Error::Internal("the run ended before any solution was evaluated".into()))?;
+    // The reported best is the full evaluation of the reported solution, or no answer at all.
+    let full = problem.evaluate(&elitist.genes);
+    if full != elitist.fitness {
+        return Err(Error::Internal(format!(
+            "the best solution's fitness was computed as {} but a full evaluation gives {full}",
+            elitist.fitness
+        )));
+    }
     let target = run.limits.target;
     Ok(Outcome {
         instance: problem.name().to_string(),
@@ -391,6 +450,7 @@ fn parallel_ims<'a>(
     config: &SolveConfig,
     gpu: Option<Arc<cuda::Gpu>>,
     model: &Model,
+    anneal_sweeps: u32,
 ) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let mut layout = GroupLayout::new(problem, &model.fos, groups);
@@ -399,36 +459,42 @@ fn parallel_ims<'a>(
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
-    let hybrid = Hybrid {
-        forced_improvement: config.forced_improvement,
-        local_search: config.local_search,
-        anneal_sweeps: config.anneal_sweeps,
-    };
+    let hybrid =
+        Hybrid { forced_improvement: config.forced_improvement, local_search: config.local_search, anneal_sweeps };
+    // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),
+    // fitness, and a row of donors, deltas, masks and subfunction differences per solution.
+    let per_solution =
+        3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
     let seed = config.seed;
     let ims_config: ImsConfig = config.ims.clone();
     match gpu {
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
-            let shared = cuda::SharedArrays::upload(&gpu, problem, &layout)?;
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                let seed = population_seed(seed, index);
-                let population = initial_population(problem, size, seed, run);
-                let fitness = population.fitness.clone();
-                let backend = cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?))
-            };
+            let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit)?;
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, layout.variables as u128 + 16)?;
+                    let seed = population_seed(seed, index);
+                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let fitness = population.fitness.clone();
+                    let backend =
+                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
+                };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
         None => {
             let pool = Arc::new(cpu::thread_pool(config.threads)?);
             let name = format!("cpu ({} threads)", pool.current_num_threads());
-            let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Box<dyn PopulationEngine + 'a>> {
-                let seed = population_seed(seed, index);
-                let population = initial_population(problem, size, seed, run);
-                let fitness = population.fitness.clone();
-                let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
-                Ok(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?))
-            };
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, per_solution)?;
+                    let seed = population_seed(seed, index);
+                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let fitness = population.fitness.clone();
+                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
+                };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
         }
     }

@@ -72,7 +72,7 @@ impl InstanceArgs {
             return Ok(LoadedInstance { problem, best_known, is_optimal });
         }
         let graph = generate::default_instance();
-        let total = graph.total_weight();
+        let total = graph.total_weight()?;
         Ok(LoadedInstance { problem: Box::new(MaxCut::new(graph)?), best_known: Some(total), is_optimal: true })
     }
 }

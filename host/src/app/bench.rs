@@ -20,6 +20,7 @@ use pgomea_device::stage::Stage;
 
 use crate::app::args::InstanceArgs;
 use crate::app::experiment::summary::median_of;
+use crate::app::{options, signal};
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::PopulationEngine;
@@ -32,6 +33,9 @@ use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
 use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
+
+/// The most runs `bench speedup --runs` accepts.
+pub const MAX_RUNS: u64 = 10_000;
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
@@ -144,7 +148,9 @@ fn measure<B: StageBackend>(
 ) -> Result<(f64, f64, StageTimes, f64, Option<f64>)> {
     let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
         let mut run = Run::new(problem, Limits::default());
-        let population = initial_population(problem, n, seed, &mut run);
+        // A run's first population is always made whole.
+        let population = initial_population(problem, n, seed, &mut run)
+            .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
         let fitness = population.fitness.clone();
         let mut engine = ParallelGomea::new(make(population, mode)?, layout.clone(), seed, fitness);
         engine.generation(&mut run)?; // warm-up: module JIT, graph capture, first-touch allocations
@@ -168,6 +174,14 @@ fn measure<B: StageBackend>(
 }
 
 fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+    options::threads(a.threads)?;
+    if let Some(&n) = a.population.iter().find(|&&n| n < 2) {
+        return Err(Error::usage(format!("--population {n}: GOM needs at least 2 solutions (a donor)")));
+    }
+    if a.generations == 0 {
+        return Err(Error::usage("--generations 0: expected at least one generation to measure"));
+    }
+    let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
     let backend = a.backend.resolve(false);
@@ -188,11 +202,18 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     let mut rows = Vec::new();
     let gpu = if backend == Backend::Cuda { Some(crate::backend::cuda::Gpu::shared(ptx)?) } else { None };
     let shared = match &gpu {
-        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout)?),
+        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None)?),
         None => None,
     };
     let pool = Arc::new(cpu::thread_pool(a.threads)?);
     for &n in &a.population {
+        // P, O, O' and the stage rows of every solution, before they are allocated.
+        let per_solution =
+            3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
+        crate::problem::memory::ensure(n as u128 * per_solution, &format!("--population {n}"))?;
+        if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
         let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
                 let mut make = |p, pass| {
@@ -243,7 +264,8 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 order: FosOrder::Random,
                 linkage: LinkageSource::Static(model.fos.clone()),
             };
-            let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run);
+            let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run)
+                .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
             s.generation(&mut run)?;
             let e0 = run.counter.subfunction_evaluations();
             let t0 = Instant::now();
@@ -268,6 +290,9 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 host_s: 0.0,
             });
         }
+    }
+    if let Some(code) = signal::received() {
+        eprintln!("bench: stopped by {}; the rows measured so far follow", signal::name(code));
     }
     if a.json {
         println!("{}", serde_json::to_string(&rows).map_err(|e| Error::usage(e.to_string()))?);
@@ -301,16 +326,19 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(signal::received().map(ExitCode::from).unwrap_or(ExitCode::SUCCESS))
 }
 
 fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
-    if a.runs == 0 {
-        return Err(Error::usage("--runs must be at least 1"));
+    if a.runs == 0 || a.runs > MAX_RUNS {
+        return Err(Error::usage(format!("--runs {}: expected 1 to {MAX_RUNS}", a.runs)));
     }
+    let parallel_limit = options::seconds("--time-limit", a.time_limit)?;
+    let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
+    let serial_duration = options::seconds("--serial-time-limit", serial_limit)?;
+    let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
-    let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
     let backend = a.backend.resolve(false);
     // The GPU is opened once per process (context, kernel load: a fixed cost of the process, not
     // of the algorithm), before the timed runs; its time is reported apart.
@@ -325,13 +353,20 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     for r in 0..a.runs {
         let seed = a.seed + r;
         let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed, ptx, ..SolveConfig::default() };
-        let limits = Limits { time: Some(Duration::from_secs_f64(a.time_limit)), ..Limits::default() };
+        let limits = Limits { time: Some(parallel_limit), ..Limits::default() };
         let mut prun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
+        prun.interrupt = Some(interrupt);
         let pout = solve(problem, &pconf, &mut prun, loaded.best_known)?;
         let sconf = SolveConfig { algorithm: Algorithm::Serial, seed, ..SolveConfig::default() };
-        let limits = Limits { time: Some(Duration::from_secs_f64(serial_limit)), ..Limits::default() };
+        let limits = Limits { time: Some(serial_duration), ..Limits::default() };
         let mut srun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
+        srun.interrupt = Some(interrupt);
         let sout = solve(problem, &sconf, &mut srun, loaded.best_known)?;
+        // A pair cut short by a signal would distort the speed-up: stop without a summary.
+        if let Some(code) = signal::received() {
+            eprintln!("bench speedup: stopped by {} during run {}; no summary", signal::name(code), r + 1);
+            return Ok(ExitCode::from(code));
+        }
         eprintln!(
             "run {} (seed {seed}): parallel best {} ({}), serial best {}",
             r + 1,

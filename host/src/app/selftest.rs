@@ -116,7 +116,7 @@ fn with_backend<R>(
         }
         Some(Candidate::Cuda { ptx }) => {
             let gpu = cuda::Gpu::shared(Some(ptx))?;
-            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout)?;
+            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None)?;
             let mut b = cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, Some(whole))?;
             f(&mut *b)
         }
@@ -254,7 +254,9 @@ fn record(
     let mut run = Run::new(&*case.problem, Limits::default());
     run.verify = per_group;
     let seed = case.config.seed;
-    let population = initial_population(&*case.problem, n, seed, &mut run);
+    // A run's first population is always made whole.
+    let population = initial_population(&*case.problem, n, seed, &mut run)
+        .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
     let fitness = population.fitness.clone();
     let layout = case.layout.clone();
     with_backend(case, candidate, whole, population, &mut |b| {

@@ -269,9 +269,26 @@ impl Gpu {
     /// The process's one open GPU (device 0), opened on first use: creating a context and loading
     /// the kernels costs far more than most runs' first generations, and every run, self-test
     /// case and benchmark pass of a process can share them. An error is remembered too.
+    ///
+    /// The device is number 0, or the one `PGOMEA_CUDA_DEVICE` names.
     pub fn shared(ptx: Option<&'static str>) -> Result<Arc<Gpu>> {
         static GPU: std::sync::OnceLock<std::result::Result<Arc<Gpu>, String>> = std::sync::OnceLock::new();
-        GPU.get_or_init(|| Gpu::open(ptx, 0).map(Arc::new).map_err(|e| e.to_string())).clone().map_err(Error::Cuda)
+        GPU.get_or_init(|| {
+            let ordinal = match std::env::var("PGOMEA_CUDA_DEVICE") {
+                Ok(v) => v
+                    .trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("PGOMEA_CUDA_DEVICE={v}: expected a device number"))?,
+                Err(_) => 0,
+            };
+            Gpu::open(ptx, ordinal).map(Arc::new).map_err(|e| match e {
+                // Kept without the prefix that displaying adds again.
+                Error::Cuda(m) => m,
+                other => other.to_string(),
+            })
+        })
+        .clone()
+        .map_err(Error::Cuda)
     }
 
     pub fn name(&self) -> &str {
@@ -338,6 +355,41 @@ fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> Ptr<T> {
     Ptr::from_addr(addr(s, stream))
 }
 
+/// A run's limit on the device memory it may allocate (`--device-memory-limit`), and what it has
+/// allocated: populations that would exceed it fail as out of memory (the multi-start scheme
+/// then stops growing), as a real `cuMemAlloc` failure does.
+#[derive(Debug, Default)]
+pub struct DeviceBudget {
+    limit: Option<u64>,
+    used: std::sync::atomic::AtomicU64,
+}
+
+impl DeviceBudget {
+    pub fn new(limit: Option<u64>) -> Self {
+        DeviceBudget { limit, used: 0.into() }
+    }
+
+    /// Takes `bytes` for a population of `population_size` solutions.
+    fn reserve(&self, bytes: u64, population_size: usize) -> Result<()> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let used = self.used.fetch_add(bytes, Relaxed) + bytes;
+        if let Some(limit) = self.limit
+            && used > limit
+        {
+            self.used.fetch_sub(bytes, Relaxed);
+            return Err(Error::OutOfMemory {
+                population_size,
+                message: format!("{bytes} bytes more would pass --device-memory-limit of {limit} bytes"),
+            });
+        }
+        Ok(())
+    }
+
+    fn release(&self, bytes: u64) {
+        self.used.fetch_sub(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// The problem's kind over device memory.
 #[derive(Clone, Copy, Debug)]
 enum UploadedKind {
@@ -348,6 +400,8 @@ enum UploadedKind {
 
 /// The problem and layout arrays, uploaded once per run and shared by all populations.
 pub struct SharedArrays {
+    /// The run's device memory budget, shared by its populations.
+    budget: Arc<DeviceBudget>,
     /// The layout's arrays, in the order of `Layout`'s fields.
     layout: Vec<CudaSlice<u32>>,
     /// The variable colours of local search and the problem's incidence, in the order of
@@ -363,7 +417,41 @@ pub struct SharedArrays {
 }
 
 impl SharedArrays {
-    pub fn upload(gpu: &Gpu, problem: &dyn GrayBoxProblem, layout: &GroupLayout) -> Result<Arc<SharedArrays>> {
+    /// Uploads the arrays of `problem` and `layout`, counted in a new budget of `limit` bytes
+    /// for the run (None: no limit but the device's).
+    pub fn upload(
+        gpu: &Gpu,
+        problem: &dyn GrayBoxProblem,
+        layout: &GroupLayout,
+        limit: Option<u64>,
+    ) -> Result<Arc<SharedArrays>> {
+        let budget = Arc::new(DeviceBudget::new(limit));
+        let (var_offsets, var_subs) = problem.functions().incidence();
+        let problem_bytes = match problem.functions().arrays() {
+            KindArrays::Pairwise { ends, weights } => 4 * ends.len() + 8 * weights.len(),
+            KindArrays::Tables { var_offsets, vars, table_offsets, values } => {
+                4 * (var_offsets.len() + vars.len() + table_offsets.len()) + 8 * values.len()
+            }
+            KindArrays::Clauses { lit_offsets, lits, weights } => {
+                4 * (lit_offsets.len() + lits.len()) + 8 * weights.len()
+            }
+        };
+        let layout_bytes = 4
+            * (layout.group_slots.len()
+                + layout.group_crews.len()
+                + layout.slot_set.len()
+                + layout.var_offsets.len()
+                + layout.vars.len()
+                + layout.dep_offsets.len()
+                + layout.dep_subfunctions.len()
+                + layout.local_search.offsets.len()
+                + layout.local_search.vars.len()
+                + var_offsets.len()
+                + var_subs.len())
+            + 8 * (layout.anneal.scales.len() + layout.anneal.table.len());
+        budget
+            .reserve((problem_bytes + layout_bytes) as u64, 0)
+            .map_err(|e| Error::usage(format!("the problem's arrays do not fit: {e}")))?;
         let s = &gpu.stream;
         let up = |v: &[u32]| s.clone_htod(if v.is_empty() { &[0u32][..] } else { v }).map_err(cuda_err("upload"));
         let up64u = |v: &[u64]| s.clone_htod(if v.is_empty() { &[0u64][..] } else { v }).map_err(cuda_err("upload"));
@@ -408,6 +496,7 @@ impl SharedArrays {
         };
         gpu.note_memory()?;
         Ok(Arc::new(SharedArrays {
+            budget,
             local_search,
             anneal,
             colors: layout.local_search.colors() as u32,
@@ -498,6 +587,20 @@ struct CudaStages<K: DeviceKind> {
     graph: Option<cudarc::driver::CudaGraph>,
     /// The group order announced for this generation (also in `schedule` on the device).
     order: Vec<u32>,
+    /// This population's share of the run's device memory budget, released when it is dropped.
+    _reserved: Reservation,
+}
+
+/// Bytes taken from a [`DeviceBudget`], given back on drop.
+struct Reservation {
+    budget: Arc<DeviceBudget>,
+    bytes: u64,
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.budget.release(self.bytes);
+    }
 }
 
 impl<K: DeviceKind> CudaStages<K> {
@@ -514,6 +617,18 @@ impl<K: DeviceKind> CudaStages<K> {
         let l = layout.variables;
         let (gs, ds) = (layout.max_group_slots.max(1), layout.max_group_deps.max(1));
         let oom = alloc_err(n);
+        // Every buffer below, counted against the run's budget before any is allocated.
+        let (n64, l64, gs64, ds64) = (n as u64, l as u64, gs as u64, ds as u64);
+        let bytes = 3 * n64 * l64
+            + l64.max(1)
+            + 16 * n64
+            + n64 * gs64 * (4 + 8 + 1)
+            + 8 * n64 * ds64
+            + 5 * n64
+            + 16
+            + 4 * (2 + layout.groups().max(1) as u64);
+        shared.budget.reserve(bytes, n)?;
+        let reserved = Reservation { budget: shared.budget.clone(), bytes };
         let s = &gpu.stream;
         // SAFETY (alloc): every buffer is written before it is read: offspring/work/fitness at
         // the start of each generation, donors..mask by the stages in order, is_elitist at the
@@ -612,6 +727,7 @@ impl<K: DeviceKind> CudaStages<K> {
             grids,
             graph: None,
             order: Vec::new(),
+            _reserved: reserved,
         })
     }
 

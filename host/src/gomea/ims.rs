@@ -21,9 +21,11 @@ impl Default for ImsConfig {
     }
 }
 
-/// Makes population `index` of the scheme with `size` solutions. May fail with
-/// [`Error::OutOfMemory`]; the scheme then stops growing instead of failing.
-pub type EngineFactory<'f> = dyn FnMut(usize, usize, &mut Run) -> Result<Box<dyn PopulationEngine + 'f>> + 'f;
+/// Makes population `index` of the scheme with `size` solutions; None when the run had to stop
+/// while the population was made (its evaluation is abandoned, see
+/// [`crate::gomea::population::random_population`]). May fail with [`Error::OutOfMemory`]; the
+/// scheme then stops growing instead of failing (or fails, for its first population).
+pub type EngineFactory<'f> = dyn FnMut(usize, usize, &mut Run) -> Result<Option<Box<dyn PopulationEngine + 'f>>> + 'f;
 
 struct Slot<'f> {
     /// The population while it lives; a terminated one is dropped (its memory, on the GPU too,
@@ -57,6 +59,17 @@ impl<'f> Ims<'f> {
         if config.c_ims < 1 {
             return Err(Error::usage("--c-ims must be at least 1"));
         }
+        if config.n_base > isize::MAX as usize {
+            return Err(Error::usage(format!("--n-base {}: no population that large can exist", config.n_base)));
+        }
+        if let Some(cap) = config.max_population
+            && cap < config.n_base
+        {
+            return Err(Error::usage(format!(
+                "--max-population {cap} is smaller than --n-base {}: no population could start",
+                config.n_base
+            )));
+        }
         Ok(Ims { config, factory, slots: Vec::new(), growth_stopped: false, schedule: Vec::new(), cap_note: None })
     }
 
@@ -76,6 +89,11 @@ impl<'f> Ims<'f> {
 
     /// Runs until a limit of `run` is hit or every population is gone.
     pub fn run(&mut self, run: &mut Run) -> Result<()> {
+        // The first population is made whatever the limits say (a set-up longer than the time
+        // limit, a signal during it): every run reports at least its best solution.
+        if self.slots.is_empty() && !self.spawn(run)? {
+            run.set_stop(StopReason::AllPopulationsTerminated);
+        }
         while !run.should_stop() {
             let smallest = match self.slots.iter().position(|s| !s.terminated) {
                 Some(i) => i,
@@ -101,7 +119,17 @@ impl<'f> Ims<'f> {
             return Ok(false);
         }
         let index = self.slots.len();
-        let size = self.config.n_base << index;
+        // n_base 2^index, checked: past the machine word the scheme has long run out of memory.
+        let Some(size) = u32::try_from(index)
+            .ok()
+            .and_then(|i| 1usize.checked_shl(i))
+            .and_then(|f| f.checked_mul(self.config.n_base))
+            .filter(|&s| s <= isize::MAX as usize)
+        else {
+            self.growth_stopped = true;
+            self.cap_note = Some(format!("population {index} would exceed the machine's address space"));
+            return Ok(false);
+        };
         if let Some(cap) = self.config.max_population
             && size > cap
         {
@@ -113,7 +141,7 @@ impl<'f> Ims<'f> {
             return Ok(false);
         }
         match (self.factory)(index, size, run) {
-            Ok(engine) => {
+            Ok(Some(engine)) => {
                 self.slots.push(Slot {
                     size: engine.size(),
                     engine: Some(engine),
@@ -123,10 +151,15 @@ impl<'f> Ims<'f> {
                 });
                 Ok(true)
             }
+            // Abandoned because the run must stop; the run's stop reason says why.
+            Ok(None) => Ok(false),
+            Err(Error::OutOfMemory { population_size, message }) if index == 0 => Err(Error::usage(format!(
+                "the first population ({population_size} solutions, --n-base) does not fit in memory: {message}"
+            ))),
             Err(Error::OutOfMemory { population_size, message }) => {
                 self.growth_stopped = true;
                 self.cap_note = Some(format!(
-                    "a population of {population_size} did not fit in device memory ({message}); the scheme stops growing there"
+                    "a population of {population_size} did not fit in memory ({message}); the scheme stops growing there"
                 ));
                 if run.verbose() {
                     eprintln!("note: {}", self.cap_note.as_deref().unwrap_or_default());

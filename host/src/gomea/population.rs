@@ -23,13 +23,7 @@ impl Population {
         counter: &EvaluationCounter,
     ) -> Self {
         let l = p.variables();
-        let mut genes = vec![0u8; n * l];
-        for chunk in genes.chunks_mut(64) {
-            let bits = rng.next_u64();
-            for (i, g) in chunk.iter_mut().enumerate() {
-                *g = ((bits >> i) & 1) as u8;
-            }
-        }
+        let genes = random_genes(n, l, rng);
         let fitness = genes.chunks(l.max(1)).take(n).map(|x| full_evaluation(p, x, counter)).collect();
         Population { n, l, genes, fitness }
     }
@@ -55,26 +49,53 @@ pub fn population_seed(seed: u64, index: usize) -> u64 {
     pgomea_device::rng::mix64(seed ^ pgomea_device::rng::mix64(0x706f70 + index as u64))
 }
 
-/// The initial population of population `index` of a run: the same on every backend.
+/// n genotypes of l genes drawn uniformly at random (64 genes per draw).
+fn random_genes(n: usize, l: usize, rng: &mut SplitMix64) -> Vec<u8> {
+    let mut genes = vec![0u8; n * l];
+    for chunk in genes.chunks_mut(64) {
+        let bits = rng.next_u64();
+        for (i, g) in chunk.iter_mut().enumerate() {
+            *g = ((bits >> i) & 1) as u8;
+        }
+    }
+    genes
+}
+
+/// The initial population of population `index` of a run: the same on every backend (see
+/// [`random_population`] for when it is None).
 pub fn initial_population<P: GrayBoxProblem + ?Sized>(
     problem: &P,
     size: usize,
     seed: u64,
     run: &mut Run,
-) -> Population {
+) -> Option<Population> {
     random_population(problem, size, &mut SplitMix64::new(seed), run)
 }
 
 /// A random population, fully evaluated, each solution offered to the run as elitist candidate.
+///
+/// The run's first population is always evaluated whole, whatever the clock says, so that every
+/// run reports at least the best solution of its initial population. Any later one is abandoned
+/// (None) as soon as the time limit passes or the run is interrupted while it is evaluated: a
+/// large population's evaluation would otherwise overrun a time limit by its whole length.
 pub fn random_population<P: GrayBoxProblem + ?Sized>(
     problem: &P,
     size: usize,
     rng: &mut SplitMix64,
     run: &mut Run,
-) -> Population {
-    let population = Population::random(problem, size, rng, &run.counter);
+) -> Option<Population> {
+    let first = run.elitist().is_none();
+    let l = problem.variables();
+    let genes = random_genes(size, l, rng);
+    let mut fitness = Vec::with_capacity(size);
     for i in 0..size {
-        run.offer(population.solution(i), population.fitness[i]);
+        if !first && run.out_of_time() {
+            return None;
+        }
+        let x = &genes[i * l..(i + 1) * l];
+        let f = full_evaluation(problem, x, &run.counter);
+        fitness.push(f);
+        run.offer(x, f);
     }
-    population
+    Some(Population { n: size, l, genes, fitness })
 }

@@ -26,6 +26,8 @@ pub enum StopReason {
     EvaluationLimit,
     AllPopulationsTerminated,
     Interrupted,
+    /// Every solution has the same fitness (e.g. no subfunctions): the first one is optimal.
+    ConstantFitness,
 }
 
 impl StopReason {
@@ -36,6 +38,7 @@ impl StopReason {
             StopReason::EvaluationLimit => "evaluation limit",
             StopReason::AllPopulationsTerminated => "all populations terminated",
             StopReason::Interrupted => "interrupted",
+            StopReason::ConstantFitness => "constant fitness (every solution is optimal)",
         }
     }
 }
@@ -65,7 +68,11 @@ pub struct Run<'a> {
     elitist: Option<Elitist>,
     pub trace: Vec<TracePoint>,
     trace_out: Option<Box<dyn Write + Send + 'a>>,
+    /// The first error writing the trace: the run goes on, the caller warns.
+    trace_error: Option<String>,
     stop: Option<StopReason>,
+    /// The fitness is the same for every genotype: nothing can improve on the first solution.
+    constant_fitness: bool,
     /// Progress lines on stderr every `progress_every`; `None` for quiet runs.
     progress_every: Option<Duration>,
     last_progress: Instant,
@@ -88,7 +95,12 @@ impl<'a> Run<'a> {
             elitist: None,
             trace: Vec::new(),
             trace_out: None,
+            trace_error: None,
             stop: None,
+            constant_fitness: {
+                let (low, high) = problem.functions().fitness_bounds();
+                low == high
+            },
             progress_every: None,
             last_progress: now,
             status: String::new(),
@@ -102,6 +114,14 @@ impl<'a> Run<'a> {
         writeln!(out, "time_s,evaluations,best_fitness").map_err(|e| Error::io("trace", e))?;
         self.trace_out = Some(out);
         Ok(self)
+    }
+
+    /// Counts time (the time limit, the trace, the reported time) from `start` instead of from
+    /// now: the command line starts the clock before it reads the instance.
+    pub fn with_start(mut self, start: Instant) -> Self {
+        self.start = start;
+        self.last_progress = start;
+        self
     }
 
     pub fn with_progress(mut self, every: Duration) -> Self {
@@ -147,9 +167,14 @@ impl<'a> Run<'a> {
         let point =
             TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
         self.trace.push(point);
-        if let Some(out) = &mut self.trace_out {
-            // A trace that cannot be written must not end the run; the final write reports it.
-            let _ = writeln!(out, "{:.6},{:.3},{}", point.time_s, point.evaluations, point.best_fitness);
+        if let Some(out) = &mut self.trace_out
+            && self.trace_error.is_none()
+        {
+            // A trace that cannot be written must not end the run: the first error is kept for
+            // the caller to report, and nothing more is written after it.
+            if let Err(e) = writeln!(out, "{:.6},{:.3},{}", point.time_s, point.evaluations, point.best_fitness) {
+                self.trace_error = Some(e.to_string());
+            }
         }
         if self.limits.target.is_some_and(|t| fitness >= t) {
             self.stop = Some(StopReason::TargetReached);
@@ -164,6 +189,8 @@ impl<'a> Run<'a> {
         }
         if self.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             self.stop = Some(StopReason::Interrupted);
+        } else if self.constant_fitness && self.elitist.is_some() {
+            self.stop = Some(StopReason::ConstantFitness);
         } else if self.limits.time.is_some_and(|t| self.elapsed() >= t) {
             self.stop = Some(StopReason::TimeLimit);
         } else if self.limits.evaluations.is_some_and(|e| self.evaluations() >= e) {
@@ -171,6 +198,29 @@ impl<'a> Run<'a> {
         }
         self.report_progress(false);
         self.stop.is_some()
+    }
+
+    /// True when the time limit has passed or the run was interrupted (and then the stop reason
+    /// says so): what cuts a population's initial evaluation short. An evaluation budget does
+    /// not, so that budgeted runs stay those of pgomea 0.1.0 (tests/golden.rs).
+    pub fn out_of_time(&mut self) -> bool {
+        if matches!(self.stop, Some(StopReason::TimeLimit | StopReason::Interrupted)) {
+            return true;
+        }
+        if self.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+            self.set_stop(StopReason::Interrupted);
+            return true;
+        }
+        if self.limits.time.is_some_and(|t| self.elapsed() >= t) {
+            self.set_stop(StopReason::TimeLimit);
+            return true;
+        }
+        false
+    }
+
+    /// The time left before the time limit (None without one).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
     }
 
     pub fn stop_reason(&self) -> Option<StopReason> {
@@ -197,10 +247,22 @@ impl<'a> Run<'a> {
         );
     }
 
+    /// Flushes the trace; an error (this one or an earlier write's) is also kept for
+    /// [`Run::trace_error`].
     pub fn flush_trace(&mut self) -> Result<()> {
-        if let Some(out) = &mut self.trace_out {
-            out.flush().map_err(|e| Error::io("trace", e))?;
+        if let Some(out) = &mut self.trace_out
+            && let Err(e) = out.flush()
+        {
+            self.trace_error.get_or_insert(e.to_string());
         }
-        Ok(())
+        match &self.trace_error {
+            Some(e) => Err(Error::usage(format!("the trace could not be written completely: {e}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The first error writing the trace, if any (the run itself went on).
+    pub fn trace_error(&self) -> Option<&str> {
+        self.trace_error.as_deref()
     }
 }

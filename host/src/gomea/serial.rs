@@ -82,14 +82,15 @@ pub struct SerialGomea<'a, K: Kind> {
 }
 
 /// Serial GOMEA on `problem` with a new random population of size `n`, fully evaluated (counted
-/// in `run`).
+/// in `run`); None when the run had to stop during that evaluation (never for a run's first
+/// population: [`super::population::random_population`]).
 pub fn new_engine<'a>(
     config: SerialConfig,
     problem: &'a dyn GrayBoxProblem,
     n: usize,
     seed: u64,
     run: &mut Run,
-) -> Box<dyn PopulationEngine + 'a> {
+) -> Option<Box<dyn PopulationEngine + 'a>> {
     struct Make<'a, 'r, 'p> {
         config: SerialConfig,
         problem: &'a dyn GrayBoxProblem,
@@ -98,9 +99,10 @@ pub fn new_engine<'a>(
         run: &'r mut Run<'p>,
     }
     impl<'a> KindVisitor for Make<'a, '_, '_> {
-        type Output = Box<dyn PopulationEngine + 'a>;
+        type Output = Option<Box<dyn PopulationEngine + 'a>>;
         fn visit<K: Kind>(self, kind: K) -> Self::Output {
-            Box::new(SerialGomea::new(self.config, self.problem, kind, self.n, self.seed, self.run))
+            let engine = SerialGomea::new(self.config, self.problem, kind, self.n, self.seed, self.run)?;
+            Some(Box::new(engine))
         }
     }
     problem.functions().with_kind(Make { config, problem, n, seed, run })
@@ -150,10 +152,17 @@ fn local_search<K: Kind>(
 
 impl<'a, K: Kind> SerialGomea<'a, K> {
     /// A new random population of size `n`, fully evaluated (counted in `run`); `kind` is the
-    /// kind of `problem`'s subfunctions.
-    fn new(config: SerialConfig, problem: &'a dyn GrayBoxProblem, kind: K, n: usize, seed: u64, run: &mut Run) -> Self {
+    /// kind of `problem`'s subfunctions. None when the run had to stop during the evaluation.
+    fn new(
+        config: SerialConfig,
+        problem: &'a dyn GrayBoxProblem,
+        kind: K,
+        n: usize,
+        seed: u64,
+        run: &mut Run,
+    ) -> Option<Self> {
         let mut rng = SplitMix64::new(seed);
-        let mut population = super::population::random_population(problem, n, &mut rng, run);
+        let mut population = super::population::random_population(problem, n, &mut rng, run)?;
         let l = problem.variables();
         if let Some(ls) = &config.local_search {
             for i in 0..n {
@@ -165,7 +174,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             LinkageSource::Static(f) => f.clone(),
             LinkageSource::Learned => Arc::new(Fos::univariate(l)),
         };
-        SerialGomea {
+        Some(SerialGomea {
             offspring: population.clone(),
             population,
             problem,
@@ -181,7 +190,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             partial: PartialEvaluation::new(problem.functions()),
             elitist_copy: Vec::new(),
             config,
-        }
+        })
     }
 
     /// Fills `self.order` with this solution's visiting order of the linkage sets.

@@ -541,8 +541,8 @@ mod tests {
     fn foses(l: usize, p: &MaxCut, rng: &mut SplitMix64) -> Vec<Fos> {
         vec![
             Fos::univariate(l),
-            Fos::fixed_linkage_tree(p, None, rng),
-            Fos::fixed_linkage_tree(p, Some(1 + rng.index(6)), rng),
+            Fos::fixed_linkage_tree(p, None, rng).unwrap(),
+            Fos::fixed_linkage_tree(p, Some(1 + rng.index(6)), rng).unwrap(),
             random_fos(l, rng),
         ]
     }

@@ -114,13 +114,14 @@ impl Fos {
     /// The static model of `model` for `problem`. [`LinkageModel::Lt`] is learned from a
     /// population, which does not exist yet: this returns the univariate FOS for it, to be used
     /// until the first [`Fos::learned_linkage_tree`] is built.
-    pub fn build(model: &LinkageModel, problem: &dyn GrayBoxProblem, rng: &mut SplitMix64) -> Fos {
+    /// Fails only when a linkage tree would not fit in memory ([`Fos::fixed_linkage_tree`]).
+    pub fn build(model: &LinkageModel, problem: &dyn GrayBoxProblem, rng: &mut SplitMix64) -> Result<Fos, Error> {
         let l = problem.variables();
-        match *model {
+        Ok(match *model {
             LinkageModel::Univariate | LinkageModel::Lt => Fos::univariate(l),
-            LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng),
-            LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng),
-        }
+            LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng)?,
+            LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng)?,
+        })
     }
 
     /// Number of sets.
@@ -185,13 +186,43 @@ impl Fos {
     /// are merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
     /// pairs that would exceed k are never merged and the build stops when no allowed
     /// edge-connected pair remains. The root (the set of all l variables) is never listed.
-    pub fn fixed_linkage_tree(problem: &dyn GrayBoxProblem, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
+    ///
+    /// Fails, rather than exhausting memory, when the sets, the neighbour lists and the queue of
+    /// candidate pairs outgrow three quarters of the memory available at the start: a variable
+    /// linked to very many others (a star) makes a caterpillar tree, l^2 / 2 set entries, and
+    /// re-queues its neighbours at every merge.
+    pub fn fixed_linkage_tree(
+        problem: &dyn GrayBoxProblem,
+        max_set_size: Option<usize>,
+        rng: &mut SplitMix64,
+    ) -> Result<Fos, Error> {
+        let budget = crate::problem::memory::available().map_or(u128::MAX, |b| b as u128 / 4 * 3);
+        Fos::fixed_linkage_tree_within(problem, max_set_size, rng, budget)
+    }
+
+    /// [`Fos::fixed_linkage_tree`] within `budget` bytes (tests give small budgets).
+    pub fn fixed_linkage_tree_within(
+        problem: &dyn GrayBoxProblem,
+        max_set_size: Option<usize>,
+        rng: &mut SplitMix64,
+        budget: u128,
+    ) -> Result<Fos, Error> {
         let l = problem.variables();
         let bound = max_set_size.unwrap_or(usize::MAX).max(1);
         let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
         if l <= 1 || bound == 1 {
-            return Fos { sets };
+            return Ok(Fos { sets });
         }
+        // Bytes held beyond the inputs: set entries, neighbour-list entries, queued candidates.
+        let (mut set_entries, mut link_entries) = (l as u128, 0u128);
+        let too_large = |bytes: u128| {
+            Error::usage(format!(
+                "the fixed linkage tree of {} would need more than {} of memory (some variable is linked to \
+                 very many others, as in a star): use --linkage bflt:K (e.g. bflt:100) or univariate",
+                problem.name(),
+                crate::problem::memory::human(bytes)
+            ))
+        };
         // Cluster c is sets[c]; alive[c] while it has not been merged.
         let mut alive: Vec<bool> = vec![true; l];
         // Neighbour lists, sorted by cluster id; may hold dead ids (filtered at the next merge).
@@ -208,6 +239,7 @@ impl Fos {
                     );
                 }
             }
+            link_entries += list.len() as u128;
             list.sort_unstable_by_key(|&(u, _)| u);
             list.dedup_by(|b, a| {
                 if a.0 == b.0 {
@@ -239,9 +271,16 @@ impl Fos {
             let id = sets.len() as u32;
             alive[a] = false;
             alive[b] = false;
+            set_entries += size as u128;
+            let held =
+                4 * set_entries + 12 * link_entries + std::mem::size_of::<Candidate>() as u128 * heap.len() as u128;
+            if held > budget {
+                return Err(too_large(held));
+            }
             let members = union_sorted(&sets[a], &sets[b]);
             let la = std::mem::take(&mut links[a]);
             let lb = std::mem::take(&mut links[b]);
+            link_entries = link_entries.saturating_sub((la.len() + lb.len()) as u128);
             let mut merged: Vec<(u32, u64)> = Vec::with_capacity(la.len() + lb.len());
             {
                 let keep = |(u, _): &(u32, u64)| alive[*u as usize] && sets[*u as usize].len() + size <= bound;
@@ -274,6 +313,7 @@ impl Fos {
                     b: u,
                 });
             }
+            link_entries += 2 * merged.len() as u128;
             sets.push(members);
             links.push(merged);
             alive.push(true);
@@ -289,11 +329,15 @@ impl Fos {
             // random tie breaks) until one cluster remains.
             let mut rest: Vec<usize> = (0..sets.len()).filter(|&c| alive[c]).collect();
             while rest.len() > 1 {
+                if 4 * set_entries > budget {
+                    return Err(too_large(4 * set_entries));
+                }
                 let i = rng.index(rest.len());
                 let a = rest.swap_remove(i);
                 let j = rng.index(rest.len());
                 let b = rest.swap_remove(j);
                 let members = union_sorted(&sets[a], &sets[b]);
+                set_entries += members.len() as u128;
                 rest.push(sets.len());
                 sets.push(members);
             }
@@ -302,7 +346,7 @@ impl Fos {
         if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
             sets.pop();
         }
-        Fos { sets }
+        Ok(Fos { sets })
     }
 
     /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
@@ -681,7 +725,7 @@ mod tests {
         for trial in 0..30 {
             let l = 2 + rng.index(40);
             let p = random_graph(l, rng.index(3 * l), true, trial % 2 == 0, &mut rng);
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng);
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng).unwrap();
             assert_eq!(fos.len(), 2 * l - 2, "l = {l}");
             let tops = check_tree(&fos, l);
             // The two top-level clusters partition the variables (the root's children).
@@ -696,11 +740,12 @@ mod tests {
         let l = 16;
         let edges: Vec<(u32, u32, i64)> = (0..l as u32).map(|i| (i, (i + 1) % l as u32, 1)).collect();
         let p = graph(l, &edges);
-        let a = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7));
-        let b = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7));
+        let a = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7)).unwrap();
+        let b = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7)).unwrap();
         assert_eq!(a, b);
-        let distinct: std::collections::HashSet<Vec<u32>> =
-            (0..10).map(|s| Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s)).sets[l].clone()).collect();
+        let distinct: std::collections::HashSet<Vec<u32>> = (0..10)
+            .map(|s| Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s)).unwrap().sets[l].clone())
+            .collect();
         assert!(distinct.len() > 1, "tie breaks do not depend on the seed");
     }
 
@@ -709,7 +754,7 @@ mod tests {
         // Path 0-1-2-3-4 with |w| = 1, 5, 2, 9 (the heaviest negative).
         let p = graph(5, &[(0, 1, 1), (1, 2, -5), (2, 3, 2), (3, 4, -9)]);
         for seed in 0..5 {
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed));
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed)).unwrap();
             check_tree(&fos, 5);
             assert_eq!(fos.sets[5], vec![3, 4]);
             // Then {1,2} (5) beats {0,1} (1) and {2,{3,4}} (2/2 = 1).
@@ -720,7 +765,7 @@ mod tests {
         // Average linkage, not single linkage: {0,1} joined by 4 and {2} joined to 1 by 6 but
         // to 0 by nothing: similarity 6/2 = 3 < 4 of {3,4}.
         let p = graph(5, &[(0, 1, 10), (1, 2, 6), (3, 4, 4)]);
-        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3));
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3)).unwrap();
         assert_eq!(fos.sets[5], vec![0, 1]);
         assert_eq!(fos.sets[6], vec![3, 4]);
         assert_eq!(fos.sets[7], vec![0, 1, 2]);
@@ -738,7 +783,7 @@ mod tests {
         edges.push((0, 4, 3));
         let p = graph(12, &edges);
         for seed in 0..10 {
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed));
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed)).unwrap();
             assert_eq!(fos.len(), 2 * 12 - 2);
             check_tree(&fos, 12);
             assert!(fos.sets.contains(&vec![0, 1, 2, 3, 4]));
@@ -746,7 +791,7 @@ mod tests {
         }
         // No edges at all, and zero weights only: still a full tree.
         for p in [graph(6, &[]), graph(6, &[(0, 1, 0), (2, 3, 0)])] {
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(5));
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(5)).unwrap();
             assert_eq!(fos.len(), 10);
             check_tree(&fos, 6);
         }
@@ -755,7 +800,7 @@ mod tests {
         for _ in 0..20 {
             let l = 2 + rng.index(30);
             let p = random_graph(l, rng.index(l), false, false, &mut rng);
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng);
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng).unwrap();
             assert_eq!(fos.len(), 2 * l - 2);
             check_tree(&fos, l);
         }
@@ -764,10 +809,10 @@ mod tests {
     #[test]
     fn tiny_trees() {
         let p = graph(1, &[]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).sets, vec![vec![0]]);
+        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).unwrap().sets, vec![vec![0]]);
         let p = graph(2, &[(0, 1, 3)]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).sets, vec![vec![0], vec![1]]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1)).sets, vec![vec![0], vec![1]]);
+        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).unwrap().sets, vec![vec![0], vec![1]]);
+        assert_eq!(Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1)).unwrap().sets, vec![vec![0], vec![1]]);
         let lt = Fos::learned_linkage_tree(&[0, 1, 1, 0], 2, 2, &mut SplitMix64::new(1));
         assert_eq!(lt.sets, vec![vec![0], vec![1]]);
         let lt = Fos::learned_linkage_tree(&[], 0, 3, &mut SplitMix64::new(1));
@@ -782,7 +827,7 @@ mod tests {
             let l = 2 + rng.index(50);
             let k = 1 + rng.index(12);
             let p = random_graph(l, rng.index(2 * l), trial % 3 != 0, trial % 2 == 0, &mut rng);
-            let fos = Fos::fixed_linkage_tree(&p, Some(k), &mut rng);
+            let fos = Fos::fixed_linkage_tree(&p, Some(k), &mut rng).unwrap();
             assert!(fos.largest_set() <= k, "bound {k} exceeded: {}", fos.largest_set());
             let tops = check_tree(&fos, l);
             // Maximality: no two top-level clusters joined by a nonzero edge fit together in k.
@@ -805,18 +850,18 @@ mod tests {
         }
         // bflt:1 is univariate; a path with bound 2 gives disjoint pairs only.
         let p = random_graph(20, 20, true, false, &mut rng);
-        assert_eq!(Fos::fixed_linkage_tree(&p, Some(1), &mut rng), Fos::univariate(20));
+        assert_eq!(Fos::fixed_linkage_tree(&p, Some(1), &mut rng).unwrap(), Fos::univariate(20));
         let edges: Vec<(u32, u32, i64)> = (0..9).map(|i| (i, i + 1, 1 + (i as i64 * 7) % 5)).collect();
         let p = graph(10, &edges);
-        let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng);
+        let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng).unwrap();
         assert!(fos.sets[10..].iter().all(|s| s.len() == 2));
         // A bound >= l gives the full tree on a connected graph, root left out.
         let p = random_graph(15, 10, true, false, &mut rng);
-        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng);
+        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng).unwrap();
         assert_eq!(fos.len(), 28);
         // ...but no similarity-0 merges on a disconnected one.
         let p = graph(6, &[(0, 1, 1), (1, 2, 1), (3, 4, 2)]);
-        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng);
+        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng).unwrap();
         assert_eq!(fos.len(), 6 + 3);
         assert_eq!(fos.largest_set(), 3);
     }
@@ -1016,13 +1061,13 @@ mod tests {
     fn build_dispatches() {
         let mut rng = SplitMix64::new(2);
         let p = random_graph(30, 30, true, false, &mut rng);
-        assert_eq!(Fos::build(&LinkageModel::Univariate, &p, &mut rng), Fos::univariate(30));
-        assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng), Fos::univariate(30));
-        assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng).len(), 58);
-        assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng).largest_set() <= 4);
+        assert_eq!(Fos::build(&LinkageModel::Univariate, &p, &mut rng).unwrap(), Fos::univariate(30));
+        assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng).unwrap(), Fos::univariate(30));
+        assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng).unwrap().len(), 58);
+        assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng).unwrap().largest_set() <= 4);
         assert_eq!(
-            Fos::build(&LinkageModel::Flt, &p, &mut SplitMix64::new(8)),
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(8))
+            Fos::build(&LinkageModel::Flt, &p, &mut SplitMix64::new(8)).unwrap(),
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(8)).unwrap()
         );
     }
 
@@ -1035,7 +1080,7 @@ mod tests {
             return;
         };
         let p = MaxCut::new(Graph::read(&path).unwrap()).unwrap();
-        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1));
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).unwrap();
         assert_eq!(fos.len(), 2 * 20000 - 2);
         fos.check(20000).unwrap();
     }

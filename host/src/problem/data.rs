@@ -74,7 +74,7 @@ pub fn read_best_known(dir: &Path) -> Result<Vec<KnownInstance>> {
             dir.display()
         )));
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let text = super::read_text(&path)?;
     let file = path.display().to_string();
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {

@@ -7,6 +7,9 @@ use pgomea_device::rng::SplitMix64;
 use crate::error::{Error, Result};
 use crate::problem::graph::{Edge, Graph};
 
+/// Bytes of one edge of a generated graph, and of its subfunction when it is solved.
+const EDGE_BYTES: u128 = 48;
+
 /// Weights drawn uniformly from `min..=max`.
 #[derive(Clone, Copy, Debug)]
 pub struct WeightRange {
@@ -19,7 +22,8 @@ impl WeightRange {
         self.min + rng.index((self.max - self.min + 1) as usize) as i64
     }
     fn check(&self) -> Result<()> {
-        if self.min > self.max || self.max - self.min >= u32::MAX as i64 {
+        // Checked: max - min overflows i64 for the widest ranges.
+        if self.max.checked_sub(self.min).is_none_or(|d| d < 0 || d >= u32::MAX as i64) {
             return Err(Error::usage(format!("invalid weight range {}..={}", self.min, self.max)));
         }
         Ok(())
@@ -33,6 +37,11 @@ pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     if side < 3 {
         return Err(Error::usage("a torus needs a side of at least 3 (smaller ones have duplicate edges)"));
     }
+    let n = side
+        .checked_mul(side)
+        .filter(|&n| n <= u32::MAX as usize / 2)
+        .ok_or_else(|| Error::usage(format!("a torus of side {side} has more vertices than this program supports")))?;
+    super::memory::ensure(2 * n as u128 * EDGE_BYTES, &format!("a torus of side {side}"))?;
     let mut rng = SplitMix64::stream(seed, 0x7072);
     let id = |r: usize, c: usize| (r * side + c) as u32;
     let mut edges = Vec::with_capacity(2 * side * side);
@@ -52,6 +61,11 @@ pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Gra
     if n < 2 || m > max {
         return Err(Error::usage(format!("a simple graph of {n} vertices has at most {max} edges; asked for {m}")));
     }
+    if n > u32::MAX as usize / 2 {
+        return Err(Error::usage(format!("{n} vertices is more than this program supports")));
+    }
+    // The edges and the set of drawn pairs.
+    super::memory::ensure(m as u128 * (EDGE_BYTES + 16), &format!("a random graph of {m} edges"))?;
     let mut rng = SplitMix64::stream(seed, 0x726e64);
     let mut seen = std::collections::HashSet::with_capacity(m);
     let mut edges = Vec::with_capacity(m);
@@ -70,6 +84,11 @@ pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     if n < 2 {
         return Err(Error::usage("a complete graph needs at least 2 vertices"));
     }
+    if n > u32::MAX as usize / 2 {
+        return Err(Error::usage(format!("{n} vertices is more than this program supports")));
+    }
+    let m = n as u128 * (n as u128 - 1) / 2;
+    super::memory::ensure(m * EDGE_BYTES, &format!("a complete graph of {n} vertices"))?;
     let mut rng = SplitMix64::stream(seed, 0x636f6d);
     let mut edges = Vec::with_capacity(n * (n - 1) / 2);
     for u in 0..n as u32 {

@@ -64,6 +64,14 @@ impl Graph {
                 format!("{m} edges cannot exist in a simple graph of {n} vertices (at most {max_edges})"),
             ));
         }
+        // Each edge line takes at least 6 bytes (`i j w` and its line end): a larger count cannot
+        // be in the text, and is not allocated for before the lines are read.
+        if m > text.len() / 6 + 1 {
+            return Err(err(
+                hline,
+                format!("the header announces {m} edges, more than a file of {} bytes can hold", text.len()),
+            ));
+        }
         let mut edges = Vec::with_capacity(m);
         let mut seen: HashSet<(u32, u32)> = HashSet::with_capacity(m);
         let mut last_line = hline;
@@ -118,9 +126,17 @@ impl Graph {
         std::fs::write(path, self.to_text()).map_err(|e| Error::io(path, e))
     }
 
-    /// Sum of all weights: the cut value when every edge is cut.
-    pub fn total_weight(&self) -> i64 {
-        self.edges.iter().map(|e| e.w).sum()
+    /// Sum of all weights: the cut value when every edge is cut (the optimum of an even torus with
+    /// positive weights). Summed exactly; an error when it does not fit in 64 bits.
+    pub fn total_weight(&self) -> Result<i64> {
+        let total: i128 = self.edges.iter().map(|e| e.w as i128).sum();
+        i64::try_from(total).map_err(|_| {
+            Error::usage(format!(
+                "the total weight of {} is {total}: beyond 64-bit integers (at most {})",
+                self.name,
+                i64::MAX
+            ))
+        })
     }
 }
 

@@ -53,7 +53,7 @@ impl GrayBoxProblem for MaxCut {
             ("edges", g.edges.len().to_string()),
             ("weight_min", if empty { 0 } else { wmin }.to_string()),
             ("weight_max", if empty { 0 } else { wmax }.to_string()),
-            ("total_weight", g.total_weight().to_string()),
+            ("total_weight", g.total_weight().map(|t| t.to_string()).unwrap_or_else(|e| e.to_string())),
             ("degree_min", degrees.iter().min().copied().unwrap_or(0).to_string()),
             ("degree_max", degrees.iter().max().copied().unwrap_or(0).to_string()),
             ("degree_mean", format!("{}", 2.0 * g.edges.len() as f64 / l.max(1) as f64)),

@@ -19,8 +19,10 @@ pub mod generate;
 pub mod graph;
 pub mod load;
 pub mod maxcut;
+pub mod memory;
 pub mod nk;
 pub mod tables;
+pub mod text;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -241,6 +243,9 @@ impl Subfunctions {
         if l > u32::MAX as usize / 2 || sub_vars.len() > u32::MAX as usize {
             return Err(too_large());
         }
+        // A header may announce more variables than the machine can hold (isolated vertices
+        // cost no bytes in the file): five u32 per variable here and in the incidence.
+        memory::ensure(20 * l as u128 + 8 * sub_vars.len() as u128, &format!("an instance of {l} variables"))?;
         let m = sub_offsets.len() - 1;
         let mut degree = vec![0u32; l + 1];
         let mut last_seen = vec![u32::MAX; l];
@@ -408,9 +413,10 @@ impl Subfunctions {
     }
 }
 
-/// The text of an instance file.
+/// The text of an instance file, as every parser reads it: a byte-order mark dropped, line
+/// endings made `\n`, bytes that are not UTF-8 an error with their line ([`text::decode`]).
 pub fn read_text(path: &std::path::Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+    text::read(path)
 }
 
 fn too_large() -> Error {

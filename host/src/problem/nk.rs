@@ -28,6 +28,9 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
             "NK: n = {n}, k = {k} is more than this program supports (2^32 table entries)"
         )));
     }
+    // The tables twice (as built and as checked arrays) and the optimum's choice bits.
+    let bytes = (n - k + 1) as u128 * (96 + 8 * k as u128 + 16 * (1u128 << k));
+    super::memory::ensure(bytes, &format!("an NK landscape of n = {n}, k = {k}"))?;
     let mut rng = SplitMix64::stream(seed, 0x6e6b);
     let subfunctions: Vec<(Vec<u32>, Vec<i64>)> = (0..n - k + 1)
         .map(|i| ((i as u32..(i + k) as u32).collect(), (0..1 << k).map(|_| rng.below(VALUES) as i64).collect()))

@@ -12,6 +12,7 @@
 //!   `figures/speedup.*` (`convergence-speedup.*`; `-small`/`-large` panels from six instances on):
 //!   the speed-up per fitness level against the parallel time.
 
+pub mod manifest;
 pub mod plot;
 pub mod store;
 pub mod studies;
@@ -24,10 +25,11 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::app::{options, signal};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
-use crate::gomea::run::{Limits, Run};
+use crate::gomea::run::{Limits, Run, StopReason};
 use crate::problem::GrayBoxProblem;
 use crate::problem::maxcut::MaxCut;
 use crate::solve::{Algorithm, Backend, SolveConfig, solve};
@@ -79,7 +81,10 @@ best_known.csv when the file lies in the data directory, else from FILE.bkv besi
 first instance of every size of the set) or bare names (G1).
 
 Resuming and scale-out: a run whose result file exists is skipped, so rerunning the same command
-resumes a study (results are written atomically; Ctrl-C loses only the run in progress).
+resumes a study (results are written atomically; Ctrl-C or SIGTERM discards only the run in
+progress and exits with status 130 or 143). DIR/experiment-<study>.json records the options that
+change results (budgets, population cap; backend and threads for time-limited runs): a directory
+made with other options is refused with the differences.
 --list prints one self-contained command per run; --shard I/N runs runs I-1, I-1+N, ... (1-based I,
 as SLURM_ARRAY_TASK_ID); `pgomea merge DIR...` combines result directories into one summary.";
 
@@ -197,17 +202,10 @@ impl ExperimentArgs {
     }
 
     fn budget(&self) -> Result<Budget> {
-        let positive = |v: Option<f64>, what: &str| -> Result<()> {
-            match v {
-                Some(x) if !(x > 0.0 && x.is_finite()) => {
-                    Err(Error::usage(format!("{what} {x}: expected a positive number")))
-                }
-                _ => Ok(()),
-            }
-        };
-        positive(self.time_limit, "--time-limit")?;
-        positive(self.serial_time_limit, "--serial-time-limit")?;
-        positive(self.max_evals, "--max-evals")?;
+        for (v, option) in [(self.time_limit, "--time-limit"), (self.serial_time_limit, "--serial-time-limit")] {
+            v.map(|x| options::seconds(option, x)).transpose()?;
+        }
+        self.max_evals.map(|x| options::positive("--max-evals", x)).transpose()?;
         let time_limit = match (self.time_limit, self.paper, self.max_evals) {
             (Some(t), _, _) => Some(t),
             (None, true, _) => Some(3600.0),
@@ -220,8 +218,8 @@ impl ExperimentArgs {
 
     /// The whole plan of the study (before --shard and --only).
     pub fn plan(&self) -> Result<Vec<RunSpec>> {
-        if self.runs() == 0 {
-            return Err(Error::usage("--runs 0: expected at least one run"));
+        if self.runs() == 0 || self.runs() > MAX_RUNS {
+            return Err(Error::usage(format!("--runs {}: expected 1 to {MAX_RUNS} runs", self.runs())));
         }
         let instances =
             studies::resolve_instances(self.study, &self.instances, self.instances_dir.as_deref(), self.paper)?;
@@ -310,6 +308,49 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
+/// The most runs per instance and variant (`--runs`).
+pub const MAX_RUNS: u64 = 100_000;
+
+/// How `spec` is configured, as its record stores it.
+pub fn run_config(spec: &RunSpec, common: &studies::Common, max_population: Option<usize>) -> RunConfig {
+    let v = &spec.variant;
+    RunConfig {
+        algorithm: v.algorithm.name().into(),
+        backend: if v.algorithm == Algorithm::Parallel { common.backend.name().into() } else { "cpu".into() },
+        linkage: v.linkage.to_string(),
+        fos_order: v.fos_order.name().into(),
+        forced_improvement: v.forced_improvement,
+        local_search: v.local_search.name().into(),
+        anneal_sweeps: v.anneal_sweeps,
+        n_base: v.n_base,
+        c_ims: common.c_ims,
+        max_population,
+        threads: common.threads,
+        time_limit_s: spec.time_limit,
+        max_evals: spec.max_evals,
+        target: spec.target,
+    }
+}
+
+/// Refuses the directory when a stored run of the plan was made with other options (each record
+/// is parsed, so a corrupt one is reported now, with its path, rather than after the study).
+fn check_stored_runs(a: &ExperimentArgs, plan: &[RunSpec], common: &studies::Common) -> Result<()> {
+    for record in store::load_dir(&a.out)? {
+        let Some(spec) = plan.iter().find(|s| s.run_id == record.run_id) else { continue };
+        let expected = run_config(spec, common, common.max_population);
+        let diff = manifest::record_differences(&record, spec, &expected, common.max_population.is_some());
+        if !diff.is_empty() {
+            return Err(Error::usage(format!(
+                "{}: run {} was made with other options: {}. Rerun with the same options to resume, or choose                  another --out",
+                store::record_path(&a.out, &record.run_id).display(),
+                record.run_id,
+                diff.join("; ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Runs one planned run and returns its record (not yet stored).
 pub fn execute(
     spec: &RunSpec,
@@ -329,18 +370,21 @@ pub fn execute(
         fos_order: v.fos_order,
         forced_improvement: v.forced_improvement,
         local_search: v.local_search,
-        anneal_sweeps: v.anneal_sweeps,
+        anneal_sweeps: Some(v.anneal_sweeps),
         seed: spec.seed,
         ims: ImsConfig { n_base: v.n_base, c_ims: common.c_ims, max_population: Some(max_population) },
         threads: common.threads,
+        device_memory_limit: None,
         ptx,
     };
-    let limits =
-        Limits { time: spec.time_limit.map(Duration::from_secs_f64), evaluations: spec.max_evals, target: spec.target };
+    let time = spec.time_limit.map(|t| options::seconds("--time-limit", t)).transpose()?;
+    let limits = Limits { time, evaluations: spec.max_evals, target: spec.target };
     if limits.time.is_none() && limits.evaluations.is_none() {
         return Err(Error::usage("a run needs a time limit or an evaluation budget"));
     }
     let mut run = Run::new(problem, limits);
+    // Set when the command installed the signal handlers: the run stops at the first signal.
+    run.interrupt = signal::flag();
     if progress {
         run = run.with_progress(Duration::from_secs(30));
     }
@@ -360,20 +404,7 @@ pub fn execute(
         seed: spec.seed,
         best_known: spec.instance.best_known,
         is_optimal: spec.instance.is_optimal,
-        config: RunConfig {
-            algorithm: v.algorithm.name().into(),
-            backend: if v.algorithm == Algorithm::Parallel { common.backend.name().into() } else { "cpu".into() },
-            linkage: v.linkage.to_string(),
-            fos_order: v.fos_order.name().into(),
-            forced_improvement: v.forced_improvement,
-            n_base: v.n_base,
-            c_ims: common.c_ims,
-            max_population: Some(max_population),
-            threads: common.threads,
-            time_limit_s: spec.time_limit,
-            max_evals: spec.max_evals,
-            target: spec.target,
-        },
+        config: run_config(spec, common, Some(max_population)),
         best_fitness: outcome.best_fitness,
         reached_target: outcome.reached_target,
         stop_reason: outcome.stop_reason.clone(),
@@ -404,8 +435,12 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    options::threads(a.threads)?;
+    let interrupt = signal::install()?;
     std::fs::create_dir_all(&a.out).map_err(|e| Error::io(&a.out, e))?;
     let common = studies::Common { backend: a.backend, threads: a.threads, max_population: a.max_population, c_ims: 4 };
+    manifest::check_or_write(&a.out, &manifest::Manifest::new(a.study.name(), &a.budget()?, &common))?;
+    check_stored_runs(a, &selection, &common)?;
     let total = selection.len();
     let pending: Vec<&RunSpec> = selection.iter().filter(|s| !store::is_done(&a.out, &s.run_id)).collect();
     let skipped = total - pending.len();
@@ -424,6 +459,9 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let started = Instant::now();
     let mut loaded: Option<(String, MaxCut)> = None;
     for (k, spec) in pending.iter().enumerate() {
+        if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(interrupted(a, None));
+        }
         let source = spec.instance.source_text();
         if loaded.as_ref().is_none_or(|(s, _)| *s != source) {
             loaded = Some((source.clone(), MaxCut::new(spec.instance.load()?)?));
@@ -449,6 +487,11 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
             );
         }
         let record = execute(spec, &common, problem, ptx, !a.quiet)?;
+        // A run cut short by a signal is not the planned run: it is not stored, and a rerun
+        // makes it whole.
+        if record.stop_reason == StopReason::Interrupted.as_str() {
+            return Ok(interrupted(a, Some(&spec.run_id)));
+        }
         store::save(&a.out, &record)?;
         if !a.quiet {
             eprintln!(
@@ -484,6 +527,19 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The report and exit status of a study stopped by a signal (`discarded`: the run in flight).
+fn interrupted(a: &ExperimentArgs, discarded: Option<&str>) -> ExitCode {
+    let code = signal::received().unwrap_or(signal::EXIT_SIGINT);
+    eprintln!(
+        "experiment {}: stopped by {}{}; finished runs are kept in {}, rerun the same command to resume",
+        a.study.name(),
+        signal::name(code),
+        discarded.map(|id| format!(", run {id} discarded")).unwrap_or_default(),
+        a.out.display()
+    );
+    ExitCode::from(code)
+}
+
 /// `pgomea merge`.
 pub fn merge(a: &MergeArgs) -> Result<ExitCode> {
     let out = a.out.clone().unwrap_or_else(|| a.dirs[0].clone());
@@ -515,7 +571,30 @@ pub fn merge(a: &MergeArgs) -> Result<ExitCode> {
             }
         }
     }
+    // Shards made with other options are not one study: refuse them as a resume would.
+    let mut manifests: Vec<(manifest::Manifest, PathBuf)> = Vec::new();
+    for dir in &a.dirs {
+        for study in Study::ALL {
+            let Some(m) = manifest::read(dir, study.name())? else { continue };
+            match manifests.iter().find(|(x, _)| x.study == m.study) {
+                Some((first, from)) if first != &m => {
+                    return Err(Error::usage(format!(
+                        "{} and {} hold runs of the {} study made with other options: {}",
+                        from.display(),
+                        dir.display(),
+                        m.study,
+                        first.differences(&m).join("; ").replace("this command", "the second")
+                    )));
+                }
+                Some(_) => {}
+                None => manifests.push((m, dir.clone())),
+            }
+        }
+    }
     std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
+    for (m, _) in &manifests {
+        manifest::check_or_write(&out, m)?;
+    }
     let mut copied = 0;
     for (r, from) in &merged {
         if !same(from, &out) && !store::is_done(&out, &r.run_id) {

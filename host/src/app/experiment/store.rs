@@ -24,6 +24,12 @@ pub struct RunConfig {
     /// `random` or `colored`.
     pub fos_order: String,
     pub forced_improvement: bool,
+    /// Local search (`off`, `initial`, `offspring`) and its annealing sweeps; records made
+    /// before these existed had neither.
+    #[serde(default = "local_search_off")]
+    pub local_search: String,
+    #[serde(default)]
+    pub anneal_sweeps: u32,
     pub n_base: usize,
     pub c_ims: u32,
     pub max_population: Option<usize>,
@@ -31,6 +37,10 @@ pub struct RunConfig {
     pub time_limit_s: Option<f64>,
     pub max_evals: Option<f64>,
     pub target: Option<i64>,
+}
+
+fn local_search_off() -> String {
+    "off".into()
 }
 
 /// One finished run: what was run, what it found, and the trace of elitist improvements.
@@ -160,7 +170,13 @@ pub fn save(dir: &Path, record: &RunRecord) -> Result<()> {
 /// Reads one record; an error names the file.
 pub fn load(path: &Path) -> Result<RunRecord> {
     let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_slice(&text).map_err(|e| Error::usage(format!("{}: not a pgomea run record: {e}", path.display())))
+    serde_json::from_slice(&text).map_err(|e| {
+        Error::usage(format!(
+            "{}: not a pgomea run record ({e}); it may be damaged or from another program: delete it and rerun \
+             the same command to make that run again",
+            path.display()
+        ))
+    })
 }
 
 /// True when the run's record exists. Records are only ever renamed into place complete, so

@@ -216,6 +216,8 @@ pub struct ParallelGomea<B: StageBackend> {
     /// Measure each stage (synchronises after every stage: slower, for benchmarks).
     pub timing: Option<StageTimes>,
     group_order: Vec<u32>,
+    /// The wall time of the last generation whose groups ran at once (None before one).
+    last_generation: Option<Duration>,
 }
 
 impl<B: StageBackend> ParallelGomea<B> {
@@ -234,6 +236,7 @@ impl<B: StageBackend> ParallelGomea<B> {
             stretch: vec![0; n],
             timing: None,
             group_order: Vec::new(),
+            last_generation: None,
         }
     }
 
@@ -291,7 +294,12 @@ impl<B: StageBackend> ParallelGomea<B> {
         forced: bool,
         on_group: &mut dyn FnMut(&B, u32) -> Result<()>,
     ) -> Result<()> {
-        let at_once = !per_group && self.timing.is_none() && !run.verify && !run.should_stop();
+        // Near the time limit, the groups run one by one with the clock checked (and the device
+        // waited for) between them, so that a run overshoots its limit by one group at most: a
+        // whole generation of a large population on the GPU takes seconds. The first generation
+        // of a population counts as near until one has been timed.
+        let near_limit = run.time_left().is_some_and(|left| self.last_generation.is_none_or(|g| left < 2 * g));
+        let at_once = !per_group && self.timing.is_none() && !run.verify && !near_limit && !run.should_stop();
         if at_once && self.backend.run_all_groups()? {
             let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
             run.counter.add_subfunctions(self.n as u64 * deps);
@@ -301,6 +309,9 @@ impl<B: StageBackend> ParallelGomea<B> {
             return Ok(());
         }
         for idx in 0..self.group_order.len() {
+            if near_limit {
+                self.backend.synchronize()?;
+            }
             if run.should_stop() {
                 break;
             }
@@ -447,6 +458,9 @@ impl<B: StageBackend> ParallelGomea<B> {
             self.local_search(run, self.generations as u32)?;
         }
         let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
+        if !per_group && self.timing.is_none() && !run.verify {
+            self.last_generation = Some(t0.elapsed());
+        }
         for (i, s) in self.stretch.iter_mut().enumerate() {
             *s = if self.fitness[i] > parents[i] { 0 } else { *s + 1 };
         }
