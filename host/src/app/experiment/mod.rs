@@ -29,7 +29,6 @@ use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::{Limits, Run};
 use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
 use crate::solve::{Algorithm, Backend, SolveConfig, solve};
 use plot::{Figure, Series};
 use store::{RunConfig, RunRecord};
@@ -310,7 +309,7 @@ fn shell_quote(s: &str) -> String {
 pub fn execute(
     spec: &RunSpec,
     common: &studies::Common,
-    problem: &MaxCut,
+    problem: &dyn GrayBoxProblem,
     ptx: Option<&'static str>,
     progress: bool,
 ) -> Result<RunRecord> {
@@ -348,8 +347,8 @@ pub fn execute(
         instance: spec.instance.label.clone(),
         instance_source: spec.instance.source_text(),
         instance_set: spec.instance.set.clone(),
-        vertices: problem.variables(),
-        edges: problem.subfunctions(),
+        variables: problem.variables(),
+        subfunctions: problem.subfunctions(),
         variant: v.name.clone(),
         seed: spec.seed,
         best_known: spec.instance.best_known,
@@ -416,13 +415,13 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         );
     }
     let started = Instant::now();
-    let mut loaded: Option<(String, MaxCut)> = None;
+    let mut loaded: Option<(String, Box<dyn GrayBoxProblem>)> = None;
     for (k, spec) in pending.iter().enumerate() {
         let source = spec.instance.source_text();
         if loaded.as_ref().is_none_or(|(s, _)| *s != source) {
-            loaded = Some((source.clone(), MaxCut::new(spec.instance.load()?)?));
+            loaded = Some((source.clone(), spec.instance.load()?));
         }
-        let problem = &loaded.as_ref().expect("loaded").1;
+        let problem = &*loaded.as_ref().expect("loaded").1;
         if !a.quiet {
             let limit = match (spec.time_limit, spec.max_evals) {
                 (Some(t), Some(e)) => format!("{t} s or {e} evaluations"),
@@ -431,7 +430,7 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
                 (None, None) => "no limit".into(),
             };
             eprintln!(
-                "[{}/{}] {} ({}, {} vertices; {}; limit {}{})",
+                "[{}/{}] {} ({}, {} variables; {}; limit {}{})",
                 skipped + k + 1,
                 total,
                 spec.run_id,
@@ -649,7 +648,8 @@ pub fn write_figures(dir: &Path, records: &[RunRecord], s: &Summary) -> Result<(
             }
             continue;
         }
-        let mut instances: Vec<(usize, String)> = mine.iter().map(|g| (g[0].vertices, g[0].instance.clone())).collect();
+        let mut instances: Vec<(usize, String)> =
+            mine.iter().map(|g| (g[0].variables, g[0].instance.clone())).collect();
         instances.dedup();
         for (_, inst) in &instances {
             let r0 = mine.iter().find(|g| &g[0].instance == inst).expect("group")[0];
