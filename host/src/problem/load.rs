@@ -7,8 +7,8 @@ use super::GrayBoxProblem;
 use super::graph::Graph;
 use super::maxcut::MaxCut;
 use super::maxsat::MaxSat;
-use super::mk;
 use super::tables::TableProblem;
+use super::{mk, nk};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 
@@ -82,6 +82,16 @@ impl ProblemFormat {
     }
 }
 
+/// A table problem whose file states no optimum gets the exact one when its subfunctions are
+/// sliding windows (adjacent NK landscapes, from any tool): dynamic programming over the windows,
+/// in time linear in the size of the tables.
+fn with_exact_optimum(mut problem: TableProblem) -> TableProblem {
+    if problem.optimum.is_none() {
+        problem.optimum = nk::optimum(problem.functions()).map(|(value, _)| value);
+    }
+    problem
+}
+
 /// Reads the instance file at `path` in `format`, or in the format [`ProblemFormat::detect`]
 /// finds.
 pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBoxProblem>> {
@@ -97,8 +107,8 @@ pub fn read_named(path: &Path, format: Option<ProblemFormat>, name: &str) -> Res
         ProblemFormat::MaxCut => {
             Box::new(MaxCut::new(Graph::parse(&text, &file, name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?)
         }
-        ProblemFormat::Nk => Box::new(TableProblem::parse(&text, &file, name)?),
-        ProblemFormat::Mk => Box::new(mk::parse(&text, &file, name)?),
+        ProblemFormat::Nk => Box::new(with_exact_optimum(TableProblem::parse(&text, &file, name)?)),
+        ProblemFormat::Mk => Box::new(with_exact_optimum(mk::parse(&text, &file, name)?)),
         ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name)?),
     })
 }
