@@ -415,6 +415,19 @@ fn every_format_is_detected_from_its_extension_or_content() {
     assert!(load::read(&d.join("sat.txt"), None).is_err(), ".txt is a graph");
     assert_eq!(load::read(&d.join("sat.txt"), Some(ProblemFormat::MaxSat)).unwrap().problem_type(), "max-sat");
     assert_eq!(load::read(&d.join("mk-noext"), Some(ProblemFormat::Mk)).unwrap().subfunctions(), 18);
+    // Files of sliding windows that state no optimum (the MK format cannot) get the exact one.
+    let optimum = nk::sliding_window(20, 3, 1).unwrap().optimum;
+    assert!(optimum.is_some());
+    assert_eq!(load::read(&d.join("a.mk"), None).unwrap().known_optimum(), optimum);
+    std::fs::write(d.join("no-o.nk"), nk_text.lines().filter(|l| !l.starts_with("o ")).collect::<Vec<_>>().join("\n"))
+        .unwrap();
+    assert_eq!(load::read(&d.join("no-o.nk"), None).unwrap().known_optimum(), optimum);
+    std::fs::write(d.join("w.mk"), "p MK 2 2\nm 0 1\n4 7 1 0\n").unwrap();
+    assert_eq!(load::read(&d.join("w.mk"), None).unwrap().known_optimum(), Some(7), "one window over both");
+    assert_eq!(load::read(&d.join("mk2-noext"), None).unwrap().known_optimum(), None, "x_1 read by none");
+    let random = mk::to_text(&nk::random_neighbourhood(20, 3, 1).unwrap());
+    std::fs::write(d.join("r.mk"), random).unwrap();
+    assert_eq!(load::read(&d.join("r.mk"), None).unwrap().known_optimum(), None, "not sliding windows: no claim");
 }
 
 // ------------------------------------------------------------------------------------------
