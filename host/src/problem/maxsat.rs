@@ -409,24 +409,22 @@ pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> 
     let planted: Vec<u8> = (0..n).map(|_| rng.coin() as u8).collect();
     let clauses: Vec<(i64, Vec<u32>)> = (0..m)
         .map(|_| {
-            let mut vars = [0u32; 3];
-            for k in 0..3 {
-                vars[k] = loop {
-                    let v = rng.index(n) as u32;
-                    if !vars[..k].contains(&v) {
-                        break v;
-                    }
-                };
+            let mut vars: Vec<u32> = Vec::with_capacity(3);
+            while vars.len() < 3 {
+                let v = rng.index(n) as u32;
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
             }
             // Literal 2v + 1 (not x_v) holds when x_v = 0: a literal holds when its low bit
             // differs from the gene.
             let lits = loop {
-                let lits = vars.map(|v| 2 * v + rng.coin() as u32);
+                let lits: Vec<u32> = vars.iter().map(|&v| 2 * v + rng.coin() as u32).collect();
                 if lits.iter().any(|&lit| planted[(lit >> 1) as usize] != (lit & 1) as u8) {
                     break lits;
                 }
             };
-            (1, lits.to_vec())
+            (1, lits)
         })
         .collect();
     let mut problem =
