@@ -32,10 +32,16 @@ impl DonorOrder {
     pub fn from_bits(a: u64, b: u64, n: u32) -> Self {
         let start = below(a, n);
         let mut step = if n > 1 { 1 + below(b, n - 1) } else { 1 };
-        while gcd(step, n) != 1 {
-            step += 1;
-            if step >= n {
-                step = 1;
+        if n.is_power_of_two() {
+            // The steps coprime to a power of two are the odd ones: the search below would stop
+            // at step | 1 (an even step is below n - 1), here without a division.
+            step |= 1;
+        } else {
+            while gcd(step, n) != 1 {
+                step += 1;
+                if step >= n {
+                    step = 1;
+                }
             }
         }
         DonorOrder { start, step, n }

@@ -209,7 +209,9 @@ impl Kind for Tables {
 
 /// Weighted clauses (MAX-SAT): subfunction s is the disjunction of its literals
 /// `lits[lit_offsets[s]..lit_offsets[s+1]]`, worth `weights[s]` when satisfied, else 0. A literal
-/// is `2 v` (variable v true) or `2 v + 1` (variable v false); a clause names a variable once.
+/// is `2 v` (variable v true) or `2 v + 1` (variable v false). A clause may name a variable twice
+/// (x or not x is always satisfied, and `satisfied` finds that as it stands); `variable(s, k)` is
+/// then the variable of its k-th literal, repeats included (the host lists each once).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clauses {

@@ -213,6 +213,9 @@ pub struct Outcome {
     pub note: Option<String>,
     /// The best solution as a 0/1 string, one character per variable.
     pub solution: String,
+    /// Problem-specific facts about the best solution (`GrayBoxProblem::solution_report`: for
+    /// MAX-SAT its unsatisfied clauses); numbers as JSON numbers.
+    pub report: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The linkage model, with the colour groups when the algorithm needs them.
@@ -433,6 +436,7 @@ pub fn solve<'a>(
         peak_device_memory_bytes: device.map(|g| g.peak_memory() as u64),
         note: ims.cap_note.clone(),
         solution: elitist.genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect(),
+        report: facts_json(problem.solution_report(&elitist.genes)),
     })
 }
 
@@ -441,6 +445,18 @@ fn peak_resident_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// Named facts as a JSON object, in their order; a value that reads as an integer becomes a
+/// number.
+pub fn facts_json(facts: Vec<(&'static str, String)>) -> serde_json::Map<String, serde_json::Value> {
+    facts
+        .into_iter()
+        .map(|(k, v)| {
+            let value = v.parse::<i64>().map(serde_json::Value::from).unwrap_or(serde_json::Value::String(v));
+            (k.to_string(), value)
+        })
+        .collect()
 }
 
 /// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),

@@ -19,8 +19,10 @@ use crate::solve::{Algorithm, Backend, FosOrderKind};
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
     /// An instance file: a graph in the G-set format (`n m`, then `i j w` lines, 1-based) for
-    /// Max-Cut, or table subfunctions in the .nk format (`p nk N M`, then `f K V.. T..` lines).
-    /// The format comes from the extension (.nk; .txt, .gset, .rud, .mc), else the first line.
+    /// Max-Cut, table subfunctions in the .nk format (`p nk N M`, then `f K V.. T..` lines) or the
+    /// MK-landscape format (`p NK N K`, `m V..` lines each followed by its table), or MAX-SAT in
+    /// DIMACS cnf or wcnf. The format comes from the extension (.nk, .mk, .cnf, .wcnf; .txt, .gset,
+    /// .rud, .mc), else the content.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
     pub instance: Option<PathBuf>,
     /// Read --instance in this format, whatever its extension.

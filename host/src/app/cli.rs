@@ -19,17 +19,20 @@ use crate::gomea::run::{Limits, Run, StopReason};
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 use crate::problem::generate::{self, WeightRange};
+use crate::problem::maxsat;
 use crate::problem::nk;
+use crate::problem::tables::TableProblem;
+use crate::problem::trap;
 use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, build_model, solve};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "pgomea",
     version,
-    about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for gray-box problems (Max-Cut, NK landscapes, tables)",
+    about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for gray-box problems (Max-Cut, MAX-SAT, NK landscapes, traps, tables)",
     long_about = "GPU-parallel Gene-pool Optimal Mixing (GOMEA) for gray-box problems, after Bouter and Bosman, \
-GECCO 2022: weighted Max-Cut (G-set files) and problems given by tables of subfunction values (.nk files: \
-NK landscapes and others). Serial GOMEA with Forced Improvement, and parallel GOMEA that mixes colour groups \
+GECCO 2022: weighted Max-Cut (G-set files), weighted partial MAX-SAT (DIMACS cnf and wcnf files), and problems \
+given by tables of subfunction values (.nk files, MK-landscape files: NK landscapes, deceptive traps and others). Serial GOMEA with Forced Improvement, and parallel GOMEA that mixes colour groups \
 of independent linkage sets at once, on all CPU cores or on an NVIDIA GPU (every kernel written in Rust).\n\n\
 Instances: --instance PATH, or --set S --name N from the data directory (--instances-dir, else \
 $PGOMEA_INSTANCES, else ./instances, else ../shared/instances). Without either, `run` solves an embedded \
@@ -58,8 +61,8 @@ pub enum Command {
     Run(RunArgs),
     /// Describe an instance: size, weights, degrees, the linkage model and its colouring.
     Info(InfoArgs),
-    /// Write a generated instance: a graph (torus, random, complete) in the G-set format, or an
-    /// NK landscape in the .nk format.
+    /// Write a generated instance: a graph (torus, random, complete) in the G-set format, an NK
+    /// landscape or concatenated deceptive traps in the .nk format, or satisfiable 3-SAT in cnf.
     Generate(GenerateArgs),
     /// List the CUDA devices.
     Devices,
@@ -185,16 +188,50 @@ pub enum Shape {
         #[arg(long)]
         n: usize,
     },
-    /// An NK landscape with sliding windows, in the .nk format: n variables, n - k + 1
-    /// subfunctions over k consecutive variables, table values uniform integers in [0, 10^6).
-    /// Prints `optimum V` (exact, by dynamic programming; also in the file) on stdout, or on
-    /// stderr when the instance itself goes to stdout.
+    /// An NK landscape in the .nk format, table values uniform integers in [0, 10^6): adjacent
+    /// (sliding windows: n - k + 1 subfunctions over k consecutive variables) or random (n
+    /// subfunctions, subfunction i over variable i and k - 1 others drawn at random). Prints
+    /// `optimum V` (adjacent: exact, by dynamic programming; also in the file) or `optimum
+    /// unknown` (random) on stdout, or on stderr when the instance itself goes to stdout.
     Nk {
         #[arg(long)]
         n: usize,
         #[arg(long)]
         k: usize,
+        #[arg(long, value_enum, default_value = "adjacent")]
+        neighbourhood: Neighbourhood,
     },
+    /// Concatenated deceptive traps in the .nk format: `blocks` traps of k variables (k * blocks
+    /// variables), a trap worth k when all its genes are 1, else k - 1 - (its ones). Prints
+    /// `optimum V` (blocks * k, all ones; also in the file) like `nk`.
+    Trap {
+        #[arg(long)]
+        k: usize,
+        #[arg(long)]
+        blocks: usize,
+        /// Assign the variables to the blocks by a random permutation (from --seed) instead of
+        /// adjacent runs, so that linked variables are not neighbours.
+        #[arg(long)]
+        shuffle: bool,
+    },
+    /// A satisfiable random 3-SAT instance in DIMACS cnf: an assignment is planted, then each of
+    /// the m clauses reads 3 distinct variables with random signs, redrawn until the assignment
+    /// satisfies it. Prints `optimum M` (every clause satisfied) like `nk`.
+    Sat {
+        #[arg(long)]
+        n: usize,
+        #[arg(long)]
+        m: usize,
+    },
+}
+
+/// The variables an NK subfunction reads besides its own.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Neighbourhood {
+    /// The k - 1 variables after it (sliding windows, no wrap-around): exact optimum known.
+    Adjacent,
+    /// k - 1 other distinct variables drawn at random: optimum unknown.
+    Random,
 }
 
 #[derive(Args, Debug)]
@@ -410,6 +447,10 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     if let Some(note) = &o.note {
         w(writeln!(out, "note             {note}"))?;
     }
+    for (k, v) in &o.report {
+        let v = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
+        w(writeln!(out, "{:<16} {v}", k.replace('_', " ")))?;
+    }
     if o.solution.len() <= 200 {
         w(writeln!(out, "solution         {}", o.solution))?;
     } else {
@@ -479,17 +520,26 @@ fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
         Shape::Torus { side } => generate::torus(side, w, a.seed)?,
         Shape::Random { n, m } => generate::random(n, m, w, a.seed)?,
         Shape::Complete { n } => generate::complete(n, w, a.seed)?,
-        Shape::Nk { n, k } => {
-            let problem = nk::sliding_window(n, k, a.seed)?;
-            let optimum = problem.optimum.expect("the generator computes the optimum");
+        Shape::Nk { n, k, neighbourhood } => {
+            let problem = match neighbourhood {
+                Neighbourhood::Adjacent => nk::sliding_window(n, k, a.seed)?,
+                Neighbourhood::Random => nk::random_neighbourhood(n, k, a.seed)?,
+            };
+            return write_tables(&problem, a.output.as_deref());
+        }
+        Shape::Trap { k, blocks, shuffle } => {
+            return write_tables(&trap::concatenated(k, blocks, a.seed, shuffle)?, a.output.as_deref());
+        }
+        Shape::Sat { n, m } => {
+            let (problem, _) = maxsat::planted_3sat(n, m, a.seed)?;
             match &a.output {
                 Some(p) => {
                     problem.write(p)?;
-                    println!("optimum {optimum}");
+                    println!("optimum {m}");
                 }
                 None => {
                     print!("{}", problem.to_text());
-                    eprintln!("optimum {optimum}");
+                    eprintln!("optimum {m}");
                 }
             }
             return Ok(ExitCode::SUCCESS);
@@ -498,6 +548,23 @@ fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
     match &a.output {
         Some(p) => graph.write(p)?,
         None => print!("{}", graph.to_text()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a generated table problem to `output` (its optimum, or that it is unknown, on stdout),
+/// or to stdout (the optimum on stderr).
+fn write_tables(problem: &TableProblem, output: Option<&std::path::Path>) -> Result<ExitCode> {
+    let optimum = problem.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into());
+    match output {
+        Some(p) => {
+            problem.write(p)?;
+            println!("optimum {optimum}");
+        }
+        None => {
+            print!("{}", problem.to_text());
+            eprintln!("optimum {optimum}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

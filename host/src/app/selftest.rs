@@ -29,7 +29,8 @@ use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
 use crate::problem::generate::{self, WeightRange};
 use crate::problem::maxcut::MaxCut;
-use crate::problem::nk;
+use crate::problem::maxsat::{self, MaxSat, SatFormat};
+use crate::problem::{nk, trap};
 use crate::solve::{Algorithm, SolveConfig, build_model};
 
 #[derive(Args, Debug)]
@@ -345,6 +346,10 @@ pub fn generated_cases() -> Result<Vec<Case>> {
         Case::new(graph(generate::random(2000, 8000, w, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 15)?,
         Case::new(Box::new(nk::sliding_window(60, 4, 16)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 16)?,
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Bflt(10), ColoringMethod::DSatur, 17)?,
+        Case::new(Box::new(nk::random_neighbourhood(300, 4, 18)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?,
+        Case::new(Box::new(trap::concatenated(5, 60, 19, true)?), LinkageModel::Flt, ColoringMethod::DSatur, 19)?,
+        Case::new(Box::new(weighted_partial_sat(300, 1200, 20)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 20)?,
+        Case::new(Box::new(weighted_partial_sat(60, 250, 21)?), LinkageModel::Univariate, ColoringMethod::DSatur, 21)?,
         // Hybrid parallel GOMEA: parallel Forced Improvement and local search of the offspring.
         // (greedy, and annealed by a few sweeps first).
         Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(0),
@@ -352,7 +357,33 @@ pub fn generated_cases() -> Result<Vec<Case>> {
             .hybrid(6),
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 20)?
             .hybrid(4),
+        Case::new(Box::new(weighted_partial_sat(300, 1200, 22)?), LinkageModel::Flt, ColoringMethod::DSatur, 22)?
+            .hybrid(4),
+        Case::new(Box::new(trap::concatenated(5, 60, 23, true)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 23)?
+            .hybrid(0),
     ])
+}
+
+/// Weighted partial MAX-SAT from a planted 3-SAT instance: weights 1..=9, every tenth clause
+/// hard, and a clause of each unusual shape (a tautology, an empty clause, one literal, a long
+/// clause), so that every path of the clauses kind is compared.
+fn weighted_partial_sat(n: usize, m: usize, seed: u64) -> Result<MaxSat> {
+    let (planted, _) = maxsat::planted_3sat(n, m, seed)?;
+    let mut rng = SplitMix64::stream(seed, 0x77736174);
+    let mut clauses: Vec<(i64, Vec<u32>)> =
+        (0..m).map(|s| (1 + rng.below(9) as i64, planted.clause(s).0.to_vec())).collect();
+    clauses.push((4, vec![0, 1, 6]));
+    clauses.push((3, vec![]));
+    clauses.push((5, vec![9]));
+    clauses.push((2, (0..40).map(|v| 2 * v as u32 + 1).collect()));
+    let hard: Vec<bool> = (0..clauses.len()).map(|s| s % 10 == 0).collect();
+    let top = clauses.iter().zip(&hard).filter(|(_, h)| !**h).map(|(c, _)| c.0).sum::<i64>() + 1;
+    for (c, &h) in clauses.iter_mut().zip(&hard) {
+        if h {
+            c.0 = top;
+        }
+    }
+    MaxSat::new(format!("wsat-n{n}-m{m}-s{seed}"), SatFormat::Wcnf, n, &clauses, hard, Some(top))
 }
 
 /// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.

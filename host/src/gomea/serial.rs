@@ -79,6 +79,10 @@ pub struct SerialGomea<'a, K: Kind> {
     trial: Vec<u8>,
     partial: PartialEvaluation,
     elitist_copy: Vec<u8>,
+    /// Per variable, how many parents have the gene 1 (the parents do not change during a
+    /// generation): whether any donor differs from a solution on a set follows from these in
+    /// O(|set|), without the search through the population.
+    ones: Vec<u32>,
 }
 
 /// Serial GOMEA on `problem` with a new random population of size `n`, fully evaluated (counted
@@ -189,6 +193,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             trial: vec![0; l],
             partial: PartialEvaluation::new(problem.functions()),
             elitist_copy: Vec::new(),
+            ones: vec![0; l],
             config,
         })
     }
@@ -249,6 +254,8 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         let oi = i * l..(i + 1) * l;
         self.trial.copy_from_slice(&o[oi.clone()]);
         let mut f_o = self.offspring.fitness[i];
+        // Whether o is the elitist: computed again only when o or the elitist change.
+        let mut is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == o[oi.clone()]);
         run.gom_steps += self.order.len() as u64;
         for k in 0..self.order.len() {
             let set = &self.fos.sets[self.order[k] as usize];
@@ -256,13 +263,26 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             // Donor: the first solution, in a random order, whose genes differ from o on the set.
             let donors = DonorOrder::from_bits(self.rng.next_u64(), self.rng.next_u64(), n as u32);
             let pop = &self.population.genes;
-            // SAFETY: a lane is its whole crew.
+            let parent = &pop[oi.clone()];
+            // A donor exists iff some parent other than i differs from o at some variable of the
+            // set: the gene counts say so without the search, which would visit all n parents
+            // to find none (most often so in a converged population).
+            let exists = set.iter().any(|&v| {
+                let (g, ones) = (oi_genes[v as usize], self.ones[v as usize]);
+                let differing = if g == 1 { n as u32 - ones } else { ones };
+                differing > (parent[v as usize] != g) as u32
+            });
+            if !exists {
+                continue;
+            }
+            // SAFETY: a lane is its whole crew: it tests the whole set (from 0 by 1).
             let d = unsafe {
-                first_differing_donor(&Lane, &donors, i as u32, set.len(), |c, from, by| {
+                first_differing_donor(&Lane, &donors, i as u32, set.len(), |c, _, _| {
                     let donor = &pop[c as usize * l..(c as usize + 1) * l];
-                    set[from..].iter().step_by(by).any(|&v| donor[v as usize] != oi_genes[v as usize])
+                    set.iter().any(|&v| donor[v as usize] != oi_genes[v as usize])
                 })
             };
+            debug_assert_ne!(d, NO_DONOR, "the gene counts promised a donor");
             if d == NO_DONOR {
                 continue;
             }
@@ -274,13 +294,13 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
                     self.trial[v as usize] = donor[v as usize];
                 }
             }
-            let is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == *oi_genes);
             if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, is_elitist, run) {
                 f_o += delta;
                 changed_any = true;
                 if delta > 0 {
                     run.offer(&o[oi.clone()], f_o);
                 }
+                is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == o[oi.clone()]);
             }
         }
         self.offspring.genes = o;
@@ -346,6 +366,13 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
         }
         self.offspring.genes.copy_from_slice(&self.population.genes);
         self.offspring.fitness.copy_from_slice(&self.population.fitness);
+        let l = self.population.l;
+        self.ones.fill(0);
+        for row in self.population.genes.chunks_exact(l.max(1)) {
+            for (count, &g) in self.ones.iter_mut().zip(row) {
+                *count += g as u32;
+            }
+        }
         // The patience of FI: 1 + floor(log10(n)) generations without improvement.
         let patience = 1 + (n as f64).log10().floor() as u32;
         for i in 0..n {

@@ -1,13 +1,14 @@
 //! Reading an instance file of any supported format. The format comes from the file's extension,
-//! else from its first line, and can be forced ([`ProblemFormat`], `--problem` on the command
-//! line).
+//! else from its content, and can be forced ([`ProblemFormat`], `--problem` on the command line).
 
 use std::path::Path;
 
 use super::GrayBoxProblem;
 use super::graph::Graph;
 use super::maxcut::MaxCut;
+use super::maxsat::MaxSat;
 use super::tables::TableProblem;
+use super::{mk, nk};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 
@@ -16,16 +17,22 @@ use crate::error::{Error, Result};
 pub enum ProblemFormat {
     /// Weighted Max-Cut: a graph in the G-set / rudy format (`n m`, then `i j w` lines).
     MaxCut,
-    /// Table subfunctions (NK landscapes and others) in the `.nk` format.
+    /// Table subfunctions (NK landscapes, traps and others) in the `.nk` format.
     Nk,
+    /// Table subfunctions in the MK-landscape format of other tools (`p NK N K`, `m` lines).
+    Mk,
+    /// Weighted partial MAX-SAT: DIMACS `cnf`, or `wcnf` (classic or 2022).
+    MaxSat,
 }
 
 impl Choice for ProblemFormat {
-    const ALL: &'static [Self] = &[ProblemFormat::MaxCut, ProblemFormat::Nk];
+    const ALL: &'static [Self] = &[ProblemFormat::MaxCut, ProblemFormat::Nk, ProblemFormat::Mk, ProblemFormat::MaxSat];
     fn name(self) -> &'static str {
         match self {
             ProblemFormat::MaxCut => "max-cut",
             ProblemFormat::Nk => "nk",
+            ProblemFormat::Mk => "mk",
+            ProblemFormat::MaxSat => "max-sat",
         }
     }
     fn help(self) -> &'static str {
@@ -34,39 +41,74 @@ impl Choice for ProblemFormat {
                 "Weighted Max-Cut: a graph in the G-set format (`n m`, then `i j w` lines, 1-based)"
             }
             ProblemFormat::Nk => {
-                "Table subfunctions (NK landscapes, ...) in the .nk format (`p nk N M`, then `f K V.. T..` lines)"
+                "Table subfunctions (NK landscapes, traps, ...) in the .nk format (`p nk N M`, then `f K V.. T..` lines)"
+            }
+            ProblemFormat::Mk => {
+                "Table subfunctions in the MK-landscape format (`p NK N K`, then `m V..` lines, each followed by its table)"
+            }
+            ProblemFormat::MaxSat => {
+                "MAX-SAT: DIMACS cnf (`p cnf N M`), weighted wcnf (`p wcnf N M [TOP]`, or the 2022 format with `h` lines)"
             }
         }
     }
 }
 
 impl ProblemFormat {
-    /// The format of a file by its extension, else by its first line that is not blank or a
-    /// comment: `p ...` is a `.nk` file, anything else a graph.
+    /// The format of a file by its extension (`.nk`, `.mk`, `.cnf`, `.wcnf`; `.txt`, `.gset`,
+    /// `.rud`, `.mc` for graphs), else by its content: the first line that is not blank or a
+    /// comment (`c ...`) is `p cnf ...` or `p wcnf ...` for MAX-SAT, `h ...` for a 2022 `wcnf`
+    /// file, `p ...` for a table file (MK when the next such line is an `m` line, else `.nk`);
+    /// anything else is a graph.
     pub fn detect(path: &Path, text: &str) -> ProblemFormat {
         match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
             Some("nk") => return ProblemFormat::Nk,
+            Some("mk") => return ProblemFormat::Mk,
+            Some("cnf" | "wcnf") => return ProblemFormat::MaxSat,
             Some("txt" | "gset" | "rud" | "mc") => return ProblemFormat::MaxCut,
             _ => {}
         }
-        let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('c'));
-        match first {
-            Some(l) if l.starts_with("p ") => ProblemFormat::Nk,
+        let mut data = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('c'));
+        let Some(first) = data.next() else { return ProblemFormat::MaxCut };
+        let mut tokens = first.split_whitespace();
+        match (tokens.next(), tokens.next()) {
+            (Some("p"), Some("cnf" | "wcnf")) => ProblemFormat::MaxSat,
+            (Some("h"), _) => ProblemFormat::MaxSat,
+            (Some("p"), _) if data.next().is_some_and(|l| l.split_whitespace().next() == Some("m")) => {
+                ProblemFormat::Mk
+            }
+            (Some("p"), _) => ProblemFormat::Nk,
             _ => ProblemFormat::MaxCut,
         }
     }
 }
 
+/// A table problem whose file states no optimum gets the exact one when its subfunctions are
+/// sliding windows (adjacent NK landscapes, from any tool): dynamic programming over the windows,
+/// in time linear in the size of the tables.
+fn with_exact_optimum(mut problem: TableProblem) -> TableProblem {
+    if problem.optimum.is_none() {
+        problem.optimum = nk::optimum(problem.functions()).map(|(value, _)| value);
+    }
+    problem
+}
+
 /// Reads the instance file at `path` in `format`, or in the format [`ProblemFormat::detect`]
 /// finds.
 pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBoxProblem>> {
-    let text = super::read_text(path)?;
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    read_named(path, format, &name)
+}
+
+/// [`read`], with `name` as the instance's name in reports instead of the file stem.
+pub fn read_named(path: &Path, format: Option<ProblemFormat>, name: &str) -> Result<Box<dyn GrayBoxProblem>> {
+    let text = super::read_text(path)?;
     let file = path.display().to_string();
     Ok(match format.unwrap_or_else(|| ProblemFormat::detect(path, &text)) {
         ProblemFormat::MaxCut => {
-            Box::new(MaxCut::new(Graph::parse(&text, &file, &name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?)
+            Box::new(MaxCut::new(Graph::parse(&text, &file, name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?)
         }
-        ProblemFormat::Nk => Box::new(TableProblem::parse(&text, &file, &name)?),
+        ProblemFormat::Nk => Box::new(with_exact_optimum(TableProblem::parse(&text, &file, name)?)),
+        ProblemFormat::Mk => Box::new(with_exact_optimum(mk::parse(&text, &file, name)?)),
+        ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name)?),
     })
 }

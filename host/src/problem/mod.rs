@@ -10,8 +10,10 @@
 //! the kernels run.
 //!
 //! The problems: weighted Max-Cut ([`maxcut`], the pairwise kind; graphs in the G-set format,
-//! [`graph`]) and problems given by tables ([`tables`], with their `.nk` file format), NK
-//! landscapes among them ([`nk`]); generators ([`generate`], [`nk`]), the data directory of
+//! [`graph`]); problems given by tables ([`tables`], with their `.nk` file format, and [`mk`],
+//! the MK-landscape files of other tools), NK landscapes ([`nk`]) and concatenated deceptive
+//! traps ([`trap`]) among them; weighted partial MAX-SAT ([`maxsat`], the clauses kind; DIMACS
+//! `cnf` and `wcnf` files); generators ([`generate`], [`nk`], [`trap`]), the data directory of
 //! shipped instances ([`data`]), and [`load`], which reads an instance file of any format.
 
 pub mod data;
@@ -19,10 +21,13 @@ pub mod generate;
 pub mod graph;
 pub mod load;
 pub mod maxcut;
+pub mod maxsat;
 pub mod memory;
+pub mod mk;
 pub mod nk;
 pub mod tables;
 pub mod text;
+pub mod trap;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -52,6 +57,12 @@ pub trait GrayBoxProblem: Send + Sync {
     /// gives it).
     fn known_optimum(&self) -> Option<i64> {
         None
+    }
+    /// Facts about a solution `x` beyond its fitness, for the result of a run (name, value): for
+    /// MAX-SAT the clauses it leaves unsatisfied. Nothing by default.
+    fn solution_report(&self, x: &[u8]) -> Vec<(&'static str, String)> {
+        let _ = x;
+        Vec::new()
     }
 
     /// Number of variables l.
@@ -119,9 +130,12 @@ enum Arrays {
 /// and the range of each subfunction's values.
 ///
 /// Invariant (checked by every constructor): every variable index is below `l`; every table has
-/// `2^arity` entries inside `values`; no subfunction names a variable twice; the fitness of every
-/// genotype, and the sum of the value ranges (which bounds every partial delta), fit in i64.
-/// The kind's evaluation on a genotype of `l` genes therefore reads only inside the arrays.
+/// `2^arity` entries inside `values`; no subfunction's variable list names a variable twice (a
+/// clause's literals may repeat one: its list holds the distinct variables of its literals); each
+/// subfunction's bounds are its exact smallest and largest value; the fitness of every genotype,
+/// and the sum of the value ranges (which bounds every partial delta), fit in i64. The kind's
+/// evaluation on a genotype of `l` genes therefore reads only inside the arrays, and a
+/// subfunction's value depends on the genes of its listed variables alone.
 #[derive(Clone, Debug)]
 pub struct Subfunctions {
     l: usize,
@@ -217,19 +231,51 @@ impl Subfunctions {
 
     /// Weighted clauses over `l` variables: subfunction s is the disjunction of the literals
     /// `lits[lit_offsets[s]..lit_offsets[s+1]]` (`2v` for x_v, `2v + 1` for not x_v), worth
-    /// `weights[s]` when satisfied.
+    /// `weights[s]` when satisfied. A clause may repeat a variable: a repeated literal changes
+    /// nothing, and a clause holding both x_v and not x_v (a tautology) is always satisfied, which
+    /// the kind's evaluation computes as it stands. The clause's variables are the distinct
+    /// variables of its literals, in the order of their first literal; its bounds are exact (a
+    /// tautology is always worth its weight, an empty clause never anything).
     pub fn clauses(l: usize, lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
         check_offsets("clauses", &lit_offsets, lits.len())?;
-        if weights.len() != lit_offsets.len() - 1 {
-            return Err(Error::usage(format!(
-                "clauses: {} weights for {} clauses",
-                weights.len(),
-                lit_offsets.len() - 1
-            )));
+        let m = lit_offsets.len() - 1;
+        if weights.len() != m {
+            return Err(Error::usage(format!("clauses: {} weights for {m} clauses", weights.len())));
         }
-        let vars = lits.iter().map(|&lit| lit >> 1).collect();
-        let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
-        Subfunctions::finish(l, lit_offsets.clone(), vars, bounds, Arrays::Clauses { lit_offsets, lits, weights })
+        let mut sub_offsets = Vec::with_capacity(m + 1);
+        let mut vars = Vec::with_capacity(lits.len());
+        let mut bounds = Vec::with_capacity(m);
+        // The literal of each variable in the current clause: seen[v] = (clause + 1, literal).
+        let mut seen = vec![(0u32, 0u32); l];
+        sub_offsets.push(0u32);
+        for s in 0..m {
+            let clause = &lits[lit_offsets[s] as usize..lit_offsets[s + 1] as usize];
+            let mut tautology = false;
+            for &lit in clause {
+                let v = (lit >> 1) as usize;
+                let Some(entry) = seen.get_mut(v) else {
+                    return Err(Error::usage(format!(
+                        "clause {s} reads variable {v}, but there are only {l} variables"
+                    )));
+                };
+                if entry.0 == s as u32 + 1 {
+                    tautology |= entry.1 != lit;
+                } else {
+                    *entry = (s as u32 + 1, lit);
+                    vars.push(v as u32);
+                }
+            }
+            sub_offsets.push(u32::try_from(vars.len()).map_err(|_| too_large())?);
+            let w = weights[s];
+            bounds.push(if tautology {
+                (w, w)
+            } else if clause.is_empty() {
+                (0, 0)
+            } else {
+                (w.min(0), w.max(0))
+            });
+        }
+        Subfunctions::finish(l, sub_offsets, vars, bounds, Arrays::Clauses { lit_offsets, lits, weights })
     }
 
     /// Checks the variables and the value range, and builds the incidence of the variables.
@@ -534,8 +580,13 @@ mod tests {
                     .collect()
             }
         }
-        for f in one_of_each() {
-            let from_kind = f.with_kind(Vars(f.len()));
+        for f in one_of_each().into_iter().chain([repeating_clauses()]) {
+            // A clause's list names each variable once, at its first literal.
+            let from_kind: Vec<Vec<u32>> = f
+                .with_kind(Vars(f.len()))
+                .into_iter()
+                .map(|vs| vs.iter().enumerate().filter(|&(k, v)| !vs[..k].contains(v)).map(|(_, &v)| v).collect())
+                .collect();
             let from_host: Vec<Vec<u32>> = (0..f.len()).map(|s| f.variables_of(s).to_vec()).collect();
             assert_eq!(from_kind, from_host, "{}", f.arrays().kind_name());
             // The incidence is the transpose, ascending.
@@ -545,6 +596,38 @@ mod tests {
                 assert_eq!(f.dependent(v), &expected[..]);
             }
         }
+    }
+
+    /// Clauses that repeat a variable: (x0 or x0 or not x2), (x1 or not x1), (not x2 or x3 or
+    /// x2 or not x2), (), (x3).
+    fn repeating_clauses() -> Subfunctions {
+        let lits = vec![0, 0, 5, 2, 3, 5, 6, 4, 5, 6];
+        Subfunctions::clauses(4, vec![0, 3, 5, 9, 9, 10], lits, vec![3, 5, 7, 11, 2]).unwrap()
+    }
+
+    #[test]
+    fn repeated_literals_and_tautologies_are_counted_exactly() {
+        let f = repeating_clauses();
+        assert_eq!(f.variables_of(0), &[0, 2]);
+        assert_eq!(f.variables_of(1), &[1]);
+        assert_eq!(f.variables_of(2), &[2, 3]);
+        assert_eq!(f.variables_of(3), &[] as &[u32]);
+        assert_eq!(f.dependent(2), &[0, 2]);
+        // Tautologies are always worth their weight, the empty clause nothing.
+        assert_eq!(
+            (f.bounds(0), f.bounds(1), f.bounds(2), f.bounds(3), f.bounds(4)),
+            ((0, 3), (5, 5), (7, 7), (0, 0), (0, 2))
+        );
+        assert_eq!(f.value_range(1), 0);
+        for bits in 0u32..16 {
+            let x: Vec<u8> = (0..4).map(|v| (bits >> v & 1) as u8).collect();
+            let first = if x[0] == 1 || x[2] == 0 { 3 } else { 0 };
+            let last = if x[3] == 1 { 2 } else { 0 };
+            assert_eq!(f.evaluate(&x), first + 5 + 7 + last, "{x:?}");
+            let (lo, hi) = f.fitness_bounds();
+            assert!((lo..=hi).contains(&f.evaluate(&x)));
+        }
+        assert_eq!(f.fitness_bounds(), (12, 17));
     }
 
     #[test]
@@ -574,7 +657,6 @@ mod tests {
         assert!(e(Subfunctions::tables(2, vec![0, 2], vec![0, 1], vec![0], vec![1, 2, 3])).contains("does not fit"));
         assert!(e(Subfunctions::tables(2, vec![0, 3], vec![0, 1], vec![0], vec![0; 8])).contains("offsets"));
         assert!(e(Subfunctions::clauses(2, vec![0, 1], vec![4], vec![1])).contains("reads variable 2"));
-        assert!(e(Subfunctions::clauses(2, vec![0, 2], vec![0, 1], vec![1])).contains("twice"));
         // A range that fits only just: the sum of the ranges is the limit.
         Subfunctions::pairwise(3, vec![0, 1, 1, 2], vec![i64::MAX / 2, i64::MAX / 2]).unwrap();
         assert!(

@@ -1,8 +1,13 @@
-//! NK landscapes with sliding windows (the tables kind's first user): `n` variables and `n - k + 1`
-//! subfunctions, subfunction i reading the `k` consecutive variables i..i+k-1, every table value
-//! an integer drawn uniformly from [0, 10^6) (as CWI's GOMEA generates them, in integers so that
-//! fitness is exact). Without wrap-around, the optimum follows exactly by dynamic programming
-//! over the windows, which [`optimum`] computes with a genotype that attains it.
+//! NK landscapes (the tables kind), every table value an integer drawn uniformly from [0, 10^6)
+//! (as CWI's GOMEA generates them, in integers so that fitness is exact), in two neighbourhoods:
+//!
+//! - adjacent ([`sliding_window`]): `n` variables and `n - k + 1` subfunctions, subfunction i
+//!   reading the `k` consecutive variables i..i+k-1. Without wrap-around, the optimum follows
+//!   exactly by dynamic programming over the windows, which [`optimum`] computes with a genotype
+//!   that attains it;
+//! - random ([`random_neighbourhood`]): `n` subfunctions, subfunction i reading variable i and
+//!   `k - 1` other distinct variables drawn at random. Finding its optimum is NP-hard for k >= 3;
+//!   none is claimed.
 
 use pgomea_device::rng::SplitMix64;
 
@@ -40,6 +45,41 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     debug_assert_eq!(problem.evaluate(&witness), value);
     problem.optimum = Some(value);
     Ok(problem)
+}
+
+/// An NK landscape of `n` variables with random neighbourhoods, from `seed`: subfunction i reads
+/// variable i (the most significant bit of its table index) and `k - 1` other distinct variables
+/// drawn uniformly, in the order drawn. Its optimum is unknown.
+pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
+    if k == 0 || k > MAX_TABLE_ARITY as usize {
+        return Err(Error::usage(format!("NK: k = {k}; k must be 1 to {MAX_TABLE_ARITY} (a table has 2^k entries)")));
+    }
+    if n < k {
+        return Err(Error::usage(format!(
+            "NK: n = {n} variables cannot give a subfunction k = {k} distinct variables"
+        )));
+    }
+    if n > u32::MAX as usize / 2 || n.saturating_mul(1 << k) > u32::MAX as usize {
+        return Err(Error::usage(format!(
+            "NK: n = {n}, k = {k} is more than this program supports (2^32 table entries)"
+        )));
+    }
+    let mut rng = SplitMix64::stream(seed, 0x6e6b72);
+    let subfunctions: Vec<(Vec<u32>, Vec<i64>)> = (0..n)
+        .map(|i| {
+            let mut vars = vec![i as u32];
+            while vars.len() < k {
+                // k <= 16, so a rejected draw is rare unless n is close to k.
+                let v = rng.index(n) as u32;
+                if !vars.contains(&v) {
+                    vars.push(v);
+                }
+            }
+            let table = (0..1 << k).map(|_| rng.below(VALUES) as i64).collect();
+            (vars, table)
+        })
+        .collect();
+    TableProblem::new(format!("nk-random-n{n}-k{k}-s{seed}"), "nk", n, &subfunctions, None)
 }
 
 /// The optimum of table subfunctions that are sliding windows (subfunction i reads the k

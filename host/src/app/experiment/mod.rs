@@ -31,7 +31,6 @@ use crate::error::{Error, Result};
 use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::{Limits, Run, StopReason};
 use crate::problem::GrayBoxProblem;
-use crate::problem::maxcut::MaxCut;
 use crate::solve::{Algorithm, Backend, SolveConfig, solve};
 use plot::{Figure, Series};
 use store::{RunConfig, RunRecord};
@@ -355,7 +354,7 @@ fn check_stored_runs(a: &ExperimentArgs, plan: &[RunSpec], common: &studies::Com
 pub fn execute(
     spec: &RunSpec,
     common: &studies::Common,
-    problem: &MaxCut,
+    problem: &dyn GrayBoxProblem,
     ptx: Option<&'static str>,
     progress: bool,
 ) -> Result<RunRecord> {
@@ -398,8 +397,8 @@ pub fn execute(
         instance: spec.instance.label.clone(),
         instance_source: spec.instance.source_text(),
         instance_set: spec.instance.set.clone(),
-        vertices: problem.variables(),
-        edges: problem.subfunctions(),
+        variables: problem.variables(),
+        subfunctions: problem.subfunctions(),
         variant: v.name.clone(),
         seed: spec.seed,
         best_known: spec.instance.best_known,
@@ -457,16 +456,16 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         );
     }
     let started = Instant::now();
-    let mut loaded: Option<(String, MaxCut)> = None;
+    let mut loaded: Option<(String, Box<dyn GrayBoxProblem>)> = None;
     for (k, spec) in pending.iter().enumerate() {
         if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
             return Ok(interrupted(a, None));
         }
         let source = spec.instance.source_text();
         if loaded.as_ref().is_none_or(|(s, _)| *s != source) {
-            loaded = Some((source.clone(), MaxCut::new(spec.instance.load()?)?));
+            loaded = Some((source.clone(), spec.instance.load()?));
         }
-        let problem = &loaded.as_ref().expect("loaded").1;
+        let problem = &*loaded.as_ref().expect("loaded").1;
         if !a.quiet {
             let limit = match (spec.time_limit, spec.max_evals) {
                 (Some(t), Some(e)) => format!("{t} s or {e} evaluations"),
@@ -475,7 +474,7 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
                 (None, None) => "no limit".into(),
             };
             eprintln!(
-                "[{}/{}] {} ({}, {} vertices; {}; limit {}{})",
+                "[{}/{}] {} ({}, {} variables; {}; limit {}{})",
                 skipped + k + 1,
                 total,
                 spec.run_id,
@@ -735,7 +734,8 @@ pub fn write_figures(dir: &Path, records: &[RunRecord], s: &Summary) -> Result<(
             }
             continue;
         }
-        let mut instances: Vec<(usize, String)> = mine.iter().map(|g| (g[0].vertices, g[0].instance.clone())).collect();
+        let mut instances: Vec<(usize, String)> =
+            mine.iter().map(|g| (g[0].variables, g[0].instance.clone())).collect();
         instances.dedup();
         for (_, inst) in &instances {
             let r0 = mine.iter().find(|g| &g[0].instance == inst).expect("group")[0];

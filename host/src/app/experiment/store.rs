@@ -55,8 +55,12 @@ pub struct RunRecord {
     pub instance_source: String,
     /// The set of the data directory (A, B, C, ...), or `files`.
     pub instance_set: String,
-    pub vertices: usize,
-    pub edges: usize,
+    /// The number of variables (vertices of a graph); `vertices` in records of pgomea 0.1.
+    #[serde(alias = "vertices")]
+    pub variables: usize,
+    /// The number of subfunctions (edges of a graph); `edges` in records of pgomea 0.1.
+    #[serde(alias = "edges")]
+    pub subfunctions: usize,
     pub variant: String,
     pub seed: u64,
     pub best_known: Option<i64>,

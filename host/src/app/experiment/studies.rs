@@ -205,7 +205,8 @@ pub struct InstanceRef {
     /// A, B, Bgrid, C, G, or `files`.
     pub set: String,
     pub source: Source,
-    pub vertices: usize,
+    /// The number of variables (vertices of a graph).
+    pub variables: usize,
     pub best_known: Option<i64>,
     pub is_optimal: bool,
 }
@@ -224,10 +225,10 @@ impl InstanceRef {
             Source::File(p) => p.display().to_string(),
         }
     }
-    /// Reads the instance (named by its label).
-    pub fn load(&self) -> Result<crate::problem::graph::Graph> {
+    /// Reads the instance, of any problem kind (named by its label).
+    pub fn load(&self) -> Result<Box<dyn crate::problem::GrayBoxProblem>> {
         let path = self.path();
-        let mut instance = crate::problem::graph::Graph::read(&path).map_err(|e| match (&self.source, e) {
+        crate::problem::load::read_named(&path, None, &self.label).map_err(|e| match (&self.source, e) {
             (Source::Data { row, .. }, Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => Error::usage(format!(
                 "instance {}/{}: {} does not exist; the data directory has best_known.csv but not this instance file \
                  (the README says where to get the sets)",
@@ -236,9 +237,7 @@ impl InstanceRef {
                 path.display()
             )),
             (_, e) => e,
-        })?;
-        instance.name = self.label.clone();
-        Ok(instance)
+        })
     }
 }
 
@@ -281,7 +280,7 @@ pub fn resolve_instances(
         label: if row.set == "C" || row.set == "G" { row.name.clone() } else { format!("{}/{}", row.set, row.name) },
         set: row.set.clone(),
         source: Source::Data { dir: dir.to_path_buf(), row: row.clone() },
-        vertices: row.vertices,
+        variables: row.vertices,
         best_known: Some(row.best_known),
         is_optimal: row.is_optimal,
     };
@@ -289,20 +288,23 @@ pub fn resolve_instances(
     for item in items {
         let path = Path::new(item);
         if path.is_file() {
-            let instance = crate::problem::graph::Graph::read(path)?;
+            let instance = crate::problem::load::read(path, None)?;
             let known = data::data_dir(data_dir).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });
-            let (best_known, is_optimal) = match known {
-                Some(k) => (Some(k.best_known), k.is_optimal),
-                None => (bkv_beside(path), false),
+            // The data directory's value, else the optimum the file states (a generator proved
+            // it), else a `.bkv` file beside it (not known to be optimal).
+            let (best_known, is_optimal) = match (known, instance.known_optimum()) {
+                (Some(k), _) => (Some(k.best_known), k.is_optimal),
+                (None, Some(o)) => (Some(o), true),
+                (None, None) => (bkv_beside(path), false),
             };
             let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
             out.push(InstanceRef {
-                label: instance.name.clone(),
+                label: instance.name().to_string(),
                 set: "files".into(),
                 source: Source::File(abs),
-                vertices: instance.vertices,
+                variables: instance.variables(),
                 best_known,
                 is_optimal,
             });
@@ -459,7 +461,7 @@ pub fn plan(study: Study, instances: &[InstanceRef], runs: u64, budget: &Budget)
         };
         for variant in study.variants() {
             let time_limit = match (variant.algorithm, budget.serial_time_limit) {
-                (Algorithm::Serial, Some(s)) if inst.vertices >= budget.large_vertices => Some(s),
+                (Algorithm::Serial, Some(s)) if inst.variables >= budget.large_vertices => Some(s),
                 _ => budget.time_limit,
             };
             for seed in 1..=runs {

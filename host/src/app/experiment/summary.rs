@@ -165,7 +165,7 @@ fn key(r: &RunRecord) -> GroupKey {
         study_rank(&r.study),
         r.study.clone(),
         r.instance_set.clone(),
-        r.vertices,
+        r.variables,
         r.instance.clone(),
         variant_rank(&r.study, &r.variant),
         r.variant.clone(),
@@ -198,8 +198,8 @@ fn group_summary(runs: &[&RunRecord]) -> GroupSummary {
         instance: r0.instance.clone(),
         instance_set: r0.instance_set.clone(),
         instance_source: r0.instance_source.clone(),
-        vertices: r0.vertices,
-        edges: r0.edges,
+        vertices: r0.variables,
+        edges: r0.subfunctions,
         variant: r0.variant.clone(),
         algorithm: r0.config.algorithm.clone(),
         linkage: r0.config.linkage.clone(),
@@ -324,7 +324,7 @@ pub fn speedup_summary(study: &str, parallel: &[&RunRecord], serial: &[&RunRecor
     Some(SpeedupSummary {
         study: study.to_string(),
         instance: p0.instance.clone(),
-        vertices: p0.vertices,
+        vertices: p0.variables,
         parallel_runs: parallel.len(),
         serial_runs: serial.len(),
         median_speedup: median_of(ratios.clone()),
@@ -345,7 +345,7 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
     // The speed-up study, and the convergence study, which runs the same two algorithms.
     for study in studies.iter().filter(|s| [Study::Speedup.name(), Study::Convergence.name()].contains(&s.as_str())) {
         let mut instances: Vec<(usize, String)> =
-            records.iter().filter(|r| &r.study == study).map(|r| (r.vertices, r.instance.clone())).collect();
+            records.iter().filter(|r| &r.study == study).map(|r| (r.variables, r.instance.clone())).collect();
         instances.sort();
         instances.dedup();
         for (_, inst) in instances {
@@ -506,7 +506,7 @@ pub struct ScalePoint {
 pub fn scalability_points(runs: &[&RunRecord]) -> Vec<ScalePoint> {
     let mut by_l: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     for r in runs {
-        by_l.entry(r.vertices).or_default().push(r.time_to_target_s.unwrap_or(f64::INFINITY));
+        by_l.entry(r.variables).or_default().push(r.time_to_target_s.unwrap_or(f64::INFINITY));
     }
     by_l.into_iter()
         .map(|(l, mut t)| {

@@ -1,0 +1,42 @@
+//! Concatenated deceptive traps (the tables kind): `blocks` subfunctions of `k` variables each,
+//! every variable in exactly one block. A block with u of its k genes at 1 is worth k when u = k,
+//! else k - 1 - u: every step towards all ones loses until the last one, so an optimiser that does
+//! not mix a whole block at once is led to all zeros. The optimum, blocks * k, is all ones.
+//!
+//! Block b reads the variables b*k .. b*k+k-1, or with `shuffle` the k variables at those places
+//! of a seeded random permutation, so that linked variables are not neighbours and no linkage
+//! model can profit from the order of the variables.
+
+use pgomea_device::problem::MAX_TABLE_ARITY;
+use pgomea_device::rng::SplitMix64;
+
+use super::tables::TableProblem;
+use crate::error::{Error, Result};
+
+/// The value of a trap of `k` genes with `ones` of them at 1.
+pub fn trap_value(k: usize, ones: usize) -> i64 {
+    if ones == k { k as i64 } else { (k - 1 - ones) as i64 }
+}
+
+/// Concatenated traps of size `k` over `blocks` blocks (`blocks * k` variables), the blocks
+/// adjacent or (with `shuffle`) a random assignment drawn from `seed`, with the optimum.
+pub fn concatenated(k: usize, blocks: usize, seed: u64, shuffle: bool) -> Result<TableProblem> {
+    if k == 0 || k > MAX_TABLE_ARITY as usize {
+        return Err(Error::usage(format!("trap: k = {k}; k must be 1 to {MAX_TABLE_ARITY} (a table has 2^k entries)")));
+    }
+    let l = blocks.checked_mul(k).filter(|&l| blocks >= 1 && l <= u32::MAX as usize / 2).ok_or_else(|| {
+        Error::usage(format!("trap: {blocks} blocks of {k}: expected 1 to {} variables in all", u32::MAX / 2))
+    })?;
+    if blocks.saturating_mul(1 << k) > u32::MAX as usize {
+        return Err(Error::usage(format!("trap: {blocks} blocks of k = {k} need more than 2^32 table entries")));
+    }
+    let mut order: Vec<u32> = (0..l as u32).collect();
+    if shuffle {
+        SplitMix64::stream(seed, 0x74726170).shuffle(&mut order);
+    }
+    // Index bit k-1-t is the gene of the block's t-th variable; the value depends on the count alone.
+    let table: Vec<i64> = (0..1usize << k).map(|i| trap_value(k, i.count_ones() as usize)).collect();
+    let subfunctions: Vec<(Vec<u32>, Vec<i64>)> = order.chunks(k).map(|vars| (vars.to_vec(), table.clone())).collect();
+    let name = if shuffle { format!("trap-k{k}-b{blocks}-s{seed}-shuffled") } else { format!("trap-k{k}-b{blocks}") };
+    TableProblem::new(name, "trap", l, &subfunctions, Some((blocks * k) as i64))
+}
