@@ -24,8 +24,11 @@ Kinds and instances (every optimum is proven):
              subfunction per clause, its inputs the clause's variables, value to reach = m).
 
 Each run is its own subprocess, one after another (never two at once), seeds 1..N:
-  pgomea run --instance F --algo serial --linkage flt --seed S --target OPT --time-limit T --json -q
-  pgomea run --instance F --algo parallel --backend cpu --linkage flt ... (all cores)
+    pgomea run --instance F --algo serial --local-search off --linkage flt --seed S --target OPT
+             --time-limit T --json -q
+  pgomea run --instance F --algo parallel --backend cpu --no-fi --local-search off --linkage flt ...
+             (all cores)
+(with --config default, without the --local-search and --no-fi options: `pgomea run`'s defaults)
   gomea.DiscreteGOMEA(fitness=..., linkage_model=gomea.linkage.StaticLinkageTree(),
                       base_population_size=16, max_number_of_seconds=T, random_seed=S).run()
 Time to the optimum is each tool's own clock (pgomea: `time_s`, from after reading the file;
@@ -242,8 +245,18 @@ def last_json_line(text: str) -> dict | None:
     return None
 
 
-def run_pgomea(binary: Path, instance: Path, algo: str, optimum: int, seed: int, time_limit: float) -> dict:
-    cmd = [str(binary), "run", "--instance", str(instance), "--algo", algo, "--linkage", "flt",
+# pgomea's configurations: `gomea` is GOMEA as PyPI gomea runs it (serial with Forced Improvement,
+# parallel GOM as in the paper, neither with local search); `default` is `pgomea run`'s defaults
+# (both with annealed local search of every new population).
+CONFIGS = {
+    "gomea": {"serial": ["--local-search", "off"], "parallel": ["--no-fi", "--local-search", "off"]},
+    "default": {"serial": [], "parallel": []},
+}
+
+
+def run_pgomea(binary: Path, instance: Path, algo: str, optimum: int, seed: int, time_limit: float,
+               config: str = "gomea") -> dict:
+    cmd = [str(binary), "run", "--instance", str(instance), "--algo", algo, *CONFIGS[config][algo], "--linkage", "flt",
            "--seed", str(seed), "--target", str(optimum), "--time-limit", f"{time_limit:g}", "--json", "--quiet"]
     if algo == "parallel":
         cmd += ["--backend", "cpu"]
@@ -384,6 +397,9 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per run (default 30)")
     ap.add_argument("--quick", action="store_true", help="3 seeds, 10 s per run (overrides both)")
     ap.add_argument("--kinds", default="trap,nk,max-sat", help="comma-separated subset of trap,nk,max-sat")
+    ap.add_argument("--config", choices=sorted(CONFIGS), default="gomea",
+                    help="pgomea's configuration: gomea (default; no local search, as gomea) or default "
+                         "(`pgomea run`'s defaults, annealed local search of new populations)")
     ap.add_argument("--out", type=Path, default=None, help="also write the markdown report to this file")
     ap.add_argument("--raw", type=Path, default=None, help="also write every run as one JSON line here")
     args = ap.parse_args()
@@ -449,7 +465,7 @@ def main() -> int:
                 if tool == "gomea":
                     r = run_gomea(kind, spec, seed, args.time_limit, str(scratch))
                 else:
-                    r = run_pgomea(args.pgomea, path, tool.split()[1], opt, seed, args.time_limit)
+                    r = run_pgomea(args.pgomea, path, tool.split()[1], opt, seed, args.time_limit, args.config)
                 r.update(tool=tool, kind=kind, instance=label, seed=seed, optimum=opt)
                 per_tool[tool].append(r)
                 if raw_out:
@@ -480,7 +496,9 @@ def main() -> int:
     out.append(f"- Command: `{command}`")
     out.append(f"- pgomea: `{args.pgomea}` (sha256 {binary_sha}; repository at {repo_commit}), `run --algo serial|parallel "
                f"--backend cpu --linkage flt --target OPT --time-limit T --json --quiet` (base population 16, IMS factor 4; "
-               f"serial with Forced Improvement)")
+               f"serial with Forced Improvement), configuration `{args.config}` "
+               f"(serial {' '.join(CONFIGS[args.config]['serial']) or 'defaults'}; "
+               f"parallel {' '.join(CONFIGS[args.config]['parallel']) or 'defaults'})")
     out.append(f"- gomea {gomea_version}: `DiscreteGOMEA(fitness=..., linkage_model=StaticLinkageTree(), "
                f"base_population_size=16, max_number_of_seconds=T, random_seed=seed)`; traps "
                f"`DeceptiveTrapFunction(n, {TRAP_K})`, NK `NKLandscapes(n, {NK_K}, table_seed)` (time to the optimum from "

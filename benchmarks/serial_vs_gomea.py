@@ -3,7 +3,8 @@
 
 For each instance (Set B tori n = 400, 784, 1600 and Set A n = 100) and each seed, one run of
 
-  * pgomea: `pgomea run --algo serial --linkage flt --target <best known> --time-limit T --json`
+    * pgomea: `pgomea run --algo serial --local-search off --linkage flt --target <best known>
+             --time-limit T --json` (GOMEA as gomea runs it: Forced Improvement, no local search)
   * gomea:  `gomea.DiscreteGOMEA(fitness=gomea.fitness.MaxCut(file, vtr_file),
              linkage_model=gomea.linkage.StaticLinkageTree(), base_population_size=16,
              max_number_of_seconds=T, random_seed=seed)` (interleaved multi-start scheme with
@@ -160,7 +161,7 @@ def last_json_line(text: str) -> dict | None:
 
 def run_pgomea(binary: Path, instance: Path, target: int, seed: int, time_limit: float) -> dict:
     cmd = [
-        str(binary), "run", "--instance", str(instance), "--algo", "serial", "--linkage", "flt",
+        str(binary), "run", "--instance", str(instance), "--algo", "serial", "--local-search", "off", "--linkage", "flt",
         "--seed", str(seed), "--target", str(target), "--time-limit", f"{time_limit:g}",
         "--json", "--quiet",
     ]
@@ -416,7 +417,7 @@ def main() -> int:
     lines.append(f"- Command: `{cmd}`")
     lines.append(f"- pgomea: `{args.pgomea}` (sha256 {binary_sha}; repository at {repo_commit} when the "
                  "benchmark started), "
-                 "`run --algo serial --linkage flt --target <best known> --time-limit T --json --quiet` "
+                 "`run --algo serial --local-search off --linkage flt --target <best known> --time-limit T --json --quiet` "
                  "(base population 16, IMS factor 4, Forced Improvement)")
     lines.append(f"- gomea {gomea_version}: `DiscreteGOMEA(fitness=MaxCut(file, vtr_file), "
                  "linkage_model=StaticLinkageTree(), base_population_size=16, "

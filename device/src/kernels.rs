@@ -190,8 +190,12 @@ unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
                 barrier.sync();
             }
         }
+        if anneal.descend == 0 {
+            return;
+        }
+        // The greedy descent: rounds until a whole round flips nothing in any solution.
         let mut before = 0;
-        while anneal.descend != 0 {
+        loop {
             for c in 0..a.local_search.colors as usize {
                 local_search_color(a, c, None);
                 barrier.sync();

@@ -741,18 +741,21 @@ pub unsafe fn local_search<K: Kind>(kind: &K, ls: &LocalSearch, x: Ptr<u8>, solu
                 }
             }
         }
-        while ls.anneal.descend != 0 {
-            rounds += 1;
-            let mut flipped = false;
-            for c in 0..ls.colors as usize {
-                for t in ls.color_offsets.read(c) as usize..ls.color_offsets.read(c + 1) as usize {
-                    let g = try_flip(kind, ls, x, ls.color_vars.read(t));
-                    gain += g;
-                    flipped |= g > 0;
+        // The greedy descent, when asked for: rounds of improving flips until none improves.
+        if ls.anneal.descend != 0 {
+            loop {
+                rounds += 1;
+                let mut flipped = false;
+                for c in 0..ls.colors as usize {
+                    for t in ls.color_offsets.read(c) as usize..ls.color_offsets.read(c + 1) as usize {
+                        let g = try_flip(kind, ls, x, ls.color_vars.read(t));
+                        gain += g;
+                        flipped |= g > 0;
+                    }
                 }
-            }
-            if !flipped {
-                break;
+                if !flipped {
+                    break;
+                }
             }
         }
     }
