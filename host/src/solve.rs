@@ -340,7 +340,6 @@ pub fn solve<'a>(
         std::thread::spawn(move || crate::backend::cuda::Gpu::shared(ptx))
     });
     let model = build_model(problem, config)?;
-    let setup_s = setup_start.elapsed().as_secs_f64();
     let seed = config.seed;
     let mut device: Option<Arc<cuda::Gpu>> = None;
     let (backend_name, mut ims) = match config.algorithm {
@@ -395,6 +394,8 @@ pub fn solve<'a>(
             parallel_ims(problem, config, gpu, &model, sweeps)?
         }
     };
+    // The set-up: the linkage model, its colourings and (parallel GOM) the layout and its upload.
+    let setup_s = setup_start.elapsed().as_secs_f64();
     ims.run(run)?;
     // A trace write error does not lose the result: the run keeps it for the caller to report.
     let _ = run.flush_trace();

@@ -164,6 +164,30 @@ impl<'a> Run<'a> {
             }
             None => self.elitist = Some(Elitist { genes: genes.to_vec(), fitness }),
         }
+        self.record_improvement(fitness);
+        true
+    }
+
+    /// [`Run::offer`] for a solution that was the elitist before a step changed its `changed`
+    /// variables: only those genes are copied. GOM that improves the elitist step after step on
+    /// a large instance would otherwise copy the whole genotype at every step.
+    pub fn offer_changes(&mut self, genes: &[u8], changed: &[u32], fitness: i64) -> bool {
+        let Some(e) = self.elitist.as_mut().filter(|e| e.fitness < fitness) else {
+            return false;
+        };
+        for &v in changed {
+            e.genes[v as usize] = genes[v as usize];
+        }
+        e.fitness = fitness;
+        if self.verify {
+            assert!(e.genes == genes, "offer_changes: the solution was not the elitist before the step");
+        }
+        self.record_improvement(fitness);
+        true
+    }
+
+    /// The trace point, the trace file's row and the target check of a new elitist.
+    fn record_improvement(&mut self, fitness: i64) {
         let point =
             TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
         self.trace.push(point);
@@ -179,7 +203,6 @@ impl<'a> Run<'a> {
         if self.limits.target.is_some_and(|t| fitness >= t) {
             self.stop = Some(StopReason::TargetReached);
         }
-        true
     }
 
     /// True when a limit is hit; optimizers call it often enough to honour a time limit.

@@ -20,6 +20,10 @@ use crate::error::Result;
 use crate::linkage::fos::Fos;
 use crate::problem::{GrayBoxProblem, KindVisitor, PartialEvaluation};
 
+/// Linkage sets between two looks at the clock within one solution's GOM or FI: a solution of a
+/// million variables has two million sets and takes seconds.
+const CLOCK_SETS: usize = 1024;
+
 /// The order in which GOM visits the linkage sets of one solution.
 #[derive(Clone, Debug)]
 pub enum FosOrder {
@@ -246,6 +250,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
     }
 
     /// GOM on solution i (written into `offspring`); returns whether any step was accepted.
+    /// Stops early when the time is up (see [`CLOCK_SETS`]).
     fn gom(&mut self, i: usize, run: &mut Run) -> bool {
         let (n, l) = (self.population.n, self.population.l);
         self.draw_order();
@@ -258,6 +263,9 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         let mut is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == o[oi.clone()]);
         run.gom_steps += self.order.len() as u64;
         for k in 0..self.order.len() {
+            if k % CLOCK_SETS == CLOCK_SETS - 1 && run.out_of_time() {
+                break;
+            }
             let set = &self.fos.sets[self.order[k] as usize];
             let oi_genes = &o[oi.clone()];
             // Donor: the first solution, in a random order, whose genes differ from o on the set.
@@ -297,10 +305,16 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, is_elitist, run) {
                 f_o += delta;
                 changed_any = true;
-                if delta > 0 {
-                    run.offer(&o[oi.clone()], f_o);
-                }
-                is_elitist = run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == o[oi.clone()]);
+                is_elitist = if is_elitist {
+                    // o was the elitist: an improvement makes it the elitist again (copying only
+                    // the changed genes), a neutral step moves it off the unchanged elitist.
+                    delta > 0 && run.offer_changes(&o[oi.clone()], &self.changed, f_o)
+                } else {
+                    if delta > 0 {
+                        run.offer(&o[oi.clone()], f_o);
+                    }
+                    run.elitist().is_some_and(|e| e.fitness == f_o && e.genes == o[oi.clone()])
+                };
             }
         }
         self.offspring.genes = o;
@@ -322,7 +336,12 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         self.trial.copy_from_slice(&o[oi.clone()]);
         let mut f_o = self.offspring.fitness[i];
         let mut improved = false;
+        let mut cut = false;
         for k in 0..self.order.len() {
+            if k % CLOCK_SETS == CLOCK_SETS - 1 && run.out_of_time() {
+                cut = true;
+                break;
+            }
             let set = &self.fos.sets[self.order[k] as usize];
             run.gom_steps += 1;
             self.changed.clear();
@@ -335,7 +354,9 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             if self.changed.is_empty() {
                 continue;
             }
-            let is_elitist = f_o == elitist_fitness && o[oi.clone()] == self.elitist_copy[..];
+            // o differs from the elitist on `changed`, so it is not the elitist (a comparison
+            // of whole genotypes at every set would cost O(l) each).
+            let is_elitist = false;
             if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, is_elitist, run) {
                 f_o += delta;
                 if delta > 0 {
@@ -345,7 +366,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
                 }
             }
         }
-        if !improved {
+        if !improved && !cut {
             o[oi].copy_from_slice(&self.elitist_copy);
             f_o = elitist_fitness;
         }
