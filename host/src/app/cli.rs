@@ -111,7 +111,7 @@ pub struct RunArgs {
     pub local_search: Option<LocalSearchMode>,
     /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
     /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default: 3000 on the
-    /// GPU, 300 on the CPU.
+    /// GPU, 1000 on the CPU.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
     #[arg(long, default_value_t = 1)]
