@@ -51,8 +51,6 @@ import importlib.util
 import json
 import math
 import os
-import platform
-import resource
 import shlex
 import shutil
 import statistics
@@ -62,7 +60,8 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from bench_common import REPO, censored_median, git_commit, last_json_line, machine_line, timed_run
+
 WORKER_FLAG = "--gomea-worker"
 KILL_MARGIN_S = 30.0
 GOAL = 10.0
@@ -219,32 +218,6 @@ def die(msg: str) -> None:
     sys.exit(2)
 
 
-def children_cpu_s() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
-def timed_run(cmd: list[str], timeout: float, cwd: str | None = None, env: dict | None = None):
-    """One subprocess: (completed process or None when killed, wall s, CPU s of the child)."""
-    cpu0, start = children_cpu_s(), time.perf_counter()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p = None
-    return p, time.perf_counter() - start, children_cpu_s() - cpu0
-
-
-def last_json_line(text: str) -> dict | None:
-    for line in reversed(text.splitlines()):
-        line = line.strip()
-        if line.startswith("{"):
-            try:
-                return json.loads(line)
-            except json.JSONDecodeError:
-                return None
-    return None
-
-
 # pgomea's configurations: `gomea` is GOMEA as PyPI gomea runs it (serial with Forced Improvement,
 # parallel GOM as in the paper, neither with local search); `default` is `pgomea run`'s defaults
 # (both with annealed local search of every new population).
@@ -292,18 +265,6 @@ def run_gomea(kind: str, spec: dict, seed: int, time_limit: float, workdir: str)
     return d
 
 
-def censored_median(values: list[float]) -> float:
-    """Median where an unreached run counts as +inf (so the median is inf if half or more fail)."""
-    if not values:
-        return math.inf
-    s = sorted(values)
-    k = len(s)
-    if k % 2:
-        return s[k // 2]
-    a, b = s[k // 2 - 1], s[k // 2]
-    return math.inf if math.isinf(a) or math.isinf(b) else (a + b) / 2
-
-
 def summarize(runs: list[dict], time_limit: float) -> dict:
     ok = [r for r in runs if r.get("ok")]
     reached = [r for r in ok if r["reached_target"]]
@@ -348,29 +309,6 @@ def ratio(g: dict, p: dict) -> tuple[str, float | None]:
         return f"> {r:,.0f}x (lower bound)", r
     r = gt / pt
     return f"{r:,.1f}x", r
-
-
-def machine_line() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}"
-
-
-def git_commit() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def pgomea_info(binary: Path, instance: Path) -> dict:

@@ -46,16 +46,14 @@ import importlib.util
 import json
 import math
 import os
-import platform
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from bench_common import REPO, censored_median, git_commit, last_json_line, machine_line, timed_run
+
 
 # (set in best_known.csv, folder, instance name)
 INSTANCES = [
@@ -128,37 +126,6 @@ def load_best_known(instances_dir: Path) -> dict[tuple[str, str], dict]:
         return {(r["set"], r["instance"]): r for r in csv.DictReader(f)}
 
 
-def children_cpu_s() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
-def timed_run(cmd: list[str], timeout: float, cwd: str | None = None, env: dict | None = None):
-    """Runs one subprocess; returns (completed process or None when killed, wall s, CPU s).
-
-    CPU s is user + system time of the child (runs are sequential, so the difference of this
-    process's RUSAGE_CHILDREN is exactly that child's); wall well above CPU means the machine was
-    busy with other work during the run.
-    """
-    cpu0, start = children_cpu_s(), time.perf_counter()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p = None
-    return p, time.perf_counter() - start, children_cpu_s() - cpu0
-
-
-def last_json_line(text: str) -> dict | None:
-    for line in reversed(text.splitlines()):
-        line = line.strip()
-        if line.startswith("{"):
-            try:
-                return json.loads(line)
-            except json.JSONDecodeError:
-                return None
-    return None
-
-
 def run_pgomea(binary: Path, instance: Path, target: int, seed: int, time_limit: float) -> dict:
     cmd = [
         str(binary), "run", "--instance", str(instance), "--algo", "serial", "--local-search", "off", "--linkage", "flt",
@@ -211,18 +178,6 @@ def run_gomea(instance: Path, vtr_file: Path, target: int, seed: int, time_limit
     return d
 
 
-def censored_median(values: list[float]) -> float:
-    """Median where an unreached run counts as +inf (so the median is inf if half or more fail)."""
-    if not values:
-        return math.inf
-    s = sorted(values)
-    k = len(s)
-    if k % 2:
-        return s[k // 2]
-    a, b = s[k // 2 - 1], s[k // 2]
-    return math.inf if math.isinf(a) or math.isinf(b) else (a + b) / 2
-
-
 def fmt_num(x: float, digits: int = 3) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
@@ -266,29 +221,6 @@ def summarize(runs: list[dict], time_limit: float) -> dict:
         "best": max((r["best_fitness"] for r in ok), default=None),
         "time_limit": time_limit,
     }
-
-
-def machine_line() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}"
-
-
-def git_commit() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def main() -> int:

@@ -189,10 +189,8 @@ fn every_malformed_sat_file_names_file_and_line() {
         ("h 1 0\n9223372036854775807 2 0\n9 1 0\n", "b.wcnf", 1, "soft weights add up"),
         ("1 2 0\np cnf 2 1\n", "b.wcnf", 2, "must come before the clauses"),
     ];
-    for (text, file, line, what) in cases {
-        let e = MaxSat::parse(text, file, "b").unwrap_err().to_string();
-        assert!(e.starts_with(&format!("{file}:{line}: ")), "{text:?}: {e}");
-        assert!(e.contains(what), "{text:?}: {e}");
+    for &(text, file, line, what) in cases {
+        common::assert_parse_error(MaxSat::parse(text, file, "b"), text, file, line, what);
     }
 }
 
@@ -377,10 +375,8 @@ fn every_malformed_mk_file_names_file_and_line() {
         ("p MK 3 2\nf 1 1 0 1\n", 2, "unknown line"),
         ("p MK 3 1\nm 0\n9223372036854775807 0\nm 1\n9223372036854775807 0\n", 1, "beyond 64-bit integers"),
     ];
-    for (text, line, what) in cases {
-        let e = mk::parse(text, "bad.mk", "bad").unwrap_err().to_string();
-        assert!(e.starts_with(&format!("bad.mk:{line}: ")), "{text:?}: {e}");
-        assert!(e.contains(what), "{text:?}: {e}");
+    for &(text, line, what) in cases {
+        common::assert_parse_error(mk::parse(text, "bad.mk", "bad"), text, "bad.mk", line, what);
     }
 }
 

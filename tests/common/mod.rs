@@ -22,3 +22,14 @@ pub fn known(set: &str) -> Option<(PathBuf, Vec<pgomea::problem::data::KnownInst
     let rows = rows.into_iter().filter(|r| r.set == set).collect();
     Some((dir, rows))
 }
+
+/// Asserts that `parsed`, the parse of `text`, failed with an error at `file:line` that says
+/// `what`.
+pub fn assert_parse_error<T>(parsed: pgomea::error::Result<T>, text: &str, file: &str, line: usize, what: &str) {
+    let e = match parsed {
+        Ok(_) => panic!("{text:?} parsed, expected `{file}:{line}: ...{what}...`"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.starts_with(&format!("{file}:{line}: ")), "{text:?}: {e}");
+    assert!(e.contains(what), "{text:?}: {e}");
+}

@@ -136,7 +136,7 @@ impl AnnealSchedule {
 /// The subfunction evaluations of one round of local search of one solution: every variable's
 /// subfunctions once, i.e. the sum of the subfunctions' arities.
 pub fn evaluations_per_round(f: &Subfunctions) -> u64 {
-    (0..f.len()).map(|s| f.variables_of(s).len() as u64).sum()
+    f.entries() as u64
 }
 
 /// One call of the local search of `x` (the genotype of solution `solution`), colour after

@@ -354,10 +354,8 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             if self.changed.is_empty() {
                 continue;
             }
-            // o differs from the elitist on `changed`, so it is not the elitist (a comparison
-            // of whole genotypes at every set would cost O(l) each).
-            let is_elitist = false;
-            if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, is_elitist, run) {
+            // o differs from the elitist on `changed`, so it is not the elitist.
+            if let Some(delta) = self.try_step(&mut o[oi.clone()], f_o, false, run) {
                 f_o += delta;
                 if delta > 0 {
                     improved = true;

@@ -32,7 +32,7 @@ impl Graph {
     /// Reads and checks an instance file.
     pub fn read(path: &Path) -> Result<Graph> {
         let text = super::read_text(path)?;
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = super::instance_name(path);
         Graph::parse(&text, &path.display().to_string(), &name)
     }
 

@@ -95,7 +95,7 @@ fn with_exact_optimum(mut problem: TableProblem) -> TableProblem {
 /// Reads the instance file at `path` in `format`, or in the format [`ProblemFormat::detect`]
 /// finds.
 pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBoxProblem>> {
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = super::instance_name(path);
     read_named(path, format, &name)
 }
 

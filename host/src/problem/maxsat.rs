@@ -125,7 +125,7 @@ impl MaxSat {
     /// Reads a `.cnf` or `.wcnf` file.
     pub fn read(path: &Path) -> Result<Self> {
         let text = super::read_text(path)?;
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = super::instance_name(path);
         Self::parse(&text, &path.display().to_string(), &name)
     }
 

@@ -37,7 +37,7 @@ use pgomea_device::problem::MAX_TABLE_ARITY;
 /// Reads an MK-landscape file.
 pub fn read(path: &Path) -> Result<TableProblem> {
     let text = super::read_text(path)?;
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = super::instance_name(path);
     parse(&text, &path.display().to_string(), &name)
 }
 

@@ -349,6 +349,11 @@ impl Subfunctions {
         self.bounds.is_empty()
     }
 
+    /// The (subfunction, variable) entries: the sum of the subfunctions' arities.
+    pub fn entries(&self) -> usize {
+        self.sub_vars.len()
+    }
+
     /// The variables subfunction `s` reads.
     pub fn variables_of(&self, s: usize) -> &[u32] {
         &self.sub_vars[self.sub_offsets[s] as usize..self.sub_offsets[s + 1] as usize]
@@ -463,6 +468,11 @@ impl Subfunctions {
 /// endings made `\n`, bytes that are not UTF-8 an error with their line ([`text::decode`]).
 pub fn read_text(path: &std::path::Path) -> Result<String> {
     text::read(path)
+}
+
+/// The name an instance read from `path` goes by in reports: the file's stem.
+pub fn instance_name(path: &std::path::Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 fn too_large() -> Error {

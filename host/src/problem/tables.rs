@@ -77,7 +77,7 @@ impl TableProblem {
     /// Reads a `.nk` file.
     pub fn read(path: &Path) -> Result<Self> {
         let text = super::read_text(path)?;
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = super::instance_name(path);
         Self::parse(&text, &path.display().to_string(), &name)
     }
 

@@ -401,8 +401,7 @@ impl<B: StageBackend> ParallelGomea<B> {
     /// `stream` numbers the search for its random numbers: the generation, or `u32::MAX` for the
     /// initial population.
     fn local_search(&mut self, run: &mut Run, stream: u32) -> Result<()> {
-        let per_round: u64 =
-            (0..run.problem.subfunctions()).map(|s| run.problem.subfunction_variables(s).len() as u64).sum();
+        let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // A long annealing runs call by call, the clock checked between them; a search the clock
         // cuts short keeps what it reached (the fitness stays exact), without the descent.
         for step in SearchStep::calls(stream, self.hybrid.anneal_sweeps) {
