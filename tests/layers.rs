@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 8] = ["error", "choice", "problem", "linkage", "gomea", "backend", "solve", "app"];
+const LAYERS: [&str; 9] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve", "app"];
 /// Crates that belong to the app layer alone.
 const APP_ONLY_CRATES: [&str; 4] = ["clap", "plotters", "png", "dejavu"];
 

@@ -19,6 +19,9 @@ pub enum Error {
     /// A check of the program's own results failed (a bug): no answer is given rather than a
     /// wrong one.
     Internal(String),
+    /// A phase stopped because the run must end (time limit, signal): not a failure; `solve`
+    /// answers with the best solution evaluated so far.
+    Stopped(crate::stop::StopReason),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -36,11 +39,18 @@ impl fmt::Display for Error {
                 write!(f, "CUDA: out of device memory for a population of {population_size} solutions ({message})")
             }
             Error::Internal(m) => write!(f, "internal error (please report it): {m}"),
+            Error::Stopped(reason) => write!(f, "stopped ({})", reason.as_str()),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<crate::stop::StopReason> for Error {
+    fn from(reason: crate::stop::StopReason) -> Self {
+        Error::Stopped(reason)
+    }
+}
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {

@@ -19,5 +19,6 @@ pub mod gomea;
 pub mod linkage;
 pub mod problem;
 pub mod solve;
+pub mod stop;
 
 pub use error::{Error, Result};

@@ -18,30 +18,7 @@ pub struct Limits {
     pub target: Option<i64>,
 }
 
-/// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    TargetReached,
-    TimeLimit,
-    EvaluationLimit,
-    AllPopulationsTerminated,
-    Interrupted,
-    /// Every solution has the same fitness (e.g. no subfunctions): the first one is optimal.
-    ConstantFitness,
-}
-
-impl StopReason {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            StopReason::TargetReached => "target reached",
-            StopReason::TimeLimit => "time limit",
-            StopReason::EvaluationLimit => "evaluation limit",
-            StopReason::AllPopulationsTerminated => "all populations terminated",
-            StopReason::Interrupted => "interrupted",
-            StopReason::ConstantFitness => "constant fitness (every solution is optimal)",
-        }
-    }
-}
+pub use crate::stop::StopReason;
 
 /// The best solution found so far.
 #[derive(Clone, Debug)]
