@@ -5,15 +5,15 @@
 
 mod common;
 
-use pgomea::app::selftest::{Candidate, check_generations, check_stages, data_cases, generated_cases};
+use pgomea_cli::selftest::{Candidate, check_generations, check_stages, data_cases, generated_cases};
 
-const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
+use pgomea::backend::cuda::KERNELS_PTX;
 
 fn gpu() -> Option<Candidate> {
     match pgomea::backend::cuda::probe() {
         Ok(name) => {
             eprintln!("GPU: {name}");
-            Some(Candidate::Cuda { ptx: KERNELS_PTX })
+            Some(Candidate::Cuda)
         }
         Err(why) => {
             // Straight to stderr (not the captured eprintln!), so that the skip shows in every run.
@@ -24,9 +24,9 @@ fn gpu() -> Option<Candidate> {
     }
 }
 
-fn all_cases() -> Vec<pgomea::app::selftest::Case> {
+fn all_cases() -> Vec<pgomea_cli::selftest::Case> {
     let mut cases = generated_cases().unwrap();
-    let args = pgomea::app::args::InstanceArgs::none();
+    let args = pgomea_cli::args::InstanceArgs::none();
     cases.extend(data_cases(&args).unwrap());
     cases
 }
@@ -76,20 +76,20 @@ fn cuda_backend_solves_a_torus_through_the_cli_path() {
     use pgomea::gomea::run::{Limits, Run};
     use pgomea::problem::generate::{WeightRange, torus};
     use pgomea::problem::maxcut::MaxCut;
-    use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+    use pgomea::solve::{Algorithm, Backend, RunOptions};
     let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
     let target = p.graph.total_weight().unwrap();
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend: Backend::Cuda,
-        ptx: Some(KERNELS_PTX),
-        ..SolveConfig::default()
+    let options = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cuda),
+        time_limit: Some(60.0),
+        ..RunOptions::default()
     };
     let mut run = Run::new(
         &p,
         Limits { time: Some(std::time::Duration::from_secs(60)), evaluations: None, target: Some(target) },
     );
-    let o = solve(&p, &config, &mut run, Some(target)).unwrap();
+    let o = common::solve_in(&p, options, &mut run, Some(target)).unwrap();
     assert!(o.backend.starts_with("cuda"), "{}", o.backend);
     assert!(o.reached_target, "{} of {target}", o.best_fitness);
 }
@@ -101,30 +101,29 @@ fn a_device_memory_limit_stops_the_multi_start_scheme_growing() {
     use pgomea::problem::GrayBoxProblem;
     use pgomea::problem::generate::{WeightRange, torus};
     use pgomea::problem::maxcut::MaxCut;
-    use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+    use pgomea::solve::{Algorithm, Backend, RunOptions};
     let p = MaxCut::new(torus(64, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
-    // About two small populations' worth: the scheme must stop growing, not fail.
-    let limit = 6 << 20;
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend: Backend::Cuda,
-        ptx: Some(KERNELS_PTX),
-        device_memory_limit: Some(limit),
-        ..SolveConfig::default()
+    // About two small populations' worth (MiB): the scheme must stop growing, not fail.
+    let options = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cuda),
+        device_memory_limit: Some(6),
+        ..RunOptions::default()
     };
     let mut run =
         Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(20)), evaluations: None, target: None });
-    let o = solve(&p, &config, &mut run, None).unwrap();
+    let o = common::solve_in(&p, options.clone(), &mut run, None).unwrap();
     let note = o.note.clone().unwrap_or_default();
     assert!(note.contains("did not fit") && note.contains("--device-memory-limit"), "{note}");
     assert!(o.populations.len() >= 2 && *o.populations.last().unwrap() <= 256, "{:?}", o.populations);
     let solution: Vec<u8> = o.solution.bytes().map(|b| b - b'0').collect();
     assert_eq!(p.evaluate(&solution), o.best_fitness);
-    // Too little for the problem's own arrays: a clear error.
-    let tiny = SolveConfig { device_memory_limit: Some(1024), ..config };
+    // Too little for the problem's own arrays (1 MiB for a torus of 65536 vertices): a clear error.
+    let p = MaxCut::new(torus(256, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
     let mut run =
         Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(5)), evaluations: None, target: None });
-    let e = solve(&p, &tiny, &mut run, None).unwrap_err().to_string();
+    let tiny = RunOptions { device_memory_limit: Some(1), ..options };
+    let e = common::solve_in(&p, tiny, &mut run, None).unwrap_err().to_string();
     assert!(e.contains("do not fit"), "{e}");
 }
 

@@ -23,7 +23,7 @@ use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::{Edge, Graph};
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::{GrayBoxProblem, KindVisitor, nk};
-use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Backend, RunOptions};
 use pgomea_device::rng::SplitMix64;
 
 fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
@@ -207,20 +207,20 @@ fn solve_with(
     target: i64,
     seed: u64,
 ) -> pgomea::solve::Outcome {
-    let config = SolveConfig {
-        algorithm,
-        backend: Backend::Cpu,
+    let config = RunOptions {
+        algorithm: Some(algorithm),
+        backend: Some(Backend::Cpu),
         threads: Some(2),
-        forced_improvement: fi,
-        local_search: ls,
-        linkage: LinkageModel::Flt,
-        seed,
-        ..SolveConfig::default()
+        forced_improvement: Some(fi),
+        local_search: Some(ls),
+        linkage: Some(LinkageModel::Flt),
+        seed: Some(seed),
+        ..RunOptions::default()
     };
     let mut run =
         Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(3e5), target: Some(target) });
     run.verify = true;
-    solve(p, &config, &mut run, Some(target)).unwrap()
+    common::solve_in(p, config.clone(), &mut run, Some(target)).unwrap()
 }
 
 #[test]

@@ -6,9 +6,6 @@ mod common;
 
 use std::time::Duration;
 
-use pgomea::app::selftest::{
-    Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
-};
 use pgomea::backend::cpu;
 use pgomea::gomea::parallel::StageBackend;
 use pgomea::gomea::run::{Limits, Run};
@@ -17,7 +14,10 @@ use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Backend, RunOptions};
+use pgomea_cli::selftest::{
+    Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
+};
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
 use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 use std::sync::Arc;
@@ -149,16 +149,16 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
 }
 
 fn parallel_solve(p: &MaxCut, target: i64, seed: u64) -> pgomea::solve::Outcome {
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend: Backend::Cpu,
+    let config = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cpu),
         threads: Some(2),
-        seed,
-        ..SolveConfig::default()
+        seed: Some(seed),
+        ..RunOptions::default()
     };
     let mut run =
         Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(5e5), target: Some(target) });
-    solve(p, &config, &mut run, Some(target)).unwrap()
+    common::solve_in(p, config.clone(), &mut run, Some(target)).unwrap()
 }
 
 #[test]

@@ -30,6 +30,9 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageBackend, StageState};
 use crate::problem::{GrayBoxProblem, KindArrays};
 
+/// The PTX of every kernel, compiled from the device crate by build.rs and carried by the library.
+pub const KERNELS_PTX: &str = include_str!(env!("PGOMEA_KERNELS_PTX"));
+
 /// The kernels for every kind: marking the solutions equal to the elitist, and the end of Forced
 /// Improvement.
 const MARK_ELITIST_KERNEL: &str = "pgomea_mark_elitist";
@@ -189,16 +192,15 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    pub fn open(ptx: Option<&'static str>, ordinal: usize) -> Result<Gpu> {
-        probe().map_err(|why| Error::Cuda(format!("{why}; use --backend cpu")))?;
-        let ptx = ptx.ok_or_else(|| Error::Cuda("this build carries no kernels (PTX)".into()))?;
+    pub fn open(ordinal: usize) -> Result<Gpu> {
+        probe().map_err(|why| Error::Cuda(format!("{why}; use the CPU backend")))?;
         let ctx = CudaContext::new(ordinal).map_err(cuda_err("open device"))?;
         // One stream and raw pointers in one argument block: cudarc's per-buffer event tracking
         // would only add two events per launch.
         // SAFETY: all work of this context goes to the one stream created below.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(cuda_err("stream"))?;
-        let module = ctx.load_module(Ptx::from_src(ptx)).map_err(cuda_err("loading the kernels (PTX)"))?;
+        let module = ctx.load_module(Ptx::from_src(KERNELS_PTX)).map_err(cuda_err("loading the kernels (PTX)"))?;
         let load = |n: &str| module.load_function(n).map_err(cuda_err("kernel lookup"));
         let name = ctx.name().map_err(cuda_err("name"))?;
         use cudarc::driver::sys::CUdevice_attribute as A;
@@ -271,7 +273,7 @@ impl Gpu {
     /// case and benchmark pass of a process can share them. An error is remembered too.
     ///
     /// The device is number 0, or the one `PGOMEA_CUDA_DEVICE` names.
-    pub fn shared(ptx: Option<&'static str>) -> Result<Arc<Gpu>> {
+    pub fn shared() -> Result<Arc<Gpu>> {
         static GPU: std::sync::OnceLock<std::result::Result<Arc<Gpu>, String>> = std::sync::OnceLock::new();
         GPU.get_or_init(|| {
             let ordinal = match std::env::var("PGOMEA_CUDA_DEVICE") {
@@ -281,7 +283,7 @@ impl Gpu {
                     .map_err(|_| format!("PGOMEA_CUDA_DEVICE={v}: expected a device number"))?,
                 Err(_) => 0,
             };
-            Gpu::open(ptx, ordinal).map(Arc::new).map_err(|e| match e {
+            Gpu::open(ordinal).map(Arc::new).map_err(|e| match e {
                 // Kept without the prefix that displaying adds again.
                 Error::Cuda(m) => m,
                 other => other.to_string(),

@@ -17,7 +17,7 @@ use crate::gomea::run::Run;
 
 /// When colour-grouped local search runs (both algorithms): never (the paper), on every new
 /// population, or on new populations and on the offspring of every generation (a memetic GOMEA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LocalSearchMode {
     #[default]

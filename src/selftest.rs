@@ -13,25 +13,25 @@ use pgomea_device::gom::NO_DONOR;
 use pgomea_device::rng::SplitMix64;
 use pgomea_device::stage::{Pass, Stage};
 
-use crate::app::args::InstanceArgs;
-use crate::backend::cuda::WholeGeneration;
-use crate::backend::{cpu, cuda};
-use crate::error::{Error, Result};
-use crate::gomea::LocalSearchMode;
-use crate::gomea::local_search::{AnnealSchedule, VariableColors};
-use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::{Hybrid, ParallelGomea, StageBackend, StageState};
-use crate::gomea::population::initial_population;
-use crate::gomea::run::{Limits, Run};
-use crate::gomea::{Population, PopulationEngine};
-use crate::linkage::coloring::{ColoringMethod, variable_groups};
-use crate::linkage::fos::LinkageModel;
-use crate::problem::GrayBoxProblem;
-use crate::problem::generate::{self, WeightRange};
-use crate::problem::maxcut::MaxCut;
-use crate::problem::maxsat::{self, MaxSat, SatFormat};
-use crate::problem::{nk, trap};
-use crate::solve::{Algorithm, SolveConfig, build_model};
+use crate::args::InstanceArgs;
+use pgomea::backend::cuda::WholeGeneration;
+use pgomea::backend::{cpu, cuda};
+use pgomea::error::{Error, Result};
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::local_search::{AnnealSchedule, VariableColors};
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageBackend, StageState};
+use pgomea::gomea::population::initial_population;
+use pgomea::gomea::run::{Limits, Run};
+use pgomea::gomea::{Population, PopulationEngine};
+use pgomea::linkage::coloring::{ColoringMethod, variable_groups};
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::generate::{self, WeightRange};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::maxsat::{self, MaxSat, SatFormat};
+use pgomea::problem::{nk, trap};
+use pgomea::solve::{Algorithm, RunConfig, RunOptions, build_model};
 
 #[derive(Args, Debug)]
 pub struct SelftestArgs {
@@ -46,14 +46,14 @@ pub struct SelftestArgs {
 #[derive(Clone, Copy, Debug)]
 pub enum Candidate {
     Cpu { threads: usize },
-    Cuda { ptx: &'static str },
+    Cuda,
 }
 
 /// One problem with a linkage model and colouring, ready for parallel GOM.
 pub struct Case {
     pub name: String,
     pub problem: Box<dyn GrayBoxProblem>,
-    pub config: SolveConfig,
+    pub config: RunConfig,
     pub layout: Arc<GroupLayout>,
     /// Forced Improvement and local search in the generations (the paper's variant: none).
     pub hybrid: Hybrid,
@@ -66,8 +66,16 @@ impl Case {
         coloring: ColoringMethod,
         seed: u64,
     ) -> Result<Case> {
-        let config = SolveConfig { algorithm: Algorithm::Parallel, linkage, coloring, seed, ..SolveConfig::default() };
-        let model = build_model(&*problem, &config)?;
+        let config = RunOptions {
+            algorithm: Some(Algorithm::Parallel),
+            linkage: Some(linkage),
+            coloring: Some(coloring),
+            seed: Some(seed),
+            local_search: Some(LocalSearchMode::Off),
+            ..RunOptions::default()
+        }
+        .resolve(&*problem, None)?;
+        let model = build_model(&*problem, &config, &Run::new(&*problem, Limits::default()))?;
         let groups =
             model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
         let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups));
@@ -115,8 +123,8 @@ fn with_backend<R>(
             let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), population, case.config.seed, pool);
             f(&mut *b)
         }
-        Some(Candidate::Cuda { ptx }) => {
-            let gpu = cuda::Gpu::shared(Some(ptx))?;
+        Some(Candidate::Cuda) => {
+            let gpu = cuda::Gpu::shared()?;
             let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None)?;
             let mut b = cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, Some(whole))?;
             f(&mut *b)
@@ -285,7 +293,7 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
     let a = record(case, None, n, generations, true, WholeGeneration::Cooperative)?;
     let b = record(case, Some(candidate), n, generations, true, WholeGeneration::Cooperative)?;
     let wholes: &[(WholeGeneration, &str)] = match candidate {
-        Candidate::Cuda { .. } => {
+        Candidate::Cuda => {
             &[(WholeGeneration::Cooperative, "one cooperative launch"), (WholeGeneration::Graph, "graph replay")]
         }
         Candidate::Cpu { .. } => &[(WholeGeneration::Cooperative, "all groups at once")],
@@ -337,7 +345,7 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
 pub fn generated_cases() -> Result<Vec<Case>> {
     let w = WeightRange { min: 1, max: 5 };
     let pm = WeightRange { min: -1, max: 1 };
-    let graph = |g: crate::problem::graph::Graph| -> Result<Box<dyn GrayBoxProblem>> { Ok(Box::new(MaxCut::new(g)?)) };
+    let graph = |g: pgomea::problem::graph::Graph| -> Result<Box<dyn GrayBoxProblem>> { Ok(Box::new(MaxCut::new(g)?)) };
     Ok(vec![
         Case::new(graph(generate::torus(12, w, 3)?)?, LinkageModel::Univariate, ColoringMethod::WelshPowell, 11)?,
         Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 12)?,
@@ -388,17 +396,17 @@ fn weighted_partial_sat(n: usize, m: usize, seed: u64) -> Result<MaxSat> {
 
 /// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.
 pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
-    let Ok(dir) = crate::problem::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
-    let rows = crate::problem::data::read_best_known(&dir)?;
+    let Ok(dir) = pgomea::problem::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
+    let rows = pgomea::problem::data::read_best_known(&dir)?;
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {
-        if let Ok(row) = crate::problem::data::find(&rows, set, name) {
-            let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
+        if let Ok(row) = pgomea::problem::data::find(&rows, set, name) {
+            let mut graph = pgomea::problem::graph::Graph::read(&row.path(&dir))?;
             graph.name = format!("{set}/{name}");
             let case = Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?;
             if set == "C" {
                 // G1 both ways: the paper's variant and the hybrid.
-                let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
+                let mut graph = pgomea::problem::graph::Graph::read(&row.path(&dir))?;
                 graph.name = format!("{set}/{name}");
                 out.push(
                     Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 22)?
@@ -412,11 +420,11 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
 }
 
 /// `pgomea selftest`.
-pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
-    let candidate = match crate::backend::cuda::probe() {
+pub fn run(a: &SelftestArgs) -> Result<ExitCode> {
+    let candidate = match pgomea::backend::cuda::probe() {
         Ok(name) => {
             println!("selftest: GPU {name} against the CPU backend (1 thread)");
-            Candidate::Cuda { ptx: ptx.ok_or_else(|| Error::Cuda("this build carries no kernels".into()))? }
+            Candidate::Cuda
         }
         Err(why) => {
             let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(2);

@@ -6,15 +6,13 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::PossibleValue;
 
-use crate::choice::Choice;
-use crate::error::Result;
-use crate::gomea::LocalSearchMode;
-use crate::problem::GrayBoxProblem;
-use crate::problem::data;
-use crate::problem::generate;
-use crate::problem::load::{self, ProblemFormat};
-use crate::problem::maxcut::MaxCut;
-use crate::solve::{Algorithm, Backend, FosOrderKind};
+use pgomea::choice::Choice;
+use pgomea::error::Result;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::data;
+use pgomea::problem::generate;
+use pgomea::problem::load::{self, ProblemFormat};
+use pgomea::problem::maxcut::MaxCut;
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
@@ -26,7 +24,7 @@ pub struct InstanceArgs {
     #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
     pub instance: Option<PathBuf>,
     /// Read --instance in this format, whatever its extension.
-    #[arg(long, value_enum, value_name = "FORMAT", requires = "instance")]
+    #[arg(long, value_parser = choice::<ProblemFormat>(), value_name = "FORMAT", requires = "instance")]
     pub problem: Option<ProblemFormat>,
     /// An instance set of the data directory: A, B, Bgrid, C or G (with --name).
     #[arg(long, value_name = "S", requires = "name")]
@@ -79,18 +77,10 @@ impl InstanceArgs {
     }
 }
 
-/// Makes a [`Choice`] of the library a clap value enum (names, help lines, `--help` listing).
-macro_rules! value_enum {
-    ($($t:ty),*) => {$(
-        impl clap::ValueEnum for $t {
-            fn value_variants<'a>() -> &'a [Self] {
-                <$t as Choice>::ALL
-            }
-            fn to_possible_value(&self) -> Option<PossibleValue> {
-                Some(PossibleValue::new(self.name()).help(self.help()))
-            }
-        }
-    )*};
+/// The command-line parser of a library [`Choice`] (an algorithm, a backend, a format): its
+/// names, each with its help line in `--help`, parsed into the choice.
+pub fn choice<C: Choice + Clone + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = C> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(C::ALL.iter().map(|c| PossibleValue::new(c.name()).help(c.help())))
+        .try_map(|name| C::parse(&name).map_err(|e| e.to_string()))
 }
-
-value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat, LocalSearchMode);

@@ -1,9 +1,9 @@
 //! The PTX builder of pgomea (the project's own "cuda_builder").
 //!
 //! Compiles the `device/` crate for `nvptx64-nvidia-cuda` into one PTX module,
-//! `$OUT_DIR/kernels.ptx`, which the binary and the integration tests embed with
-//! `include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"))` (the same path is also in the
-//! compile-time variable `PGOMEA_KERNELS_PTX`). ARCHITECTURE.md ("Rust kernels on rustc's nvptx64 target") has the
+//! `$OUT_DIR/kernels.ptx`, which the library embeds (`backend::cuda::KERNELS_PTX`, through the
+//! compile-time variable `PGOMEA_KERNELS_PTX`), so that every program built on it, the CLI and the
+//! Python package alike, carries the kernels. ARCHITECTURE.md ("Rust kernels on rustc's nvptx64 target") has the
 //! facts behind each step.
 //!
 //! 1. Find the pinned kernel toolchain (`nightly-2026-05-20`, with `rust-src` and `llvm-tools`)
@@ -48,7 +48,9 @@ fn main() {
 }
 
 fn build() -> Result<(), String> {
-    let root = PathBuf::from(env_var("CARGO_MANIFEST_DIR")?);
+    // This crate is host/; the device crate, the linker and the toolchain file are beside it.
+    let crate_dir = PathBuf::from(env_var("CARGO_MANIFEST_DIR")?);
+    let root = crate_dir.parent().ok_or("host/ has no parent directory")?.to_path_buf();
     let out_dir = PathBuf::from(env_var("OUT_DIR")?);
     let device = root.join("device");
     let linker_crate = root.join("tools").join("ptx-linker");
@@ -131,7 +133,7 @@ fn build() -> Result<(), String> {
     }
     // (No Cargo.lock: the nested builds may write those, which would make every build rerun this.)
     let mut watched = vec![
-        root.join("build.rs"),
+        crate_dir.join("build.rs"),
         root.join("rust-toolchain.toml"),
         device.join("Cargo.toml"),
         device.join(".cargo").join("config.toml"),

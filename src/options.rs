@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::error::{Error, Result};
+use pgomea::error::{Error, Result};
 
 /// The most threads `--threads` accepts.
 pub const MAX_THREADS: usize = 4096;

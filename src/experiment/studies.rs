@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::gomea::LocalSearchMode;
-use crate::linkage::fos::LinkageModel;
-use crate::problem::data::{self, KnownInstance};
-use crate::solve::{Algorithm, Backend, FosOrderKind};
+use pgomea::error::{Error, Result};
+use pgomea::gomea::LocalSearchMode;
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::data::{self, KnownInstance};
+use pgomea::solve::{Algorithm, Backend, FosOrderKind};
 
 /// The annealing sweeps of the hybrid study's local search (`pgomea run`'s default).
 pub const HYBRID_ANNEAL_SWEEPS: u32 = 3000;
@@ -226,9 +226,9 @@ impl InstanceRef {
         }
     }
     /// Reads the instance, of any problem kind (named by its label).
-    pub fn load(&self) -> Result<Box<dyn crate::problem::GrayBoxProblem>> {
+    pub fn load(&self) -> Result<Box<dyn pgomea::problem::GrayBoxProblem>> {
         let path = self.path();
-        crate::problem::load::read_named(&path, None, &self.label).map_err(|e| match (&self.source, e) {
+        pgomea::problem::load::read_named(&path, None, &self.label).map_err(|e| match (&self.source, e) {
             (Source::Data { row, .. }, Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => Error::usage(format!(
                 "instance {}/{}: {} does not exist; the data directory has best_known.csv but not this instance file \
                  (the README says where to get the sets)",
@@ -288,7 +288,7 @@ pub fn resolve_instances(
     for item in items {
         let path = Path::new(item);
         if path.is_file() {
-            let instance = crate::problem::load::read(path, None)?;
+            let instance = pgomea::problem::load::read(path, None)?;
             let known = data::data_dir(data_dir).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });

@@ -25,13 +25,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::app::{options, signal};
-use crate::choice::Choice;
-use crate::error::{Error, Result};
-use crate::gomea::ims::ImsConfig;
-use crate::gomea::run::{Limits, Run, StopReason};
-use crate::problem::GrayBoxProblem;
-use crate::solve::{Algorithm, Backend, SolveConfig, solve};
+use crate::{options, signal};
+use pgomea::choice::Choice;
+use pgomea::error::{Error, Result};
+use pgomea::gomea::run::StopReason;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, Target, solve};
 use plot::{Figure, Series};
 use store::{RunConfig, RunRecord};
 pub use studies::Study;
@@ -154,7 +153,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "DIR")]
     pub instances_dir: Option<PathBuf>,
     /// Where parallel GOMEA runs (serial GOMEA always runs on one CPU core).
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(long, value_parser = crate::args::choice::<Backend>(), default_value = "auto")]
     pub backend: Backend,
     /// Threads of the CPU backend of parallel GOMEA (default: all cores).
     #[arg(long)]
@@ -355,40 +354,38 @@ pub fn execute(
     spec: &RunSpec,
     common: &studies::Common,
     problem: &dyn GrayBoxProblem,
-    ptx: Option<&'static str>,
     progress: bool,
 ) -> Result<RunRecord> {
     let v = &spec.variant;
-    let max_population =
-        common.max_population.unwrap_or_else(|| crate::solve::default_population_cap(problem.variables(), v.n_base));
-    let config = SolveConfig {
-        algorithm: v.algorithm,
-        backend: common.backend,
-        linkage: v.linkage,
-        coloring: crate::linkage::coloring::ColoringMethod::WelshPowell,
-        fos_order: v.fos_order,
-        forced_improvement: v.forced_improvement,
-        local_search: v.local_search,
-        anneal_sweeps: Some(v.anneal_sweeps),
-        seed: spec.seed,
-        ims: ImsConfig { n_base: v.n_base, c_ims: common.c_ims, max_population: Some(max_population) },
-        threads: common.threads,
-        device_memory_limit: None,
-        ptx,
-    };
-    let time = spec.time_limit.map(|t| options::seconds("--time-limit", t)).transpose()?;
-    let limits = Limits { time, evaluations: spec.max_evals, target: spec.target };
-    if limits.time.is_none() && limits.evaluations.is_none() {
+    if spec.time_limit.is_none() && spec.max_evals.is_none() {
         return Err(Error::usage("a run needs a time limit or an evaluation budget"));
     }
-    let mut run = Run::new(problem, limits);
-    // Set when the command installed the signal handlers: the run stops at the first signal.
-    run.interrupt = signal::flag();
-    if progress {
-        run = run.with_progress(Duration::from_secs(30));
-    }
-    let outcome = solve(problem, &config, &mut run, spec.instance.best_known)?;
-    let trace: Vec<store::TraceRow> = run.trace.iter().map(|&p| p.into()).collect();
+    let options = RunOptions {
+        algorithm: Some(v.algorithm),
+        backend: (v.algorithm == Algorithm::Parallel).then_some(common.backend),
+        linkage: Some(v.linkage),
+        coloring: Some(pgomea::linkage::coloring::ColoringMethod::WelshPowell),
+        fos_order: Some(v.fos_order),
+        forced_improvement: Some(v.forced_improvement),
+        local_search: Some(v.local_search),
+        anneal_sweeps: Some(v.anneal_sweeps),
+        seed: Some(spec.seed),
+        time_limit: spec.time_limit,
+        max_evaluations: spec.max_evals,
+        target: spec.target.map(Target::Fitness),
+        n_base: Some(v.n_base),
+        c_ims: Some(common.c_ims),
+        max_population: common.max_population,
+        threads: common.threads,
+        device_memory_limit: None,
+    };
+    let config = options.resolve(problem, spec.instance.best_known)?;
+    let max_population = config.max_population;
+    let mut observer = crate::cli::CliObserver::new(progress.then_some(Duration::from_secs(30)), None)?;
+    // The signal flag, when the command installed the handlers: the run stops at the first signal.
+    let hooks = Hooks { stop: signal::flag(), observer: Some(&mut observer), ..Hooks::default() };
+    let outcome = solve(problem, &config, hooks)?;
+    let trace: Vec<store::TraceRow> = outcome.trace.iter().map(|&p| p.into()).collect();
     let (time_to_target_s, evaluations_to_target) = summary::to_target(&trace, spec.target);
     Ok(RunRecord {
         format: store::FORMAT,
@@ -419,7 +416,7 @@ pub fn execute(
 }
 
 /// `pgomea experiment`.
-pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+pub fn run(a: &ExperimentArgs) -> Result<ExitCode> {
     let selection = a.selection()?;
     if a.list {
         use std::io::Write;
@@ -485,7 +482,7 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
                 spec.target.map(|t| format!(", target {t}")).unwrap_or_default()
             );
         }
-        let record = execute(spec, &common, problem, ptx, !a.quiet)?;
+        let record = execute(spec, &common, problem, !a.quiet)?;
         // A run cut short by a signal is not the planned run: it is not stored, and a rerun
         // makes it whole.
         if record.stop_reason == StopReason::Interrupted.as_str() {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
-use crate::gomea::run::TracePoint;
+use pgomea::error::{Error, Result};
+use pgomea::gomea::run::TracePoint;
 
 /// The version of the record layout, stored in every record.
 pub const FORMAT: u32 = 1;

@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::store::{self, RunConfig, RunRecord};
 use super::studies::{Budget, Common, RunSpec};
-use crate::choice::Choice;
-use crate::error::{Error, Result};
+use pgomea::choice::Choice;
+use pgomea::error::{Error, Result};
 
 /// The version of the manifest layout.
 pub const FORMAT: u32 = 1;

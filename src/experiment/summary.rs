@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::store::{RunRecord, first_reaching};
 use super::studies::Study;
-use crate::gomea::run::TracePoint;
+use pgomea::gomea::run::TracePoint;
 
 /// The q-quantile (0..=1) of sorted values, interpolated linearly between neighbours (as
 /// numpy's default); infinite values (runs that never reached a target) sort last.
