@@ -109,7 +109,6 @@ impl<'f> Ims<'f> {
             self.step(smallest, run)?;
             run.status = format!("populations {:?}", self.live_sizes());
         }
-        run.report_progress(true);
         Ok(())
     }
 
