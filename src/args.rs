@@ -8,11 +8,14 @@ use clap::builder::PossibleValue;
 
 use pgomea::choice::Choice;
 use pgomea::error::Result;
+use pgomea::linkage::coloring::ColoringMethod;
+use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::GrayBoxProblem;
 use pgomea::problem::data;
 use pgomea::problem::generate;
 use pgomea::problem::load::{self, ProblemFormat};
 use pgomea::problem::maxcut::MaxCut;
+use pgomea::solve::Backend;
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
@@ -75,6 +78,32 @@ impl InstanceArgs {
         let total = graph.total_weight()?;
         Ok(LoadedInstance { problem: Box::new(MaxCut::new(graph)?), best_known: Some(total), is_optimal: true })
     }
+}
+
+/// The linkage model and its colouring (`run`, `info`, `bench throughput`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ModelArgs {
+    /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
+    /// most K), lt (learned from the population each generation; serial only), univariate
+    /// [default: flt].
+    #[arg(long, value_name = "MODEL")]
+    pub linkage: Option<LinkageModel>,
+    /// Colouring of the linkage-model interaction graph (parallel GOM and --fos-order colored)
+    /// [default: welsh-powell].
+    #[arg(long, value_name = "METHOD")]
+    pub coloring: Option<ColoringMethod>,
+}
+
+/// Where parallel GOM runs (`run`, `bench`, `experiment`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct BackendArgs {
+    /// Where parallel GOM runs: auto picks CUDA when a driver and a device exist, else the CPU;
+    /// serial GOMEA always runs on one CPU core [default: auto].
+    #[arg(long, value_parser = choice::<Backend>(), value_name = "BACKEND")]
+    pub backend: Option<Backend>,
+    /// Threads of the CPU backend [default: all cores].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// The command-line parser of a library [`Choice`] (an algorithm, a backend, a format): its

@@ -18,9 +18,9 @@ use serde::Serialize;
 
 use pgomea_device::stage::Stage;
 
-use crate::args::InstanceArgs;
+use crate::args::{BackendArgs, InstanceArgs, ModelArgs};
 use crate::experiment::summary::median_of;
-use crate::{options, signal};
+use crate::signal;
 use pgomea::backend::{cpu, cuda};
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
@@ -30,9 +30,8 @@ use pgomea::gomea::parallel::{ParallelGomea, StageBackend, StageTimes};
 use pgomea::gomea::population::initial_population;
 use pgomea::gomea::run::{Limits, Observer, Run};
 use pgomea::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
-use pgomea::linkage::coloring::ColoringMethod;
-use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::GrayBoxProblem;
+use pgomea::solve::config;
 use pgomea::solve::{Algorithm, Backend, Hooks, Outcome, RunOptions, build_model, solve};
 
 /// The most runs `bench speedup --runs` accepts.
@@ -50,12 +49,10 @@ pub enum BenchCommand {
 pub struct ThroughputArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    #[arg(long, value_parser = crate::args::choice::<Backend>(), default_value = "auto")]
-    pub backend: Backend,
-    #[arg(long, default_value = "flt")]
-    pub linkage: LinkageModel,
-    #[arg(long, default_value = "welsh-powell")]
-    pub coloring: ColoringMethod,
+    #[command(flatten)]
+    pub backend: BackendArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Population sizes to measure (comma separated).
     #[arg(long, value_delimiter = ',', default_value = "16,64,256")]
     pub population: Vec<usize>,
@@ -65,8 +62,6 @@ pub struct ThroughputArgs {
     /// Also measure serial GOMEA (one core) on the same population sizes.
     #[arg(long)]
     pub serial: bool,
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[arg(long)]
@@ -77,8 +72,8 @@ pub struct ThroughputArgs {
 pub struct SpeedupArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    #[arg(long, value_parser = crate::args::choice::<Backend>(), default_value = "auto")]
-    pub backend: Backend,
+    #[command(flatten)]
+    pub backend: BackendArgs,
     /// Seconds for each parallel run (and each serial run, unless --serial-time-limit is given).
     #[arg(long, default_value_t = 60.0)]
     pub time_limit: f64,
@@ -210,7 +205,6 @@ fn measure<B: StageBackend>(
 }
 
 fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
-    options::threads(a.threads)?;
     if let Some(&n) = a.population.iter().find(|&&n| n < 2) {
         return Err(Error::usage(format!("--population {n}: GOM needs at least 2 solutions (a donor)")));
     }
@@ -220,11 +214,11 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
-    let backend = pgomea::solve::decide_backend(a.backend).0;
+    let backend = pgomea::solve::decide_backend(a.backend.backend.unwrap_or(Backend::Auto)).0;
     let config = RunOptions {
-        linkage: Some(a.linkage),
-        coloring: Some(a.coloring),
-        threads: a.threads,
+        linkage: a.model.linkage,
+        coloring: a.model.coloring,
+        threads: a.backend.threads,
         ..paper_options(Algorithm::Parallel, backend, a.seed)
     }
     .resolve(problem, loaded.best_known)?;
@@ -238,7 +232,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
         Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None)?),
         None => None,
     };
-    let pool = Arc::new(cpu::thread_pool(a.threads)?);
+    let pool = Arc::new(cpu::thread_pool(config.threads)?);
     for &n in &a.population {
         // P, O, O' and the stage rows of every solution, before they are allocated.
         let per_solution =
@@ -366,13 +360,13 @@ fn speedup(a: &SpeedupArgs) -> Result<ExitCode> {
     if a.runs == 0 || a.runs > MAX_RUNS {
         return Err(Error::usage(format!("--runs {}: expected 1 to {MAX_RUNS}", a.runs)));
     }
-    let parallel_limit = options::seconds("--time-limit", a.time_limit)?;
+    let parallel_limit = config::seconds("time_limit", a.time_limit)?;
     let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
-    let serial_duration = options::seconds("--serial-time-limit", serial_limit)?;
+    let serial_duration = config::seconds("serial_time_limit", serial_limit)?;
     let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
-    let backend = pgomea::solve::decide_backend(a.backend).0;
+    let backend = pgomea::solve::decide_backend(a.backend.backend.unwrap_or(Backend::Auto)).0;
     // The GPU is opened once per process (context, kernel load: a fixed cost of the process, not
     // of the algorithm), before the timed runs; its time is reported apart.
     let t0 = Instant::now();

@@ -7,22 +7,20 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::args::{InstanceArgs, choice};
+use crate::args::{BackendArgs, InstanceArgs, ModelArgs, choice};
 use crate::experiment::summary::median_of;
 use crate::signal;
 use pgomea::choice::Choice;
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::run::{Limits, Observer, Progress, Run, StopReason, TracePoint};
-use pgomea::linkage::coloring::ColoringMethod;
-use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::maxsat;
 use pgomea::problem::nk;
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::trap;
 use pgomea::solve::config::{RunConfig, RunOptions, Target};
-use pgomea::solve::{Algorithm, Backend, FosOrderKind, Hooks, Outcome, build_model, solve};
+use pgomea::solve::{Algorithm, FosOrderKind, Hooks, Outcome, build_model, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -84,19 +82,10 @@ pub struct RunArgs {
     /// serial].
     #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGORITHM")]
     pub algo: Option<Algorithm>,
-    /// Where parallel GOM runs: auto picks CUDA when a driver and a device exist, else the CPU
-    /// [default: auto].
-    #[arg(long, value_parser = choice::<Backend>(), value_name = "BACKEND")]
-    pub backend: Option<Backend>,
-    /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
-    /// most K), lt (learned from the population each generation; serial only), univariate
-    /// [default: flt].
-    #[arg(long, value_name = "MODEL")]
-    pub linkage: Option<LinkageModel>,
-    /// Colouring of the linkage-model interaction graph (parallel GOM and --fos-order colored)
-    /// [default: welsh-powell].
-    #[arg(long, value_name = "METHOD")]
-    pub coloring: Option<ColoringMethod>,
+    #[command(flatten)]
+    pub backend: BackendArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Serial GOMEA: order of the linkage sets (random, or colored = parallel GOM's group order)
     /// [default: random].
     #[arg(long, value_parser = choice::<FosOrderKind>(), value_name = "ORDER")]
@@ -142,9 +131,6 @@ pub struct RunArgs {
     /// Largest population the scheme may start (default: what fits in a quarter of free memory).
     #[arg(long, value_name = "N")]
     pub max_population: Option<usize>,
-    /// Threads of the CPU backend (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// The most device memory the CUDA backend may use, in MiB: a larger population fails as out
     /// of memory and the multi-start scheme stops growing (default: what the device has).
     #[arg(long, value_name = "MIB")]
@@ -164,10 +150,8 @@ pub struct RunArgs {
 pub struct InfoArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    #[arg(long, default_value = "flt")]
-    pub linkage: LinkageModel,
-    #[arg(long, default_value = "welsh-powell")]
-    pub coloring: ColoringMethod,
+    #[command(flatten)]
+    pub model: ModelArgs,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[arg(long)]
@@ -303,9 +287,9 @@ impl RunArgs {
         };
         Ok(RunOptions {
             algorithm: self.algo,
-            backend: self.backend,
-            linkage: self.linkage,
-            coloring: self.coloring,
+            backend: self.backend.backend,
+            linkage: self.model.linkage,
+            coloring: self.model.coloring,
             fos_order: self.fos_order,
             forced_improvement: match (self.fi, self.no_fi) {
                 (true, _) => Some(true),
@@ -321,7 +305,7 @@ impl RunArgs {
             n_base: self.n_base,
             c_ims: self.c_ims,
             max_population: self.max_population,
-            threads: self.threads,
+            threads: self.backend.threads,
             device_memory_limit: self.device_memory_limit,
         })
     }
@@ -517,8 +501,8 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     // The model `run --algo parallel` would build, through the same function.
     let config: RunConfig = RunOptions {
         algorithm: Some(Algorithm::Parallel),
-        linkage: Some(a.linkage),
-        coloring: Some(a.coloring),
+        linkage: a.model.linkage,
+        coloring: a.model.coloring,
         seed: Some(a.seed),
         local_search: Some(LocalSearchMode::Off),
         max_population: Some(16),
@@ -545,13 +529,13 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     let json = serde_json::json!({
         "best_known": loaded.best_known,
         "best_known_is_optimal": loaded.is_optimal,
-        "linkage": a.linkage.to_string(),
+        "linkage": config.linkage.to_string(),
         "fos_sets": fos.sets.len(),
         "fos_largest_set": fos.largest_set(),
         "fos_build_s": model.times.fos_s,
         "lmig_edges": model.lmig_edges,
         "lmig_build_s": model.times.lmig_s,
-        "coloring": a.coloring.to_string(),
+        "coloring": config.coloring.to_string(),
         "colors": sizes.len(),
         "group_size_min": sizes.first().copied().unwrap_or(0),
         "group_size_median": median_of(sizes.iter().map(|&s| s as f64).collect()).unwrap_or(0.0),

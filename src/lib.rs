@@ -8,6 +8,5 @@ pub mod args;
 pub mod bench;
 pub mod cli;
 pub mod experiment;
-pub mod options;
 pub mod selftest;
 pub mod signal;

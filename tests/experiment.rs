@@ -445,7 +445,7 @@ fn paper_budgets_and_time_limits_in_the_plan() {
     assert_eq!(plan.len(), 2 * 3);
     assert!(plan.iter().all(|r| r.time_limit == Some(15.0) && r.max_evals.is_none()));
     let args = parse(&[]);
-    assert_eq!(args.backend, pgomea::solve::Backend::Auto);
+    assert_eq!(args.backend.backend, None, "the library decides: auto");
     // --paper: 30 runs, 1 h; 6 h for serial on large instances (tor6 counts as large here).
     let plan = parse(&["--paper", "--large-vertices", "36"]).plan().unwrap();
     assert_eq!(plan.len(), 2 * 30);

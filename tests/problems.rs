@@ -18,7 +18,7 @@ use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::maxsat::{self, MaxSat, SatFormat};
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::{GrayBoxProblem, mk, nk, trap};
-use pgomea::solve::{Algorithm, Backend, Outcome, RunOptions};
+use pgomea::solve::{Algorithm, Outcome};
 use pgomea_device::rng::SplitMix64;
 
 fn brute_force(p: &dyn GrayBoxProblem) -> i64 {
@@ -47,14 +47,7 @@ fn solve_verified(
     seed: u64,
     limits: Limits,
 ) -> Outcome {
-    let config = RunOptions {
-        algorithm: Some(algorithm),
-        backend: Some(Backend::Cpu),
-        linkage: Some(linkage),
-        threads: Some(2),
-        seed: Some(seed),
-        ..RunOptions::default()
-    };
+    let config = common::cpu_options(algorithm, linkage, seed);
     let target = limits.target;
     let mut run = Run::new(p, limits);
     run.verify = true;

@@ -25,14 +25,15 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::{options, signal};
+use crate::signal;
 use pgomea::choice::Choice;
 use pgomea::error::{Error, Result};
 use pgomea::gomea::run::StopReason;
 use pgomea::problem::GrayBoxProblem;
-use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, Target, solve};
+use pgomea::solve::config;
+use pgomea::solve::{Algorithm, Backend, Hooks, solve};
 use plot::{Figure, Series};
-use store::{RunConfig, RunRecord};
+use store::RunRecord;
 pub use studies::Study;
 use studies::{Budget, RunSpec};
 use summary::Summary;
@@ -152,12 +153,8 @@ pub struct ExperimentArgs {
     /// The data directory with the instance sets and best_known.csv.
     #[arg(long, value_name = "DIR")]
     pub instances_dir: Option<PathBuf>,
-    /// Where parallel GOMEA runs (serial GOMEA always runs on one CPU core).
-    #[arg(long, value_parser = crate::args::choice::<Backend>(), default_value = "auto")]
-    pub backend: Backend,
-    /// Threads of the CPU backend of parallel GOMEA (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub backend: crate::args::BackendArgs,
     /// Largest population the IMS may start (default: what fits in a quarter of free memory).
     #[arg(long, value_name = "N")]
     pub max_population: Option<usize>,
@@ -200,10 +197,10 @@ impl ExperimentArgs {
     }
 
     fn budget(&self) -> Result<Budget> {
-        for (v, option) in [(self.time_limit, "--time-limit"), (self.serial_time_limit, "--serial-time-limit")] {
-            v.map(|x| options::seconds(option, x)).transpose()?;
+        for (v, option) in [(self.time_limit, "time_limit"), (self.serial_time_limit, "serial_time_limit")] {
+            v.map(|x| config::seconds(option, x)).transpose()?;
         }
-        self.max_evals.map(|x| options::positive("--max-evals", x)).transpose()?;
+        self.max_evals.map(|x| config::positive("max_evaluations", x)).transpose()?;
         let time_limit = match (self.time_limit, self.paper, self.max_evals) {
             (Some(t), _, _) => Some(t),
             (None, true, _) => Some(3600.0),
@@ -267,9 +264,11 @@ impl ExperimentArgs {
         num("--serial-time-limit", self.serial_time_limit.map(|v| v.to_string()));
         num("--large-vertices", (self.large_vertices != 9000).then(|| self.large_vertices.to_string()));
         num("--max-evals", self.max_evals.map(|v| v.to_string()));
-        num("--threads", self.threads.map(|v| v.to_string()));
+        num("--threads", self.backend.threads.map(|v| v.to_string()));
         num("--max-population", self.max_population.map(|v| v.to_string()));
-        t.extend(["--backend".into(), self.backend.name().into()]);
+        if let Some(b) = self.backend.backend {
+            t.extend(["--backend".into(), b.name().into()]);
+        }
         if self.no_figures {
             t.push("--no-figures".into());
         }
@@ -309,34 +308,12 @@ fn shell_quote(s: &str) -> String {
 /// The most runs per instance and variant (`--runs`).
 pub const MAX_RUNS: u64 = 100_000;
 
-/// How `spec` is configured, as its record stores it.
-pub fn run_config(spec: &RunSpec, common: &studies::Common, max_population: Option<usize>) -> RunConfig {
-    let v = &spec.variant;
-    RunConfig {
-        algorithm: v.algorithm.name().into(),
-        backend: if v.algorithm == Algorithm::Parallel { common.backend.name().into() } else { "cpu".into() },
-        linkage: v.linkage.to_string(),
-        fos_order: v.fos_order.name().into(),
-        forced_improvement: v.forced_improvement,
-        local_search: v.local_search.name().into(),
-        anneal_sweeps: v.anneal_sweeps,
-        n_base: v.n_base,
-        c_ims: common.c_ims,
-        max_population,
-        threads: common.threads,
-        time_limit_s: spec.time_limit,
-        max_evals: spec.max_evals,
-        target: spec.target,
-    }
-}
-
 /// Refuses the directory when a stored run of the plan was made with other options (each record
 /// is parsed, so a corrupt one is reported now, with its path, rather than after the study).
 fn check_stored_runs(a: &ExperimentArgs, plan: &[RunSpec], common: &studies::Common) -> Result<()> {
     for record in store::load_dir(&a.out)? {
         let Some(spec) = plan.iter().find(|s| s.run_id == record.run_id) else { continue };
-        let expected = run_config(spec, common, common.max_population);
-        let diff = manifest::record_differences(&record, spec, &expected, common.max_population.is_some());
+        let diff = manifest::record_differences(&record, spec, common);
         if !diff.is_empty() {
             return Err(Error::usage(format!(
                 "{}: run {} was made with other options: {}. Rerun with the same options to resume, or choose                  another --out",
@@ -360,27 +337,8 @@ pub fn execute(
     if spec.time_limit.is_none() && spec.max_evals.is_none() {
         return Err(Error::usage("a run needs a time limit or an evaluation budget"));
     }
-    let options = RunOptions {
-        algorithm: Some(v.algorithm),
-        backend: (v.algorithm == Algorithm::Parallel).then_some(common.backend),
-        linkage: Some(v.linkage),
-        coloring: Some(pgomea::linkage::coloring::ColoringMethod::WelshPowell),
-        fos_order: Some(v.fos_order),
-        forced_improvement: Some(v.forced_improvement),
-        local_search: Some(v.local_search),
-        anneal_sweeps: Some(v.anneal_sweeps),
-        seed: Some(spec.seed),
-        time_limit: spec.time_limit,
-        max_evaluations: spec.max_evals,
-        target: spec.target.map(Target::Fitness),
-        n_base: Some(v.n_base),
-        c_ims: Some(common.c_ims),
-        max_population: common.max_population,
-        threads: common.threads,
-        device_memory_limit: None,
-    };
+    let options = spec.options(common);
     let config = options.resolve(problem, spec.instance.best_known)?;
-    let max_population = config.max_population;
     let mut observer = crate::cli::CliObserver::new(progress.then_some(Duration::from_secs(30)), None)?;
     // The signal flag, when the command installed the handlers: the run stops at the first signal.
     let hooks = Hooks { stop: signal::flag(), observer: Some(&mut observer), ..Hooks::default() };
@@ -400,7 +358,8 @@ pub fn execute(
         seed: spec.seed,
         best_known: spec.instance.best_known,
         is_optimal: spec.instance.is_optimal,
-        config: run_config(spec, common, Some(max_population)),
+        options,
+        config: outcome.config.clone(),
         best_fitness: outcome.best_fitness,
         reached_target: outcome.reached_target,
         stop_reason: outcome.stop_reason.clone(),
@@ -431,10 +390,15 @@ pub fn run(a: &ExperimentArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    options::threads(a.threads)?;
+    config::threads(a.backend.threads)?;
     let interrupt = signal::install()?;
     std::fs::create_dir_all(&a.out).map_err(|e| Error::io(&a.out, e))?;
-    let common = studies::Common { backend: a.backend, threads: a.threads, max_population: a.max_population, c_ims: 4 };
+    let common = studies::Common {
+        backend: a.backend.backend.unwrap_or(Backend::Auto),
+        threads: a.backend.threads,
+        max_population: a.max_population,
+        c_ims: 4,
+    };
     manifest::check_or_write(&a.out, &manifest::Manifest::new(a.study.name(), &a.budget()?, &common))?;
     check_stored_runs(a, &selection, &common)?;
     let total = selection.len();
@@ -658,7 +622,7 @@ fn legend(g: &[&RunRecord]) -> String {
         "colored-nofi" => "colour-group order, no FI".into(),
         v => v.to_string(),
     };
-    if r.config.algorithm == "parallel" {
+    if r.config.algorithm == Algorithm::Parallel {
         let mut b: Vec<&str> = g.iter().map(|r| r.backend_used.split(' ').next().unwrap_or("")).collect();
         b.sort();
         b.dedup();

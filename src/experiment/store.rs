@@ -9,39 +9,11 @@ use serde::{Deserialize, Serialize};
 
 use pgomea::error::{Error, Result};
 use pgomea::gomea::run::TracePoint;
+use pgomea::solve::{RunConfig, RunOptions};
 
-/// The version of the record layout, stored in every record.
-pub const FORMAT: u32 = 1;
-
-/// How a run was configured (what the study asked for).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct RunConfig {
-    /// `serial` or `parallel`.
-    pub algorithm: String,
-    /// The backend asked for (`auto`, `cpu`, `cuda`); the outcome names the one used.
-    pub backend: String,
-    pub linkage: String,
-    /// `random` or `colored`.
-    pub fos_order: String,
-    pub forced_improvement: bool,
-    /// Local search (`off`, `initial`, `offspring`) and its annealing sweeps; records made
-    /// before these existed had neither.
-    #[serde(default = "local_search_off")]
-    pub local_search: String,
-    #[serde(default)]
-    pub anneal_sweeps: u32,
-    pub n_base: usize,
-    pub c_ims: u32,
-    pub max_population: Option<usize>,
-    pub threads: Option<usize>,
-    pub time_limit_s: Option<f64>,
-    pub max_evals: Option<f64>,
-    pub target: Option<i64>,
-}
-
-fn local_search_off() -> String {
-    "off".into()
-}
+/// The version of the record layout, stored in every record (2: the run's options and its
+/// resolved configuration as the library names them; 1 still loads, see [`legacy`]).
+pub const FORMAT: u32 = 2;
 
 /// One finished run: what was run, what it found, and the trace of elitist improvements.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -65,6 +37,9 @@ pub struct RunRecord {
     pub seed: u64,
     pub best_known: Option<i64>,
     pub is_optimal: bool,
+    /// The options the study gave the run (what a resumed study compares).
+    pub options: RunOptions,
+    /// The configuration the run ran, complete (the library's resolution of the options).
     pub config: RunConfig,
     pub best_fitness: i64,
     pub reached_target: bool,
@@ -174,6 +149,29 @@ pub fn save(dir: &Path, record: &RunRecord) -> Result<()> {
 /// Reads one record; an error names the file.
 pub fn load(path: &Path) -> Result<RunRecord> {
     let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    #[derive(Deserialize)]
+    struct Format {
+        format: u32,
+    }
+    let damaged = |e: serde_json::Error| {
+        Error::usage(format!(
+            "{}: not a pgomea run record ({e}); it may be damaged or from another program: delete it and rerun \
+             the same command to make that run again",
+            path.display()
+        ))
+    };
+    match serde_json::from_slice::<Format>(&text) {
+        Ok(Format { format: 1 }) => {
+            return serde_json::from_slice::<legacy::Record>(&text).map(Into::into).map_err(damaged);
+        }
+        Ok(Format { format }) if format != FORMAT => {
+            return Err(Error::usage(format!(
+                "{}: a run record of a newer pgomea (record format {format}; this version reads 1 and {FORMAT})",
+                path.display()
+            )));
+        }
+        _ => {}
+    }
     serde_json::from_slice(&text).map_err(|e| {
         Error::usage(format!(
             "{}: not a pgomea run record ({e}); it may be damaged or from another program: delete it and rerun \
@@ -207,4 +205,151 @@ pub fn load_dir(dir: &Path) -> Result<Vec<RunRecord>> {
     }
     out.sort_by(|a, b| a.run_id.cmp(&b.run_id));
     Ok(out)
+}
+
+/// Records of format 1 (pgomea 0.1 and 0.2): the configuration as strings, no options. They load
+/// as current records, their options and configuration rebuilt from those strings, so that old
+/// result directories can still be summarised, merged and resumed.
+mod legacy {
+    use serde::Deserialize;
+
+    use pgomea::choice::Choice;
+    use pgomea::gomea::LocalSearchMode;
+    use pgomea::linkage::coloring::ColoringMethod;
+    use pgomea::solve::{Algorithm, Backend, FosOrderKind, RunConfig, RunOptions, Target};
+
+    use super::{RunRecord, TraceRow};
+
+    #[derive(Deserialize)]
+    pub struct Config {
+        algorithm: String,
+        backend: String,
+        linkage: String,
+        fos_order: String,
+        forced_improvement: bool,
+        #[serde(default = "off")]
+        local_search: String,
+        #[serde(default)]
+        anneal_sweeps: u32,
+        n_base: usize,
+        c_ims: u32,
+        max_population: Option<usize>,
+        threads: Option<usize>,
+        time_limit_s: Option<f64>,
+        max_evals: Option<f64>,
+        target: Option<i64>,
+    }
+
+    fn off() -> String {
+        "off".into()
+    }
+
+    #[derive(Deserialize)]
+    pub struct Record {
+        study: String,
+        run_id: String,
+        instance: String,
+        instance_source: String,
+        instance_set: String,
+        #[serde(alias = "vertices")]
+        variables: usize,
+        #[serde(alias = "edges")]
+        subfunctions: usize,
+        variant: String,
+        seed: u64,
+        best_known: Option<i64>,
+        is_optimal: bool,
+        config: Config,
+        best_fitness: i64,
+        reached_target: bool,
+        stop_reason: String,
+        time_s: f64,
+        evaluations: f64,
+        backend_used: String,
+        time_to_target_s: Option<f64>,
+        evaluations_to_target: Option<f64>,
+        trace: Vec<TraceRow>,
+        outcome: serde_json::Value,
+        pgomea_version: String,
+    }
+
+    impl From<Record> for RunRecord {
+        fn from(r: Record) -> RunRecord {
+            let c = &r.config;
+            let algorithm = Algorithm::parse(&c.algorithm).unwrap_or(Algorithm::Serial);
+            let parallel = algorithm == Algorithm::Parallel;
+            let backend = Backend::parse(&c.backend).unwrap_or(Backend::Auto);
+            let linkage = c.linkage.parse().unwrap_or(pgomea::linkage::fos::LinkageModel::Flt);
+            let fos_order = FosOrderKind::parse(&c.fos_order).unwrap_or(FosOrderKind::Random);
+            let local_search = LocalSearchMode::parse(&c.local_search).unwrap_or(LocalSearchMode::Off);
+            let options = RunOptions {
+                algorithm: Some(algorithm),
+                backend: parallel.then_some(backend),
+                linkage: Some(linkage),
+                coloring: Some(ColoringMethod::WelshPowell),
+                fos_order: Some(fos_order),
+                forced_improvement: Some(c.forced_improvement),
+                local_search: Some(local_search),
+                anneal_sweeps: Some(c.anneal_sweeps),
+                seed: Some(r.seed),
+                time_limit: c.time_limit_s,
+                max_evaluations: c.max_evals,
+                target: c.target.map(Target::Fitness),
+                n_base: Some(c.n_base),
+                c_ims: Some(c.c_ims),
+                max_population: c.max_population,
+                threads: if parallel { c.threads } else { None },
+                device_memory_limit: None,
+            };
+            let config = RunConfig {
+                algorithm,
+                backend,
+                linkage,
+                coloring: ColoringMethod::WelshPowell,
+                fos_order,
+                forced_improvement: c.forced_improvement,
+                local_search,
+                anneal_sweeps: Some(c.anneal_sweeps),
+                seed: r.seed,
+                time_limit: c.time_limit_s,
+                max_evaluations: c.max_evals,
+                target: c.target,
+                best_known: r.best_known,
+                n_base: c.n_base,
+                c_ims: c.c_ims,
+                // Not recorded when it was the machine's default.
+                max_population: c.max_population.unwrap_or(0),
+                threads: c.threads,
+                device_memory_limit: None,
+                verify: false,
+            };
+            RunRecord {
+                format: 1,
+                study: r.study,
+                run_id: r.run_id,
+                instance: r.instance,
+                instance_source: r.instance_source,
+                instance_set: r.instance_set,
+                variables: r.variables,
+                subfunctions: r.subfunctions,
+                variant: r.variant,
+                seed: r.seed,
+                best_known: r.best_known,
+                is_optimal: r.is_optimal,
+                options,
+                config,
+                best_fitness: r.best_fitness,
+                reached_target: r.reached_target,
+                stop_reason: r.stop_reason,
+                time_s: r.time_s,
+                evaluations: r.evaluations,
+                backend_used: r.backend_used,
+                time_to_target_s: r.time_to_target_s,
+                evaluations_to_target: r.evaluations_to_target,
+                trace: r.trace,
+                outcome: r.outcome,
+                pgomea_version: r.pgomea_version,
+            }
+        }
+    }
 }

@@ -52,3 +52,19 @@ pub fn solve_in(
     let config = options.resolve(p, best_known)?;
     pgomea::solve::solve_run(p, &config, run)
 }
+
+/// Options for `algorithm` with `linkage` on the CPU backend's two threads, seeded.
+pub fn cpu_options(
+    algorithm: pgomea::solve::Algorithm,
+    linkage: pgomea::linkage::fos::LinkageModel,
+    seed: u64,
+) -> pgomea::solve::RunOptions {
+    pgomea::solve::RunOptions {
+        algorithm: Some(algorithm),
+        backend: Some(pgomea::solve::Backend::Cpu),
+        linkage: Some(linkage),
+        threads: Some(2),
+        seed: Some(seed),
+        ..pgomea::solve::RunOptions::default()
+    }
+}

@@ -252,12 +252,30 @@ pub fn show_number(x: f64) -> String {
     if x.is_finite() && x.abs() < 1e15 { format!("{x}") } else { format!("{x:e}") }
 }
 
-/// A positive, finite number.
-fn positive(name: &'static str, value: f64) -> Result<f64> {
+/// Option `name` is a positive, finite number (of evaluations, ...).
+pub fn positive(name: &'static str, value: f64) -> Result<f64> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
         Err(invalid(name, format!("{}: expected a positive number", show_number(value))))
+    }
+}
+
+/// Option `name` is a positive number of seconds that a `Duration` can hold.
+pub fn seconds(name: &'static str, value: f64) -> Result<Duration> {
+    positive(name, value)?;
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        invalid(name, format!("{}: too large (at most {:e} seconds)", show_number(value), u64::MAX as f64))
+    })
+}
+
+/// Option `threads`: 1 to [`MAX_THREADS`].
+pub fn threads(value: Option<usize>) -> Result<()> {
+    match value {
+        Some(t) if t == 0 || t > MAX_THREADS => {
+            Err(invalid("threads", format!("{t}: expected 1 to {MAX_THREADS} threads")))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -308,16 +326,9 @@ impl RunOptions {
                 ));
             }
         }
-        if let Some(t) = self.threads
-            && (t == 0 || t > MAX_THREADS)
-        {
-            return Err(invalid("threads", format!("{t}: expected 1 to {MAX_THREADS} threads")));
-        }
+        threads(self.threads)?;
         if let Some(t) = self.time_limit {
-            positive("time_limit", t)?;
-            Duration::try_from_secs_f64(t).map_err(|_| {
-                invalid("time_limit", format!("{}: too large (at most {:e} seconds)", show_number(t), u64::MAX as f64))
-            })?;
+            seconds("time_limit", t)?;
         }
         if let Some(e) = self.max_evaluations {
             positive("max_evaluations", e)?;
