@@ -266,9 +266,7 @@ impl ExperimentArgs {
         num("--max-evals", self.max_evals.map(|v| v.to_string()));
         num("--threads", self.backend.threads.map(|v| v.to_string()));
         num("--max-population", self.max_population.map(|v| v.to_string()));
-        if let Some(b) = self.backend.backend {
-            t.extend(["--backend".into(), b.name().into()]);
-        }
+        t.extend(["--backend".into(), self.backend.backend.unwrap_or(Backend::Auto).name().into()]);
         if self.no_figures {
             t.push("--no-figures".into());
         }
