@@ -10,7 +10,6 @@ use pgomea::app::selftest::{
     Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
 };
 use pgomea::backend::cpu;
-use pgomea::gomea::parallel::StageBackend;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
 use pgomea::linkage::fos::{Fos, LinkageModel};
@@ -40,7 +39,7 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
                 state.work = state.offspring.clone();
                 let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
                 let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
-                let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool);
+                let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool).unwrap();
                 b.set_state(&state).unwrap();
                 b.begin_groups(2, &[g], false).unwrap();
                 for &pass in passes {

@@ -6,9 +6,12 @@
 //! Subfunction `s` reads the variables `variable(s, 0..arity(s))`; the fitness is the sum of all
 //! subfunctions (i64, exact in any order of summation).
 //!
-//! To add a kind: a struct here implementing [`Kind`], its kernel set in `kernels.rs`, and on the
-//! host its arrays (`problem::KindArrays`) and a problem type that fills them (ARCHITECTURE.md).
+//! To add a kind: a struct here implementing [`Kind`] and its line in the registry
+//! ([`for_each_kind`], at the end of this file), which gives the kind its name, its kernel set and
+//! their exported names; on the host, its arrays (`problem::KindArrays`) and a problem type that
+//! fills them (ARCHITECTURE.md, section 4).
 
+use crate::kernel_names::Registered;
 use crate::mem::Ptr;
 
 /// Read access to one genotype (one byte per gene, 0 or 1).
@@ -45,16 +48,19 @@ impl<G: Genes> Genes for Flipped<G> {
     }
 }
 
-/// One kind of subfunction.
+/// One kind of subfunction. Its name (`NAME`) and the names of its kernels come from the
+/// registry ([`for_each_kind`]) through [`Registered`].
 ///
-/// # Safety (all methods)
+/// # Safety
 ///
-/// `s` is a subfunction of the problem whose arrays the kind points to, those arrays are live
+/// Implementing: the kind is a `#[repr(C)]` struct of [`Ptr`]s and integers (kernels take it by
+/// value, and the host copies it to the GPU as it is), and its methods read only inside its
+/// arrays under their preconditions.
+///
+/// Calling (every method): `s` is a subfunction of the problem whose arrays the kind points to, those arrays are live
 /// and well-formed (the host checks them when it builds the problem), and the genotypes are
 /// valid for every variable of `s`.
-pub trait Kind: Copy + Send + Sync + 'static {
-    /// The kind's name: its kernels are `pgomea_generation_<NAME>` and `pgomea_pass_<NAME>`.
-    const NAME: &'static str;
+pub unsafe trait Kind: Registered + Copy + Send + Sync + 'static {
     /// The number of variables subfunction `s` reads.
     ///
     /// # Safety
@@ -104,8 +110,8 @@ impl Pairwise {
     }
 }
 
-impl Kind for Pairwise {
-    const NAME: &'static str = "pairwise";
+// SAFETY: #[repr(C)], two `Ptr`s; reads ends[2s..2s+2] and weights[s] of a subfunction s.
+unsafe impl Kind for Pairwise {
     #[inline(always)]
     unsafe fn arity(&self, _s: u32) -> u32 {
         2
@@ -153,16 +159,28 @@ pub struct Tables {
 /// The most variables a table subfunction may read (2^16 table entries).
 pub const MAX_TABLE_ARITY: u32 = 16;
 
+/// Entry `s` of a CSR offset array: the range `offsets[s]..offsets[s+1]`.
+///
+/// # Safety
+///
+/// `offsets` holds `s + 2` entries at least.
+#[inline(always)]
+unsafe fn csr_range(offsets: Ptr<u32>, s: u32) -> (usize, usize) {
+    // SAFETY: the function's precondition.
+    unsafe { (offsets.read(s as usize) as usize, offsets.read(s as usize + 1) as usize) }
+}
+
 impl Tables {
     #[inline(always)]
     unsafe fn range(&self, s: u32) -> (usize, usize) {
         // SAFETY: s + 1 is inside var_offsets (the trait's precondition).
-        unsafe { (self.var_offsets.read(s as usize) as usize, self.var_offsets.read(s as usize + 1) as usize) }
+        unsafe { csr_range(self.var_offsets, s) }
     }
 }
 
-impl Kind for Tables {
-    const NAME: &'static str = "tables";
+// SAFETY: #[repr(C)], four `Ptr`s; reads s's offsets, variables and table entry (the table of
+// 2^arity entries, checked by the host).
+unsafe impl Kind for Tables {
     #[inline(always)]
     unsafe fn arity(&self, s: u32) -> u32 {
         // SAFETY: the trait's precondition.
@@ -224,7 +242,7 @@ impl Clauses {
     #[inline(always)]
     unsafe fn range(&self, s: u32) -> (usize, usize) {
         // SAFETY: s + 1 is inside lit_offsets (the trait's precondition).
-        unsafe { (self.lit_offsets.read(s as usize) as usize, self.lit_offsets.read(s as usize + 1) as usize) }
+        unsafe { csr_range(self.lit_offsets, s) }
     }
 
     /// Whether clause `s` holds on `x`.
@@ -245,8 +263,8 @@ impl Clauses {
     }
 }
 
-impl Kind for Clauses {
-    const NAME: &'static str = "clauses";
+// SAFETY: #[repr(C)], three `Ptr`s; reads s's offsets, literals and weight.
+unsafe impl Kind for Clauses {
     #[inline(always)]
     unsafe fn arity(&self, s: u32) -> u32 {
         // SAFETY: the trait's precondition.
@@ -277,3 +295,18 @@ impl Kind for Clauses {
         }
     }
 }
+
+/// The registry of problem kinds: each kind's type and name. From this one list follow each
+/// kind's [`Registered::NAME`], its kernel set (`kernels.rs`) and the exported names of those
+/// kernels ([`crate::kernel_names::KERNELS`], what the host loads and CI checks). A new kind is a
+/// struct above implementing [`Kind`] and a line here.
+macro_rules! for_each_kind {
+    ($callback:ident) => {
+        $callback! {
+            Pairwise: "pairwise",
+            Tables: "tables",
+            Clauses: "clauses",
+        }
+    };
+}
+pub(crate) use for_each_kind;

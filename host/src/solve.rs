@@ -241,7 +241,7 @@ pub struct ModelTimes {
 /// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
 /// what `solve` runs with, and what `pgomea info` describes.
 pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result<Model> {
-    let mut rng = SplitMix64::stream(config.seed, 0x666f73);
+    let mut rng = SplitMix64::stream(config.seed, pgomea_device::rng::streams::FOS_TIES);
     let needs_groups = config.algorithm == Algorithm::Parallel || config.fos_order == FosOrderKind::Colored;
     if config.linkage == LinkageModel::Lt && needs_groups {
         return Err(Error::usage(
@@ -472,7 +472,7 @@ fn parallel_ims<'a>(
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
     let mut layout = GroupLayout::new(problem, &model.fos, groups);
     if let Some(colors) = &model.variable_colors {
-        layout.local_search = (**colors).clone();
+        layout.variable_colors = (**colors).clone();
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
@@ -488,6 +488,7 @@ fn parallel_ims<'a>(
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
             let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit)?;
+            let tuning = cuda::CudaTuning::from_env()?;
             let factory =
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
                     fits_in_memory(size, layout.variables as u128 + 16)?;
@@ -495,7 +496,7 @@ fn parallel_ims<'a>(
                     let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
                     let backend =
-                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
+                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, &tuning)?;
                     Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
                 };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
@@ -509,7 +510,7 @@ fn parallel_ims<'a>(
                     let seed = population_seed(seed, index);
                     let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
-                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
+                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone())?;
                     Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
                 };
             Ok((name, Ims::new(ims_config, Box::new(factory))?))
