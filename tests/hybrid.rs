@@ -49,7 +49,9 @@ fn search(
         type Output = (i64, u64);
         fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
             // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe { local_search::search_genotype(&kind, self.0.functions(), self.1, self.2, 5, self.3, self.4, self.5) }
+            unsafe {
+                local_search::search_genotype(&kind, self.0.functions(), self.1, self.2, 5, self.3, self.4, self.5)
+            }
         }
     }
     let (mut gain, mut rounds) = (0, 0);

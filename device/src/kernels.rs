@@ -327,12 +327,7 @@ for_each_kind!(kernel_sets);
 /// `buffers.work` hold `n` rows of `l` genes, `buffers.reference` one row, `buffers.fitness` and
 /// `buffers.forced` `n` values.
 #[unsafe(export_name = kernel_name!(forced_improvement_end))]
-pub unsafe extern "ptx-kernel" fn forced_improvement_end(
-    buffers: Buffers,
-    n: u32,
-    l: u32,
-    elitist_fitness: i64,
-) {
+pub unsafe extern "ptx-kernel" fn forced_improvement_end(buffers: Buffers, n: u32, l: u32, elitist_fitness: i64) {
     let (mut t, stride) = threads();
     let l = l as usize;
     while t < n as usize * l {

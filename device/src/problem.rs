@@ -143,15 +143,60 @@ unsafe impl Kind for Pairwise {
     }
 }
 
-/// Subfunctions given by tables: subfunction s reads its variables `vars[var_offsets[s]..
-/// var_offsets[s+1]]` (k of them, k <= 16) and has the value `values[table_offsets[s] + index]`,
-/// where `index` reads their genes as a binary number, the first variable the most significant
-/// bit. NK landscapes, deceptive traps and any small-arity function are tables.
+/// Rows of variable length, flat (compressed sparse rows): row s is
+/// `entries[offsets[s]..offsets[s+1]]`. The variables of the table subfunctions, the literals of
+/// the clauses.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Csr {
+    pub offsets: Ptr<u32>,
+    pub entries: Ptr<u32>,
+}
+
+impl Csr {
+    /// Row `s`: the range into `entries`.
+    ///
+    /// # Safety
+    ///
+    /// `offsets` holds `s + 2` entries at least.
+    #[inline(always)]
+    pub unsafe fn range(self, s: u32) -> (usize, usize) {
+        // SAFETY: the function's precondition.
+        unsafe { (self.offsets.read(s as usize) as usize, self.offsets.read(s as usize + 1) as usize) }
+    }
+
+    /// The length of row `s`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Csr::range`].
+    #[inline(always)]
+    pub unsafe fn len(self, s: u32) -> u32 {
+        // SAFETY: the function's precondition.
+        let (a, b) = unsafe { self.range(s) };
+        (b - a) as u32
+    }
+
+    /// Entry `k` of row `s`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Csr::range`], and `k < len(s)`.
+    #[inline(always)]
+    pub unsafe fn entry(self, s: u32, k: u32) -> u32 {
+        // SAFETY: the function's precondition.
+        unsafe { self.entries.read(self.range(s).0 + k as usize) }
+    }
+}
+
+/// Subfunctions given by tables: subfunction s reads its variables, row s of `vars` (k of them,
+/// k <= 16), and has the value `values[table_offsets[s] + index]`, where `index` reads their
+/// genes as a binary number, the first variable the most significant bit. NK landscapes,
+/// deceptive traps and any small-arity function are tables.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tables {
-    pub var_offsets: Ptr<u32>,
-    pub vars: Ptr<u32>,
+    pub vars: Csr,
     pub table_offsets: Ptr<u32>,
     pub values: Ptr<i64>,
 }
@@ -159,47 +204,27 @@ pub struct Tables {
 /// The most variables a table subfunction may read (2^16 table entries).
 pub const MAX_TABLE_ARITY: u32 = 16;
 
-/// Entry `s` of a CSR offset array: the range `offsets[s]..offsets[s+1]`.
-///
-/// # Safety
-///
-/// `offsets` holds `s + 2` entries at least.
-#[inline(always)]
-unsafe fn csr_range(offsets: Ptr<u32>, s: u32) -> (usize, usize) {
-    // SAFETY: the function's precondition.
-    unsafe { (offsets.read(s as usize) as usize, offsets.read(s as usize + 1) as usize) }
-}
-
-impl Tables {
-    #[inline(always)]
-    unsafe fn range(&self, s: u32) -> (usize, usize) {
-        // SAFETY: s + 1 is inside var_offsets (the trait's precondition).
-        unsafe { csr_range(self.var_offsets, s) }
-    }
-}
-
 // SAFETY: #[repr(C)], four `Ptr`s; reads s's offsets, variables and table entry (the table of
 // 2^arity entries, checked by the host).
 unsafe impl Kind for Tables {
     #[inline(always)]
     unsafe fn arity(&self, s: u32) -> u32 {
         // SAFETY: the trait's precondition.
-        let (a, b) = unsafe { self.range(s) };
-        (b - a) as u32
+        unsafe { self.vars.len(s) }
     }
     #[inline(always)]
     unsafe fn variable(&self, s: u32, k: u32) -> u32 {
         // SAFETY: k < arity(s) (the trait's precondition).
-        unsafe { self.vars.read(self.range(s).0 + k as usize) }
+        unsafe { self.vars.entry(s, k) }
     }
     #[inline(always)]
     unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
         // SAFETY: the trait's precondition; the index has arity(s) bits, inside s's table.
         unsafe {
-            let (a, b) = self.range(s);
+            let (a, b) = self.vars.range(s);
             let mut index = 0usize;
             for t in a..b {
-                index = index << 1 | x.gene(self.vars.read(t)) as usize;
+                index = index << 1 | x.gene(self.vars.entries.read(t)) as usize;
             }
             self.values.read(self.table_offsets.read(s as usize) as usize + index)
         }
@@ -209,10 +234,10 @@ unsafe impl Kind for Tables {
     unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
         // SAFETY: as in `evaluate`.
         unsafe {
-            let (a, b) = self.range(s);
+            let (a, b) = self.vars.range(s);
             let (mut i_old, mut i_new) = (0usize, 0usize);
             for t in a..b {
-                let v = self.vars.read(t);
+                let v = self.vars.entries.read(t);
                 i_old = i_old << 1 | old.gene(v) as usize;
                 i_new = i_new << 1 | new.gene(v) as usize;
             }
@@ -225,34 +250,27 @@ unsafe impl Kind for Tables {
     }
 }
 
-/// Weighted clauses (MAX-SAT): subfunction s is the disjunction of its literals
-/// `lits[lit_offsets[s]..lit_offsets[s+1]]`, worth `weights[s]` when satisfied, else 0. A literal
-/// is `2 v` (variable v true) or `2 v + 1` (variable v false). A clause may name a variable twice
-/// (x or not x is always satisfied, and `satisfied` finds that as it stands); `variable(s, k)` is
-/// then the variable of its k-th literal, repeats included (the host lists each once).
+/// Weighted clauses (MAX-SAT): subfunction s is the disjunction of its literals, row s of
+/// `lits`, worth `weights[s]` when satisfied, else 0. A literal is `2 v` (variable v true) or
+/// `2 v + 1` (variable v false). A clause may name a variable twice (x or not x is always
+/// satisfied, and `satisfied` finds that as it stands); `variable(s, k)` is then the variable of
+/// its k-th literal, repeats included (the host lists each once).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clauses {
-    pub lit_offsets: Ptr<u32>,
-    pub lits: Ptr<u32>,
+    pub lits: Csr,
     pub weights: Ptr<i64>,
 }
 
 impl Clauses {
-    #[inline(always)]
-    unsafe fn range(&self, s: u32) -> (usize, usize) {
-        // SAFETY: s + 1 is inside lit_offsets (the trait's precondition).
-        unsafe { csr_range(self.lit_offsets, s) }
-    }
-
     /// Whether clause `s` holds on `x`.
     #[inline(always)]
     unsafe fn satisfied<G: Genes>(&self, s: u32, x: G) -> bool {
         // SAFETY: the trait's precondition.
         unsafe {
-            let (a, b) = self.range(s);
+            let (a, b) = self.lits.range(s);
             for t in a..b {
-                let lit = self.lits.read(t);
+                let lit = self.lits.entries.read(t);
                 // Literal 2v is true when x_v = 1, literal 2v + 1 when x_v = 0.
                 if x.gene(lit >> 1) != (lit & 1) as u8 {
                     return true;
@@ -265,16 +283,17 @@ impl Clauses {
 
 // SAFETY: #[repr(C)], three `Ptr`s; reads s's offsets, literals and weight.
 unsafe impl Kind for Clauses {
+    /// The number of literals.
     #[inline(always)]
     unsafe fn arity(&self, s: u32) -> u32 {
         // SAFETY: the trait's precondition.
-        let (a, b) = unsafe { self.range(s) };
-        (b - a) as u32
+        unsafe { self.lits.len(s) }
     }
+    /// The variable of the k-th literal.
     #[inline(always)]
     unsafe fn variable(&self, s: u32, k: u32) -> u32 {
         // SAFETY: k < arity(s) (the trait's precondition).
-        unsafe { self.lits.read(self.range(s).0 + k as usize) >> 1 }
+        unsafe { self.lits.entry(s, k) >> 1 }
     }
     #[inline(always)]
     unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {

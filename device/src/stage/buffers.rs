@@ -23,22 +23,22 @@ pub struct BufferSizes {
     pub groups: usize,
 }
 
-/// How many elements a buffer holds.
+/// How many elements a buffer holds; the table writes each as its formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Length {
-    /// n rows of l genes.
+    /// `n * l`: n rows of l genes.
     Rows,
-    /// One row of l genes (at least one element).
+    /// `l`: one row of l genes (at least one element).
     Row,
-    /// One per solution.
+    /// `n`: one per solution.
     Solutions,
-    /// n rows of `row_slots`: one entry per slot of a group.
+    /// `n * row_slots`: one entry per slot of a group, a row per solution.
     SlotRows,
-    /// n rows of `row_deps`: one entry per dependent subfunction of a group.
+    /// `n * row_deps`: one entry per dependent subfunction of a group, a row per solution.
     DepRows,
-    /// The generation and the order of the groups: 1 + groups (at least 2).
+    /// `1 + groups`: the generation and the order of the groups (at least 2).
     Schedule,
-    /// One, or two, elements.
+    /// `1`, `2`: one, or two, elements.
     One,
     Two,
 }
@@ -132,8 +132,10 @@ impl<T> Buf<T> {
     }
 }
 
-/// The table of a population's buffers: `name: element type, length, values;` with its doc, the
-/// state the backends compare first, then the bookkeeping. It calls `$callback!` with the table,
+/// The table of a population's buffers: `name: element type [length] values;` with its doc, the
+/// state the backends compare first, then the bookkeeping. A length is one of the formulas of
+/// [`Length`] in the sizes' names (`n * l`, `n`, `n * row_slots`, `n * row_deps`, `l`,
+/// `1 + groups`, `1`, `2`). It calls `$callback!` with the table,
 /// so that each crate makes what it needs of it (this crate: [`Buffers`], [`BUFFERS`],
 /// [`BUFFER`]; the host: its snapshot of a population's state).
 #[macro_export]
@@ -142,49 +144,90 @@ macro_rules! population_buffers {
         $callback! {
             compared {
                 /// P (n rows of l genes): the population at the generation's start, the donors.
-                parents: u8, Rows, Genes;
+                parents: u8 [n * l] Genes;
                 /// The fitness of P (n): the host's copy, read by no step.
-                parent_fitness: i64, Solutions, Any;
+                parent_fitness: i64 [n] Any;
                 /// O (n rows): the offspring being mixed.
-                offspring: u8, Rows, Genes;
+                offspring: u8 [n * l] Genes;
                 /// O' (n rows): O's working copy, equal to O between groups.
-                work: u8, Rows, Genes;
+                work: u8 [n * l] Genes;
                 /// The fitness of O (n).
-                fitness: i64, Solutions, Any;
+                fitness: i64 [n] Any;
                 /// Stage 1's donors (n rows of `row_slots`), `NO_DONOR` for none.
-                donors: i32, SlotRows, Donor;
+                donors: i32 [n * row_slots] Donor;
                 /// Stage 3's differences (n rows of `row_deps`).
-                diff: i64, DepRows, Any;
+                diff: i64 [n * row_deps] Any;
                 /// Stage 4's deltas (n rows of `row_slots`).
-                delta: i64, SlotRows, Any;
+                delta: i64 [n * row_slots] Any;
                 /// Stage 5's mask (n rows of `row_slots`).
-                mask: u8, SlotRows, Flag;
+                mask: u8 [n * row_slots] Flag;
                 /// 1 where P[i] is the elitist (n).
-                is_elitist: u8, Solutions, Flag;
+                is_elitist: u8 [n] Flag;
                 /// 1 where GOM accepted a set of O[i] this generation (n; set atomically, cleared
                 /// by the host).
-                changed: u8, Solutions, Flag;
+                changed: u8 [n] Flag;
                 /// Forced Improvement's state of each solution (n): `FI_OFF`, `FI_ACTIVE`,
                 /// `FI_IMPROVED`.
-                forced: u8, Solutions, ForcedMark;
+                forced: u8 [n] ForcedMark;
             }
             scratch {
                 /// The elitist's genotype (one row): the donor of Forced Improvement, and what
                 /// `is_elitist` compares P with.
-                reference: u8, Row, Genes;
+                reference: u8 [l] Genes;
                 /// The GPU's local search: whether solution i is still searched, and whether it
                 /// flipped a variable in the current round (n each).
-                search_active: u8, Solutions, Flag;
-                search_flipped: u8, Solutions, Flag;
+                search_active: u8 [n] Flag;
+                search_flipped: u8 [n] Flag;
                 /// The GPU's local search: [solution rounds, solutions still active summed over
                 /// rounds].
-                search_counters: u64, Two, Any;
+                search_counters: u64 [2] Any;
                 /// `[generation, group order...]`: read from memory, so that a captured CUDA
                 /// graph of a whole generation can be replayed with a new order.
-                schedule: u32, Schedule, Schedule;
+                schedule: u32 [1 + groups] Schedule;
                 /// The grid barrier's counter of a cooperative kernel (zero at its launch).
-                barrier: u32, One, Any;
+                barrier: u32 [1] Any;
             }
+        }
+    };
+}
+
+/// The [`Length`] of a length formula of the table.
+macro_rules! length {
+    (n * l) => {
+        Length::Rows
+    };
+    (l) => {
+        Length::Row
+    };
+    (n) => {
+        Length::Solutions
+    };
+    (n * row_slots) => {
+        Length::SlotRows
+    };
+    (n * row_deps) => {
+        Length::DepRows
+    };
+    (1 + groups) => {
+        Length::Schedule
+    };
+    (1) => {
+        Length::One
+    };
+    (2) => {
+        Length::Two
+    };
+}
+
+/// The [`BufferSpec`] of a row of the table.
+macro_rules! spec {
+    ($name:ident: $t:ty [$($len:tt)*] $values:ident, $compared:expr) => {
+        BufferSpec {
+            name: stringify!($name),
+            element_bytes: size_of::<$t>(),
+            length: length!($($len)*),
+            values: Values::$values,
+            compared: $compared,
         }
     };
 }
@@ -192,8 +235,8 @@ macro_rules! population_buffers {
 /// This crate's part of the table: the argument block, the sizes and the handles.
 macro_rules! declare_buffers {
     (
-        compared { $($(#[$cdoc:meta])* $c:ident: $ct:ty, $cl:ident, $cv:ident;)* }
-        scratch { $($(#[$sdoc:meta])* $s:ident: $st:ty, $sl:ident, $sv:ident;)* }
+        compared { $($(#[$cdoc:meta])* $c:ident: $ct:ty [$($cl:tt)*] $cv:ident;)* }
+        scratch { $($(#[$sdoc:meta])* $s:ident: $st:ty [$($sl:tt)*] $sv:ident;)* }
     ) => {
         /// Every buffer of one population, as the steps see them (rows of `l` genes, or of
         /// `row_slots`/`row_deps` entries): device addresses in the kernels' arguments, host
@@ -228,20 +271,8 @@ macro_rules! declare_buffers {
 
         /// Every buffer, in the table's order (a handle's index is its position here).
         pub const BUFFERS: &[BufferSpec] = &[
-            $(BufferSpec {
-                name: stringify!($c),
-                element_bytes: size_of::<$ct>(),
-                length: Length::$cl,
-                values: Values::$cv,
-                compared: true,
-            },)*
-            $(BufferSpec {
-                name: stringify!($s),
-                element_bytes: size_of::<$st>(),
-                length: Length::$sl,
-                values: Values::$sv,
-                compared: false,
-            },)*
+            $(spec!($c: $ct [$($cl)*] $cv, true),)*
+            $(spec!($s: $st [$($sl)*] $sv, false),)*
         ];
 
         impl Buffers {

@@ -47,7 +47,9 @@ pub mod mixing;
 pub mod search;
 
 pub use args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, FI_OFF, GROUP_PASSES, GomArgs, Group, Layout, Pass, Stage};
-pub use buffers::{BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes};
+pub use buffers::{
+    BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes,
+};
 pub use mixing::{element_step, for_solution, mark_elitist, pair_step, replace_unimproved};
 pub use search::{
     ANNEAL_LEVELS, Anneal, SearchArgs, anneal_flip, flip_gain, parallel_anneal_flip, parallel_try_flip,

@@ -234,7 +234,8 @@ pub unsafe fn search_genotype<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, sol
 pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize) -> u64 {
     // SAFETY: the function's precondition; only solution i's row and fitness are written.
     unsafe {
-        let (gain, rounds) = search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), i as u32);
+        let (gain, rounds) =
+            search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), i as u32);
         if gain != 0 {
             a.buffers.fitness.write(i, a.buffers.fitness.read(i) + gain);
         }

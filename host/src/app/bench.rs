@@ -219,7 +219,14 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 let tuning = cuda::CudaTuning::from_env()?;
                 let mut make = |p, pass| {
                     let graph = cuda::CudaTuning { generation: Some(cuda::WholeGeneration::Graph), ..tuning };
-                    cuda::new_backend(g.clone(), s.clone(), layout.clone(), p, a.seed, if pass == 3 { &graph } else { &tuning })
+                    cuda::new_backend(
+                        g.clone(),
+                        s.clone(),
+                        layout.clone(),
+                        p,
+                        a.seed,
+                        if pass == 3 { &graph } else { &tuning },
+                    )
                 };
                 let how = match g.generation_grid(problem.functions().arrays().kind_name(), &tuning)? {
                     Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),

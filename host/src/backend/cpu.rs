@@ -163,7 +163,11 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         // fitness, atomically).
         let g = unsafe { Group::at(&a, step) };
         self.per_solution(|i| unsafe {
-            if forced { for_solution::<K, true>(&a, &g, i, pass) } else { for_solution::<K, false>(&a, &g, i, pass) }
+            if forced {
+                for_solution::<K, true>(&a, &g, i, pass)
+            } else {
+                for_solution::<K, false>(&a, &g, i, pass)
+            }
             0
         });
         Ok(())

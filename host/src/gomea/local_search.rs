@@ -135,7 +135,8 @@ impl AnnealSchedule {
 
     /// The device's view of one call of a search over these (host) arrays, drawing from `seed`.
     pub fn anneal(&self, seed: u64, step: SearchStep) -> Anneal {
-        let placed = Anneal { scales: Ptr::from_slice(&self.scales), table: Ptr::from_slice(&self.table), ..Anneal::default() };
+        let placed =
+            Anneal { scales: Ptr::from_slice(&self.scales), table: Ptr::from_slice(&self.table), ..Anneal::default() };
         step.anneal(seed, placed)
     }
 }
@@ -155,7 +156,11 @@ pub fn search_args<P: ArrayPlace>(
         color_vars: place.place(&colors.vars)?,
         var_offsets: place.place(incidence.0)?,
         var_subs: place.place(incidence.1)?,
-        anneal: Anneal { scales: place.place(&schedule.scales)?, table: place.place(&schedule.table)?, ..Anneal::default() },
+        anneal: Anneal {
+            scales: place.place(&schedule.scales)?,
+            table: place.place(&schedule.table)?,
+            ..Anneal::default()
+        },
     })
 }
 

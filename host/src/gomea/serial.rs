@@ -138,8 +138,9 @@ fn search_solution<K: Kind>(
         }
         // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l
         // genes.
-        let (g, rounds) =
-            unsafe { super::local_search::search_genotype(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes) };
+        let (g, rounds) = unsafe {
+            super::local_search::search_genotype(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes)
+        };
         run.counter.add_subfunctions(rounds * per_round);
         gain += g;
     }

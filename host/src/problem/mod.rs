@@ -32,7 +32,7 @@ pub mod trap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pgomea_device::mem::Ptr;
-use pgomea_device::problem::{Clauses, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
+use pgomea_device::problem::{Clauses, Csr, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
 
 use crate::error::{Error, Result};
 
@@ -172,14 +172,12 @@ impl KindArrays {
                 visitor.visit(Pairwise { ends: place.place(ends)?, weights: place.place(weights)? })
             }
             KindArrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
-                var_offsets: place.place(var_offsets)?,
-                vars: place.place(vars)?,
+                vars: Csr { offsets: place.place(var_offsets)?, entries: place.place(vars)? },
                 table_offsets: place.place(table_offsets)?,
                 values: place.place(values)?,
             }),
             KindArrays::Clauses { lit_offsets, lits, weights } => visitor.visit(Clauses {
-                lit_offsets: place.place(lit_offsets)?,
-                lits: place.place(lits)?,
+                lits: Csr { offsets: place.place(lit_offsets)?, entries: place.place(lits)? },
                 weights: place.place(weights)?,
             }),
         })

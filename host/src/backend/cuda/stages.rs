@@ -12,7 +12,7 @@ use pgomea_device::stage::{BUFFER, Buffers, GROUP_PASSES, GomArgs, Pass, Stage};
 
 use super::gpu::{Gpu, Kernel, cuda_err, device_ptr};
 use super::tuning::CudaTuning;
-use super::upload::{DeviceBuffers, KindOnDevice, MakeDevice, SharedArrays};
+use super::upload::{DeviceBuffers, KindOnDevice, MakeDevice, NewPopulation, SharedArrays};
 use crate::error::{Error, Result};
 use crate::gomea::Population;
 use crate::gomea::local_search::SearchStep;
@@ -31,21 +31,14 @@ pub fn new_backend(
     tuning: &CudaTuning,
 ) -> Result<Stages<'static>> {
     tuning.validate()?;
-    let device = shared.kind.make(gpu, shared.clone(), layout.clone(), population.n, seed, tuning)?;
+    let new = NewPopulation { gpu, shared: shared.clone(), layout: layout.clone(), n: population.n, seed, tuning };
+    let device = shared.kind.make(new)?;
     Stages::new(device, layout, &population)
 }
 
 impl<K: Kind> MakeDevice for KindOnDevice<K> {
-    fn make(
-        &self,
-        gpu: Arc<Gpu>,
-        shared: Arc<SharedArrays>,
-        layout: Arc<GroupLayout>,
-        n: usize,
-        seed: u64,
-        tuning: &CudaTuning,
-    ) -> Result<Box<dyn StageDevice>> {
-        Ok(Box::new(CudaDevice::new(gpu, shared, layout, n, seed, self.0, *tuning)?))
+    fn make(&self, population: NewPopulation) -> Result<Box<dyn StageDevice>> {
+        Ok(Box::new(CudaDevice::new(population, self.0)?))
     }
 }
 
@@ -106,15 +99,9 @@ struct CudaDevice<K: Kind> {
 }
 
 impl<K: Kind> CudaDevice<K> {
-    fn new(
-        gpu: Arc<Gpu>,
-        shared: Arc<SharedArrays>,
-        layout: Arc<GroupLayout>,
-        n: usize,
-        seed: u64,
-        kind: K,
-        tuning: CudaTuning,
-    ) -> Result<Self> {
+    fn new(population: NewPopulation, kind: K) -> Result<Self> {
+        let NewPopulation { gpu, shared, layout, n, seed, tuning } = population;
+        let tuning = *tuning;
         let sizes = layout.buffer_sizes(n);
         let buffers = DeviceBuffers::new(&gpu, &shared, &sizes)?;
         let s = &gpu.stream;
@@ -345,15 +332,17 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
             // The descent: rounds (every colour, then the round's end) until one leaves no
             // solution active.
             let mut before = 0;
-            while step.descend {
-                for c in 0..=colors {
-                    self.launch_search_color(c, step.sweeps)?;
+            if step.descend {
+                loop {
+                    for c in 0..=colors {
+                        self.launch_search_color(c, step.sweeps)?;
+                    }
+                    let now = self.search_counters()?[1];
+                    if now == before {
+                        break;
+                    }
+                    before = now;
                 }
-                let now = self.search_counters()?[1];
-                if now == before {
-                    break;
-                }
-                before = now;
             }
         }
         // The greedy rounds counted on the device, and every solution's annealing sweeps.

@@ -57,7 +57,7 @@ const NUMBERS: [(&str, &str, u32, u32, u32); 3] = [
 /// Whether `value` is in the range of numeric field `k`.
 fn in_range(k: usize, value: u32) -> bool {
     let (_, _, least, most, step) = NUMBERS[k];
-    (least..=most).contains(&value) && value % step == 0
+    (least..=most).contains(&value) && value.is_multiple_of(step)
 }
 
 /// What numeric field `k` takes.
@@ -97,9 +97,7 @@ impl CudaTuning {
                 "graph" => WholeGeneration::Graph,
                 "cooperative" => WholeGeneration::Cooperative,
                 _ => {
-                    return Err(Error::usage(format!(
-                        "PGOMEA_CUDA_GENERATION={text}: expected graph or cooperative"
-                    )));
+                    return Err(Error::usage(format!("PGOMEA_CUDA_GENERATION={text}: expected graph or cooperative")));
                 }
             });
         }

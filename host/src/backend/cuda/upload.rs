@@ -101,17 +101,21 @@ impl ArrayPlace for Upload<'_> {
     }
 }
 
+/// What the device of one population is made of.
+pub(super) struct NewPopulation<'t> {
+    pub gpu: Arc<Gpu>,
+    /// The arrays of `layout` and of the problem, uploaded.
+    pub shared: Arc<SharedArrays>,
+    pub layout: Arc<GroupLayout>,
+    /// Solutions, the seed of its random numbers, its launch shapes.
+    pub n: usize,
+    pub seed: u64,
+    pub tuning: &'t CudaTuning,
+}
+
 /// Makes the device of one population for the problem's kind (the CUDA backend's stages).
 pub(super) trait MakeDevice: Send + Sync {
-    fn make(
-        &self,
-        gpu: Arc<Gpu>,
-        shared: Arc<SharedArrays>,
-        layout: Arc<GroupLayout>,
-        n: usize,
-        seed: u64,
-        tuning: &CudaTuning,
-    ) -> Result<Box<dyn StageDevice>>;
+    fn make(&self, population: NewPopulation) -> Result<Box<dyn StageDevice>>;
 }
 
 /// The problem's kind over device memory.

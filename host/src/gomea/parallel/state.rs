@@ -53,7 +53,7 @@ impl<T: Element> Column for Vec<T> {
 /// The snapshot's part of the table: a field per compared buffer, and the buffers as columns.
 macro_rules! stage_state {
     (
-        compared { $($(#[$doc:meta])* $c:ident: $ct:ty, $cl:ident, $cv:ident;)* }
+        compared { $($(#[$doc:meta])* $c:ident: $ct:ty [$($cl:tt)*] $cv:ident;)* }
         scratch { $($scratch:tt)* }
     ) => {
         /// Every buffer of a population in parallel GOM that the backends must agree on, in host
