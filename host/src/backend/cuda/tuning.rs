@@ -91,8 +91,13 @@ impl CudaTuning {
     /// `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM`
     /// where they are set; a bad value is an error that names its variable.
     pub fn from_env() -> Result<CudaTuning> {
+        Self::from_variables(|name| std::env::var(name).ok())
+    }
+
+    /// As [`CudaTuning::from_env`], with the variables `variable` gives.
+    fn from_variables(variable: impl Fn(&str) -> Option<String>) -> Result<CudaTuning> {
         let mut tuning = CudaTuning::default();
-        if let Ok(text) = std::env::var("PGOMEA_CUDA_GENERATION") {
+        if let Some(text) = variable("PGOMEA_CUDA_GENERATION") {
             tuning.generation = Some(match text.trim() {
                 "graph" => WholeGeneration::Graph,
                 "cooperative" => WholeGeneration::Cooperative,
@@ -102,11 +107,11 @@ impl CudaTuning {
             });
         }
         for (k, field) in tuning.numbers_mut().into_iter().enumerate() {
-            let variable = NUMBERS[k].1;
-            let Ok(text) = std::env::var(variable) else { continue };
+            let name = NUMBERS[k].1;
+            let Some(text) = variable(name) else { continue };
             match text.trim().parse::<u32>() {
                 Ok(value) if in_range(k, value) => *field = value,
-                _ => return Err(Error::usage(format!("{variable}={text}: {}", expected(k)))),
+                _ => return Err(Error::usage(format!("{name}={text}: {}", expected(k)))),
             }
         }
         Ok(tuning)
@@ -160,5 +165,85 @@ impl Gpu {
             .find(|(k, _)| *k == kind)
             .ok_or_else(|| Error::Cuda(format!("no kernels for problem kind {kind}")))?;
         tuning.cooperative_grid(&self.kernel(names.generation)?.function, self.multiprocessors, self.cooperative)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_valid_and_a_field_out_of_range_is_named() {
+        CudaTuning::default().validate().unwrap();
+        let bad = [
+            (CudaTuning { generation_block: 48, ..CudaTuning::default() }, "generation_block = 48"),
+            (CudaTuning { generation_block: 2048, ..CudaTuning::default() }, "generation_block = 2048"),
+            (CudaTuning { generation_blocks_per_sm: 0, ..CudaTuning::default() }, "generation_blocks_per_sm = 0"),
+            (CudaTuning { blocks_per_sm: 65, ..CudaTuning::default() }, "blocks_per_sm = 65"),
+        ];
+        for (tuning, field) in bad {
+            let e = tuning.validate().unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+        }
+        let edges =
+            CudaTuning { generation_block: 1024, generation_blocks_per_sm: 32, blocks_per_sm: 1, ..Default::default() };
+        edges.validate().unwrap();
+    }
+
+    #[test]
+    fn the_environment_sets_the_knobs_and_a_bad_variable_is_named() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(CudaTuning::from_variables(vars(&[])).unwrap(), CudaTuning::default());
+        let t = CudaTuning::from_variables(vars(&[
+            ("PGOMEA_CUDA_GENERATION", "graph"),
+            ("PGOMEA_GENERATION_BLOCK", "256"),
+            ("PGOMEA_GENERATION_BLOCKS_PER_SM", "4"),
+            ("PGOMEA_BLOCKS_PER_SM", " 8 "),
+        ]))
+        .unwrap();
+        let expected = CudaTuning {
+            generation: Some(WholeGeneration::Graph),
+            generation_block: 256,
+            generation_blocks_per_sm: 4,
+            blocks_per_sm: 8,
+        };
+        assert_eq!(t, expected);
+        for (bad, named) in [
+            (&[("PGOMEA_CUDA_GENERATION", "fast")][..], "PGOMEA_CUDA_GENERATION=fast"),
+            (&[("PGOMEA_GENERATION_BLOCK", "500")][..], "PGOMEA_GENERATION_BLOCK=500"),
+            (&[("PGOMEA_GENERATION_BLOCKS_PER_SM", "two")][..], "PGOMEA_GENERATION_BLOCKS_PER_SM=two"),
+            (&[("PGOMEA_BLOCKS_PER_SM", "0")][..], "PGOMEA_BLOCKS_PER_SM=0"),
+        ] {
+            let pairs: &'static [(&'static str, &'static str)] = bad;
+            let e = CudaTuning::from_variables(vars(pairs)).unwrap_err().to_string();
+            assert!(e.contains(named) && e.contains("expected"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_tuning_reads_back_from_json_and_unknown_fields_are_refused() {
+        let t = CudaTuning { generation: Some(WholeGeneration::Cooperative), blocks_per_sm: 4, ..Default::default() };
+        let text = serde_json::to_string(&t).unwrap();
+        assert!(text.contains("\"generation\":\"cooperative\""), "{text}");
+        assert_eq!(serde_json::from_str::<CudaTuning>(&text).unwrap(), t);
+        // Missing fields take their defaults.
+        let partial: CudaTuning = serde_json::from_str(r#"{"generation_block": 256}"#).unwrap();
+        assert_eq!(partial, CudaTuning { generation_block: 256, ..Default::default() });
+        assert!(serde_json::from_str::<CudaTuning>(r#"{"block": 256}"#).is_err());
+    }
+
+    #[test]
+    fn grids_cover_the_items_up_to_the_cap() {
+        let t = CudaTuning { blocks_per_sm: 4, ..Default::default() };
+        // One warp per item, four per block of 128 threads.
+        let g = t.grid(10, 9, true);
+        assert_eq!((g.grid_dim.0, g.block_dim.0), (3, 128));
+        assert_eq!(t.grid(10, 1 << 30, true).grid_dim.0, 40);
+        // One thread per item, blocks of 256, half as many blocks.
+        assert_eq!((t.grid(10, 257, false).grid_dim.0, t.grid(10, 257, false).block_dim.0), (2, 256));
+        assert_eq!(t.grid(10, 1 << 30, false).grid_dim.0, 20);
+        assert_eq!(t.grid(10, 0, false).grid_dim.0, 1);
     }
 }
