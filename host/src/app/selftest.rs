@@ -373,12 +373,17 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
     Ok(out)
 }
 
-/// How often each kernel was launched so far, on the GPU candidate (none for the CPU).
+/// How often each kernel that can run on the GPU candidate was launched so far (none for the
+/// CPU): every kernel, less the cooperative ones where the device cannot launch cooperatively.
 pub fn launch_counts(candidate: Candidate) -> Result<Option<Vec<(&'static str, u64)>>> {
-    match candidate {
-        Candidate::Cuda { ptx } => Ok(Some(cuda::Gpu::shared(Some(ptx))?.launch_counts())),
-        Candidate::Cpu { .. } => Ok(None),
-    }
+    let Candidate::Cuda { ptx } = candidate else { return Ok(None) };
+    let gpu = cuda::Gpu::shared(Some(ptx))?;
+    let cooperative: Vec<&str> = pgomea_device::kernel_names::KIND_KERNELS
+        .iter()
+        .flat_map(|(_, k)| [k.generation, k.forced_improvement, k.flip_search])
+        .collect();
+    let can = gpu.can_launch_cooperatively();
+    Ok(Some(gpu.launch_counts().into_iter().filter(|(k, _)| can || !cooperative.contains(k)).collect()))
 }
 
 /// The kernels not launched between two of [`launch_counts`]: the comparisons must run every

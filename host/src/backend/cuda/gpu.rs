@@ -135,6 +135,12 @@ impl Gpu {
         Ok(())
     }
 
+    /// Whether the device can launch cooperatively (else the whole-generation, Forced
+    /// Improvement and local-search kernels of each kind never run).
+    pub fn can_launch_cooperatively(&self) -> bool {
+        self.cooperative
+    }
+
     /// Every kernel with the number of its launches so far (the GPU tests check that each ran).
     pub fn launch_counts(&self) -> Vec<(&'static str, u64)> {
         KERNELS.iter().zip(&self.launches).map(|(&k, n)| (k, n.load(Relaxed))).collect()
