@@ -95,8 +95,10 @@ impl<'a> ParallelGomea<'a> {
         }
         self.hybrid = hybrid;
         if hybrid.local_search != LocalSearchMode::Off {
-            let elitist =
-                run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
+            let elitist = run
+                .elitist()
+                .ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?
+                .clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
             self.search_offspring(run, u32::MAX)?;
             self.fitness = self.backend.finish_generation()?;
@@ -220,7 +222,8 @@ impl<'a> ParallelGomea<'a> {
         if count == 0 || run.should_stop() {
             return Ok(());
         }
-        let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
+        let elitist =
+            run.elitist().ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?.clone();
         self.backend.begin_forced_improvement(&in_fi, &elitist.genes)?;
         self.shuffle_groups(streams::FORCED_ORDER, self.generations);
         self.backend.begin_groups(self.generations as u32, &self.group_order, true)?;
@@ -281,7 +284,8 @@ impl<'a> ParallelGomea<'a> {
         mut on_group: impl FnMut(&Stages, u32) -> Result<()>,
     ) -> Result<()> {
         let t0 = Instant::now();
-        let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?;
+        let elitist =
+            run.elitist().ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?;
         self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
         self.shuffle_groups(streams::GROUP_ORDER, self.generations);
         let generation = self.generations as u32;
