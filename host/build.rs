@@ -15,7 +15,9 @@
 //!    wrappers, CARGO_* variables) leak into the kernel build. The host keeps using `device/` as
 //!    an ordinary rlib; only this nested build makes a cdylib of it.
 //! 4. Copy the PTX to `$OUT_DIR/kernels.ptx` and to `<target dir>/ptx/kernels.ptx` (a stable path
-//!    for `.ci/check-ptx`).
+//!    for `.ci/check-ptx`), and next to each the device crate's list of exported kernels
+//!    (`pgomea_device::kernel_names::KERNELS`, one name per line: `kernels.list`), which
+//!    `.ci/check-ptx` holds the PTX's entries against.
 //! 5. Ask cargo to rerun only when a kernel source (the files in the nested build's dep-info), the
 //!    device manifest, the linker or this file changes.
 //!
@@ -117,8 +119,11 @@ fn build() -> Result<(), String> {
         return Err(format!("{} is not a complete PTX module", built.display()));
     }
     let kernels_ptx = out_dir.join("kernels.ptx");
-    write_atomically(&kernels_ptx, &ptx)?;
-    write_atomically(&ptx_target.join("kernels.ptx"), &ptx)?;
+    let list: String = pgomea_device::kernel_names::KERNELS.iter().map(|k| format!("{k}\n")).collect();
+    for dir in [&out_dir, &ptx_target] {
+        write_atomically(&dir.join("kernels.list"), &list)?;
+        write_atomically(&dir.join("kernels.ptx"), &ptx)?;
+    }
     println!("cargo:rustc-env=PGOMEA_KERNELS_PTX={}", path_str(&kernels_ptx)?);
 
     // 5. When to run again. Never a folder the nested build writes into.

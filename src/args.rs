@@ -113,3 +113,10 @@ pub fn choice<C: Choice + Clone + Send + Sync>() -> impl clap::builder::TypedVal
     clap::builder::PossibleValuesParser::new(C::ALL.iter().map(|c| PossibleValue::new(c.name()).help(c.help())))
         .try_map(|name| C::parse(&name).map_err(|e| e.to_string()))
 }
+
+/// The CUDA backend's tuning knobs from the environment (`PGOMEA_CUDA_GENERATION`,
+/// `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM`, `PGOMEA_BLOCKS_PER_SM`): for
+/// benchmarks; a bad value is an error naming its variable.
+pub fn cuda_tuning() -> Result<Option<pgomea::backend::cuda::CudaTuning>> {
+    pgomea::backend::cuda::CudaTuning::from_env().map(Some)
+}

@@ -26,7 +26,7 @@ use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::PopulationEngine;
 use pgomea::gomea::parallel::layout::GroupLayout;
-use pgomea::gomea::parallel::{ParallelGomea, StageBackend, StageTimes};
+use pgomea::gomea::parallel::{ParallelGomea, StageTimes, Stages};
 use pgomea::gomea::population::initial_population;
 use pgomea::gomea::run::{Limits, Observer, Run};
 use pgomea::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
@@ -168,18 +168,18 @@ impl Observer for Notes {
 /// with `graph_pass`, 3, whole generations as CUDA graph replays. `make(population, pass)` builds
 /// the backend of a pass. Returns (wall of the fastest path, its subfunction evaluations,
 /// per-stage times, wall of the launch path, wall of the graph path).
-fn measure<B: StageBackend>(
+fn measure<'a>(
     problem: &dyn GrayBoxProblem,
     layout: &Arc<GroupLayout>,
     seed: u64,
     n: usize,
     generations: u32,
     graph_pass: bool,
-    make: &mut dyn FnMut(pgomea::gomea::Population, u8) -> Result<B>,
+    make: &mut dyn FnMut(pgomea::gomea::Population, u8) -> Result<Stages<'a>>,
 ) -> Result<(f64, f64, StageTimes, f64, Option<f64>)> {
     let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
         let mut run = Run::new(problem, Limits::default());
-        // A run's first population is always made whole.
+        // No time limit: the population is made whole.
         let population = initial_population(problem, n, seed, &mut run)
             .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
         let fitness = population.fitness.clone();
@@ -219,11 +219,12 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
         linkage: a.model.linkage,
         coloring: a.model.coloring,
         threads: a.backend.threads,
+        cuda: crate::args::cuda_tuning()?,
         ..paper_options(Algorithm::Parallel, backend, a.seed)
     }
     .resolve(problem, loaded.best_known)?;
     let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
-    let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
+    let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
@@ -243,11 +244,19 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
         }
         let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
+                let tuning = config.cuda;
                 let mut make = |p, pass| {
-                    let whole = (pass == 3).then_some(cuda::WholeGeneration::Graph);
-                    cuda::new_backend(g.clone(), s.clone(), layout.clone(), p, a.seed, whole)
+                    let graph = cuda::CudaTuning { generation: Some(cuda::WholeGeneration::Graph), ..tuning };
+                    cuda::new_backend(
+                        g.clone(),
+                        s.clone(),
+                        layout.clone(),
+                        p,
+                        a.seed,
+                        if pass == 3 { &graph } else { &tuning },
+                    )
                 };
-                let how = match g.generation_grid(problem.functions().arrays().kind_name()) {
+                let how = match g.generation_grid(problem.functions().arrays().kind_name(), &tuning)? {
                     Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),
                     None => "graph".into(),
                 };
@@ -257,7 +266,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
                 )
             }
             _ => {
-                let mut make = |p, _| Ok(cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone()));
+                let mut make = |p, _| cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone());
                 (
                     format!("cpu ({} threads)", pool.current_num_threads()),
                     measure(problem, &layout, a.seed, n, a.generations, false, &mut make)?,

@@ -307,6 +307,7 @@ impl RunArgs {
             max_population: self.max_population,
             threads: self.backend.threads,
             device_memory_limit: self.device_memory_limit,
+            cuda: crate::args::cuda_tuning()?,
         })
     }
 }

@@ -1,11 +1,16 @@
-//! GPU tests: the CUDA backend against the CPU backend, bit for bit: every kernel alone on random
+//! GPU tests: the CUDA backend against the CPU backend, bit for bit: every stage alone on random
 //! inputs (including segments longer than a block and groups of one set), and whole generations
 //! (offspring, working copy and fitness after every group; population and elitist after every
-//! generation). Without a CUDA driver or device they say so and pass as skipped.
+//! generation), cooperatively and without cooperative launches, so that every kernel of every
+//! kind runs (the test checks that it did). Without a CUDA driver or device they say so and pass
+//! as skipped.
 
 mod common;
 
-use pgomea_cli::selftest::{Candidate, check_generations, check_stages, data_cases, generated_cases};
+use pgomea_cli::selftest::{
+    Candidate, check_generations, check_stages, data_cases, generated_cases, kernels_not_launched, launch_counts,
+};
+use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS};
 
 use pgomea::backend::cuda::KERNELS_PTX;
 
@@ -35,13 +40,17 @@ fn all_cases() -> Vec<pgomea_cli::selftest::Case> {
 fn the_ptx_is_complete() {
     // No unresolved functions: every call is defined in the module (checked without a GPU too).
     assert!(!KERNELS_PTX.contains(".extern .func"), "the PTX calls a function it does not define");
-    // Every problem kind's kernel set, and the elitist marking.
-    for kind in ["pairwise", "tables", "clauses"] {
-        for k in [format!("pgomea_generation_{kind}"), format!("pgomea_pass_{kind}")] {
-            assert!(KERNELS_PTX.contains(&format!(".entry {k}(")), "kernel {k} missing from the PTX");
-        }
+    // Every kernel of every kind of the device crate's list, and no other.
+    for k in KERNELS {
+        assert!(KERNELS_PTX.contains(&format!(".entry {k}(")), "kernel {k} missing from the PTX");
     }
-    assert!(KERNELS_PTX.contains(".entry pgomea_mark_elitist("), "kernel pgomea_mark_elitist missing from the PTX");
+    let entries = KERNELS_PTX.matches(".entry ").count();
+    assert_eq!(entries, KERNELS.len(), "the PTX has {entries} kernels, the list {}", KERNELS.len());
+    // Five per kind of the registry, named after the kind, and the two every kind shares.
+    assert_eq!(KERNELS.len(), 5 * KIND_KERNELS.len() + 2);
+    for (kind, names) in KIND_KERNELS {
+        assert!(names.all().iter().all(|k| k.starts_with("pgomea_") && k.ends_with(&format!("_{kind}"))), "{kind}");
+    }
 }
 
 #[test]
@@ -57,6 +66,7 @@ fn every_kernel_matches_its_cpu_stage_on_random_inputs() {
 #[test]
 fn cuda_generations_equal_cpu_generations_bit_for_bit() {
     let Some(gpu) = gpu() else { return };
+    let before = launch_counts(gpu).unwrap().unwrap();
     for case in all_cases() {
         for n in [16, 64] {
             let (groups, _) = check_generations(&case, gpu, n, 3).unwrap_or_else(|e| panic!("{e}"));
@@ -68,6 +78,10 @@ fn cuda_generations_equal_cpu_generations_bit_for_bit() {
             }
         }
     }
+    // Cooperatively and as graphs (without cooperative launches), with the hybrid cases: every
+    // kernel of every kind ran (other tests only add launches).
+    let missing = kernels_not_launched(&before, &launch_counts(gpu).unwrap().unwrap());
+    assert!(missing.is_empty(), "kernels that never ran in the comparisons: {missing:?}");
 }
 
 #[test]

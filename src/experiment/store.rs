@@ -300,6 +300,7 @@ mod legacy {
                 max_population: c.max_population,
                 threads: if parallel { c.threads } else { None },
                 device_memory_limit: None,
+                cuda: None,
             };
             let config = RunConfig {
                 algorithm,
@@ -321,6 +322,7 @@ mod legacy {
                 max_population: c.max_population.unwrap_or(0),
                 threads: c.threads,
                 device_memory_limit: None,
+                cuda: Default::default(),
                 verify: false,
             };
             RunRecord {

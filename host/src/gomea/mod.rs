@@ -1,6 +1,6 @@
 //! GOMEA: the run's shared state ([`run`]), the population, the interleaved multi-start scheme,
 //! serial GOMEA with Forced Improvement, and the generation loop of parallel (colour-grouped)
-//! GOMEA over a [`parallel::StageBackend`].
+//! GOMEA over a population's [`parallel::Stages`].
 
 pub mod ims;
 pub mod local_search;

@@ -2,7 +2,7 @@
 //! graphs. Even-sided tori with positive weights are bipartite, so their maximum cut is the total
 //! weight: a proven optimum that tests and the embedded default instance rely on.
 
-use pgomea_device::rng::SplitMix64;
+use pgomea_device::rng::{SplitMix64, streams};
 
 use crate::error::{Error, Result};
 use crate::problem::graph::{Edge, Graph};
@@ -42,7 +42,7 @@ pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
         .filter(|&n| n <= u32::MAX as usize / 2)
         .ok_or_else(|| Error::usage(format!("a torus of side {side} has more vertices than this program supports")))?;
     super::memory::ensure(2 * n as u128 * EDGE_BYTES, &format!("a torus of side {side}"))?;
-    let mut rng = SplitMix64::stream(seed, 0x7072);
+    let mut rng = SplitMix64::stream(seed, streams::TORUS);
     let id = |r: usize, c: usize| (r * side + c) as u32;
     let mut edges = Vec::with_capacity(2 * side * side);
     for r in 0..side {
@@ -66,7 +66,7 @@ pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Gra
     }
     // The edges and the set of drawn pairs.
     super::memory::ensure(m as u128 * (EDGE_BYTES + 16), &format!("a random graph of {m} edges"))?;
-    let mut rng = SplitMix64::stream(seed, 0x726e64);
+    let mut rng = SplitMix64::stream(seed, streams::RANDOM_GRAPH);
     let mut seen = std::collections::HashSet::with_capacity(m);
     let mut edges = Vec::with_capacity(m);
     while edges.len() < m {
@@ -89,7 +89,7 @@ pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     }
     let m = n as u128 * (n as u128 - 1) / 2;
     super::memory::ensure(m * EDGE_BYTES, &format!("a complete graph of {n} vertices"))?;
-    let mut rng = SplitMix64::stream(seed, 0x636f6d);
+    let mut rng = SplitMix64::stream(seed, streams::COMPLETE_GRAPH);
     let mut edges = Vec::with_capacity(n * (n - 1) / 2);
     for u in 0..n as u32 {
         for v in u + 1..n as u32 {

@@ -32,7 +32,7 @@ pub mod trap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pgomea_device::mem::Ptr;
-use pgomea_device::problem::{Clauses, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
+use pgomea_device::problem::{Clauses, Csr, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
 
 use crate::error::{Error, Result};
 
@@ -92,38 +92,114 @@ pub trait GrayBoxProblem: Send + Sync {
 }
 
 /// Code generic over the problem kind, called with the kind of a [`Subfunctions`] (Rust closures
-/// cannot be generic, hence a trait).
+/// cannot be generic, hence a trait): the one way the host dispatches on the kind of a problem,
+/// for serial GOMEA, the CPU backend and the CUDA upload alike.
 pub trait KindVisitor {
     type Output;
     fn visit<K: Kind>(self, kind: K) -> Self::Output;
 }
 
-/// The arrays of one problem kind (see `pgomea_device::problem` for their meaning), borrowed from
-/// a checked [`Subfunctions`].
-#[derive(Clone, Copy, Debug)]
-pub enum KindArrays<'a> {
-    Pairwise { ends: &'a [u32], weights: &'a [i64] },
-    Tables { var_offsets: &'a [u32], vars: &'a [u32], table_offsets: &'a [u32], values: &'a [i64] },
-    Clauses { lit_offsets: &'a [u32], lits: &'a [u32], weights: &'a [i64] },
+/// Element types of the arrays the steps read: plain integers (every bit pattern a value, no
+/// padding), so that an array may be handled as its bytes (what the CUDA upload copies).
+///
+/// # Safety
+///
+/// Only for plain integer types.
+pub unsafe trait Plain: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static {}
+// SAFETY: plain integers.
+unsafe impl Plain for u8 {}
+// SAFETY: plain integers.
+unsafe impl Plain for i32 {}
+// SAFETY: plain integers.
+unsafe impl Plain for u32 {}
+// SAFETY: plain integers.
+unsafe impl Plain for i64 {}
+// SAFETY: plain integers.
+unsafe impl Plain for u64 {}
+
+/// The bytes of `array`.
+pub fn bytes_of<T: Plain>(array: &[T]) -> &[u8] {
+    // SAFETY: a `Plain` array is its bytes (no padding); the length is the array's own.
+    unsafe { std::slice::from_raw_parts(array.as_ptr().cast(), std::mem::size_of_val(array)) }
 }
 
-impl KindArrays<'_> {
-    /// The device crate's name of the kind (its kernels are named after it).
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            KindArrays::Pairwise { .. } => Pairwise::NAME,
-            KindArrays::Tables { .. } => Tables::NAME,
-            KindArrays::Clauses { .. } => Clauses::NAME,
-        }
+/// The bytes of `array`, writable.
+pub fn bytes_of_mut<T: Plain>(array: &mut [T]) -> &mut [u8] {
+    // SAFETY: a `Plain` array is its bytes, and any bytes are a `Plain` value.
+    unsafe { std::slice::from_raw_parts_mut(array.as_mut_ptr().cast(), std::mem::size_of_val(array)) }
+}
+
+/// Where the arrays the steps read are put for them: host memory as they are ([`InHost`]: the
+/// CPU backend, serial GOMEA), device memory (the CUDA upload), or nowhere, counting their bytes
+/// (the CUDA memory budget).
+pub trait ArrayPlace {
+    type Error;
+    /// The address, in this place, of a copy of `array` (or of `array` itself), valid as long
+    /// as the place keeps it.
+    fn place<T: Plain>(&mut self, array: &[T]) -> std::result::Result<Ptr<T>, Self::Error>;
+}
+
+/// Host memory: the arrays where they are (their addresses are valid while they live).
+pub struct InHost;
+
+impl ArrayPlace for InHost {
+    type Error = std::convert::Infallible;
+    fn place<T: Plain>(&mut self, array: &[T]) -> std::result::Result<Ptr<T>, Self::Error> {
+        Ok(Ptr::from_slice(array))
     }
 }
 
-/// The owned arrays of one kind.
+/// The arrays of one problem kind (see `pgomea_device::problem` for their meaning), checked by the
+/// constructors of [`Subfunctions`]. The host's part of the registry of kinds: a new kind is a
+/// variant here, its arm in [`KindArrays::place`] and a constructor of `Subfunctions`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Arrays {
+pub enum KindArrays {
     Pairwise { ends: Vec<u32>, weights: Vec<i64> },
     Tables { var_offsets: Vec<u32>, vars: Vec<u32>, table_offsets: Vec<u32>, values: Vec<i64> },
     Clauses { lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64> },
+}
+
+impl KindArrays {
+    /// Calls `visitor` with the kind over these arrays, put in `place` (in the order of the
+    /// kind's fields).
+    pub fn place<P: ArrayPlace, V: KindVisitor>(
+        &self,
+        place: &mut P,
+        visitor: V,
+    ) -> std::result::Result<V::Output, P::Error> {
+        Ok(match self {
+            KindArrays::Pairwise { ends, weights } => {
+                visitor.visit(Pairwise { ends: place.place(ends)?, weights: place.place(weights)? })
+            }
+            KindArrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
+                vars: Csr { offsets: place.place(var_offsets)?, entries: place.place(vars)? },
+                table_offsets: place.place(table_offsets)?,
+                values: place.place(values)?,
+            }),
+            KindArrays::Clauses { lit_offsets, lits, weights } => visitor.visit(Clauses {
+                lits: Csr { offsets: place.place(lit_offsets)?, entries: place.place(lits)? },
+                weights: place.place(weights)?,
+            }),
+        })
+    }
+
+    /// Calls `visitor` with the kind over these (host) arrays.
+    pub fn with_kind<V: KindVisitor>(&self, visitor: V) -> V::Output {
+        let Ok(out) = self.place(&mut InHost, visitor);
+        out
+    }
+
+    /// The device crate's name of the kind (its kernels are named after it).
+    pub fn kind_name(&self) -> &'static str {
+        struct Name;
+        impl KindVisitor for Name {
+            type Output = &'static str;
+            fn visit<K: Kind>(self, _: K) -> &'static str {
+                K::NAME
+            }
+        }
+        self.with_kind(Name)
+    }
 }
 
 /// The subfunctions of a problem: the arrays of one kind, checked, with the incidence both ways
@@ -139,7 +215,7 @@ enum Arrays {
 #[derive(Clone, Debug)]
 pub struct Subfunctions {
     l: usize,
-    arrays: Arrays,
+    arrays: KindArrays,
     /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order.
     sub_offsets: Vec<u32>,
     sub_vars: Vec<u32>,
@@ -178,7 +254,7 @@ impl Subfunctions {
             .collect::<std::result::Result<Vec<u32>, _>>()
             .map_err(|_| too_large())?;
         let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
-        Subfunctions::finish(l, sub_offsets, ends.clone(), bounds, Arrays::Pairwise { ends, weights })
+        Subfunctions::finish(l, sub_offsets, ends.clone(), bounds, KindArrays::Pairwise { ends, weights })
     }
 
     /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
@@ -225,7 +301,7 @@ impl Subfunctions {
             var_offsets.clone(),
             vars.clone(),
             bounds,
-            Arrays::Tables { var_offsets, vars, table_offsets, values },
+            KindArrays::Tables { var_offsets, vars, table_offsets, values },
         )
     }
 
@@ -275,7 +351,7 @@ impl Subfunctions {
                 (w.min(0), w.max(0))
             });
         }
-        Subfunctions::finish(l, sub_offsets, vars, bounds, Arrays::Clauses { lit_offsets, lits, weights })
+        Subfunctions::finish(l, sub_offsets, vars, bounds, KindArrays::Clauses { lit_offsets, lits, weights })
     }
 
     /// Checks the variables and the value range, and builds the incidence of the variables.
@@ -284,7 +360,7 @@ impl Subfunctions {
         sub_offsets: Vec<u32>,
         sub_vars: Vec<u32>,
         bounds: Vec<(i64, i64)>,
-        arrays: Arrays,
+        arrays: KindArrays,
     ) -> Result<Subfunctions> {
         if l > u32::MAX as usize / 2 || sub_vars.len() > u32::MAX as usize {
             return Err(too_large());
@@ -388,35 +464,14 @@ impl Subfunctions {
     }
 
     /// The kind's arrays.
-    pub fn arrays(&self) -> KindArrays<'_> {
-        match &self.arrays {
-            Arrays::Pairwise { ends, weights } => KindArrays::Pairwise { ends, weights },
-            Arrays::Tables { var_offsets, vars, table_offsets, values } => {
-                KindArrays::Tables { var_offsets, vars, table_offsets, values }
-            }
-            Arrays::Clauses { lit_offsets, lits, weights } => KindArrays::Clauses { lit_offsets, lits, weights },
-        }
+    pub fn arrays(&self) -> &KindArrays {
+        &self.arrays
     }
 
     /// Calls `visitor` with the kind over these (host) arrays: how the CPU backend and serial
     /// GOMEA get the code the kernels run. The kind stays valid while `self` lives.
     pub fn with_kind<V: KindVisitor>(&self, visitor: V) -> V::Output {
-        match &self.arrays {
-            Arrays::Pairwise { ends, weights } => {
-                visitor.visit(Pairwise { ends: Ptr::from_slice(ends), weights: Ptr::from_slice(weights) })
-            }
-            Arrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
-                var_offsets: Ptr::from_slice(var_offsets),
-                vars: Ptr::from_slice(vars),
-                table_offsets: Ptr::from_slice(table_offsets),
-                values: Ptr::from_slice(values),
-            }),
-            Arrays::Clauses { lit_offsets, lits, weights } => visitor.visit(Clauses {
-                lit_offsets: Ptr::from_slice(lit_offsets),
-                lits: Ptr::from_slice(lits),
-                weights: Ptr::from_slice(weights),
-            }),
-        }
+        self.arrays.with_kind(visitor)
     }
 
     /// The value of subfunction `s` on `x`.

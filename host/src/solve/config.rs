@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::backend::cuda::CudaTuning;
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
@@ -152,6 +153,8 @@ pub struct RunOptions {
     pub threads: Option<usize>,
     /// MiB of device memory the CUDA backend may use.
     pub device_memory_limit: Option<u64>,
+    /// The CUDA backend's tuning (benchmarks; the defaults measured best).
+    pub cuda: Option<CudaTuning>,
 }
 
 /// A complete run configuration: what `solve` runs, and what every result records. Build it with
@@ -192,6 +195,8 @@ pub struct RunConfig {
     pub threads: Option<usize>,
     /// MiB of device memory the CUDA backend may use (None: what the device has).
     pub device_memory_limit: Option<u64>,
+    /// The CUDA backend's tuning, checked.
+    pub cuda: CudaTuning,
     /// Check the incremental fitness of every step against a full evaluation (tests; slow).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verify: bool,
@@ -359,6 +364,8 @@ impl RunOptions {
                 format!("{max_population} is smaller than n_base {n_base}: no population could start"),
             ));
         }
+        let cuda = self.cuda.unwrap_or_default();
+        cuda.validate()?;
         let (fi, ls) = default_hybrid(algorithm);
         Ok(RunConfig {
             algorithm,
@@ -379,6 +386,7 @@ impl RunOptions {
             max_population,
             threads: self.threads,
             device_memory_limit: self.device_memory_limit,
+            cuda,
             verify: false,
         })
     }

@@ -338,7 +338,7 @@ pub struct ModelTimes {
 /// run must.
 pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) -> Result<Model> {
     let stop = run.stop_check();
-    let mut rng = SplitMix64::stream(config.seed, 0x666f73);
+    let mut rng = SplitMix64::stream(config.seed, pgomea_device::rng::streams::FOS_TIES);
     // The linkage sets (a tree has 2l - 1), their interaction graph and colouring take about this
     // much per variable (the learned tree a dense l x l matrix of mutual information): checked
     // before any of it is allocated.
@@ -422,7 +422,7 @@ fn parallel_ims<'a>(
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("parallel GOM needs colour groups".into()))?;
     let mut layout = GroupLayout::new(problem, &model.fos, groups);
     if let Some(colors) = &model.variable_colors {
-        layout.local_search = (**colors).clone();
+        layout.variable_colors = (**colors).clone();
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
@@ -440,6 +440,7 @@ fn parallel_ims<'a>(
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
             let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit_bytes())?;
+            let tuning = config.cuda;
             let factory =
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
                     fits_in_memory(size, layout.variables as u128 + 16)?;
@@ -447,7 +448,7 @@ fn parallel_ims<'a>(
                     let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
                     let backend =
-                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, None)?;
+                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, &tuning)?;
                     Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
@@ -461,7 +462,7 @@ fn parallel_ims<'a>(
                     let seed = population_seed(seed, index);
                     let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
-                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone());
+                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone())?;
                     Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
