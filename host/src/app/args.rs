@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::gomea::LocalSearchMode;
 use crate::problem::GrayBoxProblem;
 use crate::problem::data;
-use crate::problem::generate;
+use crate::problem::generate::{self, WeightDistribution};
 use crate::problem::load::{self, ProblemFormat};
 use crate::problem::maxcut::MaxCut;
 use crate::solve::{Algorithm, Backend, FosOrderKind};
@@ -93,4 +93,4 @@ macro_rules! value_enum {
     )*};
 }
 
-value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat, LocalSearchMode);
+value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat, LocalSearchMode, WeightDistribution);
