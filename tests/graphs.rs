@@ -171,7 +171,7 @@ fn a_torus_has_dims_times_l_to_the_dims_edges_each_to_a_neighbour() {
         }
         assert!(degree.iter().all(|&d| d == 2 * dims));
         // Even sides: the parity of the coordinate sum cuts every edge, which proves the optimum.
-        if side % 2 == 0 {
+        if side.is_multiple_of(2) {
             let p = MaxCut::new(g.clone()).unwrap();
             let parity: Vec<u8> =
                 (0..n as u32).map(|v| (coordinates(v, side, dims).iter().sum::<usize>() % 2) as u8).collect();
