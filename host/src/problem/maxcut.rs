@@ -35,7 +35,8 @@ impl MaxCut {
     /// Edge `k` (subfunction k).
     pub fn edge(&self, k: usize) -> Edge {
         let [u, v] = self.functions.variables_of(k) else { unreachable!("a pairwise subfunction reads two variables") };
-        // A pairwise subfunction is worth w or 0: its bounds are (min(w, 0), max(w, 0)).
+        // A pairwise subfunction is worth w or 0: its bounds are (min(w, 0), max(w, 0)), read
+        // from the weights themselves.
         let (low, high) = self.functions.bounds(k);
         Edge { u: *u, v: *v, w: low + high }
     }
