@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use common::assert_parse_error;
 use pgomea::error::Error;
 use pgomea::problem::generate::{self, EdgeWeights, GAUSSIAN_SCALE, WeightRange};
-use pgomea::problem::graph::{Edge, Graph};
+use pgomea::problem::graph::{Edge, EdgeList, Graph};
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::{GrayBoxProblem, load};
 use pgomea::stop::{StopCheck, StopReason};
@@ -128,6 +128,11 @@ fn the_parallel_reader_reports_the_first_error_in_file_order() {
     assert_parse_error(Graph::parse(&more, "f.txt", "f"), "", "f.txt", 140_001, "more edge lines than the 139999");
     let parsed = Graph::parse(&text, "ok.txt", "ok").unwrap();
     assert_eq!(parsed.edges, g.edges);
+    // The arrays handed over and taken back.
+    let (ends, weights) = parsed.edges.into_arrays();
+    assert_eq!((ends.len(), weights.len()), (280_000, 140_000));
+    assert_eq!(EdgeList::from_arrays(ends, weights), Some(g.edges.clone()));
+    assert_eq!(EdgeList::from_arrays(vec![0, 1, 2], vec![1]), None);
 }
 
 #[test]

@@ -52,13 +52,6 @@ impl MaxCut {
         super::graph::checked_total(&self.name, self.edges().map(|e| e.w as i128).sum())
     }
 
-    /// The graph again (a copy of its edges), e.g. to write it.
-    pub fn to_graph(&self) -> Graph {
-        let mut graph = Graph::new(self.name.clone(), self.vertices(), self.edges().collect());
-        graph.optimum = self.optimum;
-        graph
-    }
-
     /// The number of edges at vertex v.
     pub fn degree(&self, v: usize) -> usize {
         self.functions.dependent(v).len()
