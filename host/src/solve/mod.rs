@@ -93,6 +93,15 @@ pub struct Outcome {
     pub note: Option<String>,
     /// The best solution as a 0/1 string, one character per variable.
     pub solution: String,
+    /// For a problem reduced from a model that minimises an energy (an Ising model, a QUBO): the
+    /// best solution's energy (exact as text: `energy_text`) and the solution in the model's
+    /// variables (0/1; spin +1 is 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<f64>,
+    #[serde(skip)]
+    pub energy_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_solution: Option<String>,
     /// Problem-specific facts about the best solution (`GrayBoxProblem::solution_report`: for
     /// MAX-SAT its unsatisfied clauses); numbers as JSON numbers.
     pub report: serde_json::Map<String, serde_json::Value>,
@@ -274,6 +283,7 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         )));
     }
     let target = run.limits.target;
+    let energy = problem.energy(elitist.fitness);
     Ok(Outcome {
         instance: problem.name().to_string(),
         problem: problem.problem_type().to_string(),
@@ -300,11 +310,19 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         peak_host_memory_bytes: peak_resident_memory(),
         peak_device_memory_bytes: report.device.map(|g| g.peak_memory() as u64),
         note: report.note,
-        solution: elitist.genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect(),
+        solution: bits(&elitist.genes),
+        energy: energy.map(|e| e.to_f64()),
+        energy_text: energy.map(|e| e.to_string()),
+        model_solution: energy.map(|_| bits(&problem.model_solution(&elitist.genes))),
         report: facts_json(problem.solution_report(&elitist.genes)),
         config: config.clone(),
         trace: run.trace.clone(),
     })
+}
+
+/// Genes as a 0/1 string.
+fn bits(genes: &[u8]) -> String {
+    genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect()
 }
 
 /// A genotype drawn from the run's seed (the answer of a run stopped during its set-up).
