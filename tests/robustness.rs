@@ -21,6 +21,7 @@ use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::{GrayBoxProblem, Subfunctions, text};
 use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
 const EXE: &str = env!("CARGO_BIN_EXE_pgomea");
@@ -390,7 +391,7 @@ fn parse_both(bytes: &[u8], seed: u64) {
             assert_eq!(p.evaluate(&x) as i128, cut, "seed {seed}");
         }
     }
-    if let Ok(p) = TableProblem::parse(&text, "fuzz.nk", "fuzz") {
+    if let Ok(p) = TableProblem::parse(&text, "fuzz.nk", "fuzz", &StopCheck::never()) {
         let f = p.functions();
         let x: Vec<u8> = (0..f.variables()).map(|i| (seed >> (i % 64) & 1) as u8).collect();
         let (lo, hi) = f.fitness_bounds();

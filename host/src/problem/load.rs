@@ -7,10 +7,11 @@ use super::GrayBoxProblem;
 use super::graph::Graph;
 use super::maxcut::MaxCut;
 use super::maxsat::MaxSat;
+use super::mk;
 use super::tables::TableProblem;
-use super::{mk, nk};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
+use crate::stop::StopCheck;
 
 /// The instance file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,33 +83,33 @@ impl ProblemFormat {
     }
 }
 
-/// A table problem whose file states no optimum gets the exact one when its subfunctions are
-/// sliding windows (adjacent NK landscapes, from any tool): dynamic programming over the windows,
-/// in time linear in the size of the tables.
-fn with_exact_optimum(mut problem: TableProblem) -> TableProblem {
-    if problem.optimum.is_none() {
-        problem.optimum = nk::optimum(problem.functions()).map(|(value, _)| value);
-    }
-    problem
-}
-
 /// Reads the instance file at `path` in `format`, or in the format [`ProblemFormat::detect`]
-/// finds.
-pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBoxProblem>> {
+/// finds, checking `stop` as it reads (a signal or the time limit ends a read of any size within
+/// well under a second).
+pub fn read(path: &Path, format: Option<ProblemFormat>, stop: &StopCheck) -> Result<Box<dyn GrayBoxProblem>> {
     let name = super::instance_name(path);
-    read_named(path, format, &name)
+    read_named(path, format, &name, stop)
 }
 
 /// [`read`], with `name` as the instance's name in reports instead of the file stem.
-pub fn read_named(path: &Path, format: Option<ProblemFormat>, name: &str) -> Result<Box<dyn GrayBoxProblem>> {
-    let text = super::read_text(path)?;
+pub fn read_named(
+    path: &Path,
+    format: Option<ProblemFormat>,
+    name: &str,
+    stop: &StopCheck,
+) -> Result<Box<dyn GrayBoxProblem>> {
+    let text = super::text::read(path, stop)?;
     let file = path.display().to_string();
     Ok(match format.unwrap_or_else(|| ProblemFormat::detect(path, &text)) {
         ProblemFormat::MaxCut => {
-            Box::new(MaxCut::new(Graph::parse(&text, &file, name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?)
+            // The graph reader takes no stop check: checked before and after it.
+            stop.check()?;
+            let graph = Graph::parse(&text, &file, name)?;
+            stop.check()?;
+            Box::new(MaxCut::new(graph).map_err(|e| Error::usage(format!("{file}: {e}")))?)
         }
-        ProblemFormat::Nk => Box::new(with_exact_optimum(TableProblem::parse(&text, &file, name)?)),
-        ProblemFormat::Mk => Box::new(with_exact_optimum(mk::parse(&text, &file, name)?)),
-        ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name)?),
+        ProblemFormat::Nk => Box::new(TableProblem::parse(&text, &file, name, stop)?),
+        ProblemFormat::Mk => Box::new(mk::parse(&text, &file, name, stop)?),
+        ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name, stop)?),
     })
 }
