@@ -207,7 +207,8 @@ impl MaxSat {
             }
             break;
         }
-        let reader = SatReader { file, header, modern };
+        let variables = header.map_or(MAX_VARIABLE, |h| h.variables as u64);
+        let reader = SatReader { file, header, variables, modern };
         // A piece begins after a line of clauses that ends in `0`: no clause is open there.
         let chunks = text::chunks(&text[text.len() - rest.len()..], line, |previous| {
             text::is_data(previous)
@@ -387,6 +388,8 @@ impl MaxSat {
 struct SatReader<'f> {
     file: &'f str,
     header: Option<Header>,
+    /// The largest variable number allowed: the header's, else the largest supported.
+    variables: u64,
     /// The 2022 format (no header, `h` for hard clauses).
     modern: bool,
 }
@@ -472,7 +475,7 @@ impl ChunkParser for SatReader<'_> {
                     },
                 ));
             }
-            for token in line.split_ascii_whitespace() {
+            for (token, value) in text::Tokens::new(line) {
                 let Some(begin) = start else {
                     if out.weights.len() == allowance {
                         let h = self.header.expect("a limit comes from a header");
@@ -488,34 +491,32 @@ impl ChunkParser for SatReader<'_> {
                     out.open = Some(lineno);
                     if !weighted {
                         out.weights.push(1);
-                    } else {
-                        let w = if self.modern && token == "h" {
-                            0
-                        } else {
-                            let w = text::int(token).filter(|&w| w >= 1).ok_or_else(|| {
-                                err(
-                                    lineno,
-                                    format!(
-                                        "a clause of a weighted file starts with its weight, a positive integer{}; found `{token}`",
-                                        if self.modern { " or `h`" } else { "" }
-                                    ),
-                                )
-                            })?;
-                            if let Some(top) = top
-                                && w > top
-                            {
-                                return Err(err(lineno, format!("weight {w} exceeds the header's top weight {top}")));
-                            }
-                            w
-                        };
-                        out.weights.push(w);
+                        // An unweighted clause's first token is its first literal.
+                        self.literal(token, value, lineno, out.lits.len(), &mut out, &mut start, &mut scratch)?;
                         continue;
                     }
-                    // An unweighted clause's first token is its first literal.
-                    self.literal(token, lineno, out.lits.len(), &mut out, &mut start, &mut scratch)?;
+                    let w = match value {
+                        Some(w) if w >= 1 => w,
+                        _ if self.modern && token == "h" => 0,
+                        _ => {
+                            return Err(err(
+                                lineno,
+                                format!(
+                                    "a clause of a weighted file starts with its weight, a positive integer{}; found `{token}`",
+                                    if self.modern { " or `h`" } else { "" }
+                                ),
+                            ));
+                        }
+                    };
+                    if let Some(top) = top
+                        && w > top
+                    {
+                        return Err(err(lineno, format!("weight {w} exceeds the header's top weight {top}")));
+                    }
+                    out.weights.push(w);
                     continue;
                 };
-                self.literal(token, lineno, begin, &mut out, &mut start, &mut scratch)?;
+                self.literal(token, value, lineno, begin, &mut out, &mut start, &mut scratch)?;
             }
         }
         Ok(out)
@@ -535,12 +536,14 @@ impl ChunkParser for SatReader<'_> {
 }
 
 impl SatReader<'_> {
-    /// Reads one literal `token` of the clause whose literals begin at `begin` in `out.lits`; a
-    /// `0` ends the clause, dropping its repeated literals.
+    /// Reads one literal `token` (of `value`) of the clause whose literals begin at `begin` in
+    /// `out.lits`; a `0` ends the clause, dropping its repeated literals.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn literal(
         &self,
         token: &str,
+        value: Option<i64>,
         lineno: usize,
         begin: usize,
         out: &mut SatPiece,
@@ -548,7 +551,7 @@ impl SatReader<'_> {
         scratch: &mut Vec<(u32, u32)>,
     ) -> Result<()> {
         let err = |message: String| Error::Parse { file: self.file.to_string(), line: lineno, message };
-        let lit = text::int(token).ok_or_else(|| err(format!("literal `{token}` is not an integer in range")))?;
+        let lit = value.ok_or_else(|| err(format!("literal `{token}` is not an integer in range")))?;
         if lit == 0 {
             out.duplicates += drop_repeats(&mut out.lits, begin, scratch);
             out.ends.push(out.lits.len() as u32);
@@ -557,14 +560,11 @@ impl SatReader<'_> {
             return Ok(());
         }
         let v = lit.unsigned_abs();
-        match &self.header {
-            Some(h) if v > h.variables as u64 => {
-                return Err(err(format!("literal {lit}: variable {v} is out of range 1..={}", h.variables)));
-            }
-            None if v > MAX_VARIABLE => {
-                return Err(err(format!("literal {lit}: variable {v} is more than this program supports")));
-            }
-            _ => {}
+        if v > self.variables {
+            return Err(err(match &self.header {
+                Some(h) => format!("literal {lit}: variable {v} is out of range 1..={}", h.variables),
+                None => format!("literal {lit}: variable {v} is more than this program supports"),
+            }));
         }
         out.max_var = out.max_var.max(v as usize);
         out.lits.push((2 * (v - 1) + (lit < 0) as u64) as u32);

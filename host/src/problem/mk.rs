@@ -119,7 +119,17 @@ impl ChunkParser for MkReader<'_> {
             }
             if let Some((k, mline)) = pending.take() {
                 let want = 1usize << k;
-                let found = line.split_ascii_whitespace().count();
+                // One pass: the values, the count, and the first token that is not a value (a
+                // wrong count is reported first).
+                let (mut found, mut bad) = (0, None);
+                for (token, v) in text::Tokens::new(line) {
+                    match v {
+                        Some(v) if found < want => out.values.push(v),
+                        None if bad.is_none() => bad = Some(token),
+                        _ => {}
+                    }
+                    found += 1;
+                }
                 if found != want {
                     return Err(err(
                         lineno,
@@ -128,14 +138,14 @@ impl ChunkParser for MkReader<'_> {
                         ),
                     ));
                 }
-                for token in line.split_ascii_whitespace() {
-                    out.values.push(value(token).map_err(|m| err(lineno, m))?);
+                if let Some(token) = bad {
+                    return Err(err(lineno, value_error(token)));
                 }
                 out.end_subfunction().map_err(|e| err(lineno, e.to_string()))?;
                 continue;
             }
-            let mut tokens = line.split_ascii_whitespace();
-            match tokens.next() {
+            let mut tokens = text::Tokens::new(line);
+            match tokens.next().map(|t| t.0) {
                 Some("p") => return Err(err(lineno, "a second header line".into())),
                 Some("m") => {
                     let k = tokens.clone().count();
@@ -179,16 +189,15 @@ struct MkPiece {
     pending: Option<(usize, usize)>,
 }
 
-fn value(token: &str) -> std::result::Result<i64, String> {
-    token.parse::<i64>().map_err(|_| {
-        if token.parse::<f64>().is_ok() {
-            format!(
-                "table value `{token}` is not an integer: pgomea computes fitness exactly in 64-bit integers, so scale the values to integers"
-            )
-        } else {
-            format!("table value `{token}` is not an integer in range")
-        }
-    })
+/// Why a table value `token` is not one.
+fn value_error(token: &str) -> String {
+    if token.parse::<f64>().is_ok() {
+        format!(
+            "table value `{token}` is not an integer: pgomea computes fitness exactly in 64-bit integers, so scale the values to integers"
+        )
+    } else {
+        format!("table value `{token}` is not an integer in range")
+    }
 }
 
 /// A table problem in the MK-landscape format (`p NK` when its type is `nk`, else `p MK`; K is

@@ -175,7 +175,7 @@ impl Subfunctions {
     /// the incidence, the bounds and what building them needs for a while. Readers and generators
     /// check this (with their arrays) before they allocate anything of that size.
     pub fn bytes_beyond_arrays(l: usize, m: usize, entries: usize) -> u128 {
-        20 * m as u128 + 8 * entries as u128 + 12 * l as u128 + 64
+        20 * m as u128 + 16 * entries as u128 + 12 * l as u128 + 64
     }
 
     /// Pairwise weighted subfunctions over `l` variables: subfunction s reads `ends[2s]` and
@@ -589,49 +589,66 @@ fn repeated(vars: &[u32], sorted: &mut Vec<u32>) -> Option<u32> {
 }
 
 /// The subfunctions of every variable, ascending, in CSR form (offsets, subfunctions), from the
-/// variables of every subfunction. The variables are shared out in ranges, one to each thread:
-/// each scans all entries and places those of its own variables, in subfunction order.
+/// variables of every subfunction. A transpose in two passes, so that no pass writes at random
+/// over all the variables: blocks of subfunctions (in parallel) sort their (variable,
+/// subfunction) entries into buckets of consecutive variables, then each bucket (in parallel)
+/// counts and places its entries, its counters and its part of the result small enough to stay
+/// in cache. Taking the blocks in order keeps each variable's subfunctions ascending.
 fn incidence(l: usize, sub_offsets: &[u32], sub_vars: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let parts = if sub_vars.len() < 1 << 16 { 1 } else { rayon::current_num_threads().clamp(1, 64).min(l.max(1)) };
-    let cut: Vec<usize> = (0..=parts).map(|p| p * l / parts).collect();
-    let mut var_offsets = vec![0u32; l + 1];
-    {
-        let mut pieces = Vec::with_capacity(parts);
-        let mut rest = &mut var_offsets[1..];
-        for p in 0..parts {
-            let (piece, tail) = rest.split_at_mut(cut[p + 1] - cut[p]);
-            pieces.push((cut[p], piece));
-            rest = tail;
-        }
-        pieces.into_par_iter().for_each(|(lo, degree)| {
-            for &v in sub_vars {
-                if let Some(d) = (v as usize).checked_sub(lo).and_then(|i| degree.get_mut(i)) {
-                    *d += 1;
+    let m = sub_offsets.len() - 1;
+    let small = sub_vars.len() < 1 << 16;
+    // At most about 1024 buckets of at least 2^14 variables; one for small instances.
+    let shift = if small { usize::BITS } else { (usize::BITS - l.leading_zeros()).saturating_sub(10).max(14) };
+    let buckets = if small { 1 } else { (l >> shift) + 1 };
+    let blocks = if small { 1 } else { (4 * rayon::current_num_threads()).min(m.max(1)) };
+    let block_len = m.div_ceil(blocks).max(1);
+    let scattered: Vec<Vec<Vec<(u32, u32)>>> = (0..blocks)
+        .into_par_iter()
+        .map(|b| {
+            let mut out = vec![Vec::new(); buckets];
+            for s in b * block_len..((b + 1) * block_len).min(m) {
+                for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+                    out[(v as usize).checked_shr(shift).unwrap_or(0)].push((v, s as u32));
                 }
             }
-        });
+            out
+        })
+        .collect();
+    let totals: Vec<usize> = (0..buckets).map(|k| scattered.iter().map(|b| b[k].len()).sum()).collect();
+    let mut var_offsets = vec![0u32; l + 1];
+    let mut var_subs = vec![0u32; sub_vars.len()];
+    let mut pieces = Vec::with_capacity(buckets);
+    let (mut offsets_rest, mut subs_rest) = (&mut var_offsets[1..], var_subs.as_mut_slice());
+    let mut base = 0u32;
+    for (k, &total) in totals.iter().enumerate() {
+        let vars = if small { l } else { (l - (k << shift)).min(1 << shift) };
+        let (offsets, rest) = offsets_rest.split_at_mut(vars);
+        let (subs, rest_subs) = subs_rest.split_at_mut(total);
+        pieces.push((k, base, offsets, subs));
+        (offsets_rest, subs_rest) = (rest, rest_subs);
+        base += total as u32;
     }
-    for v in 0..l {
-        var_offsets[v + 1] += var_offsets[v];
-    }
-    let mut var_subs = vec![0u32; var_offsets[l] as usize];
-    let mut pieces = Vec::with_capacity(parts);
-    let mut rest = var_subs.as_mut_slice();
-    for p in 0..parts {
-        let (piece, tail) = rest.split_at_mut((var_offsets[cut[p + 1]] - var_offsets[cut[p]]) as usize);
-        pieces.push((cut[p], cut[p + 1], piece));
-        rest = tail;
-    }
-    let offsets = &var_offsets;
-    pieces.into_par_iter().for_each(|(lo, hi, subs)| {
-        let base = offsets[lo];
-        let mut fill: Vec<u32> = offsets[lo..hi].iter().map(|&o| o - base).collect();
-        for s in 0..sub_offsets.len() - 1 {
-            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
-                if let Some(f) = (v as usize).checked_sub(lo).and_then(|i| fill.get_mut(i)) {
-                    subs[*f as usize] = s as u32;
-                    *f += 1;
-                }
+    let scattered = &scattered;
+    pieces.into_par_iter().for_each(|(k, base, offsets, subs)| {
+        let lo = if small { 0 } else { k << shift };
+        // offsets[i] ends variable lo + i: its degree first, then the running sum.
+        for block in scattered {
+            for &(v, _) in &block[k] {
+                offsets[v as usize - lo] += 1;
+            }
+        }
+        let mut cursor = Vec::with_capacity(offsets.len());
+        let mut run = 0u32;
+        for o in offsets.iter_mut() {
+            cursor.push(run);
+            run += *o;
+            *o = base + run;
+        }
+        for block in scattered {
+            for &(v, s) in &block[k] {
+                let c = &mut cursor[v as usize - lo];
+                subs[*c as usize] = s;
+                *c += 1;
             }
         }
     });
@@ -813,6 +830,44 @@ mod tests {
         assert_eq!(clauses.evaluate_one(2, &[0, 1, 0, 1]), 2);
         assert_eq!(tables.bounds(1), (4, 11));
         assert_eq!(pairwise.value_range(1), 2);
+    }
+
+    #[test]
+    fn the_incidence_of_a_large_instance_is_the_transpose_in_order() {
+        // Enough entries and variables for several buckets and blocks of the two-pass transpose.
+        let (l, m) = (100_000u32, 40_000usize);
+        let mut rng = pgomea_device::rng::SplitMix64::new(3);
+        let mut lits = Vec::new();
+        let mut offsets = vec![0u32];
+        for _ in 0..m {
+            for _ in 0..1 + rng.index(5) {
+                lits.push(rng.index(2 * l as usize) as u32);
+            }
+            offsets.push(lits.len() as u32);
+        }
+        let f = Subfunctions::clauses(l as usize, offsets, lits, vec![1; m]).unwrap();
+        assert!(f.entries() >= 1 << 16);
+        let mut expected = vec![Vec::new(); l as usize];
+        for s in 0..m {
+            for &v in f.variables_of(s) {
+                expected[v as usize].push(s as u32);
+            }
+        }
+        for (v, subs) in expected.iter().enumerate() {
+            assert_eq!(f.dependent(v), &subs[..], "variable {v}");
+        }
+        assert_eq!(f.incidence().0.len(), l as usize + 1);
+    }
+
+    #[test]
+    fn a_range_sum_beyond_64_bits_is_named_as_such() {
+        // Both ends of the fitness fit (-2^62 - 2 .. 2^62 - 1), the sum of the ranges does not.
+        let e = Subfunctions::pairwise(3, vec![0, 1, 1, 2], vec![i64::MAX / 2, -(i64::MAX / 2) - 2])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("which fits in 64-bit integers, but its subfunctions' value ranges add up to"), "{e}");
+        let e = Subfunctions::pairwise(2, vec![0, 1, 1, 0], vec![i64::MAX, 1]).unwrap_err().to_string();
+        assert!(e.contains("ranges from 0 to") && !e.contains("value ranges add up"), "{e}");
     }
 
     #[test]

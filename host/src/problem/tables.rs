@@ -269,17 +269,20 @@ impl TablePiece {
         Ok(())
     }
 
-    /// Pushes the 0-based variables `vars` (each below `l`, all different) of a subfunction of
-    /// 1 to 16 variables; `base` is what the file adds to a variable (1 for `.nk`, 0 for MK).
+    /// Pushes the variables `vars` (tokens and their values, [`text::Tokens`]; each below `l` once
+    /// `base` is taken off, all different) of a subfunction of 1 to 16 variables; `base` is what
+    /// the file adds to a variable (1 for `.nk`, 0 for MK).
     pub fn push_variables<'t>(
         &mut self,
-        vars: impl Iterator<Item = &'t str>,
+        vars: impl Iterator<Item = (&'t str, Option<i64>)>,
         l: usize,
         base: u64,
     ) -> std::result::Result<(), String> {
         let first = self.vars.len();
-        for token in vars {
-            let v = text::uint(token).ok_or_else(|| format!("variable `{token}` is not an integer in range"))?;
+        for (token, value) in vars {
+            let v = value
+                .and_then(|v| u64::try_from(v).ok())
+                .ok_or_else(|| format!("variable `{token}` is not an integer in range"))?;
             if v < base || v - base >= l as u64 {
                 return Err(format!(
                     "variable {v} is out of range {base}..={}{}",
@@ -357,7 +360,7 @@ impl ChunkParser for NkReader<'_> {
     fn parse(&self, chunk: &Chunk, state: &NkState, allowance: usize, stop: &StopCheck) -> Result<NkPiece> {
         let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
         let mut out = NkPiece { tables: TablePiece::default(), optimum: state.optimum, last_line: None };
-        let mut tokens: Vec<&str> = Vec::new();
+        let mut tokens: Vec<(&str, Option<i64>)> = Vec::new();
         for item in chunk.lines(stop) {
             let (lineno, line) = item?;
             if !text::is_data(line) {
@@ -365,15 +368,16 @@ impl ChunkParser for NkReader<'_> {
             }
             out.last_line = Some(lineno);
             tokens.clear();
-            tokens.extend(line.split_ascii_whitespace());
-            match tokens[0] {
+            tokens.extend(text::Tokens::new(line));
+            match tokens[0].0 {
                 "p" => return Err(err(lineno, "a second header line".into())),
                 "o" => {
                     if tokens.len() != 2 || out.optimum.is_some() {
                         return Err(err(lineno, format!("expected one line `o VALUE`, found `{line}`")));
                     }
-                    let o = text::int(tokens[1])
-                        .ok_or_else(|| err(lineno, format!("optimum `{}` is not an integer in range", tokens[1])))?;
+                    let o = tokens[1]
+                        .1
+                        .ok_or_else(|| err(lineno, format!("optimum `{}` is not an integer in range", tokens[1].0)))?;
                     out.optimum = Some((o, lineno));
                 }
                 "f" => {
@@ -384,7 +388,7 @@ impl ChunkParser for NkReader<'_> {
                         ));
                     }
                     let t = &tokens[1..];
-                    let k_token = t.first().copied().unwrap_or("");
+                    let k_token = t.first().map_or("", |t| t.0);
                     let k = text::uint(k_token).ok_or_else(|| {
                         err(lineno, format!("number of variables `{k_token}` is not an integer in range"))
                     })?;
@@ -406,8 +410,8 @@ impl ChunkParser for NkReader<'_> {
                         ));
                     }
                     out.tables.push_variables(t[1..=k].iter().copied(), self.l, 1).map_err(|m| err(lineno, m))?;
-                    for &token in &t[1 + k..] {
-                        let v = text::int(token)
+                    for &(token, value) in &t[1 + k..] {
+                        let v = value
                             .ok_or_else(|| err(lineno, format!("table value `{token}` is not an integer in range")))?;
                         out.tables.values.push(v);
                     }
