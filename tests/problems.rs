@@ -688,3 +688,37 @@ fn records_of_pgomea_0_1_still_load() {
     let r = pgomea::app::experiment::store::load(&path).unwrap();
     assert_eq!((r.variables, r.subfunctions), (800, 19176));
 }
+
+#[test]
+fn generated_files_carry_their_optimum_through_the_readers() {
+    let d = scratch("carried-optimum");
+    let read = |name: &str, text: &str| {
+        std::fs::write(d.join(name), text).unwrap();
+        load::read(&d.join(name), None, &StopCheck::never()).unwrap_or_else(|e| panic!("{name}: {e}")).known_optimum()
+    };
+    for shuffle in [false, true] {
+        assert_eq!(read("t.nk", &trap::concatenated(4, 7, 3, shuffle).unwrap().to_text()), Some(28));
+    }
+    let adjacent = nk::sliding_window(40, 4, 5).unwrap();
+    assert!(adjacent.optimum.is_some());
+    assert_eq!(read("a.nk", &adjacent.to_text()), adjacent.optimum);
+    assert_eq!(read("a.mk", &mk::to_text(&adjacent)), adjacent.optimum, "computed again from the windows");
+    let random = nk::random_neighbourhood(40, 4, 5).unwrap();
+    assert_eq!((read("r.nk", &random.to_text()), read("r.mk", &mk::to_text(&random))), (None, None));
+    let (sat, _) = maxsat::planted_3sat(50, 210, 6).unwrap();
+    let text = sat.to_text();
+    assert!(text.lines().take(3).any(|l| l == "c optimum 210"), "{text}");
+    assert_eq!(read("s.cnf", &text), Some(210));
+    // The comment counts before the header only (after it, it is any comment), once, and within
+    // the fitness range of the clauses.
+    assert_eq!(read("late.cnf", "p cnf 2 1\nc optimum 1\n1 0\n"), None);
+    let cases: &[(&str, usize, &str)] = &[
+        ("c optimum 2\np cnf 2 1\n1 0\n", 1, "the stated optimum 2 is outside the fitness range 0..=1"),
+        ("c optimum 1\nc optimum 1\np cnf 2 1\n1 0\n", 2, "a second `c optimum` line (the first is line 1)"),
+        ("c optimum 5\nc\nh 1 0\n", 1, "the stated optimum 5 is outside the fitness range 0..=1"),
+    ];
+    for &(text, line, what) in cases {
+        common::assert_parse_error(MaxSat::parse(text, "o.wcnf", "o", &StopCheck::never()), text, "o.wcnf", line, what);
+    }
+    assert_eq!(MaxSat::parse("c optimum 1\nh 1 0\n", "o.wcnf", "o", &StopCheck::never()).unwrap().optimum, Some(1));
+}

@@ -63,6 +63,9 @@ impl InstanceArgs {
         }
         if let Some(path) = &self.instance {
             let problem = load::read(path, self.problem, &super::signal::stop_check())?;
+            for warning in problem.warnings() {
+                eprintln!("warning: {warning}");
+            }
             let known = data::data_dir(self.instances_dir.as_deref()).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });

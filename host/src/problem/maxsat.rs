@@ -760,6 +760,9 @@ impl GrayBoxProblem for MaxSat {
     fn known_optimum(&self) -> Option<i64> {
         self.optimum
     }
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
     fn solution_report(&self, x: &[u8]) -> Vec<(&'static str, String)> {
         const LISTED: usize = 20;
         let unsat = self.unsatisfied(x);

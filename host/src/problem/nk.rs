@@ -8,7 +8,7 @@
 //!   attains it), and the file states it (`o`);
 //! - random ([`random_neighbourhood`]): `n` subfunctions, subfunction i reading variable i and
 //!   `k - 1` other distinct variables drawn at random. Finding its optimum is NP-hard for k >= 3;
-//!   none is claimed.
+//!   none is claimed (for k = 1 it is exact, as for any windows of one variable).
 //!
 //! Both check the memory their arrays take before they allocate them.
 
@@ -79,7 +79,7 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
 
 /// An NK landscape of `n` variables with random neighbourhoods, from `seed`: subfunction i reads
 /// variable i (the most significant bit of its table index) and `k - 1` other distinct variables
-/// drawn uniformly, in the order drawn. Its optimum is unknown.
+/// drawn uniformly, in the order drawn. Its optimum is unknown (but for k = 1: each variable alone).
 pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     check(n, k, n, 0, "cannot give a subfunction k = {k} distinct variables")?;
     let mut rng = SplitMix64::stream(seed, 0x6e6b72);
@@ -102,7 +102,7 @@ pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProble
         }
         values.extend((0..1 << k).map(|_| rng.below(VALUES) as i64));
     }
-    TableProblem::from_arrays(
+    let mut problem = TableProblem::from_arrays(
         format!("nk-random-n{n}-k{k}-s{seed}"),
         "nk",
         n,
@@ -111,5 +111,8 @@ pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProble
         table_offsets,
         values,
         None,
-    )
+    )?;
+    // With k = 1 the subfunctions are windows of one variable each, solved exactly.
+    problem.settle_optimum(None).map_err(Error::usage)?;
+    Ok(problem)
 }
