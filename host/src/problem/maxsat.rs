@@ -33,7 +33,6 @@
 //! kept as it stands: it is always satisfied and always counts its weight. An empty clause (`0`
 //! alone) is never satisfied. Every malformed file is an error naming the file and the line.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use pgomea_device::rng::SplitMix64;
@@ -349,38 +348,43 @@ impl MaxSat {
         (0..self.clauses()).filter(|&s| self.functions.evaluate_one(s, x) == 0).collect()
     }
 
-    /// The instance in DIMACS CNF (every weight 1 and no hard clause) or classic weighted CNF,
-    /// with its optimum, when known, in a comment `c optimum M` before the header.
-    pub fn to_text(&self) -> String {
+    /// Writes the instance to `out` in DIMACS CNF (every weight 1 and no hard clause) or
+    /// classic weighted CNF, with its optimum, when known, in a comment `c optimum M` before the
+    /// header.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let weighted = self.top.is_some() || (0..self.clauses()).any(|s| self.clause(s).1 != 1);
-        let mut s = String::new();
-        let _ = writeln!(s, "c {}, written by pgomea", self.name);
+        writeln!(out, "c {}, written by pgomea", self.name)?;
         if let Some(o) = self.optimum {
-            let _ = writeln!(s, "{OPTIMUM_COMMENT}{o}");
+            writeln!(out, "{OPTIMUM_COMMENT}{o}")?;
         }
         let l = self.functions.variables();
         match (weighted, self.top) {
-            (false, _) => writeln!(s, "p cnf {l} {}", self.clauses()),
-            (true, None) => writeln!(s, "p wcnf {l} {}", self.clauses()),
-            (true, Some(top)) => writeln!(s, "p wcnf {l} {} {top}", self.clauses()),
-        }
-        .expect("a String");
+            (false, _) => writeln!(out, "p cnf {l} {}", self.clauses()),
+            (true, None) => writeln!(out, "p wcnf {l} {}", self.clauses()),
+            (true, Some(top)) => writeln!(out, "p wcnf {l} {} {top}", self.clauses()),
+        }?;
         for c in 0..self.clauses() {
             let (lits, w) = self.clause(c);
             if weighted {
-                let _ = write!(s, "{w} ");
+                write!(out, "{w} ")?;
             }
             for &lit in lits {
                 let v = (lit >> 1) as i64 + 1;
-                let _ = write!(s, "{} ", if lit & 1 == 1 { -v } else { v });
+                write!(out, "{} ", if lit & 1 == 1 { -v } else { v })?;
             }
-            s.push_str("0\n");
+            writeln!(out, "0")?;
         }
-        s
+        Ok(())
     }
 
+    /// The instance as text ([`MaxSat::write_to`]).
+    pub fn to_text(&self) -> String {
+        text::written(|out| self.write_to(out))
+    }
+
+    /// Writes the instance to the file at `path`, as it goes (no copy of the whole text in memory).
     pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_text()).map_err(|e| Error::io(path, e))
+        text::write_file(path, |out| self.write_to(out))
     }
 }
 

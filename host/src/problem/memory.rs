@@ -145,6 +145,8 @@ pub fn status_bytes(text: &str, name: &str) -> Option<u64> {
 fn rlimit(get: impl FnOnce(&mut libc::rlimit) -> libc::c_int) -> Option<u64> {
     let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     let ok = get(&mut lim) == 0;
+    // rlim_t is u64 on Linux, not on every C library.
+    #[allow(clippy::unnecessary_cast)]
     (ok && lim.rlim_cur != libc::RLIM_INFINITY).then_some(lim.rlim_cur as u64)
 }
 

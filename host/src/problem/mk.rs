@@ -81,11 +81,9 @@ pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Tab
     if let Some((_, mline)) = end {
         return Err(err(mline, "this subfunction has no table: the file ends after its `m` line".into()));
     }
-    let (var_offsets, vars, table_offsets, values) =
-        tables::assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
-    let mut problem =
-        TableProblem::from_arrays(name, kind.to_ascii_lowercase(), l, var_offsets, vars, table_offsets, values, None)
-            .map_err(|e| err(hline, e.to_string()))?;
+    let arrays = tables::assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
+    let mut problem = TableProblem::from_arrays(name, kind.to_ascii_lowercase(), l, arrays, None)
+        .map_err(|e| err(hline, e.to_string()))?;
     problem.settle_optimum(None).map_err(|m| err(hline, m))?;
     Ok(problem)
 }

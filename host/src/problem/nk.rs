@@ -14,8 +14,8 @@
 
 use pgomea_device::rng::SplitMix64;
 
-use super::tables::{TableProblem, sliding_window_optimum};
-use super::{GrayBoxProblem, Subfunctions, memory};
+use super::tables::{TableArrays, TableProblem};
+use super::{Subfunctions, memory};
 use crate::error::{Error, Result};
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
@@ -52,29 +52,11 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     // The dynamic programming's choice bits and the genotype it returns.
     check(n, k, m, ((m as u128) << k) / 16 + n as u128, "cannot hold a window of k = {k}")?;
     let mut rng = SplitMix64::stream(seed, 0x6e6b);
-    let what = "an NK landscape";
-    let mut var_offsets = memory::vec_with_capacity(m + 1, what)?;
-    var_offsets.extend((0..=m).map(|s| (s * k) as u32));
-    let mut vars = memory::vec_with_capacity(m * k, what)?;
+    let mut vars = memory::vec_with_capacity(m * k, WHAT)?;
     vars.extend((0..m).flat_map(|s| s as u32..(s + k) as u32));
-    let mut table_offsets = memory::vec_with_capacity(m, what)?;
-    table_offsets.extend((0..m).map(|s| (s << k) as u32));
-    let mut values = memory::vec_with_capacity(m << k, what)?;
+    let mut values = memory::vec_with_capacity(m << k, WHAT)?;
     values.extend((0..m << k).map(|_| rng.below(VALUES) as i64));
-    let mut problem = TableProblem::from_arrays(
-        format!("nk-n{n}-k{k}-s{seed}"),
-        "nk",
-        n,
-        var_offsets,
-        vars,
-        table_offsets,
-        values,
-        None,
-    )?;
-    let (value, witness) = sliding_window_optimum(problem.functions()).expect("a sliding-window NK landscape");
-    debug_assert_eq!(problem.evaluate(&witness), value);
-    problem.optimum = Some(value);
-    Ok(problem)
+    landscape(format!("nk-n{n}-k{k}-s{seed}"), n, k, vars, values)
 }
 
 /// An NK landscape of `n` variables with random neighbourhoods, from `seed`: subfunction i reads
@@ -83,13 +65,8 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
 pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     check(n, k, n, 0, "cannot give a subfunction k = {k} distinct variables")?;
     let mut rng = SplitMix64::stream(seed, 0x6e6b72);
-    let what = "an NK landscape";
-    let mut var_offsets = memory::vec_with_capacity(n + 1, what)?;
-    var_offsets.extend((0..=n).map(|s| (s * k) as u32));
-    let mut table_offsets = memory::vec_with_capacity(n, what)?;
-    table_offsets.extend((0..n).map(|s| (s << k) as u32));
-    let mut vars: Vec<u32> = memory::vec_with_capacity(n * k, what)?;
-    let mut values = memory::vec_with_capacity(n << k, what)?;
+    let mut vars: Vec<u32> = memory::vec_with_capacity(n * k, WHAT)?;
+    let mut values = memory::vec_with_capacity(n << k, WHAT)?;
     for i in 0..n {
         let first = vars.len();
         vars.push(i as u32);
@@ -102,17 +79,24 @@ pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProble
         }
         values.extend((0..1 << k).map(|_| rng.below(VALUES) as i64));
     }
-    let mut problem = TableProblem::from_arrays(
-        format!("nk-random-n{n}-k{k}-s{seed}"),
-        "nk",
-        n,
-        var_offsets,
-        vars,
-        table_offsets,
-        values,
-        None,
-    )?;
-    // With k = 1 the subfunctions are windows of one variable each, solved exactly.
+    landscape(format!("nk-random-n{n}-k{k}-s{seed}"), n, k, vars, values)
+}
+
+/// What the generators' messages call their arrays.
+const WHAT: &str = "an NK landscape";
+
+/// The NK landscape of `n` variables whose subfunctions read `k` variables each (`vars`, k per
+/// subfunction) and have the tables `values` (2^k per subfunction), with the exact optimum when
+/// the subfunctions are sliding windows.
+fn landscape(name: String, n: usize, k: usize, vars: Vec<u32>, values: Vec<i64>) -> Result<TableProblem> {
+    let m = vars.len() / k;
+    let mut var_offsets = memory::vec_with_capacity(m + 1, WHAT)?;
+    var_offsets.extend((0..=m).map(|s| (s * k) as u32));
+    let mut table_offsets = memory::vec_with_capacity(m, WHAT)?;
+    table_offsets.extend((0..m).map(|s| (s << k) as u32));
+    let arrays = TableArrays { var_offsets, vars, table_offsets, values };
+    let mut problem = TableProblem::from_arrays(name, "nk", n, arrays, None)?;
+    // Sliding windows (every adjacent landscape; a random one of k = 1) are solved exactly.
     problem.settle_optimum(None).map_err(Error::usage)?;
     Ok(problem)
 }

@@ -26,7 +26,6 @@
 //! subfunctions that are sliding windows (whose optimum is computed exactly when the file is
 //! read), other than the exact optimum.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use super::memory;
@@ -70,23 +69,19 @@ impl TableProblem {
             piece.values.extend_from_slice(t);
             piece.end_subfunction()?;
         }
-        let (var_offsets, vars, table_offsets, values) = assemble(vec![piece], "table subfunctions")?;
-        TableProblem::from_arrays(name, problem_type, l, var_offsets, vars, table_offsets, values, optimum)
+        TableProblem::from_arrays(name, problem_type, l, assemble(vec![piece], "table subfunctions")?, optimum)
     }
 
-    /// [`TableProblem::new`] from the flat arrays of the tables kind (see
-    /// [`Subfunctions::tables`]); every subfunction reads 1 to 16 variables.
-    #[allow(clippy::too_many_arguments)]
+    /// [`TableProblem::new`] from the flat arrays of the tables kind; every subfunction reads 1
+    /// to 16 variables.
     pub fn from_arrays(
         name: impl Into<String>,
         problem_type: impl Into<String>,
         l: usize,
-        var_offsets: Vec<u32>,
-        vars: Vec<u32>,
-        table_offsets: Vec<u32>,
-        values: Vec<i64>,
+        arrays: TableArrays,
         optimum: Option<i64>,
     ) -> Result<Self> {
+        let TableArrays { var_offsets, vars, table_offsets, values } = arrays;
         if let Some(s) = var_offsets.windows(2).position(|w| w[0] == w[1]) {
             return Err(Error::usage(format!(
                 "subfunction {s} reads no variable (a table reads 1 to {MAX_TABLE_ARITY})"
@@ -163,10 +158,9 @@ impl TableProblem {
                 format!("the header (line {hline}) announces {m} subfunctions but the file has {found}"),
             ));
         }
-        let (var_offsets, vars, table_offsets, values) =
-            assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
-        let mut problem = TableProblem::from_arrays(name, t[1], l, var_offsets, vars, table_offsets, values, None)
-            .map_err(|e| err(hline, e.to_string()))?;
+        let arrays = assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
+        let mut problem =
+            TableProblem::from_arrays(name, t[1], l, arrays, None).map_err(|e| err(hline, e.to_string()))?;
         problem.settle_optimum(end.optimum.map(|(value, _)| value)).map_err(|m| {
             let (_, line) = end.optimum.expect("only a stated optimum can contradict the tables");
             err(line, m)
@@ -203,14 +197,13 @@ impl TableProblem {
         Ok(())
     }
 
-    /// The problem in the `.nk` format.
-    pub fn to_text(&self) -> String {
+    /// Writes the problem in the `.nk` format to `out`.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let f = &self.functions;
-        let mut s = String::new();
-        let _ = writeln!(s, "c {} ({}), written by pgomea", self.name, self.problem_type);
-        let _ = writeln!(s, "p {} {} {}", self.problem_type, f.variables(), f.len());
+        writeln!(out, "c {} ({}), written by pgomea", self.name, self.problem_type)?;
+        writeln!(out, "p {} {} {}", self.problem_type, f.variables(), f.len())?;
         if let Some(o) = self.optimum {
-            let _ = writeln!(s, "o {o}");
+            writeln!(out, "o {o}")?;
         }
         let KindArrays::Tables { var_offsets, vars, table_offsets, values } = f.arrays() else {
             unreachable!("a table problem has tables")
@@ -218,20 +211,27 @@ impl TableProblem {
         for sub in 0..f.len() {
             let vs = &vars[var_offsets[sub] as usize..var_offsets[sub + 1] as usize];
             let start = table_offsets[sub] as usize;
-            let _ = write!(s, "f {}", vs.len());
+            write!(out, "f {}", vs.len())?;
             for v in vs {
-                let _ = write!(s, " {}", v + 1);
+                write!(out, " {}", v + 1)?;
             }
             for t in &values[start..start + (1 << vs.len())] {
-                let _ = write!(s, " {t}");
+                write!(out, " {t}")?;
             }
-            s.push('\n');
+            writeln!(out)?;
         }
-        s
+        Ok(())
     }
 
+    /// The problem in the `.nk` format.
+    pub fn to_text(&self) -> String {
+        text::written(|out| self.write_to(out))
+    }
+
+    /// Writes the problem in the `.nk` format to the file at `path`, as it goes (no copy of the
+    /// whole text in memory).
     pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_text()).map_err(|e| Error::io(path, e))
+        text::write_file(path, |out| self.write_to(out))
     }
 }
 
@@ -300,9 +300,19 @@ impl TablePiece {
     }
 }
 
-/// The arrays of the tables kind (variable offsets, variables, table offsets, values) from the
-/// pieces in file order, allocated after their memory check.
-pub(super) fn assemble(pieces: Vec<TablePiece>, what: &str) -> Result<(Vec<u32>, Vec<u32>, Vec<u32>, Vec<i64>)> {
+/// The arrays of the tables kind (see [`Subfunctions::tables`]): subfunction s reads
+/// `vars[var_offsets[s]..var_offsets[s+1]]` and has the table `values[table_offsets[s]..]`.
+#[derive(Clone, Debug, Default)]
+pub struct TableArrays {
+    pub var_offsets: Vec<u32>,
+    pub vars: Vec<u32>,
+    pub table_offsets: Vec<u32>,
+    pub values: Vec<i64>,
+}
+
+/// The arrays of the tables kind from the pieces in file order, allocated after their memory
+/// check.
+pub(super) fn assemble(pieces: Vec<TablePiece>, what: &str) -> Result<TableArrays> {
     let m: usize = pieces.iter().map(|p| p.var_ends.len()).sum();
     let entries: usize = pieces.iter().map(|p| p.vars.len()).sum();
     let total: usize = pieces.iter().map(|p| p.values.len()).sum();
@@ -327,7 +337,7 @@ pub(super) fn assemble(pieces: Vec<TablePiece>, what: &str) -> Result<(Vec<u32>,
         vars.extend_from_slice(&piece.vars);
         values.extend_from_slice(&piece.values);
     }
-    Ok((var_offsets, vars, table_offsets, values))
+    Ok(TableArrays { var_offsets, vars, table_offsets, values })
 }
 
 /// How the pieces of a `.nk` file are read: its header's sizes.

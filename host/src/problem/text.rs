@@ -110,6 +110,21 @@ fn is_line_end(bytes: &[u8], i: usize, b: u8) -> bool {
     b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
 }
 
+/// The text that `write` writes (instance writers write ASCII).
+pub fn written(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> String {
+    let mut bytes = Vec::new();
+    write(&mut bytes).expect("a Vec takes every write");
+    String::from_utf8(bytes).expect("instance writers write ASCII")
+}
+
+/// Writes the file at `path` with `write`, through a buffer.
+pub fn write_file(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+    use std::io::Write as _;
+    let file = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    write(&mut out).and_then(|()| out.flush()).map_err(|e| Error::io(path, e))
+}
+
 /// The first line of `text` (without its `\n`) and the text after it.
 #[inline]
 pub fn split_line(text: &str) -> (&str, &str) {
@@ -258,6 +273,7 @@ pub fn parse_chunks<P: ChunkParser>(
     stop: &StopCheck,
 ) -> Result<(Vec<P::Out>, P::State)> {
     let parse = |chunk: &Chunk, state: &P::State, allowance: usize| {
+        stop.check()?;
         super::memory::ensure(P::BYTES_PER_BYTE * chunk.text.len() as u128, what)?;
         parser.parse(chunk, state, allowance, stop)
     };
@@ -352,30 +368,24 @@ pub fn int(token: &str) -> Option<i64> {
         b'+' => (false, &b[1..]),
         _ => (false, b),
     };
-    if digits.is_empty() || digits.len() > 19 {
+    let Some(v) = decimal(digits) else {
         return if digits.len() > 19 { token.parse().ok() } else { None };
-    }
-    let mut v: u64 = 0;
-    for &d in digits {
-        let d = d.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        v = v * 10 + d as u64;
-    }
-    if negative {
-        if v <= i64::MAX as u64 + 1 { Some((v as i64).wrapping_neg()) } else { None }
-    } else {
-        i64::try_from(v).ok()
-    }
+    };
+    if negative { (v <= 1 << 63).then(|| (v as i64).wrapping_neg()) } else { i64::try_from(v).ok() }
 }
 
 /// A non-negative integer token in range of `u64` (as `str::parse::<u64>`).
 #[inline]
 pub fn uint(token: &str) -> Option<u64> {
     let digits = token.strip_prefix('+').unwrap_or(token).as_bytes();
+    decimal(digits).or_else(|| if digits.len() > 19 { token.parse().ok() } else { None })
+}
+
+/// The value of 1 to 19 decimal digits (which always fit in `u64`); None for anything else.
+#[inline]
+fn decimal(digits: &[u8]) -> Option<u64> {
     if digits.is_empty() || digits.len() > 19 {
-        return if digits.len() > 19 { token.parse().ok() } else { None };
+        return None;
     }
     let mut v: u64 = 0;
     for &d in digits {

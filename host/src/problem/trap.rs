@@ -11,7 +11,7 @@
 use pgomea_device::problem::MAX_TABLE_ARITY;
 use pgomea_device::rng::SplitMix64;
 
-use super::tables::TableProblem;
+use super::tables::{TableArrays, TableProblem};
 use super::{Subfunctions, memory};
 use crate::error::{Error, Result};
 
@@ -53,5 +53,6 @@ pub fn concatenated(k: usize, blocks: usize, seed: u64, shuffle: bool) -> Result
     let mut table_offsets = memory::vec_with_capacity(blocks, &what)?;
     table_offsets.extend((0..blocks).map(|b| (b << k) as u32));
     let name = if shuffle { format!("trap-k{k}-b{blocks}-s{seed}-shuffled") } else { format!("trap-k{k}-b{blocks}") };
-    TableProblem::from_arrays(name, "trap", l, var_offsets, vars, table_offsets, values, Some((blocks * k) as i64))
+    let arrays = TableArrays { var_offsets, vars, table_offsets, values };
+    TableProblem::from_arrays(name, "trap", l, arrays, Some((blocks * k) as i64))
 }
