@@ -45,7 +45,7 @@ pub fn read(path: &Path, stop: &StopCheck) -> Result<String> {
     if meta.is_file() && meta.len() > limit {
         return Err(too_large(format!("a file of {}", super::memory::human(meta.len() as u128))));
     }
-    let mut bytes = Vec::with_capacity(if meta.is_file() { meta.len() as usize } else { 0 });
+    let mut bytes = super::memory::vec_with_capacity(if meta.is_file() { meta.len() as usize } else { 0 }, "the text")?;
     let mut reader = file.take(limit.saturating_add(1));
     loop {
         stop.check()?;
