@@ -21,7 +21,10 @@
 //! integer): `4 1 -3 0`. With TOP (partial MAX-SAT), a clause of weight TOP is hard; no weight may
 //! exceed TOP. The fitness is still the total weight of the satisfied clauses, so when TOP is larger
 //! than the sum of the soft weights (as the format asks), every hard clause outweighs all soft
-//! ones together.
+//! ones together. A file whose TOP is not (solvers read such files all the same, taking weight TOP
+//! as hard) is read with a warning ([`GrayBoxProblem::warnings`]): its hard clauses weigh 1 + the
+//! sum of the soft weights instead, so that the best solution never breaks a hard clause to
+//! satisfy soft ones.
 //!
 //! Weighted CNF in the 2022 format of the MAX-SAT evaluations: no `p` line; a hard clause is
 //! `h 1 -3 0`, a soft one `4 1 -3 0`; the variables are numbered up to the largest one used. A hard
@@ -29,9 +32,16 @@
 //! only if its name ends in `.wcnf` or its first clause is hard (`h`): a headerless DIMACS CNF
 //! file would otherwise be misread, its first literal taken for a weight.
 //!
+//! In every format, a comment `c optimum M` before the first clause states the optimum (the
+//! generator of planted 3-SAT writes it); an M outside the fitness range of the clauses is an
+//! error.
+//!
 //! Within a clause a repeated literal is dropped (x or x is x); a clause with both x and not x is
 //! kept as it stands: it is always satisfied and always counts its weight. An empty clause (`0`
 //! alone) is never satisfied. Every malformed file is an error naming the file and the line.
+//!
+//! A file is parsed in pieces at once ([`text::parse_chunks`]), each beginning after a line that
+//! ends a clause; every size is checked against the memory left before it is allocated.
 
 use std::path::Path;
 
