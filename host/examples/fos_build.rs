@@ -31,7 +31,8 @@ fn main() {
         models = vec![LinkageModel::Univariate, LinkageModel::Flt, LinkageModel::Bflt(10), LinkageModel::Bflt(100)];
     }
     let t = Instant::now();
-    let problem = pgomea::problem::load::read(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    let problem =
+        pgomea::problem::load::read(&path, None, &pgomea::stop::StopCheck::never()).unwrap_or_else(|e| panic!("{e}"));
     let problem = &*problem;
     let l = problem.variables();
     println!(
