@@ -16,7 +16,7 @@ use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::run::{Limits, Observer, Progress, Run, StopReason, TracePoint};
 use pgomea::linkage::coloring::ColoringMethod;
 use pgomea::linkage::fos::LinkageModel;
-use pgomea::problem::generate::{self, WeightRange};
+use pgomea::problem::generate::{self, WeightDistribution, WeightRange};
 use pgomea::problem::maxsat;
 use pgomea::problem::nk;
 use pgomea::problem::tables::TableProblem;
@@ -176,10 +176,19 @@ pub struct InfoArgs {
 
 #[derive(Subcommand, Debug, Clone, Copy)]
 pub enum Shape {
-    /// An L x L torus (degree 4); even L and positive weights: optimum = total weight.
+    /// A torus of side L in 2 (L^2 vertices, degree 4) or 3 dimensions (L^3, degree 6). Even L and
+    /// no negative weight: optimum = total weight, stated in the file (`c optimum V`) and printed
+    /// as `optimum V`; else `optimum unknown` (on stderr when the instance goes to stdout).
     Torus {
         #[arg(long)]
         side: usize,
+        /// 2 or 3 dimensions.
+        #[arg(long, default_value_t = 2)]
+        dims: usize,
+        /// The edge weights: uniform (--min-weight..=--max-weight), pm1 (+1/-1, the +-J spin
+        /// glass) or gaussian (round(N(0,1) * 10^5), the Gaussian spin glass in integers).
+        #[arg(long, value_parser = choice::<WeightDistribution>(), default_value = "uniform")]
+        weights: WeightDistribution,
     },
     /// A random graph with n vertices and m edges.
     Random {
@@ -572,7 +581,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
 fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
     let w = WeightRange { min: a.min_weight, max: a.max_weight };
     let graph = match a.shape {
-        Shape::Torus { side } => generate::torus(side, w, a.seed)?,
+        Shape::Torus { side, dims, weights } => generate::torus_nd(dims, side, weights.weights(w), a.seed)?,
         Shape::Random { n, m } => generate::random(n, m, w, a.seed)?,
         Shape::Complete { n } => generate::complete(n, w, a.seed)?,
         Shape::Nk { n, k, neighbourhood } => {
@@ -600,9 +609,16 @@ fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
+    let optimum = graph.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into());
     match &a.output {
-        Some(p) => graph.write(p)?,
-        None => print!("{}", graph.to_text()),
+        Some(p) => {
+            graph.write(p)?;
+            println!("optimum {optimum}");
+        }
+        None => {
+            graph.write_text(&mut std::io::stdout().lock()).map_err(|e| Error::io("stdout", e))?;
+            eprintln!("optimum {optimum}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

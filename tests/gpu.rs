@@ -78,7 +78,7 @@ fn cuda_backend_solves_a_torus_through_the_cli_path() {
     use pgomea::problem::maxcut::MaxCut;
     use pgomea::solve::{Algorithm, Backend, RunOptions};
     let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
-    let target = p.graph.total_weight().unwrap();
+    let target = p.total_weight().unwrap();
     let options = RunOptions {
         algorithm: Some(Algorithm::Parallel),
         backend: Some(Backend::Cuda),

@@ -165,7 +165,7 @@ fn parallel_solve(p: &MaxCut, target: i64, seed: u64) -> pgomea::solve::Outcome 
 fn parallel_gomea_reaches_proven_optima() {
     for (side, seed) in [(4, 1), (8, 2), (12, 3)] {
         let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
-        let o = parallel_solve(&p, p.graph.total_weight().unwrap(), seed);
+        let o = parallel_solve(&p, p.total_weight().unwrap(), seed);
         assert!(o.reached_target, "torus {side}: {} after {}", o.best_fitness, o.stop_reason);
     }
     let Some((dir, a)) = common::known("A") else { return };

@@ -27,7 +27,7 @@ fn solve_with(problem: &MaxCut, config: &RunOptions, target: i64, max_evals: f64
 fn reaches_the_proven_optimum_of_generated_tori() {
     for (side, seed) in [(4, 1), (6, 2), (10, 3), (14, 4)] {
         let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
-        let opt = p.graph.total_weight().unwrap();
+        let opt = p.total_weight().unwrap();
         for linkage in [LinkageModel::Flt, LinkageModel::Univariate, LinkageModel::Bflt(4)] {
             let config = RunOptions { linkage: Some(linkage), seed: Some(seed), ..RunOptions::default() };
             let o = solve_with(&p, &config, opt, 2e5);

@@ -13,18 +13,23 @@
 //! [`graph`]); problems given by tables ([`tables`], with their `.nk` file format, and [`mk`],
 //! the MK-landscape files of other tools), NK landscapes ([`nk`]) and concatenated deceptive
 //! traps ([`trap`]) among them; weighted partial MAX-SAT ([`maxsat`], the clauses kind; DIMACS
-//! `cnf` and `wcnf` files); generators ([`generate`], [`nk`], [`trap`]), the data directory of
-//! shipped instances ([`data`]), and [`load`], which reads an instance file of any format.
+//! `cnf` and `wcnf` files); Ising models and QUBOs reduced exactly to Max-Cut ([`ising`], with the
+//! `.qubo` and `.ising` formats, real biases on an integer grid by [`scale`]); generators
+//! ([`generate`], [`nk`], [`trap`]), the data directory of shipped instances ([`data`]), and
+//! [`load`], which reads an instance file of any format.
 
 pub mod data;
 pub mod generate;
 pub mod graph;
+pub mod ising;
+pub mod lines;
 pub mod load;
 pub mod maxcut;
 pub mod maxsat;
 pub mod memory;
 pub mod mk;
 pub mod nk;
+pub mod scale;
 pub mod tables;
 pub mod text;
 pub mod trap;
@@ -63,6 +68,18 @@ pub trait GrayBoxProblem: Send + Sync {
     fn solution_report(&self, x: &[u8]) -> Vec<(&'static str, String)> {
         let _ = x;
         Vec::new()
+    }
+    /// The energy, in the model's own terms, of a fitness, for problems reduced from a model
+    /// that minimises an energy (Ising models and QUBOs, [`ising`]): exact. None for the others.
+    fn energy(&self, fitness: i64) -> Option<scale::Decimal> {
+        let _ = fitness;
+        None
+    }
+    /// The solution in the variables of the model this problem was reduced from, of a genotype
+    /// `genes` of this problem ([`ising`]: without the field vertex, flipped when it is on side
+    /// 1); the genotype itself for problems that are not reductions.
+    fn model_solution(&self, genes: &[u8]) -> Vec<u8> {
+        genes.to_vec()
     }
 
     /// Number of variables l.
@@ -127,7 +144,8 @@ enum Arrays {
 }
 
 /// The subfunctions of a problem: the arrays of one kind, checked, with the incidence both ways
-/// and the range of each subfunction's values.
+/// and the range of each subfunction's values. A pairwise subfunction's variables are read from
+/// the kind's `ends` array itself, so that a large graph's edges are stored once.
 ///
 /// Invariant (checked by every constructor): every variable index is below `l`; every table has
 /// `2^arity` entries inside `values`; no subfunction's variable list names a variable twice (a
@@ -140,7 +158,8 @@ enum Arrays {
 pub struct Subfunctions {
     l: usize,
     arrays: Arrays,
-    /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order.
+    /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order
+    /// (both empty for the pairwise kind, see [`vars_of`]).
     sub_offsets: Vec<u32>,
     sub_vars: Vec<u32>,
     /// The subfunctions of v, ascending: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
@@ -148,6 +167,16 @@ pub struct Subfunctions {
     var_subs: Vec<u32>,
     /// The smallest and largest value of each subfunction.
     bounds: Vec<(i64, i64)>,
+}
+
+/// The variables of subfunction `s` in the kind's order: a pairwise subfunction's two ends, read
+/// from the kind's own array; the other kinds' lists, `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`.
+#[inline]
+fn vars_of<'a>(arrays: &'a Arrays, sub_offsets: &[u32], sub_vars: &'a [u32], s: usize) -> &'a [u32] {
+    match arrays {
+        Arrays::Pairwise { ends, .. } => &ends[2 * s..2 * s + 2],
+        _ => &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize],
+    }
 }
 
 /// Checks that a CSR offset array starts at 0, never decreases and ends at `len`.
@@ -172,13 +201,8 @@ impl Subfunctions {
                 weights.len()
             )));
         }
-        let sub_offsets = (0..=weights.len() as u64)
-            .map(|s| 2 * s)
-            .map(u32::try_from)
-            .collect::<std::result::Result<Vec<u32>, _>>()
-            .map_err(|_| too_large())?;
         let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
-        Subfunctions::finish(l, sub_offsets, ends.clone(), bounds, Arrays::Pairwise { ends, weights })
+        Subfunctions::finish(l, Vec::new(), Vec::new(), bounds, Arrays::Pairwise { ends, weights })
     }
 
     /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
@@ -286,17 +310,21 @@ impl Subfunctions {
         bounds: Vec<(i64, i64)>,
         arrays: Arrays,
     ) -> Result<Subfunctions> {
-        if l > u32::MAX as usize / 2 || sub_vars.len() > u32::MAX as usize {
+        let entries = match &arrays {
+            Arrays::Pairwise { ends, .. } => ends.len(),
+            _ => sub_vars.len(),
+        };
+        if l > u32::MAX as usize / 2 || entries > u32::MAX as usize {
             return Err(too_large());
         }
         // A header may announce more variables than the machine can hold (isolated vertices
         // cost no bytes in the file): five u32 per variable here and in the incidence.
-        memory::ensure(20 * l as u128 + 8 * sub_vars.len() as u128, &format!("an instance of {l} variables"))?;
-        let m = sub_offsets.len() - 1;
+        memory::ensure(20 * l as u128 + 8 * entries as u128, &format!("an instance of {l} variables"))?;
+        let m = bounds.len();
         let mut degree = vec![0u32; l + 1];
         let mut last_seen = vec![u32::MAX; l];
         for s in 0..m {
-            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+            for &v in vars_of(&arrays, &sub_offsets, &sub_vars, s) {
                 if v as usize >= l {
                     return Err(Error::usage(format!(
                         "subfunction {s} reads variable {v}, but there are only {l} variables"
@@ -327,7 +355,7 @@ impl Subfunctions {
         let mut fill = var_offsets.clone();
         let mut var_subs = vec![0u32; var_offsets[l] as usize];
         for s in 0..m {
-            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+            for &v in vars_of(&arrays, &sub_offsets, &sub_vars, s) {
                 var_subs[fill[v as usize] as usize] = s as u32;
                 fill[v as usize] += 1;
             }
@@ -351,12 +379,15 @@ impl Subfunctions {
 
     /// The (subfunction, variable) entries: the sum of the subfunctions' arities.
     pub fn entries(&self) -> usize {
-        self.sub_vars.len()
+        match &self.arrays {
+            Arrays::Pairwise { ends, .. } => ends.len(),
+            _ => self.sub_vars.len(),
+        }
     }
 
     /// The variables subfunction `s` reads.
     pub fn variables_of(&self, s: usize) -> &[u32] {
-        &self.sub_vars[self.sub_offsets[s] as usize..self.sub_offsets[s + 1] as usize]
+        vars_of(&self.arrays, &self.sub_offsets, &self.sub_vars, s)
     }
 
     /// The subfunctions that read variable `v`, ascending.
