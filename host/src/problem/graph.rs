@@ -351,7 +351,10 @@ impl Head {
                     let value = match t[..] {
                         [_, _, v] => parse_int::<i64>(v, "optimum").map_err(|m| err(lineno, m))?,
                         _ => {
-                            return Err(err(lineno, format!("expected `{OPTIMUM_COMMENT} V` (V an integer): `{line}`")));
+                            return Err(err(
+                                lineno,
+                                format!("expected `{OPTIMUM_COMMENT} V` (V an integer): `{line}`"),
+                            ));
                         }
                     };
                     optimum = Some((lineno, value));
