@@ -78,7 +78,7 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 
 /// Native-endian numbers of a `bytes` object (numpy's `tobytes()` of a contiguous array).
 fn numbers<T, const N: usize>(what: &str, bytes: &[u8], from: fn([u8; N]) -> T) -> PyResult<Vec<T>> {
-    if bytes.len() % N != 0 {
+    if !bytes.len().is_multiple_of(N) {
         return Err(internal(format!("{what}: {} bytes is not a whole number of {N}-byte values", bytes.len())));
     }
     Ok(bytes.chunks_exact(N).map(|c| from(c.try_into().expect("chunks of N"))).collect())
@@ -322,7 +322,8 @@ fn quadratic_model(
 #[pyo3(signature = (path, format=None))]
 fn load(py: Python<'_>, path: PathBuf, format: Option<String>) -> PyResult<Problem> {
     guarded(|| {
-        let format = format.map(|f| ProblemFormat::parse(&f).map_err(|e| Error::new_err(format!("format {e}")))).transpose()?;
+        let format =
+            format.map(|f| ProblemFormat::parse(&f).map_err(|e| Error::new_err(format!("format {e}")))).transpose()?;
         let problem = py.detach(|| guarded(|| read_instance(&path, format).map_err(to_py)))?;
         Ok(Problem::new(Arc::from(problem), Some(Decimal::integer(1))))
     })
@@ -361,9 +362,8 @@ struct PythonObserver {
 impl Observer for PythonObserver {
     fn improvement(&mut self, point: &TracePoint, _genes: &[u8]) {
         let Some(callback) = &self.on_improvement else { return };
-        let called = Python::attach(|py| {
-            callback.call1(py, (point.time_s, point.evaluations, point.best_fitness)).map(|_| ())
-        });
+        let called =
+            Python::attach(|py| callback.call1(py, (point.time_s, point.evaluations, point.best_fitness)).map(|_| ()));
         if let Err(e) = called {
             let mut first = self.error.lock().unwrap_or_else(|p| p.into_inner());
             first.get_or_insert(e);
@@ -425,12 +425,8 @@ fn solve<'py>(
     let callback_error = Arc::new(Mutex::new(None));
     let notes = Arc::new(Mutex::new(Vec::new()));
     let (tx, rx) = mpsc::channel::<Finished>();
-    let mut observer = PythonObserver {
-        on_improvement,
-        error: callback_error.clone(),
-        notes: notes.clone(),
-        stop: stop.clone(),
-    };
+    let mut observer =
+        PythonObserver { on_improvement, error: callback_error.clone(), notes: notes.clone(), stop: stop.clone() };
     let flag = stop.clone();
     let solver = inner.clone();
     let thread = std::thread::Builder::new()
