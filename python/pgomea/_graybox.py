@@ -41,9 +41,10 @@ class GrayBox:
     As in gomea:
 
     * the constructor takes ``(number_of_variables, value_to_reach=1e308)`` and sets both as
-      attributes; a subclass may take more arguments (in its own ``__init__``, or in ``__new__``
-      as gomea's examples do, calling ``super().__new__(cls, number_of_variables,
-      value_to_reach)``);
+      attributes; a subclass that takes other arguments takes them in ``__new__`` as gomea's
+      examples do (setting its members there and calling ``super().__new__(cls,
+      number_of_variables, value_to_reach)``), or, in pgomea only, in its own ``__init__``,
+      calling ``super().__init__(number_of_variables, value_to_reach)``;
     * ``subfunction(i, variables)`` gets the whole genotype, a numpy ``int8`` array of
       ``number_of_variables`` values indexed by variable, of which it reads those of
       ``inputs_to_subfunction(i)`` (the others are 0 here; gomea leaves them undefined);
@@ -69,27 +70,28 @@ class GrayBox:
     resolution: Optional[float] = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "GrayBox":
+        # As gomea's constructor (a Cython __cinit__), __new__ takes (number_of_variables,
+        # value_to_reach) from what it is given: the constructor's arguments, or those a
+        # subclass's __new__ passes on. An argument that is no number belongs to the subclass.
         self = super().__new__(cls)
         self._tabulated = None
-        self._set(*args, **kwargs)
+        self._set(args, kwargs)
         return self
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # A subclass's __init__ calling super().__init__(n, value_to_reach=...) sets them again;
-        # without arguments (gomea's __new__ style) the values __new__ took stay.
-        if args or kwargs:
-            self._set(*args, **kwargs)
+        # Called by Python with the constructor's arguments when the subclass has no __init__:
+        # __new__ took them already. Called explicitly by a subclass's __init__ as
+        # super().__init__(number_of_variables, value_to_reach=..., resolution=...): they are set.
+        if type(self).__init__ is not GrayBox.__init__ and (args or kwargs):
+            self._set(args, kwargs)
 
-    def _set(self, number_of_variables: Any = None, value_to_reach: Any = None, *_: Any,
-             resolution: Any = None, **__: Any) -> None:
-        # gomea's constructor takes (number_of_variables, value_to_reach=1e308) and ignores the
-        # rest, which belongs to the subclass; what is not given keeps its value.
-        if number_of_variables is not None or not hasattr(self, "number_of_variables"):
-            self.number_of_variables = number_of_variables
-        if value_to_reach is not None or not hasattr(self, "value_to_reach"):
-            self.value_to_reach = _NO_VALUE_TO_REACH if value_to_reach is None else value_to_reach
-        if resolution is not None:
-            self.resolution = resolution
+    def _set(self, args: tuple, kwargs: dict) -> None:
+        n = args[0] if args else kwargs.get("number_of_variables")
+        vtr = args[1] if len(args) > 1 else kwargs.get("value_to_reach")
+        self.number_of_variables = n if isinstance(n, (int, np.integer)) and not isinstance(n, bool) else None
+        self.value_to_reach = vtr if isinstance(vtr, numbers.Real) else _NO_VALUE_TO_REACH
+        if kwargs.get("resolution") is not None:
+            self.resolution = kwargs["resolution"]
         self._tabulated = None
 
     # The three methods of gomea's gray-box interface.
@@ -118,7 +120,6 @@ class GrayBox:
         limit = _pgomea.MAX_TABLE_ARITY
         x = np.zeros(n, dtype=np.int8)
         variables, values = [], []
-        patterns = {}
         for s in range(m):
             inputs = [int(v) for v in self.inputs_to_subfunction(s)]
             k = len(inputs)
@@ -128,18 +129,20 @@ class GrayBox:
             bad = [v for v in inputs if not 0 <= v < n]
             if bad:
                 raise Error(f"{type(self).__name__}: subfunction {s} reads variable {bad[0]}, outside 0..{n - 1}")
-            if k not in patterns:
-                # Row i: the genes of index i, the first input the most significant bit.
-                i = np.arange(1 << k)
-                patterns[k] = ((i[:, None] >> np.arange(k - 1, -1, -1)) & 1).astype(np.int8)
-            table = []
-            for genes in patterns[k]:
-                x[inputs] = genes
+            # The inputs' genes in Gray-code order: one gene changes from one call to the next.
+            # Entry g of the table is for the genes of g in binary, the first input the most
+            # significant bit.
+            table = [0] * (1 << k)
+            for i in range(1 << k):
+                if i:
+                    flipped = inputs[k - 1 - ((i & -i).bit_length() - 1)]
+                    x[flipped] ^= 1
+                g = i ^ (i >> 1)
                 value = self.subfunction(s, x)
-                if not isinstance(value, numbers.Real):
+                if type(value) not in (int, float) and not isinstance(value, numbers.Real):
                     raise Error(f"{type(self).__name__}: subfunction {s} returned {value!r} for the genes "
-                                f"{''.join(map(str, genes))} of its inputs: expected a number")
-                table.append(value)
+                                f"{g:0{k}b} of its inputs: expected a number")
+                table[g] = value
             x[inputs] = 0
             variables.append(inputs)
             values.append(table)

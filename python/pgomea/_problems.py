@@ -237,8 +237,7 @@ def tables(n: int, variables: Sequence[Sequence[int]], values: Sequence[Any], *,
         if len(values[s]) != 1 << int(k):
             raise Error(f"subfunction {s} reads {k} variables: its table has 2^{k} = {1 << int(k)} values, "
                         f"not {len(values[s])}")
-    flat, is_float = _integer_or_float("values", np.concatenate([np.asarray(t).ravel() for t in values])
-                                       if len(values) else np.zeros(0, dtype=np.int64))
+    flat, is_float = _integer_or_float("values", list(itertools.chain.from_iterable(values)))
     if optimum is not None and not is_float and not float(optimum).is_integer():
         flat, is_float = flat.astype(np.float64), True
     if optimum is not None:

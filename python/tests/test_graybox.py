@@ -138,6 +138,42 @@ class Wide(pgomea.GrayBox):
         return int(x[list(self.inputs_to_subfunction(i))].sum())
 
 
+class OneMax(pgomea.GrayBox):
+    def number_of_subfunctions(self):
+        return self.number_of_variables
+
+    def inputs_to_subfunction(self, i):
+        return [i]
+
+    def subfunction(self, i, x):
+        return int(x[i])
+
+
+class Clauses(OneMax):
+    # A second argument that is no number (gomea's examples set such members in __new__).
+    def __new__(self, number_of_variables, clauses, value_to_reach):
+        self.clauses = clauses
+        return super().__new__(self, number_of_variables, value_to_reach)
+
+
+class Sized(OneMax):
+    def __init__(self, size, seed):
+        self.seed = seed
+        super().__init__(size)
+
+
+def test_every_way_of_constructing_sets_the_variables_and_the_value_to_reach():
+    assert (OneMax(7).number_of_variables, OneMax(7).value_to_reach) == (7, 1e308)
+    assert OneMax(7, 5).value_to_reach == 5 and OneMax(7, value_to_reach=6).value_to_reach == 6
+    c = Clauses(9, [[1, -2]], 9)
+    assert (c.number_of_variables, c.value_to_reach, c.clauses) == (9, 9, [[1, -2]])
+    s = Sized(12, 3)
+    # __new__ saw (12, 3) as gomea's constructor would; the explicit super().__init__ decides.
+    assert (s.number_of_variables, s.value_to_reach, s.seed) == (12, 1e308, 3)
+    assert s.problem().best_known is None and c.problem().best_known == 9
+    assert pgomea.solve(c, target="best-known").best_fitness == 9
+
+
 def test_a_subfunction_of_arity_17_is_refused_with_its_index_and_arity():
     assert pgomea.MAX_TABLE_ARITY == 16
     assert Wide(16).problem().subfunctions == 3
@@ -191,7 +227,7 @@ def test_broken_classes_are_refused_with_what_is_wrong():
         Broken().problem()
     with pytest.raises(Error, match="subfunction 0 reads variable 5, outside 0..2"):
         Broken(3).problem()
-    with pytest.raises(Error, match=r"subfunction 0 returned None for the genes 10 of its inputs"):
+    with pytest.raises(Error, match=r"subfunction 0 returned None for the genes 11 of its inputs"):
         Broken(6).problem()
     with pytest.raises(NotImplementedError):
         pgomea.GrayBox(3).problem()
