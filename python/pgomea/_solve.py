@@ -139,6 +139,8 @@ def solve(
         if isinstance(value, float) and not math.isfinite(value):
             # JSON has no NaN or infinity: said here, in the library's words.
             raise Error(f"{name} {value}: expected a positive number")
+        if name == "target" and isinstance(value, float) and value.is_integer():
+            value = int(value)  # a fitness is an integer
         given[name] = value
     if isinstance(problem, GrayBox):
         problem = problem.problem()

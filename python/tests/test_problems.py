@@ -224,8 +224,8 @@ def test_defaults_are_the_librarys_and_the_backend_says_where_it_ran():
         assert any("backend: CPU" in note for note in r.notes), r.notes
     s = pgomea.solve(p, max_evaluations=100)
     assert s.config["time_limit"] is None and s.config["algorithm"] == "serial" and s.backend == "cpu (serial)"
-    t = pgomea.solve(p, target=1)
-    assert t.config["time_limit"] is None and t.stop_reason == "target reached"
+    t = pgomea.solve(p, target=1.0)
+    assert t.config["time_limit"] is None and t.stop_reason == "target reached" and t.config["target"] == 1
 
 
 def test_the_keywords_of_solve_are_the_librarys_run_options():
