@@ -18,9 +18,10 @@ use pgomea::problem::maxcut::MaxCut;
 pub struct InstanceArgs {
     /// An instance file: a graph in the G-set format (`n m`, then `i j w` lines, 1-based) for
     /// Max-Cut, table subfunctions in the .nk format (`p nk N M`, then `f K V.. T..` lines) or the
-    /// MK-landscape format (`p NK N K`, `m V..` lines each followed by its table), or MAX-SAT in
-    /// DIMACS cnf or wcnf. The format comes from the extension (.nk, .mk, .cnf, .wcnf; .txt, .gset,
-    /// .rud, .mc), else the content.
+    /// MK-landscape format (`p NK N K`, `m V..` lines each followed by its table), MAX-SAT in
+    /// DIMACS cnf or wcnf, a QUBO (qbsolv's .qubo) or an Ising model (.ising). The format comes
+    /// from the extension (.nk, .mk, .cnf, .wcnf, .qubo, .ising; .txt, .gset, .rud, .mc), else the
+    /// content.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
     pub instance: Option<PathBuf>,
     /// Read --instance in this format, whatever its extension.

@@ -207,8 +207,10 @@ fn sigterm_prints_the_json_result_and_exits_143() {
 fn experiment_and_bench_stop_on_a_signal_and_discard_the_run_in_flight() {
     let d = scratch("signal-experiment");
     let instance = d.join("torus.txt");
-    // An odd side: the file states no optimum, so no run stops at a target before the signal.
-    generate::torus(9, WeightRange { min: 1, max: 5 }, 1).unwrap().write(&instance).unwrap();
+    // Without its optimum in the file, so that no run ends at it before the signal.
+    let mut torus = generate::torus(8, WeightRange { min: 1, max: 5 }, 1).unwrap();
+    torus.optimum = None;
+    torus.write(&instance).unwrap();
     let out = d.join("out");
     let (o, took) = signalled(
         &[

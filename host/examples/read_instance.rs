@@ -20,7 +20,27 @@ fn peak_rss_mib() -> f64 {
 }
 
 fn main() {
-    let path = PathBuf::from(std::env::args().nth(1).expect("usage: read_instance INSTANCE"));
+    let path = PathBuf::from(std::env::args().nth(1).expect("usage: read_instance INSTANCE [--phases]"));
+    if std::env::args().nth(2).as_deref() == Some("--phases") {
+        // A graph file, phase by phase: its text, the parsed graph, the Max-Cut problem.
+        let t = Instant::now();
+        let text = pgomea::problem::read_text(&path).unwrap_or_else(|e| panic!("{e}"));
+        let read = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let graph = pgomea::problem::graph::Graph::parse(&text, "file", "graph").unwrap_or_else(|e| panic!("{e}"));
+        let parse = t.elapsed().as_secs_f64();
+        drop(text);
+        let t = Instant::now();
+        let problem = pgomea::problem::maxcut::MaxCut::new(graph).unwrap_or_else(|e| panic!("{e}"));
+        let build = t.elapsed().as_secs_f64();
+        use pgomea::problem::GrayBoxProblem;
+        println!(
+            "{} edges: text {read:.3} s, parse {parse:.3} s, MaxCut::new {build:.3} s, peak RSS {:.0} MiB",
+            problem.subfunctions(),
+            peak_rss_mib()
+        );
+        return;
+    }
     let t = Instant::now();
     let problem = pgomea::problem::load::read(&path, None).unwrap_or_else(|e| panic!("{e}"));
     let seconds = t.elapsed().as_secs_f64();

@@ -26,6 +26,14 @@ use super::{GrayBoxProblem, Subfunctions};
 use crate::error::{Error, Result};
 use crate::stop::StopCheck;
 
+/// Bytes a term of a model takes at the peak of its reduction: the pairs sorted and summed (32
+/// bytes each, twice), the reduced edge's arrays, bounds and incidence (40).
+const REDUCTION_BYTES_PER_TERM: u128 = 104;
+
+/// Bytes a term line takes at the peak of reading a file: the term with its line (48), the check
+/// for repeated pairs (about 32), its value and integer (40), and then the reduction.
+const FILE_BYTES_PER_TERM: u128 = 120 + REDUCTION_BYTES_PER_TERM;
+
 /// The values of a model's variables: spins (-1/+1) or binary (0/1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Vartype {
@@ -125,9 +133,10 @@ impl IsingProblem {
             return Err(Error::usage(format!("{n} variables is more than this program supports")));
         }
         let terms = linear.len() as u128 + quadratic.len() as u128;
-        // The summed terms (24 bytes), the reduced edges (40 bytes with their incidence) and
-        // the per-variable sums.
-        super::memory::ensure(64 * terms + 40 * n as u128, &format!("a model of {n} variables and {terms} terms"))?;
+        super::memory::ensure(
+            REDUCTION_BYTES_PER_TERM * terms + 40 * n as u128,
+            &format!("a model of {n} variables and {terms} terms"),
+        )?;
         let what = if vartype == Vartype::Spin { "coupling" } else { "quadratic term" };
         let out_of_range = |kind: &str, k: usize, v: u32| {
             Error::usage(format!("{kind} {k}: variable {v} is out of range 0..{n} (the model has {n} variables)"))
@@ -353,10 +362,12 @@ fn model_of_terms(vartype: Vartype, n: usize, terms: Vec<Term>, file: &str, name
         Some(k) => err(terms[k].line, e.message),
         None => Error::usage(format!("{file}: {}", e.message)),
     })?;
+    drop(values);
     let (mut linear, mut quadratic) = (Vec::new(), Vec::new());
     for (t, &b) in terms.iter().zip(&scaled.integers) {
         if t.i == t.j { linear.push((t.i, b)) } else { quadratic.push((t.i, t.j, b)) }
     }
+    drop(terms);
     let problem = IsingProblem::new(vartype, n, &linear, &quadratic, 0, scaled.resolution)
         .map_err(|e| Error::usage(format!("{file}: {e}")))?;
     Ok(problem.with_name(name))
@@ -406,7 +417,7 @@ pub fn parse_qubo(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resul
             format!("the header announces {terms_announced} terms, more than a file of {} bytes can hold", text.len()),
         ));
     }
-    super::memory::ensure(48 * terms_announced, &format!("a QUBO of {terms_announced} terms"))?;
+    super::memory::ensure(FILE_BYTES_PER_TERM * terms_announced, &format!("a QUBO of {terms_announced} terms"))?;
     let mut terms = Vec::with_capacity(terms_announced as usize);
     let (mut seen_nodes, mut seen_couplers) = (0usize, 0usize);
     let mut last = hline;
@@ -466,7 +477,9 @@ pub fn parse_ising(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resu
         lines.next();
     }
     let limit = declared.map_or(u32::MAX as u64 / 2 - 1, |n| n as u64);
-    let mut terms = Vec::new();
+    let count = data_lines(text, &['c', '#']).count() as u128;
+    super::memory::ensure(FILE_BYTES_PER_TERM * count, &format!("an Ising model of {count} terms"))?;
+    let mut terms = Vec::with_capacity(count as usize);
     for (k, (lineno, line)) in lines.enumerate() {
         stop.every(k, super::lines::STOP_EVERY_LINES)?;
         terms.push(parse_term(line, lineno, limit).map_err(|m| err(lineno, m))?);

@@ -15,12 +15,13 @@ const PIECE_BYTES: usize = 1 << 20;
 /// How often (in lines) a piece asks whether the run must stop: about every millisecond.
 pub const STOP_EVERY_LINES: usize = 4096;
 
-/// A run of whole lines of a text (the last one may lack its `\n`), and the number of its first
-/// line in the file (1-based).
+/// A run of whole lines of a text (the last one may lack its `\n`), the number of its first line
+/// in the file (1-based), and how many of its lines hold anything but white space.
 #[derive(Clone, Copy, Debug)]
 pub struct Piece<'a> {
     pub text: &'a str,
     pub first_line: usize,
+    pub data_lines: usize,
 }
 
 impl<'a> Piece<'a> {
@@ -31,8 +32,8 @@ impl<'a> Piece<'a> {
     }
 }
 
-/// Cuts `text`, whose first line is line `first_line` of its file, into pieces of whole lines
-/// (the newlines are counted in parallel to number each piece's first line).
+/// Cuts `text`, whose first line is line `first_line` of its file, into pieces of whole lines;
+/// one parallel pass counts each piece's lines and data lines.
 pub fn split(text: &str, first_line: usize) -> Vec<Piece<'_>> {
     let bytes = text.as_bytes();
     let mut bounds = vec![0usize];
@@ -47,25 +48,44 @@ pub fn split(text: &str, first_line: usize) -> Vec<Piece<'_>> {
         bounds.push(end);
         at = end;
     }
-    let newlines: Vec<usize> =
-        bounds.par_windows(2).map(|w| bytes[w[0]..w[1]].iter().filter(|&&b| b == b'\n').count()).collect();
+    let counts: Vec<(usize, usize)> = bounds.par_windows(2).map(|w| count_lines(&bytes[w[0]..w[1]])).collect();
     let mut line = first_line;
     bounds
         .windows(2)
-        .zip(newlines)
-        .map(|(w, n)| {
+        .zip(counts)
+        .map(|(w, (newlines, data_lines))| {
             // Cut at newlines (ASCII), so every bound is a char boundary.
-            let piece = Piece { text: &text[w[0]..w[1]], first_line: line };
-            line += n;
+            let piece = Piece { text: &text[w[0]..w[1]], first_line: line, data_lines };
+            line += newlines;
             piece
         })
         .collect()
 }
 
-/// The number of the last line of `text` that holds anything but white space (`first_line` the
-/// number of its first line), or None.
+/// The newlines of `bytes`, and its lines that hold anything but white space.
+fn count_lines(bytes: &[u8]) -> (usize, usize) {
+    let (mut newlines, mut data, mut has_data) = (0, 0, false);
+    for &b in bytes {
+        if b == b'\n' {
+            newlines += 1;
+            data += has_data as usize;
+            has_data = false;
+        } else {
+            has_data |= !b.is_ascii_whitespace();
+        }
+    }
+    (newlines, data + has_data as usize)
+}
+
+/// Whether a line holds nothing but (ASCII) white space: a blank line, which the line-based
+/// formats skip.
+pub fn is_blank(line: &str) -> bool {
+    line.bytes().all(|b| b.is_ascii_whitespace())
+}
+
+/// The number of the last line of the pieces that is not blank, or None.
 pub fn last_data_line(pieces: &[Piece<'_>]) -> Option<usize> {
-    pieces.iter().rev().find_map(|p| p.lines().filter(|(_, l)| !l.trim().is_empty()).last().map(|(n, _)| n))
+    pieces.iter().rev().find_map(|p| p.lines().filter(|(_, l)| !is_blank(l)).last().map(|(n, _)| n))
 }
 
 /// Runs `parse` on every piece in parallel; the first error in file order, if any. A stop
@@ -115,6 +135,9 @@ mod tests {
             expected += p.text.matches('\n').count();
         }
         let all: Vec<(usize, &str)> = pieces.iter().flat_map(|p| p.lines()).collect();
+        assert_eq!(pieces.iter().map(|p| p.data_lines).sum::<usize>(), text.lines().count());
+        let mixed = split("a\n \n\t\n\nb c\n  d", 1);
+        assert_eq!((mixed.len(), mixed[0].data_lines), (1, 3));
         assert_eq!(all.len(), text.lines().count());
         assert_eq!(all.last(), Some(&(7 + text.lines().count() - 1, "last")));
         assert_eq!(last_data_line(&pieces), Some(7 + text.lines().count() - 1));

@@ -35,7 +35,8 @@ impl MaxCut {
     /// Edge `k` (subfunction k).
     pub fn edge(&self, k: usize) -> Edge {
         let [u, v] = self.functions.variables_of(k) else { unreachable!("a pairwise subfunction reads two variables") };
-        // A pairwise subfunction is worth w or 0: its bounds are (min(w, 0), max(w, 0)).
+        // A pairwise subfunction is worth w or 0: its bounds are (min(w, 0), max(w, 0)), read
+        // from the weights themselves.
         let (low, high) = self.functions.bounds(k);
         Edge { u: *u, v: *v, w: low + high }
     }
@@ -49,13 +50,6 @@ impl MaxCut {
     /// it does not fit in 64 bits.
     pub fn total_weight(&self) -> Result<i64> {
         super::graph::checked_total(&self.name, self.edges().map(|e| e.w as i128).sum())
-    }
-
-    /// The graph again (a copy of its edges), e.g. to write it.
-    pub fn to_graph(&self) -> Graph {
-        let mut graph = Graph::new(self.name.clone(), self.vertices(), self.edges().collect());
-        graph.optimum = self.optimum;
-        graph
     }
 
     /// The number of edges at vertex v.

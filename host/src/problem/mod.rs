@@ -144,8 +144,9 @@ enum Arrays {
 }
 
 /// The subfunctions of a problem: the arrays of one kind, checked, with the incidence both ways
-/// and the range of each subfunction's values. A pairwise subfunction's variables are read from
-/// the kind's `ends` array itself, so that a large graph's edges are stored once.
+/// and the range of each subfunction's values. A pairwise subfunction's variables and bounds are
+/// read from the kind's `ends` and `weights` arrays themselves, so that a large graph's edges are
+/// stored once.
 ///
 /// Invariant (checked by every constructor): every variable index is below `l`; every table has
 /// `2^arity` entries inside `values`; no subfunction's variable list names a variable twice (a
@@ -165,8 +166,28 @@ pub struct Subfunctions {
     /// The subfunctions of v, ascending: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
     var_offsets: Vec<u32>,
     var_subs: Vec<u32>,
-    /// The smallest and largest value of each subfunction.
+    /// The smallest and largest value of each subfunction (empty for the pairwise kind, see
+    /// [`bounds_of`]).
     bounds: Vec<(i64, i64)>,
+}
+
+/// The number of subfunctions: the pairwise kind's weights, the other kinds' bounds.
+#[inline]
+fn count(arrays: &Arrays, bounds: &[(i64, i64)]) -> usize {
+    match arrays {
+        Arrays::Pairwise { weights, .. } => weights.len(),
+        _ => bounds.len(),
+    }
+}
+
+/// The smallest and largest value of subfunction `s`: a pairwise subfunction is worth its weight
+/// or 0; the other kinds' are listed in `bounds`.
+#[inline]
+fn bounds_of(arrays: &Arrays, bounds: &[(i64, i64)], s: usize) -> (i64, i64) {
+    match arrays {
+        Arrays::Pairwise { weights, .. } => (weights[s].min(0), weights[s].max(0)),
+        _ => bounds[s],
+    }
 }
 
 /// The variables of subfunction `s` in the kind's order: a pairwise subfunction's two ends, read
@@ -201,8 +222,7 @@ impl Subfunctions {
                 weights.len()
             )));
         }
-        let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
-        Subfunctions::finish(l, Vec::new(), Vec::new(), bounds, Arrays::Pairwise { ends, weights })
+        Subfunctions::finish(l, Vec::new(), Vec::new(), Vec::new(), Arrays::Pairwise { ends, weights })
     }
 
     /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
@@ -320,7 +340,7 @@ impl Subfunctions {
         // A header may announce more variables than the machine can hold (isolated vertices
         // cost no bytes in the file): five u32 per variable here and in the incidence.
         memory::ensure(20 * l as u128 + 8 * entries as u128, &format!("an instance of {l} variables"))?;
-        let m = bounds.len();
+        let m = count(&arrays, &bounds);
         let mut degree = vec![0u32; l + 1];
         let mut last_seen = vec![u32::MAX; l];
         for s in 0..m {
@@ -339,9 +359,10 @@ impl Subfunctions {
         }
         // Fitness in [sum of minima, sum of maxima]; a partial delta is at most the sum of the
         // ranges in absolute value. Computed in i128: no instance may overflow i64 silently.
-        let (low, high, range) = bounds.iter().fold((0i128, 0i128, 0i128), |(a, b, c), &(lo, hi)| {
-            (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128))
-        });
+        let (low, high, range) =
+            (0..m).map(|s| bounds_of(&arrays, &bounds, s)).fold((0i128, 0i128, 0i128), |(a, b, c), (lo, hi)| {
+                (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128))
+            });
         if low < i64::MIN as i128 || high > i64::MAX as i128 || range > i64::MAX as i128 {
             return Err(Error::usage(format!(
                 "the fitness of this instance ranges from {low} to {high}: beyond 64-bit integers (at most {}), so it could not be computed exactly",
@@ -370,11 +391,11 @@ impl Subfunctions {
 
     /// Number of subfunctions m.
     pub fn len(&self) -> usize {
-        self.bounds.len()
+        count(&self.arrays, &self.bounds)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.bounds.is_empty()
+        self.len() == 0
     }
 
     /// The (subfunction, variable) entries: the sum of the subfunctions' arities.
@@ -403,19 +424,19 @@ impl Subfunctions {
 
     /// The smallest and the largest value of subfunction `s`.
     pub fn bounds(&self, s: usize) -> (i64, i64) {
-        self.bounds[s]
+        bounds_of(&self.arrays, &self.bounds, s)
     }
 
     /// The largest minus the smallest value of subfunction `s`.
     pub fn value_range(&self, s: usize) -> u64 {
-        let (lo, hi) = self.bounds[s];
+        let (lo, hi) = self.bounds(s);
         hi.abs_diff(lo)
     }
 
     /// The smallest and largest fitness any genotype could have (sums of the bounds).
     pub fn fitness_bounds(&self) -> (i64, i64) {
         // Checked to fit at construction.
-        self.bounds.iter().fold((0i64, 0i64), |(a, b), &(lo, hi)| (a + lo, b + hi))
+        (0..self.len()).map(|s| self.bounds(s)).fold((0i64, 0i64), |(a, b), (lo, hi)| (a + lo, b + hi))
     }
 
     /// The kind's arrays.

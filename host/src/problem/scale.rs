@@ -244,23 +244,21 @@ pub fn to_integers(values: &[Decimal], resolution: Option<Decimal>, range_factor
         }
         None => {
             let places = values.iter().map(|v| v.normalized().decimals).max().unwrap_or(0);
+            // The value that needs the most places decides the grid: errors name it.
+            let finest = values.iter().position(|v| v.normalized().decimals == places);
             let mut integers = Vec::with_capacity(values.len());
-            for (i, v) in values.iter().enumerate() {
+            for v in values {
                 let v = v.normalized();
                 let k = 10i128
                     .checked_pow(places - v.decimals)
                     .and_then(|f| v.units.checked_mul(f))
                     .and_then(|k| i64::try_from(k).ok());
-                match k {
-                    Some(k) => integers.push(k),
-                    None => return Err(too_wide(values, places, range_factor, Some(i))),
-                }
+                integers.push(k.ok_or_else(|| too_wide(values, places, range_factor, finest))?);
             }
-            let scaled = Scaled { integers, resolution: Decimal::new(1, places) };
-            if range(&scaled.integers, range_factor).is_none() {
-                return Err(too_wide(values, places, range_factor, None));
+            if range(&integers, range_factor).is_none() {
+                return Err(too_wide(values, places, range_factor, finest));
             }
-            return Ok(scaled);
+            return Ok(Scaled { integers, resolution: Decimal::new(1, places) });
         }
     };
     if range(&scaled.integers, range_factor).is_none() {
@@ -282,13 +280,14 @@ fn range(integers: &[i64], range_factor: u32) -> Option<i64> {
     i64::try_from(sum * range_factor as i128).ok()
 }
 
-/// The error for values whose own decimals make a grid too fine for 64-bit integers.
-fn too_wide(values: &[Decimal], places: u32, range_factor: u32, index: Option<usize>) -> ScaleError {
-    let finest = values.iter().find(|v| v.normalized().decimals == places).copied().unwrap_or(Decimal::integer(0));
+/// The error for values whose own decimals make a grid too fine for 64-bit integers; `finest`
+/// is the value with the most decimal places.
+fn too_wide(values: &[Decimal], places: u32, range_factor: u32, finest: Option<usize>) -> ScaleError {
+    let value = finest.map_or(Decimal::integer(0), |i| values[i]);
     ScaleError {
-        index,
+        index: finest,
         message: format!(
-            "the values need a resolution of 10^-{places} to be exact ({finest} has {places} decimal places), and on that \
+            "the values need a resolution of 10^-{places} to be exact ({value} has {places} decimal places), and on that \
              grid the energy range leaves 64-bit integers: give a resolution, e.g. {} (values then count as multiples \
              of it within 1e-9 relative)",
             suggested(values, range_factor)
