@@ -160,6 +160,51 @@ impl MaxSat {
         })
     }
 
+    /// Clauses of signed 1-based literals (DIMACS: `3` is x3, `-3` is not x3) over `l`
+    /// variables, each soft with its weight (a positive integer) or hard (`None`): a hard clause
+    /// weighs 1 + the sum of the soft weights, so that it outweighs them all (as in the 2022
+    /// `wcnf` format). A repeated literal is dropped (and counted in `duplicate_literals`); an
+    /// error names the clause (0-based) and what is wrong.
+    pub fn from_literals(name: impl Into<String>, l: usize, clauses: &[(Option<i64>, Vec<i64>)]) -> Result<Self> {
+        if l > u32::MAX as usize / 2 {
+            return Err(Error::usage(format!("{l} variables is more than this program supports")));
+        }
+        let mut duplicates = 0usize;
+        let mut encoded = Vec::with_capacity(clauses.len());
+        for (c, (weight, literals)) in clauses.iter().enumerate() {
+            if let Some(w) = weight
+                && *w < 1
+            {
+                return Err(Error::usage(format!("clause {c}: weight {w}; a weight is a positive integer")));
+            }
+            let mut lits: Vec<u32> = Vec::with_capacity(literals.len());
+            // Long clauses look their repeats up in a set (short ones in the list itself).
+            let mut seen = std::collections::HashSet::new();
+            for &lit in literals {
+                let v = lit.unsigned_abs();
+                if lit == 0 || v > l as u64 {
+                    return Err(Error::usage(format!(
+                        "clause {c}: literal {lit} is not a variable of 1..={l} (negative for a negated one)"
+                    )));
+                }
+                let code = (2 * (v - 1) + (lit < 0) as u64) as u32;
+                let repeated = if literals.len() > 16 { !seen.insert(code) } else { lits.contains(&code) };
+                if repeated {
+                    duplicates += 1;
+                } else {
+                    lits.push(code);
+                }
+            }
+            encoded.push((*weight, lits));
+        }
+        let top = hard_weight(&encoded).map_err(Error::usage)?;
+        let (weighted, hard) = weigh(encoded, top);
+        let format = if top.is_some() || weighted.iter().any(|c| c.0 != 1) { SatFormat::Wcnf } else { SatFormat::Cnf };
+        let mut problem = MaxSat::new(name, format, l, &weighted, hard, top)?;
+        problem.duplicate_literals = duplicates;
+        Ok(problem)
+    }
+
     /// Reads a `.cnf` or `.wcnf` file, checking `stop` as it goes.
     pub fn read(path: &Path, stop: &StopCheck) -> Result<Self> {
         let text = text::read(path, stop)?;
@@ -628,6 +673,33 @@ fn drop_repeats(lits: &mut Vec<u32>, begin: usize, scratch: &mut Vec<(u32, u32)>
     repeats.len()
 }
 
+/// The weight of a hard clause among `clauses` (weight `None`: hard), 1 + the sum of the soft
+/// weights, so that one hard clause outweighs all soft ones together; None without hard clauses.
+fn hard_weight<T>(clauses: &[(Option<i64>, T)]) -> std::result::Result<Option<i64>, String> {
+    if clauses.iter().all(|c| c.0.is_some()) {
+        return Ok(None);
+    }
+    let soft = clauses.iter().try_fold(0i64, |a, c| a.checked_add(c.0.unwrap_or(0)));
+    soft.and_then(|s| s.checked_add(1))
+        .map(Some)
+        .ok_or_else(|| "the soft weights add up to more than 64-bit integers hold".to_string())
+}
+
+/// Clauses with their weights as [`MaxSat::new`] takes them: a hard clause (weight `None`) weighs
+/// `top`, and so is any clause of weight `top` (the classic `wcnf` format's hard clauses).
+fn weigh(clauses: Vec<(Option<i64>, Vec<u32>)>, top: Option<i64>) -> (Vec<(i64, Vec<u32>)>, Vec<bool>) {
+    let hard = clauses
+        .iter()
+        .map(|c| match (c.0, top) {
+            (None, _) => true,
+            (Some(w), Some(t)) => w == t,
+            (Some(_), None) => false,
+        })
+        .collect();
+    let weighted = clauses.into_iter().map(|(w, lits)| (w.or(top).expect("a hard clause has a top"), lits)).collect();
+    (weighted, hard)
+}
+
 /// A satisfiable random 3-SAT instance of `n` variables and `m` clauses, from `seed`: an
 /// assignment is drawn first, then each clause reads 3 distinct variables drawn uniformly with
 /// random signs, drawn again until the assignment satisfies it. The optimum is therefore `m`,
@@ -794,5 +866,53 @@ impl GrayBoxProblem for MaxSat {
             out.push(("unsatisfied_clause_numbers", list.join(" ")));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clauses_of_signed_literals_weigh_hard_ones_above_all_soft_ones() {
+        // (x1 or not x2) weight 3, (x2) weight 4, hard (not x1); x3 in no clause.
+        let p = MaxSat::from_literals("t", 3, &[(Some(3), vec![1, -2]), (Some(4), vec![2]), (None, vec![-1])]).unwrap();
+        assert_eq!(p.top, Some(8));
+        assert!(p.is_hard(2) && !p.is_hard(0) && !p.is_hard(1));
+        assert_eq!(p.clause(0), (&[0u32, 3][..], 3));
+        assert_eq!(p.clause(2), (&[1u32][..], 8));
+        assert_eq!(p.format, SatFormat::Wcnf);
+        // Every assignment: the weight of the clauses it satisfies.
+        for bits in 0..8u8 {
+            let x: Vec<u8> = (0..3).map(|v| bits >> v & 1).collect();
+            let want = 3 * (x[0] == 1 || x[1] == 0) as i64 + 4 * (x[1] == 1) as i64 + 8 * (x[0] == 0) as i64;
+            assert_eq!(p.evaluate(&x), want, "{x:?}");
+        }
+        // The same clauses as a 2022 wcnf file read the same.
+        let text = "3 1 -2 0\n4 2 0\nh -1 0\n";
+        let file = MaxSat::parse(text, "t.wcnf", "t", &StopCheck::never()).unwrap();
+        for s in 0..3 {
+            assert_eq!(file.clause(s), p.clause(s));
+            assert_eq!(file.is_hard(s), p.is_hard(s));
+        }
+    }
+
+    #[test]
+    fn repeated_literals_are_dropped_and_bad_clauses_are_named() {
+        let p = MaxSat::from_literals("t", 2, &[(Some(1), vec![1, 1, -2, 1]), (Some(1), vec![])]).unwrap();
+        assert_eq!((p.duplicate_literals, p.clause(0).0), (2, &[0u32, 3][..]));
+        assert_eq!(p.format, SatFormat::Cnf);
+        let long: Vec<i64> = (0..40).map(|k| 1 + k % 20).collect();
+        assert_eq!(MaxSat::from_literals("t", 20, &[(Some(1), long)]).unwrap().duplicate_literals, 20);
+        for (clauses, says) in [
+            (vec![(Some(1), vec![1]), (Some(1), vec![3])], "clause 1: literal 3"),
+            (vec![(Some(1), vec![0])], "clause 0: literal 0"),
+            (vec![(Some(1), vec![-3])], "clause 0: literal -3"),
+            (vec![(Some(0), vec![1])], "clause 0: weight 0"),
+            (vec![(Some(i64::MAX), vec![1]), (Some(1), vec![2]), (None, vec![1])], "64-bit"),
+        ] {
+            let e = MaxSat::from_literals("t", 2, &clauses).unwrap_err().to_string();
+            assert!(e.contains(says), "`{e}` should say `{says}`");
+        }
     }
 }

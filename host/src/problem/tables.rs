@@ -29,6 +29,7 @@
 use std::path::Path;
 
 use super::memory;
+use super::scale::{self, Decimal};
 use super::text::{self, Chunk, ChunkParser};
 use super::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::error::{Error, Result};
@@ -89,6 +90,55 @@ impl TableProblem {
         }
         let functions = Subfunctions::tables(l, var_offsets, vars, table_offsets, values)?;
         Ok(TableProblem { name: name.into(), problem_type: problem_type.into(), functions, optimum })
+    }
+
+    /// A problem of tables of real values (a Python gray-box function's, tabulated), put on one
+    /// grid of integers by [`scale::floats_to_integers`]: the grid of `resolution`, each value a
+    /// multiple of it within 1e-9 relative, or, when None, of the values' own decimals (integers
+    /// stay integers, exactly). `optimum` (a value to reach, when known) goes on the same grid.
+    /// Returns the problem and its resolution: a fitness f is worth f x resolution. Errors name
+    /// the subfunction and the entry of a value that does not fit.
+    pub fn from_f64(
+        name: impl Into<String>,
+        problem_type: impl Into<String>,
+        l: usize,
+        subfunctions: &[(Vec<u32>, Vec<f64>)],
+        optimum: Option<f64>,
+        resolution: Option<f64>,
+    ) -> Result<(Self, Decimal)> {
+        let mut floats: Vec<f64> = subfunctions.iter().flat_map(|(_, t)| t.iter().copied()).collect();
+        let entries = floats.len();
+        floats.extend(optimum);
+        // The flat index of each subfunction's first entry, to name a value.
+        let starts: Vec<usize> = subfunctions
+            .iter()
+            .scan(0usize, |at, (_, t)| {
+                let start = *at;
+                *at += t.len();
+                Some(start)
+            })
+            .collect();
+        let name_of = |i: usize| {
+            if i >= entries {
+                return "the value to reach".to_string();
+            }
+            let s = starts.partition_point(|&start| start <= i) - 1;
+            format!("subfunction {s}, entry {}", i - starts[s])
+        };
+        // A table's values range over at most twice its largest magnitude.
+        let scaled = scale::floats_to_integers(&floats, resolution, 2, name_of)?;
+        let (values, optimum) = scaled.integers.split_at(entries);
+        let mut rest = values;
+        let integer_tables: Vec<(Vec<u32>, Vec<i64>)> = subfunctions
+            .iter()
+            .map(|(vars, t)| {
+                let (table, after) = rest.split_at(t.len());
+                rest = after;
+                (vars.clone(), table.to_vec())
+            })
+            .collect();
+        let problem = TableProblem::new(name, problem_type, l, &integer_tables, optimum.first().copied())?;
+        Ok((problem, scaled.resolution))
     }
 
     /// Reads a `.nk` file, checking `stop` as it goes.
@@ -543,5 +593,57 @@ impl GrayBoxProblem for TableProblem {
             ("fitness_bound_high", hi.to_string()),
             ("optimum", self.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into())),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_tables_go_on_the_grid_of_their_decimals_and_integers_stay_exact() {
+        let (p, r) = TableProblem::from_f64(
+            "t",
+            "g",
+            3,
+            &[(vec![0], vec![0.5, -1.25]), (vec![1, 2], vec![0.0, 1.0, 2.0, 3.0])],
+            Some(4.25),
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.to_string(), "0.01");
+        assert_eq!(p.optimum, Some(425));
+        assert_eq!(p.evaluate(&[0, 1, 1]), 50 + 300);
+        assert_eq!(p.evaluate(&[1, 0, 1]), -125 + 100);
+        let (q, r) =
+            TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![3.0, 9007199254740992.0])], None, None).unwrap();
+        assert_eq!((r.to_string(), q.evaluate(&[1])), ("1".to_string(), 1 << 53));
+        // A given resolution, and the values off its grid named by subfunction and entry.
+        let (q, _) =
+            TableProblem::from_f64("t", "g", 2, &[(vec![0, 1], vec![0.0, 0.5, 1.0, 1.5])], None, Some(0.5)).unwrap();
+        assert_eq!(q.evaluate(&[1, 1]), 3);
+        let e = TableProblem::from_f64(
+            "t",
+            "g",
+            2,
+            &[(vec![0], vec![0.0, 0.5]), (vec![1], vec![0.25, 1.0])],
+            None,
+            Some(0.5),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("subfunction 1, entry 0: 0.25 is not a multiple of the resolution 0.5"), "{e}");
+        let e =
+            TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.0, f64::NAN])], None, None).unwrap_err().to_string();
+        assert!(e.contains("subfunction 0, entry 1"), "{e}");
+        let e = TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.0, 1.0])], Some(0.5), Some(1.0))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the value to reach: 0.5"), "{e}");
+        // Float noise needs a grid too fine for 64-bit integers: refused, with a resolution to give.
+        let e = TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.1 + 0.2, 1000.0])], None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("give a resolution"), "{e}");
     }
 }
