@@ -190,8 +190,7 @@ fn anneal_only_is_the_control_without_gom() {
     let trace = tmp("control.csv");
     let common = ["run", "--anneal-only", "--anneal-sweeps", "40", "--max-population", "64", "--json", "--quiet"];
     for algo in [&["--algo", "serial"][..], &["--algo", "parallel", "--backend", "cpu", "--threads", "2"]] {
-        let args: Vec<&str> =
-            common.iter().chain(algo).copied().chain(["--trace", trace.to_str().unwrap()]).collect();
+        let args: Vec<&str> = common.iter().chain(algo).copied().chain(["--trace", trace.to_str().unwrap()]).collect();
         let v = json(&pgomea(&args));
         // The scheme made and annealed its populations up to the cap, and no GOM ran.
         assert_eq!(v["populations"], serde_json::json!([16, 32, 64]), "{algo:?}: {v}");

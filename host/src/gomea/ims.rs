@@ -164,7 +164,7 @@ impl<'f> Ims<'f> {
                     since_larger: 0,
                 });
                 if ends {
-                    run.status = format!("populations {:?} made and annealed, no GOM", self.sizes());
+                    run.status = format!("anneal only: population {index} ({size} solutions) annealed, no GOM");
                 }
                 Ok(true)
             }

@@ -297,7 +297,11 @@ pub fn threads(value: Option<usize>) -> Result<()> {
 
 /// The control (`anneal_only`) anneals every new population and runs no generation: it needs
 /// that local search, with annealing, and no Forced Improvement (a part of the generations).
-fn check_anneal_only(local_search: LocalSearchMode, anneal_sweeps: Option<u32>, forced_improvement: bool) -> Result<()> {
+fn check_anneal_only(
+    local_search: LocalSearchMode,
+    anneal_sweeps: Option<u32>,
+    forced_improvement: bool,
+) -> Result<()> {
     let why = "the control anneals every new population and runs no generation";
     if local_search != LocalSearchMode::Initial {
         return Err(invalid(
@@ -569,11 +573,7 @@ mod tests {
                 "learned",
             ),
             (
-                RunOptions {
-                    anneal_only: Some(true),
-                    local_search: Some(LocalSearchMode::Off),
-                    ..Default::default()
-                },
+                RunOptions { anneal_only: Some(true), local_search: Some(LocalSearchMode::Off), ..Default::default() },
                 "anneal_only",
                 "`off`",
             ),
@@ -586,7 +586,11 @@ mod tests {
                 "anneal_only",
                 "`offspring`",
             ),
-            (RunOptions { anneal_only: Some(true), anneal_sweeps: Some(0), ..Default::default() }, "anneal_only", "not 0"),
+            (
+                RunOptions { anneal_only: Some(true), anneal_sweeps: Some(0), ..Default::default() },
+                "anneal_only",
+                "not 0",
+            ),
             (
                 RunOptions {
                     algorithm: Some(Algorithm::Parallel),
@@ -615,7 +619,8 @@ mod tests {
         for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
             let plain = RunOptions { algorithm: Some(algorithm), ..Default::default() };
             let control = RunOptions { anneal_only: Some(true), ..plain.clone() };
-            let (plain, control) = (plain.resolve(&problem(), None).unwrap(), control.resolve(&problem(), None).unwrap());
+            let (plain, control) =
+                (plain.resolve(&problem(), None).unwrap(), control.resolve(&problem(), None).unwrap());
             assert!(!plain.anneal_only && !plain.ims().anneal_only);
             assert!(control.anneal_only && control.ims().anneal_only, "{algorithm:?}");
             // The same local search and scheme; no Forced Improvement (serial GOMEA's default).
