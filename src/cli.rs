@@ -107,6 +107,14 @@ pub struct RunArgs {
     /// GPU, 1000 on the CPU.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
+    /// The control of the hybrid, no GOM: the same multi-start scheme (population sizes and
+    /// growth) and the same annealed local search of every new population, but each population
+    /// is terminated right after its local search, before any generation (GOM, Forced
+    /// Improvement), so the scheme goes on with the next larger one: what a multi-start annealer
+    /// alone finds. Needs --local-search initial (the default) and --anneal-sweeps > 0; the
+    /// result shows 0 generations and 0 GOM steps. Both algorithms, every backend.
+    #[arg(long)]
+    pub anneal_only: bool,
     /// The seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
@@ -312,6 +320,7 @@ impl RunArgs {
             },
             local_search: self.local_search,
             anneal_sweeps: self.anneal_sweeps,
+            anneal_only: self.anneal_only.then_some(true),
             seed: self.seed,
             time_limit: self.time_limit,
             max_evaluations: self.max_evals,

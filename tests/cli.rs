@@ -182,3 +182,36 @@ fn selftest_passes() {
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains(" passed, 0 failed"), "{out}");
 }
+
+#[test]
+fn anneal_only_is_the_control_without_gom() {
+    let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
+    assert!(help.contains("--anneal-only") && help.contains("no GOM"), "{help}");
+    let trace = tmp("control.csv");
+    let common = ["run", "--anneal-only", "--anneal-sweeps", "40", "--max-population", "64", "--json", "--quiet"];
+    for algo in [&["--algo", "serial"][..], &["--algo", "parallel", "--backend", "cpu", "--threads", "2"]] {
+        let args: Vec<&str> = common.iter().chain(algo).copied().chain(["--trace", trace.to_str().unwrap()]).collect();
+        let v = json(&pgomea(&args));
+        // The scheme made and annealed its populations up to the cap, and no GOM ran.
+        assert_eq!(v["populations"], serde_json::json!([16, 32, 64]), "{algo:?}: {v}");
+        assert_eq!((v["generations"].as_u64(), v["gom_steps"].as_u64()), (Some(0), Some(0)), "{algo:?}");
+        assert_eq!(v["stop_reason"], "all populations terminated");
+        assert_eq!(v["config"]["anneal_only"], true);
+        assert_eq!(v["config"]["forced_improvement"], false);
+        // The trace ends at the best fitness.
+        let text = std::fs::read_to_string(&trace).unwrap();
+        let last = text.lines().last().unwrap();
+        assert_eq!(last.rsplit(',').next().unwrap(), v["best_fitness"].to_string(), "{text}");
+    }
+    // The default says that it is not the control.
+    let v = json(&pgomea(&["run", "--max-evals", "2000", "--json", "--quiet"]));
+    assert_eq!(v["config"]["anneal_only"], false);
+    // Without the annealed local search there is no control.
+    for bad in [&["--local-search", "off"][..], &["--anneal-sweeps", "0"], &["--algo", "parallel", "--fi"]] {
+        let args: Vec<&str> = ["run", "--anneal-only", "--quiet"].iter().chain(bad).copied().collect();
+        let o = pgomea(&args);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("error: --anneal-only ") && err.contains("no generation"), "{bad:?}: {err}");
+    }
+}

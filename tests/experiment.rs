@@ -685,14 +685,25 @@ fn hybrid_study() {
     let d = scratch("inst-hybrid");
     let inst = tiny_instances(&d);
     let dir =
-        run_study("hybrid", &inst, 1, 4, &["hybrid-tor6".into(), "hybrid-rnd30".into()], &["--max-evals", "1500"]);
+        run_study("hybrid", &inst, 1, 5, &["hybrid-tor6".into(), "hybrid-rnd30".into()], &["--max-evals", "1500"]);
     let s = summary(&dir);
     let variants: BTreeSet<String> =
         s["groups"].as_array().unwrap().iter().map(|g| g["variant"].as_str().unwrap().to_string()).collect();
-    assert_eq!(variants, ["fi", "fi-ls", "ls", "paper"].map(String::from).into_iter().collect());
+    assert_eq!(variants, ["anneal-only", "fi", "fi-ls", "ls", "paper"].map(String::from).into_iter().collect());
     // The variants ran as named: forced improvement on in fi and fi-ls only.
     for g in s["groups"].as_array().unwrap() {
         let fi = g["forced_improvement"].as_bool().unwrap();
         assert_eq!(fi, g["variant"].as_str().unwrap().starts_with("fi"), "{g}");
     }
+    // The control ran without GOM, and its records say so.
+    for f in list(&dir, "runs") {
+        let r = pgomea_cli::experiment::store::load(&dir.join("runs").join(&f)).unwrap();
+        let control = r.variant == "anneal-only";
+        assert_eq!(r.config.anneal_only, control, "{f}");
+        if control {
+            assert_eq!((&r.outcome["gom_steps"], &r.outcome["generations"]), (&0.into(), &0.into()), "{f}");
+        }
+    }
+    let csv = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    assert_eq!(csv.lines().filter(|l| l.contains(",anneal-only,")).count(), 2, "{csv}");
 }

@@ -198,3 +198,39 @@ fn a_time_limit_holds_when_generations_are_long() {
         assert!(t <= limit.max(setup) + 0.5, "a {limit} s limit ended at {t} s (set-up {setup} s)");
     }
 }
+
+#[test]
+fn cuda_control_anneals_as_the_cpu_backend_and_runs_no_gom() {
+    let Some(_) = gpu() else { return };
+    use pgomea::gomea::LocalSearchMode;
+    use pgomea::gomea::run::{Limits, Run};
+    use pgomea::problem::GrayBoxProblem;
+    use pgomea::problem::generate::{WeightRange, torus};
+    use pgomea::problem::maxcut::MaxCut;
+    use pgomea::solve::{Algorithm, Backend, RunOptions, solve_run};
+    let p = MaxCut::new(torus(16, WeightRange { min: -2, max: 5 }, 4).unwrap()).unwrap();
+    let outcome = |backend: Backend| {
+        let options = RunOptions {
+            algorithm: Some(Algorithm::Parallel),
+            backend: Some(backend),
+            local_search: Some(LocalSearchMode::Initial),
+            anneal_sweeps: Some(96),
+            anneal_only: Some(true),
+            max_population: Some(64),
+            seed: Some(3),
+            ..RunOptions::default()
+        };
+        let config = options.resolve(&p, None).unwrap();
+        solve_run(&p, &config, &mut Run::new(&p, Limits::default())).unwrap()
+    };
+    let (cuda, cpu) = (outcome(Backend::Cuda), outcome(Backend::Cpu));
+    assert!(cuda.backend.starts_with("cuda"), "{}", cuda.backend);
+    assert_eq!(cuda.populations, [16, 32, 64]);
+    assert_eq!((cuda.generations, cuda.gom_steps), (0, 0));
+    assert_eq!(p.evaluate(&cuda.genes()), cuda.best_fitness);
+    // The same populations annealed by the same steps: the CPU backend's result, bit for bit.
+    assert_eq!(
+        (cuda.best_fitness, cuda.subfunction_evaluations, &cuda.solution),
+        (cpu.best_fitness, cpu.subfunction_evaluations, &cpu.solution)
+    );
+}

@@ -139,7 +139,7 @@ fn ims_runs_one_generation_of_the_next_population_every_c_ims() {
         run.offer(&[0; 16], 0);
         let cap = 16 << 3;
         let mut ims = Ims::new(
-            ImsConfig { n_base: 16, c_ims: c, max_population: Some(cap) },
+            ImsConfig { n_base: 16, c_ims: c, max_population: Some(cap), ..ImsConfig::default() },
             Box::new(|_, size, _| {
                 Ok(Some(Box::new(Fake { n: size, generations: 0, average: 0.0 }) as Box<dyn PopulationEngine>))
             }),
@@ -176,7 +176,7 @@ fn ims_terminates_smaller_populations_with_worse_averages() {
     run.offer(&[0; 16], 0);
     // Larger populations report better averages: each new one ends all smaller ones.
     let mut ims = Ims::new(
-        ImsConfig { n_base: 4, c_ims: 2, max_population: Some(64) },
+        ImsConfig { n_base: 4, c_ims: 2, max_population: Some(64), ..ImsConfig::default() },
         Box::new(|index, size, _| {
             Ok(Some(Box::new(Fake { n: size, generations: 0, average: index as f64 }) as Box<dyn PopulationEngine>))
         }),

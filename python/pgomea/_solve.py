@@ -68,7 +68,8 @@ class Result:
 # The keyword arguments of `solve` that are run options, by the library's names (RunOptions).
 _OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
             "anneal_sweeps", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims", "max_population",
-            "threads", "device_memory_limit", "cuda")
+            "threads", "device_memory_limit", "cuda",
+            "anneal_only")
 
 
 def solve(
@@ -83,6 +84,7 @@ def solve(
     fi: Optional[bool] = None,
     local_search: Optional[str] = None,
     anneal_sweeps: Optional[int] = None,
+    anneal_only: Optional[bool] = None,
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
     max_evaluations: Optional[float] = None,
@@ -111,6 +113,8 @@ def solve(
         coloring: ``welsh-powell`` or ``dsatur``. fos_order: ``random`` or ``colored``.
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps.
+        anneal_only: the control: the same multi-start scheme and annealed local search of every
+            new population, and no GOM generations (to measure what GOM adds).
         seed: the seed; a seed and an evaluation budget repeat a run exactly.
         time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
             equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).

@@ -248,6 +248,7 @@ def test_bad_options_raise_naming_the_option():
         ({"n_base": 1}, "n_base"),
         ({"cuda": {"generation_block": 33}}, "generation_block"),
         ({"cuda": {"blocks": 1}}, "cuda: unknown field"),
+        ({"anneal_only": True, "local_search": "off"}, "anneal_only"),
     ]:
         with pytest.raises(Error, match=says):
             pgomea.solve(p, **kwargs)

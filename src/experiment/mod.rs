@@ -63,7 +63,9 @@ Studies (section 6 of Bouter and Bosman, GECCO 2022, with the figure numbers of 
   hybrid          Beyond the paper (its future work, section 7): parallel GOMEA as in the paper, with
                   parallel Forced Improvement (fi), with annealed colour-grouped local search of every
                   new population (ls: 3000 sweeps, then greedy descent), and with both (fi-ls), on g22
-                  and g55.
+                  and g55; and the control anneal-only: ls's multi-start scheme and annealed new
+                  populations, each terminated before any GOM generation (what GOM adds: ls vs
+                  anneal-only).
 
 Every run: DIR/runs/<run_id>.json and DIR/traces/<run_id>.csv; then DIR/summary.csv,
 DIR/summary.json and DIR/figures/*.svg|png|csv (medians with the 10th-90th percentile band over runs,
@@ -618,6 +620,7 @@ fn legend(g: &[&RunRecord]) -> String {
         "random-nofi" => "random order, no FI".into(),
         "colored-fi" => "colour-group order, FI".into(),
         "colored-nofi" => "colour-group order, no FI".into(),
+        studies::ANNEAL_ONLY => "annealing alone, no GOM (control)".into(),
         v => v.to_string(),
     };
     if r.config.algorithm == Algorithm::Parallel {

@@ -16,6 +16,9 @@ use pgomea::solve::{Algorithm, Backend, FosOrderKind, RunOptions, Target};
 /// The annealing sweeps of the hybrid study's local search (`pgomea run`'s default).
 pub const HYBRID_ANNEAL_SWEEPS: u32 = 3000;
 
+/// The hybrid study's control variant: the `ls` variant's multi-start scheme and annealing, no GOM.
+pub const ANNEAL_ONLY: &str = "anneal-only";
+
 /// The studies. Each reproduces one figure of the paper (section 6), but `hybrid`, which compares
 /// the paper's parallel GOMEA with the hybrid parts the paper names as future work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
@@ -34,7 +37,8 @@ pub enum Study {
     /// Fig. 9: serial GOMEA, random vs colour-group FOS order, FI on/off, fitness over time, g1, g65.
     FosOrder,
     /// Beyond the paper (its future work): parallel GOMEA as in the paper, with parallel Forced
-    /// Improvement, with annealed colour-grouped local search, and with both, fitness over time,
+    /// Improvement, with annealed colour-grouped local search, and with both, and the control
+    /// (the annealed new populations of the multi-start scheme without GOM), fitness over time,
     /// g22, g55.
     Hybrid,
 }
@@ -152,6 +156,12 @@ impl Study {
                     parallel("fi-ls", |o| {
                         o.forced_improvement = Some(true);
                         ls(o)
+                    }),
+                    // The control: ls without its GOM generations, so that ls - anneal-only is
+                    // what GOM adds to the annealing.
+                    parallel(ANNEAL_ONLY, |o| {
+                        ls(o);
+                        o.anneal_only = Some(true)
                     }),
                 ]
             }
@@ -536,6 +546,18 @@ mod tests {
         assert!(!glob("n*400*1", "n0000400i00"));
         assert!(!glob("g1", "g10"));
         assert!(!glob("ab*ba", "aba"));
+    }
+
+    #[test]
+    fn the_hybrid_study_has_its_control() {
+        let variants = Study::Hybrid.variants();
+        let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["paper", "fi", "ls", "fi-ls", ANNEAL_ONLY]);
+        // The control is the ls variant with anneal_only, nothing else.
+        let (ls, control) = (&variants[2].options, &variants[4].options);
+        assert_eq!(control.anneal_only, Some(true));
+        assert_eq!(&RunOptions { anneal_only: None, ..control.clone() }, ls);
+        assert!(variants.iter().filter(|v| v.name != ANNEAL_ONLY).all(|v| v.options.anneal_only.is_none()));
     }
 
     #[test]

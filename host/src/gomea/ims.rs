@@ -2,6 +2,10 @@
 //! 2 n_base, 4 n_base, ...; one generation of population i+1 after every c_IMS generations of
 //! population i. A population is terminated when it has converged, or when a larger population
 //! has a better average fitness (then every smaller one goes too).
+//!
+//! With [`ImsConfig::anneal_only`] (the control of the hybrid) the scheme makes the same
+//! populations, each initialised and annealed by its factory as always, and terminates each one
+//! as soon as it is made: no generation runs, and the next larger population follows.
 
 use super::PopulationEngine;
 use crate::error::{Error, Result};
@@ -13,11 +17,14 @@ pub struct ImsConfig {
     pub c_ims: u32,
     /// The largest population the scheme may start (memory cap); `None` for no cap.
     pub max_population: Option<usize>,
+    /// The control (no GOM): every population ends as soon as its factory has made it (with its
+    /// local search), before any generation; the scheme goes on with the next larger one.
+    pub anneal_only: bool,
 }
 
 impl Default for ImsConfig {
     fn default() -> Self {
-        ImsConfig { n_base: 16, c_ims: 4, max_population: None }
+        ImsConfig { n_base: 16, c_ims: 4, max_population: None, anneal_only: false }
     }
 }
 
@@ -95,6 +102,14 @@ impl<'f> Ims<'f> {
             run.set_stop(StopReason::AllPopulationsTerminated);
         }
         while !run.should_stop() {
+            if self.config.anneal_only {
+                // Every population so far was terminated when it was made.
+                if !self.spawn(run)? {
+                    run.set_stop(StopReason::AllPopulationsTerminated);
+                    break;
+                }
+                continue;
+            }
             let smallest = match self.slots.iter().position(|s| !s.terminated) {
                 Some(i) => i,
                 None => {
@@ -139,13 +154,18 @@ impl<'f> Ims<'f> {
         }
         match (self.factory)(index, size, run) {
             Ok(Some(engine)) => {
+                let ends = self.config.anneal_only;
                 self.slots.push(Slot {
                     size: engine.size(),
-                    engine: Some(engine),
+                    // The control drops the population (its memory goes back) once it is made.
+                    engine: (!ends).then_some(engine),
                     generations: 0,
-                    terminated: false,
+                    terminated: ends,
                     since_larger: 0,
                 });
+                if ends {
+                    run.status = format!("anneal only: population {index} ({size} solutions) annealed, no GOM");
+                }
                 Ok(true)
             }
             // Abandoned because the run must stop; the run's stop reason says why.
@@ -215,5 +235,86 @@ impl<'f> Ims<'f> {
                 slot.generations = engine.generations();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::gomea::Population;
+    use crate::gomea::run::Limits;
+    use crate::problem::generate::default_instance;
+    use crate::problem::maxcut::MaxCut;
+
+    /// A population that never converges and whose generation costs one evaluation, and records
+    /// that it ran.
+    struct Counting {
+        n: usize,
+        generations: u64,
+        log: Rc<RefCell<Vec<usize>>>,
+    }
+
+    impl PopulationEngine for Counting {
+        fn size(&self) -> usize {
+            self.n
+        }
+        fn generation(&mut self, run: &mut Run) -> Result<()> {
+            self.generations += 1;
+            self.log.borrow_mut().push(self.n);
+            run.counter.add_subfunctions(run.problem.subfunctions() as u64);
+            Ok(())
+        }
+        fn generations(&self) -> u64 {
+            self.generations
+        }
+        fn average_fitness(&self) -> f64 {
+            0.0
+        }
+        fn converged(&self) -> bool {
+            false
+        }
+        fn population(&self) -> Result<Population> {
+            Err(Error::Internal("not kept".into()))
+        }
+    }
+
+    /// The scheme over counting populations (n_base 4, cap 32, at most 100 evaluations): the
+    /// sizes made, the sizes whose generation ran, the scheme's record, and why it stopped.
+    fn scheme(anneal_only: bool) -> (Vec<usize>, Vec<usize>, Vec<usize>, u64, Option<StopReason>) {
+        let problem = MaxCut::new(default_instance()).unwrap();
+        let (made, ran) = (Rc::new(RefCell::new(Vec::new())), Rc::new(RefCell::new(Vec::new())));
+        let factory = {
+            let (made, ran) = (made.clone(), ran.clone());
+            move |_: usize, size: usize, _: &mut Run| -> Result<Option<Box<dyn PopulationEngine>>> {
+                made.borrow_mut().push(size);
+                Ok(Some(Box::new(Counting { n: size, generations: 0, log: ran.clone() })))
+            }
+        };
+        let config = ImsConfig { n_base: 4, c_ims: 2, max_population: Some(32), anneal_only };
+        let mut ims = Ims::new(config, Box::new(factory)).unwrap();
+        let mut run = Run::new(&problem, Limits { evaluations: Some(100.0), ..Limits::default() });
+        ims.run(&mut run).unwrap();
+        assert_eq!(ims.sizes(), *made.borrow());
+        let (made, ran) = (made.borrow().clone(), ran.borrow().clone());
+        (made, ran, ims.schedule.iter().map(|&i| 4 << i).collect(), ims.total_generations(), run.stop_reason())
+    }
+
+    #[test]
+    fn anneal_only_makes_every_population_and_runs_no_generation() {
+        let (made, ran, schedule, generations, stop) = scheme(true);
+        assert_eq!(made, [4, 8, 16, 32], "the same sizes and growth, up to the cap");
+        assert!(ran.is_empty() && schedule.is_empty(), "no generation ran: {ran:?}");
+        assert_eq!(generations, 0);
+        assert_eq!(stop, Some(StopReason::AllPopulationsTerminated), "the cap ends the control");
+        // The same scheme without the control runs generations, interleaved, until the budget.
+        let (made, ran, schedule, generations, stop) = scheme(false);
+        assert_eq!(made, [4, 8, 16, 32]);
+        assert_eq!((ran.len(), generations), (100, 100));
+        assert_eq!(ran, schedule);
+        assert_eq!(&ran[..4], [4, 4, 8, 4]);
+        assert_eq!(stop, Some(StopReason::EvaluationLimit));
     }
 }

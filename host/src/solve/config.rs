@@ -140,6 +140,9 @@ pub struct RunOptions {
     pub forced_improvement: Option<bool>,
     pub local_search: Option<LocalSearchMode>,
     pub anneal_sweeps: Option<u32>,
+    /// The control of the hybrid: the same multi-start scheme and annealed local search of every
+    /// new population, and no GOM generation (see [`RunConfig::anneal_only`]).
+    pub anneal_only: Option<bool>,
     pub seed: Option<u64>,
     /// Seconds, counted from the start of the run (set-up included).
     pub time_limit: Option<f64>,
@@ -179,6 +182,14 @@ pub struct RunConfig {
     /// until the run knows its backend: then [`default_anneal_sweeps`] of it (the outcome's
     /// configuration has the number).
     pub anneal_sweeps: Option<u32>,
+    /// The control of the hybrid (no GOM): every population of the multi-start scheme is
+    /// initialised and annealed (its local search), its best offered, and then terminated,
+    /// before any generation (GOM, Forced Improvement); the scheme goes on with the next larger
+    /// population. What a multi-start annealer alone finds, to set against the default. Needs the
+    /// local search of every new population with annealing sweeps; ends when the population cap
+    /// stops the scheme's growth.
+    #[serde(default)]
+    pub anneal_only: bool,
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -284,6 +295,35 @@ pub fn threads(value: Option<usize>) -> Result<()> {
     }
 }
 
+/// The control (`anneal_only`) anneals every new population and runs no generation: it needs
+/// that local search, with annealing, and no Forced Improvement (a part of the generations).
+fn check_anneal_only(
+    local_search: LocalSearchMode,
+    anneal_sweeps: Option<u32>,
+    forced_improvement: bool,
+) -> Result<()> {
+    let why = "the control anneals every new population and runs no generation";
+    if local_search != LocalSearchMode::Initial {
+        return Err(invalid(
+            "anneal_only",
+            format!(
+                "{why}: it needs the local search of new populations alone (local search `initial`, not `{}`)",
+                local_search.name()
+            ),
+        ));
+    }
+    if anneal_sweeps == Some(0) {
+        return Err(invalid("anneal_only", format!("{why}: it needs annealing sweeps (at least 1, not 0)")));
+    }
+    if forced_improvement {
+        return Err(invalid(
+            "anneal_only",
+            format!("{why}: Forced Improvement, a part of the generations, cannot be on (leave it out or off)"),
+        ));
+    }
+    Ok(())
+}
+
 impl RunOptions {
     /// Checks the options against each other and against `problem`, and fills in every default:
     /// the configuration `solve` runs. `best_known` is the instance's best-known value, if known
@@ -366,16 +406,25 @@ impl RunOptions {
         }
         let cuda = self.cuda.unwrap_or_default();
         cuda.validate()?;
+        let anneal_only = self.anneal_only.unwrap_or(false);
         let (fi, ls) = default_hybrid(algorithm);
+        // The control runs no generation, so no Forced Improvement either (serial GOMEA's default
+        // is off there).
+        let forced_improvement = self.forced_improvement.unwrap_or(fi && !anneal_only);
+        let local_search = self.local_search.unwrap_or(ls);
+        if anneal_only {
+            check_anneal_only(local_search, self.anneal_sweeps, forced_improvement)?;
+        }
         Ok(RunConfig {
             algorithm,
             backend,
             linkage,
             coloring: self.coloring.unwrap_or(ColoringMethod::WelshPowell),
             fos_order,
-            forced_improvement: self.forced_improvement.unwrap_or(fi),
-            local_search: self.local_search.unwrap_or(ls),
+            forced_improvement,
+            local_search,
             anneal_sweeps: self.anneal_sweeps,
+            anneal_only,
             seed: self.seed.unwrap_or(1),
             time_limit,
             max_evaluations: self.max_evaluations,
@@ -404,7 +453,12 @@ impl RunConfig {
 
     /// The multi-start scheme's settings.
     pub fn ims(&self) -> ImsConfig {
-        ImsConfig { n_base: self.n_base, c_ims: self.c_ims, max_population: Some(self.max_population) }
+        ImsConfig {
+            n_base: self.n_base,
+            c_ims: self.c_ims,
+            max_population: Some(self.max_population),
+            anneal_only: self.anneal_only,
+        }
     }
 
     /// The device memory cap in bytes.
@@ -518,6 +572,35 @@ mod tests {
                 "linkage",
                 "learned",
             ),
+            (
+                RunOptions { anneal_only: Some(true), local_search: Some(LocalSearchMode::Off), ..Default::default() },
+                "anneal_only",
+                "`off`",
+            ),
+            (
+                RunOptions {
+                    anneal_only: Some(true),
+                    local_search: Some(LocalSearchMode::Offspring),
+                    ..Default::default()
+                },
+                "anneal_only",
+                "`offspring`",
+            ),
+            (
+                RunOptions { anneal_only: Some(true), anneal_sweeps: Some(0), ..Default::default() },
+                "anneal_only",
+                "not 0",
+            ),
+            (
+                RunOptions {
+                    algorithm: Some(Algorithm::Parallel),
+                    anneal_only: Some(true),
+                    forced_improvement: Some(true),
+                    ..Default::default()
+                },
+                "anneal_only",
+                "Forced Improvement",
+            ),
         ];
         for (options, name, says) in bad {
             match options.resolve(&problem(), None) {
@@ -528,6 +611,31 @@ mod tests {
                 }
                 other => panic!("{name}: expected a refusal, got {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn anneal_only_is_the_default_hybrid_without_generations() {
+        for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+            let plain = RunOptions { algorithm: Some(algorithm), ..Default::default() };
+            let control = RunOptions { anneal_only: Some(true), ..plain.clone() };
+            let (plain, control) =
+                (plain.resolve(&problem(), None).unwrap(), control.resolve(&problem(), None).unwrap());
+            assert!(!plain.anneal_only && !plain.ims().anneal_only);
+            assert!(control.anneal_only && control.ims().anneal_only, "{algorithm:?}");
+            // The same local search and scheme; no Forced Improvement (serial GOMEA's default).
+            assert_eq!(control.local_search, LocalSearchMode::Initial);
+            assert!(!control.forced_improvement);
+            assert_eq!(
+                RunConfig { anneal_only: false, forced_improvement: plain.forced_improvement, ..control.clone() },
+                plain
+            );
+            // The effective configuration says so, and one stored without the field is not it.
+            let json = serde_json::to_value(&control).unwrap();
+            assert_eq!(json["anneal_only"], serde_json::Value::Bool(true));
+            let mut old = serde_json::to_value(&plain).unwrap();
+            old.as_object_mut().unwrap().remove("anneal_only");
+            assert!(!serde_json::from_value::<RunConfig>(old).unwrap().anneal_only);
         }
     }
 

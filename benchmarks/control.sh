@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# The control of hybrid parallel GOMEA: how much of the default's result is GOM's and how much the
+# annealing's. Per class of instance, two instances, seeds 1..SEEDS, T seconds a run, it runs
+#   default      pgomea run --algo parallel ... (hybrid: every new population of the multi-start
+#                scheme annealed, then GOM generations on it)
+#   anneal-only  the same with --anneal-only (the same scheme, population sizes and annealing of
+#                every new population, and no GOM generation: each population ends once annealed)
+# and writes one CSV row per run, the traces (best fitness over time: the --trace file of `pgomea
+# run`) and a summary: per instance and variant the mean best fitness; per class and variant the
+# mean gap to the reference value (the optimum or best-known value where known, else the best any
+# run found on the instance) and the mean time to the best; per class how often, seed by seed,
+# the default ends better than (>), equal to (=) or worse than (<) the control.
+#
+# Classes (two instances each; CLASSES picks some):
+#   gset-random  G-set random graphs: G1, and G43 (G44, the same family, when G43 is absent)
+#   gset-torus   G-set toroidal graphs: the first two present of G48, G62, G81, G57, G72
+#   sg2d         2D spin glass (torus), +-1 and Gaussian weights (pgomea generate torus --dims 2)
+#   sg3d         3D spin glass (torus), +-1 and Gaussian weights (pgomea generate torus --dims 3)
+#   nk           NK landscapes: adjacent (optimum exact) and random neighbourhoods, K = 5
+#   trap         concatenated deceptive traps, k = 5, shuffled, two sizes (optimum = n)
+#   maxsat       planted 3-SAT (pgomea generate sat; optimum m) and SATLIB uf150-01 (data
+#                directory; satisfiable: optimum m)
+# The instances are generated here by the binary or read from the data directory (never copied).
+# A run stops at T seconds, or at the optimum where it is proven (--target, both variants alike).
+#
+# Needs only bash, awk, the pgomea binary and the data directory (no Rust, no Python).
+# Run time: at most classes x 2 instances x 2 variants x SEEDS x T seconds, plus the set-up of each
+# run beyond T when T is shorter than it (reading G81 and building its model) and the generation
+# of the instances; e.g. 7 x 2 x 2 x 3 x 10 s = 840 s; CLASSES=gset-random,gset-torus,sg2d,nk,maxsat
+# with T=10 and SEEDS=3: 600 s; SEEDS=2: 400 s.
+#
+# Usage: benchmarks/control.sh [options]
+#   --bin PATH        the pgomea binary (default $PGOMEA, else target/release/pgomea here)
+#   --instances DIR   the data directory (default $PGOMEA_INSTANCES)
+#   --out DIR         output directory (default control_out)
+#   --time T          seconds per run (default 10)
+#   --seeds N         seeds 1..N (default 3)
+#   --backend B       cuda, cpu or auto (default cuda)
+#   --threads N       threads of the CPU backend (default: all cores)
+#   --classes LIST    comma-separated classes (default: all seven above)
+#   --sizes small     small generated instances (to check the script on a CPU; default full)
+# Files: OUT/runs.csv (one row per run), OUT/traces/<run>.csv (time_s,evaluations,best_fitness),
+# OUT/json/<run>.json (pgomea's JSON result, with the effective configuration), OUT/instances/
+# (the generated instances), OUT/summary.txt (the tables, also printed).
+set -uo pipefail
+
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+BIN="${PGOMEA:-$REPO/target/release/pgomea}"
+DATA="${PGOMEA_INSTANCES:-}"
+OUT=control_out
+T=10
+SEEDS=3
+BACKEND=cuda
+THREADS=
+CLASSES=gset-random,gset-torus,sg2d,sg3d,nk,trap,maxsat
+SIZES=full
+
+die() { echo "control.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bin) BIN="$2"; shift 2 ;;
+        --instances) DATA="$2"; shift 2 ;;
+        --out) OUT="$2"; shift 2 ;;
+        --time) T="$2"; shift 2 ;;
+        --seeds) SEEDS="$2"; shift 2 ;;
+        --backend) BACKEND="$2"; shift 2 ;;
+        --threads) THREADS="$2"; shift 2 ;;
+        --classes) CLASSES="$2"; shift 2 ;;
+        --sizes) SIZES="$2"; shift 2 ;;
+        -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown argument $1 (see --help)" ;;
+    esac
+done
+[ -x "$BIN" ] || die "no pgomea binary at $BIN (--bin PATH or PGOMEA=...)"
+[ -n "$DATA" ] && [ -f "$DATA/best_known.csv" ] || die "no data directory with best_known.csv at '$DATA' (--instances DIR)"
+[[ "$SEEDS" =~ ^[1-9][0-9]*$ ]] || die "--seeds $SEEDS: expected a positive integer"
+awk -v t="$T" 'BEGIN { exit !(t + 0 > 0) }' || die "--time $T: expected a positive number of seconds"
+case "$BACKEND" in cuda|cpu|auto) ;; *) die "--backend $BACKEND: expected cuda, cpu or auto" ;; esac
+case "$SIZES" in small|full) ;; *) die "--sizes $SIZES: expected small or full" ;; esac
+"$BIN" run --help | grep -q -- --anneal-only || die "$BIN has no --anneal-only (build the branch with the control)"
+
+mkdir -p "$OUT/traces" "$OUT/json" "$OUT/instances" || die "cannot create $OUT"
+GEN="$OUT/instances"
+
+if [ "$SIZES" = small ]; then
+    SG2=16; SG3=6; NK_A=400; NK_R=200; TRAP=(40 100); SAT_N=60; SAT_M=255; UF=uf50-01
+else
+    SG2=100; SG3=20; NK_A=10000; NK_R=2000; TRAP=(400 2000); SAT_N=250; SAT_M=1065; UF=uf150-01
+fi
+
+# Instances: "class name file reference kind", kind: optimum (proven: the runs stop there),
+# best-known (a lower bound) or none.
+INSTANCES=()
+add() { INSTANCES+=("$1 $2 $3 $4 $5"); }
+# The optimum a generator printed (`optimum V` or `optimum unknown`).
+gen() { "$BIN" generate "$@" | awk '$1 == "optimum" { print $2 }'; }
+gset() { # class, candidates...: the first two present
+    local class=$1 n=0 name row; shift
+    for name in "$@"; do
+        [ -f "$DATA/gset/$name.txt" ] || continue
+        row=$(awk -F, -v n="$name" '($1 == "C" || $1 == "G") && $2 == n { print $5, ($6 == "true" ? "optimum" : "best-known") }' "$DATA/best_known.csv")
+        [ -n "$row" ] || row="- none"
+        add "$class" "$name" "$DATA/gset/$name.txt" $row
+        n=$((n + 1)); [ $n -eq 2 ] && return
+    done
+    echo "control.sh: only $n instance(s) of $class in $DATA/gset" >&2
+}
+known() { [ "$1" = unknown ] && echo "- none" || echo "$1 optimum"; }
+for class in ${CLASSES//,/ }; do
+    case "$class" in
+        gset-random) gset "$class" G1 G43 G44 G2 ;;
+        gset-torus) gset "$class" G48 G62 G81 G57 G72 ;;
+        sg2d|sg3d)
+            dims=${class:2:1}; side=$([ "$dims" = 2 ] && echo $SG2 || echo $SG3)
+            for w in pm1 gaussian; do
+                f="$GEN/sg${dims}d-$w-L$side.txt"
+                opt=$(gen torus --side "$side" --dims "$dims" --weights "$w" --seed 1 -o "$f") || die "generate torus failed"
+                add "$class" "sg${dims}d-$w-L$side" "$f" $(known "$opt")
+            done ;;
+        nk)
+            f="$GEN/nk-adjacent-n$NK_A-k5.nk"
+            opt=$(gen nk --n "$NK_A" --k 5 --seed 1 -o "$f") || die "generate nk failed"
+            add nk "nk-adjacent-n$NK_A-k5" "$f" $(known "$opt")
+            f="$GEN/nk-random-n$NK_R-k5.nk"
+            opt=$(gen nk --n "$NK_R" --k 5 --neighbourhood random --seed 1 -o "$f") || die "generate nk failed"
+            add nk "nk-random-n$NK_R-k5" "$f" $(known "$opt") ;;
+        trap)
+            for b in "${TRAP[@]}"; do
+                f="$GEN/trap-k5-b$b.nk"
+                opt=$(gen trap --k 5 --blocks "$b" --shuffle --seed 1 -o "$f") || die "generate trap failed"
+                add trap "trap-k5-n$((5 * b))" "$f" $(known "$opt")
+            done ;;
+        maxsat)
+            f="$GEN/sat3-n$SAT_N-m$SAT_M.cnf"
+            opt=$(gen sat --n "$SAT_N" --m "$SAT_M" --seed 1 -o "$f") || die "generate sat failed"
+            add maxsat "sat3-planted-n$SAT_N" "$f" $(known "$opt")
+            f="$DATA/maxsat/$UF.cnf"
+            if [ -f "$f" ]; then
+                # SATLIB's uf instances are satisfiable: the optimum is the number of clauses.
+                m=$(awk '$1 == "p" && $2 == "cnf" { print $4; exit }' "$f")
+                add maxsat "$UF" "$f" "$m" optimum
+            else
+                echo "control.sh: no $f; maxsat has one instance" >&2
+            fi ;;
+        *) die "unknown class $class (gset-random, gset-torus, sg2d, sg3d, nk, trap, maxsat)" ;;
+    esac
+done
+
+VARIANTS=(default anneal-only)
+runs=$(( ${#INSTANCES[@]} * ${#VARIANTS[@]} * SEEDS ))
+echo "control.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -srm), $(nproc) CPUs"
+if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /'
+fi
+echo "binary: $BIN; backend $BACKEND; ${#INSTANCES[@]} instances x ${#VARIANTS[@]} variants x $SEEDS seeds = $runs runs of at most $T s (about $(awk -v r=$runs -v t="$T" 'BEGIN { printf "%.0f", r * t }') s)"
+
+CSV="$OUT/runs.csv"
+echo "instance,class,variant,seed,best_fitness,time_to_best_s,reference,reference_kind,reached_reference,stop_reason,time_s,evaluations,generations,gom_steps,populations,backend" > "$CSV"
+# A top-level field of pgomea's one-line JSON (the first occurrence: the outcome's own fields come
+# before its configuration).
+field() { grep -o "\"$2\":\(\"[^\"]*\"\|\[[^]]*\]\|[^,}]*\)" "$1" | head -1 | cut -d: -f2- | tr -d '"[]' | tr ',' ' '; }
+
+k=0
+for inst in "${INSTANCES[@]}"; do
+    read -r class name file ref kind <<<"$inst"
+    refcsv=$([ "$ref" = - ] || echo "$ref")
+    for seed in $(seq 1 "$SEEDS"); do
+        for variant in "${VARIANTS[@]}"; do
+            k=$((k + 1))
+            id="$name-$variant-seed$seed"
+            args=(run --instance "$file" --instances-dir "$DATA" --algo parallel --backend "$BACKEND" --seed "$seed" \
+                --time-limit "$T" --json --quiet --trace "$OUT/traces/$id.csv")
+            [ -n "$THREADS" ] && args+=(--threads "$THREADS")
+            [ "$kind" = optimum ] && args+=(--target "$ref")
+            [ "$variant" = anneal-only ] && args+=(--anneal-only)
+            if ! "$BIN" "${args[@]}" > "$OUT/json/$id.json" 2> "$OUT/json/$id.err"; then
+                echo "[$k/$runs] $id: FAILED ($(tail -1 "$OUT/json/$id.err"))"
+                echo "$name,$class,$variant,$seed,,,$refcsv,$kind,,failed,,,,,," >> "$CSV"
+                continue
+            fi
+            j="$OUT/json/$id.json"
+            best=$(field "$j" best_fitness)
+            # The time of the last improvement: the trace's last row (the header alone: none).
+            ttb=$(awk -F, 'NR > 1 { t = $1 } END { print t }' "$OUT/traces/$id.csv")
+            reached=""
+            [ "$ref" != - ] && reached=$([ "$best" -ge "$ref" ] && echo true || echo false)
+            backend=$(field "$j" backend | cut -d' ' -f1)
+            row="$name,$class,$variant,$seed,$best,$ttb,$refcsv,$kind,$reached,$(field "$j" stop_reason),$(field "$j" time_s)"
+            row="$row,$(field "$j" evaluations),$(field "$j" generations),$(field "$j" gom_steps),$(field "$j" populations),$backend"
+            echo "$row" >> "$CSV"
+            echo "[$k/$runs] $id: best $best (reference $ref $kind), time to best ${ttb:-?} s, generations $(field "$j" generations)"
+        done
+    done
+done
+
+# The tables: per instance, per class, and default against control seed by seed (in the order
+# of the runs).
+awk -F, '
+NR == 1 { next }
+$5 == "" { failed++; next }
+{
+    if (!($1 in inst)) { order[++ni] = $1; inst[$1] = $2 }
+    if (!($2 in seen)) { corder[++nc] = $2; seen[$2] = 1 }
+    key = $1 SUBSEP $3
+    n[key]++; sum[key] += $5; ttb[key] += $6; if ($9 == "true") hit[key]++
+    if ($7 != "") ref[$1] = $7
+    if (!($1 in top) || $5 + 0 > top[$1] + 0) top[$1] = $5
+    best[$1 SUBSEP $3 SUBSEP $4] = $5
+    if (!(($1 SUBSEP $4) in seeds)) { seeds[$1 SUBSEP $4] = 1; sorder[++ns] = $1 SUBSEP $4 }
+}
+# The gap of fitness f on instance i to its reference, in percent.
+function gap(i, f,   r) { r = (i in ref) ? ref[i] : top[i]; return r == 0 ? 0 : 100 * (r - f) / (r < 0 ? -r : r) }
+END {
+    V[1] = "default"; V[2] = "anneal-only"
+    printf "Per instance: mean best fitness over seeds (runs that reached the reference / runs)\n"
+    printf "%-12s %-24s %14s %8s %14s %8s %12s\n", "class", "instance", "default", "reached", "anneal-only", "reached", "reference"
+    for (x = 1; x <= ni; x++) {
+        i = order[x]; printf "%-12s %-24s", inst[i], i
+        for (v = 1; v <= 2; v++) { k = i SUBSEP V[v]; printf " %14.1f %4d/%-3d", n[k] ? sum[k] / n[k] : 0, hit[k], n[k] }
+        printf " %12s\n", (i in ref) ? ref[i] : "-"
+    }
+    for (x = 1; x <= ns; x++) {
+        split(sorder[x], p, SUBSEP); i = p[1]; c = inst[i]
+        for (v = 1; v <= 2; v++) {
+            k = i SUBSEP V[v] SUBSEP p[2]
+            if (k in best) { cn[c, V[v]]++; cg[c, V[v]] += gap(i, best[k]) }
+        }
+        a = i SUBSEP "default" SUBSEP p[2]; b = i SUBSEP "anneal-only" SUBSEP p[2]
+        if (!(a in best) || !(b in best)) continue
+        if (best[a] + 0 > best[b] + 0) gt[c]++; else if (best[a] + 0 == best[b] + 0) eq[c]++; else lt[c]++
+    }
+    for (x = 1; x <= ni; x++) for (v = 1; v <= 2; v++) { i = order[x]; k = i SUBSEP V[v]; ct[inst[i], V[v]] += ttb[k] }
+    printf "\nPer class: mean gap to the reference in %% (the optimum or best-known value, else the best of all runs\n"
+    printf "on the instance; 0 is best), mean time to the best in s, and seed by seed how often the default ended\n"
+    printf "better than (>), equal to (=) or worse than (<) the control\n"
+    printf "%-12s %13s %9s %13s %9s %5s %5s %5s\n", "class", "default gap", "ttb", "control gap", "ttb", ">", "=", "<"
+    for (x = 1; x <= nc; x++) {
+        c = corder[x]; d = cn[c, "default"]; a = cn[c, "anneal-only"]
+        printf "%-12s %12.4f%% %9.2f %12.4f%% %9.2f %5d %5d %5d\n", c, d ? cg[c, "default"] / d : 0, d ? ct[c, "default"] / d : 0, \
+            a ? cg[c, "anneal-only"] / a : 0, a ? ct[c, "anneal-only"] / a : 0, gt[c], eq[c], lt[c]
+        tg += gt[c]; te += eq[c]; tl += lt[c]
+    }
+    printf "%-12s %13s %9s %13s %9s %5d %5d %5d\n", "all", "", "", "", "", tg, te, tl
+    if (failed) printf "\n%d run(s) failed: see the .err files in the json directory\n", failed
+}' "$CSV" | tee "$OUT/summary.txt"
+echo "rows: $CSV; traces: $OUT/traces; summary: $OUT/summary.txt"

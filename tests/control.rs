@@ -1,0 +1,114 @@
+//! The control of the hybrid (`anneal_only`): the multi-start scheme's populations, each
+//! initialised and annealed exactly as the default hybrid does it, and no GOM generation. Checks
+//! that no generation runs (generations, GOM steps), that every incremental fitness and the best
+//! solution are exact on every problem kind, and that the control's first population is the
+//! default's, annealed the same (same best, same evaluations, same trace).
+
+mod common;
+
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::run::{Limits, Run, StopReason};
+use pgomea::problem::generate::{self, WeightRange};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::{GrayBoxProblem, maxsat, nk, trap};
+use pgomea::solve::{Algorithm, Backend, Outcome, RunOptions, solve_run};
+
+fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
+    vec![
+        Box::new(MaxCut::new(generate::random(150, 600, WeightRange { min: -3, max: 7 }, 1).unwrap()).unwrap()),
+        Box::new(nk::sliding_window(90, 4, 2).unwrap()),
+        Box::new(trap::concatenated(5, 12, 3, true).unwrap()),
+        Box::new(maxsat::planted_3sat(60, 250, 4).unwrap().0),
+    ]
+}
+
+/// The hybrid's options (local search of new populations, `sweeps` annealing sweeps) on the CPU,
+/// up to populations of `cap`, as the control or not.
+fn options(algorithm: Algorithm, anneal_only: bool, cap: usize, sweeps: u32) -> RunOptions {
+    RunOptions {
+        algorithm: Some(algorithm),
+        backend: Some(Backend::Cpu),
+        threads: Some(2),
+        local_search: Some(LocalSearchMode::Initial),
+        anneal_sweeps: Some(sweeps),
+        anneal_only: Some(anneal_only),
+        max_population: Some(cap),
+        seed: Some(7),
+        ..RunOptions::default()
+    }
+}
+
+/// Solves with `options` under `limits`, every incremental fitness checked.
+fn solve(p: &dyn GrayBoxProblem, options: &RunOptions, limits: Limits) -> Outcome {
+    let config = options.resolve(p, None).unwrap();
+    let mut run = Run::new(p, limits);
+    run.verify = true;
+    solve_run(p, &config, &mut run).unwrap()
+}
+
+#[test]
+fn the_control_anneals_every_population_and_runs_no_gom() {
+    for p in problems() {
+        for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+            let o = solve(&*p, &options(algorithm, true, 64, 48), Limits::default());
+            let what = format!("{} {algorithm:?}", p.name());
+            assert_eq!(o.populations, [16, 32, 64], "{what}: the scheme's sizes and growth, up to the cap");
+            assert_eq!((o.generations, o.gom_steps), (0, 0), "{what}: no GOM");
+            assert_eq!(o.stopped_by(), Some(StopReason::AllPopulationsTerminated), "{what}");
+            assert!(o.config.anneal_only, "{what}");
+            assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{what}: the best against a full evaluation");
+            assert_eq!(o.trace.last().map(|t| t.best_fitness), Some(o.best_fitness), "{what}: the trace");
+            // More than the three populations' initial evaluations: their annealing was counted.
+            assert!(o.evaluations > (16 + 32 + 64) as f64, "{what}: {} evaluations", o.evaluations);
+        }
+    }
+}
+
+#[test]
+fn the_control_population_is_the_default_one_annealed_the_same() {
+    for p in problems() {
+        for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+            let what = format!("{} {algorithm:?}", p.name());
+            // One population: the control stops at the cap once it is made and annealed.
+            let control = solve(&*p, &options(algorithm, true, 16, 64), Limits::default());
+            assert_eq!(control.populations, [16], "{what}");
+            // The default hybrid with exactly that many evaluations stops before its first
+            // generation: the same population, annealed by the same search, must be there.
+            let budget = Limits { evaluations: Some(control.evaluations), ..Limits::default() };
+            let default = solve(&*p, &options(algorithm, false, 16, 64), budget);
+            assert_eq!(default.stopped_by(), Some(StopReason::EvaluationLimit), "{what}");
+            assert_eq!(default.generations, 0, "{what}");
+            assert_eq!(
+                (default.best_fitness, default.subfunction_evaluations, &default.solution),
+                (control.best_fitness, control.subfunction_evaluations, &control.solution),
+                "{what}"
+            );
+            let fitness = |o: &Outcome| o.trace.iter().map(|t| (t.evaluations, t.best_fitness)).collect::<Vec<_>>();
+            assert_eq!(fitness(&default), fitness(&control), "{what}: the trace");
+            // And given more, the default goes on with GOM from there, the control does not.
+            let longer = Limits { evaluations: Some(control.evaluations + 200.0), ..Limits::default() };
+            let default = solve(&*p, &options(algorithm, false, 16, 64), longer);
+            assert!(default.generations > 0 && default.gom_steps > 0, "{what}");
+        }
+    }
+}
+
+#[test]
+fn the_control_stops_at_the_budget_and_the_target_like_the_default() {
+    let p = MaxCut::new(generate::torus(12, WeightRange { min: 1, max: 5 }, 5).unwrap()).unwrap();
+    for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+        // An evaluation budget that ends the run during an annealing (about 6000 evaluations a
+        // population of 16 here).
+        let budget = Limits { evaluations: Some(2500.0), ..Limits::default() };
+        let o = solve(&p, &options(algorithm, true, 1 << 12, 200), budget);
+        assert_eq!(o.stopped_by(), Some(StopReason::EvaluationLimit), "{algorithm:?}");
+        assert!(o.evaluations >= 2500.0 && o.generations == 0, "{algorithm:?}: {}", o.evaluations);
+        assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{algorithm:?}");
+        // The first population's best as the target: reached there, the scheme stops growing.
+        let first = solve(&p, &options(algorithm, true, 16, 200), Limits::default());
+        let target = Limits { target: Some(first.best_fitness), ..Limits::default() };
+        let o = solve(&p, &options(algorithm, true, 1 << 12, 200), target);
+        assert_eq!(o.stopped_by(), Some(StopReason::TargetReached), "{algorithm:?}");
+        assert_eq!((o.best_fitness, &o.populations[..], o.generations), (first.best_fitness, &[16][..], 0));
+    }
+}
