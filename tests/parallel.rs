@@ -18,6 +18,7 @@ use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::stop::StopCheck;
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
 use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 use std::sync::Arc;
@@ -132,7 +133,7 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
             &[LinkageModel::Flt, LinkageModel::Bflt(10), LinkageModel::Bflt(100), LinkageModel::Univariate]
         };
         for m in models {
-            let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1)).unwrap();
+            let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1), &StopCheck::never()).unwrap();
             let lmig = Lmig::build(&fos, &p);
             for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
                 let c = method.color(&lmig);

@@ -12,6 +12,15 @@ use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea_device::rng::SplitMix64;
 
+fn cpu_s() -> f64 {
+    // SAFETY: getrusage writes into the zeroed struct it is given.
+    unsafe {
+        let mut r: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut r);
+        (r.ru_utime.tv_sec + r.ru_stime.tv_sec) as f64 + (r.ru_utime.tv_usec + r.ru_stime.tv_usec) as f64 * 1e-6
+    }
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut path: Option<PathBuf> = None;
@@ -44,6 +53,7 @@ fn main() {
     for model in models {
         let mut rng = SplitMix64::new(12345);
         let mut t = Instant::now();
+        let c0 = cpu_s();
         let fos = match model {
             LinkageModel::Lt => {
                 // Time the learning alone, not the drawing of the population.
@@ -52,12 +62,13 @@ fn main() {
                 t = Instant::now();
                 Fos::learned_linkage_tree(&genes, population, l, &mut rng)
             }
-            _ => Fos::build(&model, problem, &mut rng).unwrap_or_else(|e| {
+            _ => Fos::build(&model, problem, &mut rng, &pgomea::stop::StopCheck::never()).unwrap_or_else(|e| {
                 eprintln!("error: {e}");
                 std::process::exit(2)
             }),
         };
         let fos_s = t.elapsed().as_secs_f64();
+        println!("[{model}] FOS cpu {:.3} s", cpu_s() - c0);
         println!(
             "[{model}] FOS: {:.3} s, {} sets, largest {}, total size {}",
             fos_s,

@@ -23,6 +23,7 @@ use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, Se
 use crate::linkage::coloring::{ColoringMethod, Lmig, variable_groups};
 use crate::linkage::fos::{Fos, LinkageModel};
 use crate::problem::GrayBoxProblem;
+use crate::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -240,7 +241,8 @@ pub struct ModelTimes {
 
 /// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
 /// what `solve` runs with, and what `pgomea info` describes.
-pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result<Model> {
+/// Stops with `Error::Stopped` when `stop` says so.
+pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig, stop: &StopCheck) -> Result<Model> {
     let mut rng = SplitMix64::stream(config.seed, 0x666f73);
     let needs_groups = config.algorithm == Algorithm::Parallel || config.fos_order == FosOrderKind::Colored;
     if config.linkage == LinkageModel::Lt && needs_groups {
@@ -260,7 +262,7 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig) -> Result
     )?;
     let mut times = ModelTimes::default();
     let t = Instant::now();
-    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng)?);
+    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng, stop)?);
     times.fos_s = t.elapsed().as_secs_f64();
     let (groups, lmig_edges) = if needs_groups {
         let t = Instant::now();
@@ -339,7 +341,8 @@ pub fn solve<'a>(
         let ptx = config.ptx;
         std::thread::spawn(move || crate::backend::cuda::Gpu::shared(ptx))
     });
-    let model = build_model(problem, config)?;
+    let stop = run.stop_check();
+    let model = build_model(problem, config, &stop)?;
     let seed = config.seed;
     let mut device: Option<Arc<cuda::Gpu>> = None;
     let (backend_name, mut ims) = match config.algorithm {

@@ -32,6 +32,7 @@ use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
+use crate::stop::StopCheck;
 use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
 
 /// The most runs `bench speedup --runs` accepts.
@@ -195,7 +196,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
         threads: a.threads,
         ..SolveConfig::default()
     };
-    let model = build_model(problem, &config)?;
+    let model = build_model(problem, &config, &StopCheck::never())?;
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
     let sets = model.fos.sets.len();
@@ -355,12 +356,12 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed, ptx, ..SolveConfig::default() };
         let limits = Limits { time: Some(parallel_limit), ..Limits::default() };
         let mut prun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
-        prun.interrupt = Some(interrupt);
+        prun.interrupt = Some(interrupt.clone());
         let pout = solve(problem, &pconf, &mut prun, loaded.best_known)?;
         let sconf = SolveConfig { algorithm: Algorithm::Serial, seed, ..SolveConfig::default() };
         let limits = Limits { time: Some(serial_duration), ..Limits::default() };
         let mut srun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
-        srun.interrupt = Some(interrupt);
+        srun.interrupt = Some(interrupt.clone());
         let sout = solve(problem, &sconf, &mut srun, loaded.best_known)?;
         // A pair cut short by a signal would distort the speed-up: stop without a summary.
         if let Some(code) = signal::received() {

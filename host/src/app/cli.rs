@@ -24,6 +24,7 @@ use crate::problem::nk;
 use crate::problem::tables::TableProblem;
 use crate::problem::trap;
 use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, build_model, solve};
+use crate::stop::StopCheck;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -381,7 +382,7 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         );
     }
     let mut run = Run::new(problem, limits).with_start(start);
-    run.interrupt = Some(interrupt);
+    run.interrupt = Some(interrupt.clone());
     if !a.quiet {
         run = run.with_progress(Duration::from_secs(2));
     }
@@ -470,7 +471,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         seed: a.seed,
         ..SolveConfig::default()
     };
-    let model = build_model(problem, &config)?;
+    let model = build_model(problem, &config, &StopCheck::never())?;
     let fos = &model.fos;
     let mut sizes: Vec<usize> = model.groups.as_ref().map(|g| g.iter().map(Vec::len).collect()).unwrap_or_default();
     sizes.sort_unstable();

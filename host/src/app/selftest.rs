@@ -27,6 +27,7 @@ use crate::gomea::{Population, PopulationEngine};
 use crate::linkage::coloring::{ColoringMethod, variable_groups};
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
+use crate::stop::StopCheck;
 use crate::problem::generate::{self, WeightRange};
 use crate::problem::maxcut::MaxCut;
 use crate::problem::maxsat::{self, MaxSat, SatFormat};
@@ -67,7 +68,7 @@ impl Case {
         seed: u64,
     ) -> Result<Case> {
         let config = SolveConfig { algorithm: Algorithm::Parallel, linkage, coloring, seed, ..SolveConfig::default() };
-        let model = build_model(&*problem, &config)?;
+        let model = build_model(&*problem, &config, &StopCheck::never())?;
         let groups =
             model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
         let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups));

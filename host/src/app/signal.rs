@@ -54,7 +54,7 @@ fn ignored(sig: i32) -> bool {
 }
 
 /// Installs the handlers (once per process) and returns the flag the first signal sets.
-pub fn install() -> Result<&'static AtomicBool> {
+pub fn install() -> Result<&'static Arc<AtomicBool>> {
     match FLAGS.get_or_init(|| register().map_err(|e| e.to_string())) {
         Ok(flags) => Ok(&flags.stop),
         Err(e) => Err(Error::usage(format!("cannot install the SIGINT/SIGTERM handlers: {e}"))),
@@ -62,9 +62,9 @@ pub fn install() -> Result<&'static AtomicBool> {
 }
 
 /// The flag, when [`install`] has installed the handlers (library callers have none).
-pub fn flag() -> Option<&'static AtomicBool> {
+pub fn flag() -> Option<Arc<AtomicBool>> {
     match FLAGS.get() {
-        Some(Ok(flags)) => Some(&flags.stop),
+        Some(Ok(flags)) => Some(flags.stop.clone()),
         _ => None,
     }
 }

@@ -57,7 +57,7 @@ pub struct Run<'a> {
     pub status: String,
     /// Checks the incremental fitness of every accepted step against a full evaluation (tests).
     pub verify: bool,
-    pub interrupt: Option<&'a std::sync::atomic::AtomicBool>,
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<'a> Run<'a> {
@@ -187,7 +187,7 @@ impl<'a> Run<'a> {
         if self.stop.is_some() {
             return true;
         }
-        if self.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             self.stop = Some(StopReason::Interrupted);
         } else if self.constant_fitness && self.elitist.is_some() {
             self.stop = Some(StopReason::ConstantFitness);
@@ -207,7 +207,7 @@ impl<'a> Run<'a> {
         if matches!(self.stop, Some(StopReason::TimeLimit | StopReason::Interrupted)) {
             return true;
         }
-        if self.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             self.set_stop(StopReason::Interrupted);
             return true;
         }
@@ -221,6 +221,12 @@ impl<'a> Run<'a> {
     /// The time left before the time limit (None without one).
     pub fn time_left(&self) -> Option<Duration> {
         self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
+    }
+
+    /// The check of this run's time limit and interrupt flag, for the phases before the first
+    /// generation (set-up).
+    pub fn stop_check(&self) -> crate::stop::StopCheck {
+        crate::stop::StopCheck::new(self.limits.time.map(|t| self.start + t), self.interrupt.clone())
     }
 
     pub fn stop_reason(&self) -> Option<StopReason> {

@@ -480,6 +480,7 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &dyn Gr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stop::StopCheck;
     use crate::problem::graph::{Edge, Graph};
     use crate::problem::maxcut::MaxCut;
     use pgomea_device::rng::SplitMix64;
@@ -541,8 +542,8 @@ mod tests {
     fn foses(l: usize, p: &MaxCut, rng: &mut SplitMix64) -> Vec<Fos> {
         vec![
             Fos::univariate(l),
-            Fos::fixed_linkage_tree(p, None, rng).unwrap(),
-            Fos::fixed_linkage_tree(p, Some(1 + rng.index(6)), rng).unwrap(),
+            Fos::fixed_linkage_tree(p, None, rng, &StopCheck::never()).unwrap(),
+            Fos::fixed_linkage_tree(p, Some(1 + rng.index(6)), rng, &StopCheck::never()).unwrap(),
             random_fos(l, rng),
         ]
     }

@@ -3,3 +3,5 @@
 
 pub mod coloring;
 pub mod fos;
+#[cfg(test)]
+pub(crate) mod testing;
