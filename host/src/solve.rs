@@ -20,7 +20,8 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::run::Run;
 use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
-use crate::linkage::coloring::{ColoringMethod, Lmig, variable_groups};
+use crate::linkage::coloring::{ColoringMethod, variable_coloring};
+use crate::linkage::conflicts::Sets;
 use crate::linkage::fos::{Fos, LinkageModel};
 use crate::problem::GrayBoxProblem;
 use crate::stop::StopCheck;
@@ -231,12 +232,15 @@ pub struct Model {
     pub times: ModelTimes,
 }
 
-/// Seconds spent building each part of a [`Model`].
+/// Seconds spent building each part of a [`Model`]: the linkage model, the counting of the
+/// LMIG's edges (for colourings that order by degree; the LMIG itself is never built), the rest
+/// of the colouring, and local search's variable colouring and annealing schedule.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct ModelTimes {
     pub fos_s: f64,
     pub lmig_s: f64,
     pub coloring_s: f64,
+    pub local_search_s: f64,
 }
 
 /// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
@@ -266,21 +270,23 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &SolveConfig, stop: &St
     times.fos_s = t.elapsed().as_secs_f64();
     let (groups, lmig_edges) = if needs_groups {
         let t = Instant::now();
-        let lmig = Lmig::build(&fos, problem);
-        times.lmig_s = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let coloring = config.coloring.color(&lmig);
-        times.coloring_s = t.elapsed().as_secs_f64();
-        (Some(Arc::new(coloring.groups())), Some(lmig.num_edges()))
+        let (coloring, report) = config.coloring.color_sets(Sets::Fos(&fos), problem, stop)?;
+        times.lmig_s = report.degrees_s;
+        times.coloring_s = t.elapsed().as_secs_f64() - report.degrees_s;
+        (Some(Arc::new(coloring.groups())), report.lmig_edges.map(|e| e as usize))
     } else {
         (None, None)
     };
-    let variable_colors = (config.local_search != LocalSearchMode::Off)
-        .then(|| Arc::new(VariableColors::new(&variable_groups(problem, config.coloring))));
+    let t = Instant::now();
+    let variable_colors = match config.local_search {
+        LocalSearchMode::Off => None,
+        _ => Some(Arc::new(VariableColors::from_coloring(&variable_coloring(problem, config.coloring, stop)?))),
+    };
     let anneal = Arc::new(match variable_colors {
-        Some(_) => AnnealSchedule::new(problem.functions(), config.seed),
+        Some(_) => AnnealSchedule::new(problem.functions(), config.seed, stop)?,
         None => AnnealSchedule::default(),
     });
+    times.local_search_s = t.elapsed().as_secs_f64();
     Ok(Model { fos, groups, lmig_edges, variable_colors, anneal, times })
 }
 
@@ -394,7 +400,7 @@ pub fn solve<'a>(
             let sweeps = config
                 .anneal_sweeps
                 .unwrap_or_else(|| default_anneal_sweeps(if gpu.is_some() { Backend::Cuda } else { Backend::Cpu }));
-            parallel_ims(problem, config, gpu, &model, sweeps)?
+            parallel_ims(problem, config, gpu, &model, sweeps, &stop)?
         }
     };
     // The set-up: the linkage model, its colourings and (parallel GOM) the layout and its upload.
@@ -471,9 +477,10 @@ fn parallel_ims<'a>(
     gpu: Option<Arc<cuda::Gpu>>,
     model: &Model,
     anneal_sweeps: u32,
+    stop: &StopCheck,
 ) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("parallel GOM needs colour groups"))?;
-    let mut layout = GroupLayout::new(problem, &model.fos, groups);
+    let mut layout = GroupLayout::new(problem, &model.fos, groups, stop)?;
     if let Some(colors) = &model.variable_colors {
         layout.local_search = (**colors).clone();
         layout.anneal = (*model.anneal).clone();

@@ -198,7 +198,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     };
     let model = build_model(problem, &config, &StopCheck::never())?;
     let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
-    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
+    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?);
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
     let gpu = if backend == Backend::Cuda { Some(crate::backend::cuda::Gpu::shared(ptx)?) } else { None };

@@ -24,7 +24,7 @@ use crate::gomea::parallel::{Hybrid, ParallelGomea, StageBackend, StageState};
 use crate::gomea::population::initial_population;
 use crate::gomea::run::{Limits, Run};
 use crate::gomea::{Population, PopulationEngine};
-use crate::linkage::coloring::{ColoringMethod, variable_groups};
+use crate::linkage::coloring::{ColoringMethod, variable_coloring};
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
 use crate::stop::StopCheck;
@@ -71,7 +71,7 @@ impl Case {
         let model = build_model(&*problem, &config, &StopCheck::never())?;
         let groups =
             model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
-        let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups));
+        let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups, &StopCheck::never())?);
         Ok(Case {
             name: format!("{} ({}) {linkage} {coloring}", problem.name(), problem.problem_type()),
             problem,
@@ -83,17 +83,18 @@ impl Case {
 
     /// The case with parallel Forced Improvement and local search of the offspring, annealed by
     /// `sweeps` sweeps first (the layout gets the variables' colour groups and the schedule).
-    pub fn hybrid(mut self, sweeps: u32) -> Case {
+    pub fn hybrid(mut self, sweeps: u32) -> Result<Case> {
         self.hybrid =
             Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring, anneal_sweeps: sweeps };
-        let groups = variable_groups(&*self.problem, self.config.coloring);
+        let never = StopCheck::never();
+        let coloring = variable_coloring(&*self.problem, self.config.coloring, &never)?;
         let mut layout = (*self.layout).clone();
-        layout.local_search = VariableColors::new(&groups);
-        layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed);
+        layout.local_search = VariableColors::from_coloring(&coloring);
+        layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed, &never)?;
         self.layout = Arc::new(layout);
         self.name =
             format!("{} +fi +ls{}", self.name, if sweeps > 0 { format!(" +anneal {sweeps}") } else { String::new() });
-        self
+        Ok(self)
     }
 }
 
@@ -353,15 +354,15 @@ pub fn generated_cases() -> Result<Vec<Case>> {
         Case::new(Box::new(weighted_partial_sat(60, 250, 21)?), LinkageModel::Univariate, ColoringMethod::DSatur, 21)?,
         // Hybrid parallel GOMEA: parallel Forced Improvement and local search of the offspring.
         // (greedy, and annealed by a few sweeps first).
-        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(0),
+        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(0)?,
         Case::new(graph(generate::random(2000, 8000, pm, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 19)?
-            .hybrid(6),
+            .hybrid(6)?,
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 20)?
-            .hybrid(4),
+            .hybrid(4)?,
         Case::new(Box::new(weighted_partial_sat(300, 1200, 22)?), LinkageModel::Flt, ColoringMethod::DSatur, 22)?
-            .hybrid(4),
+            .hybrid(4)?,
         Case::new(Box::new(trap::concatenated(5, 60, 23, true)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 23)?
-            .hybrid(0),
+            .hybrid(0)?,
     ])
 }
 
@@ -403,7 +404,7 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
                 graph.name = format!("{set}/{name}");
                 out.push(
                     Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 22)?
-                        .hybrid(10),
+                        .hybrid(10)?,
                 );
             }
             out.push(case);

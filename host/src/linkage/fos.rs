@@ -540,12 +540,13 @@ impl SparseUpgma {
             .map(|v| {
                 stop.every(v, 4096)?;
                 let mut list: Vec<Link> = Vec::new();
-                for &s in problem.dependent_subfunctions(v) {
+                for &s in problem.functions().dependent(v) {
                     let sum = problem.linkage_weight(s as usize);
                     if sum != 0 {
                         list.extend(
                             problem
-                                .subfunction_variables(s as usize)
+                                .functions()
+                                .variables_of(s as usize)
                                 .iter()
                                 .filter(|&&u| u as usize != v)
                                 .map(|&id| Link { sum, key: 0, id, size: 1 }),
