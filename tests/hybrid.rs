@@ -18,13 +18,13 @@ use pgomea::gomea::population::initial_population;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::gomea::{Population, PopulationEngine};
 use pgomea::linkage::coloring::{ColoringMethod, variable_coloring};
-use pgomea::stop::StopCheck;
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::{Edge, Graph};
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::{GrayBoxProblem, KindVisitor, nk};
 use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
 fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
@@ -123,7 +123,8 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
 fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
     for (k, p) in problems().into_iter().enumerate() {
         let never = StopCheck::never();
-        let colors = VariableColors::from_coloring(&variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap());
+        let colors =
+            VariableColors::from_coloring(&variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap());
         // Greedy and annealed searches.
         let sweeps = 50 * (k as u32 % 2);
         let schedule = AnnealSchedule::new(p.functions(), 4, &StopCheck::never()).unwrap();

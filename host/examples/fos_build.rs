@@ -1,18 +1,23 @@
-//! Times the linkage models and their colourings on one instance (wall and processor seconds;
-//! the LMIG is never built: Welsh-Powell and DSatur count its edges on the way).
+//! Times the set-up phases on one instance: reading it, the linkage models, their colourings
+//! (the LMIG is never built: Welsh-Powell and DSatur count its edges on the way), and with
+//! `--layout` parallel GOM's group layout and local search's variable colouring and annealing
+//! schedule. Each phase prints its wall and processor seconds and the peak resident memory
+//! during it (Linux: the peak is reset before each phase).
 //!
 //! cargo run --release --example fos_build -- INSTANCE [MODEL ...] [--lt-population N]
-//!     [--coloring METHOD,...] [--no-check]
+//!     [--coloring METHOD,...] [--no-check] [--layout]
 //!
 //! MODEL is `univariate`, `flt`, `bflt:K` or `lt` (default: univariate flt bflt:10 bflt:100);
 //! `lt` is learned from a uniformly random population of N solutions (default 100). METHOD is
-//! `welsh-powell`, `dsatur` or `incidence` (default: all three). Every colouring is checked
-//! against the FOS and the problem unless `--no-check`.
+//! `welsh-powell`, `dsatur` or `incidence` (default: all three; the layout uses the first).
+//! Every colouring is checked against the FOS and the problem unless `--no-check`.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgomea::linkage::coloring::{ColoringMethod, check_groups_independent};
+use pgomea::gomea::local_search::{AnnealSchedule, VariableColors};
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::linkage::coloring::{ColoringMethod, check_groups_independent, variable_coloring};
 use pgomea::linkage::conflicts::Sets;
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::stop::StopCheck;
@@ -30,12 +35,22 @@ fn cpu_s() -> f64 {
     t(r.ru_utime) + t(r.ru_stime)
 }
 
-/// Wall and processor seconds since `(wall, cpu)`.
-fn since(start: (Instant, f64)) -> String {
-    format!("{:.3} s (cpu {:.3} s)", start.0.elapsed().as_secs_f64(), cpu_s() - start.1)
+/// The peak resident memory since the last reset (VmHWM), in MiB, where Linux tells it.
+fn peak_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
 }
 
+/// Wall and processor seconds since `(wall, cpu)`, and the peak memory since.
+fn since(start: (Instant, f64)) -> String {
+    let peak = peak_mib().map(|m| format!(", peak {m} MiB")).unwrap_or_default();
+    format!("{:.3} s (cpu {:.3} s{peak})", start.0.elapsed().as_secs_f64(), cpu_s() - start.1)
+}
+
+/// Starts a phase: resets the peak resident memory (writing 5 to clear_refs) and the clocks.
 fn now() -> (Instant, f64) {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
     (Instant::now(), cpu_s())
 }
 
@@ -46,6 +61,7 @@ fn main() {
     let mut methods = vec![ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence];
     let mut population = 100usize;
     let mut check = true;
+    let mut layout = false;
     while let Some(a) = args.next() {
         if a == "--lt-population" {
             population = args.next().and_then(|s| s.parse().ok()).expect("--lt-population N");
@@ -54,6 +70,8 @@ fn main() {
             methods = list.split(',').map(|m| m.parse().unwrap_or_else(|e| panic!("{e}"))).collect();
         } else if a == "--no-check" {
             check = false;
+        } else if a == "--layout" {
+            layout = true;
         } else if path.is_none() {
             path = Some(PathBuf::from(a));
         } else {
@@ -93,6 +111,7 @@ fn main() {
             fos.largest_set(),
             fos.total_size()
         );
+        let mut first_groups = None;
         for &method in &methods {
             let t = now();
             let (coloring, report) = method.color_sets(Sets::Fos(&fos), problem, &never).unwrap_or_else(|e| {
@@ -100,6 +119,7 @@ fn main() {
                 std::process::exit(2)
             });
             let took = since(t);
+            first_groups.get_or_insert_with(|| coloring.groups());
             if check {
                 check_groups_independent(&coloring.groups(), &fos, problem).expect("dependent group");
             }
@@ -111,5 +131,24 @@ fn main() {
                 if check { " (checked)" } else { "" }
             );
         }
+        if let (true, Some(groups)) = (layout, first_groups) {
+            let t = now();
+            let layout = GroupLayout::new(problem, &fos, &groups, &never).unwrap_or_else(|e| panic!("{e}"));
+            println!(
+                "[{model}] layout: {}, {} slots, {} dependent subfunctions",
+                since(t),
+                layout.slot_set.len(),
+                layout.dep_subfunctions.len()
+            );
+        }
+    }
+    if layout {
+        let t = now();
+        let coloring = variable_coloring(problem, methods[0], &never).unwrap_or_else(|e| panic!("{e}"));
+        let colors = VariableColors::from_coloring(&coloring);
+        println!("variable colouring ({}): {}, {} colours", methods[0], since(t), colors.colors());
+        let t = now();
+        AnnealSchedule::new(problem.functions(), 1, &never).unwrap_or_else(|e| panic!("{e}"));
+        println!("annealing schedule: {}", since(t));
     }
 }

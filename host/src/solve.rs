@@ -348,64 +348,81 @@ pub fn solve<'a>(
         std::thread::spawn(move || crate::backend::cuda::Gpu::shared(ptx))
     });
     let stop = run.stop_check();
-    let model = build_model(problem, config, &stop)?;
     let seed = config.seed;
-    let mut device: Option<Arc<cuda::Gpu>> = None;
-    let (backend_name, mut ims) = match config.algorithm {
-        Algorithm::Serial => {
-            let serial = SerialConfig {
-                forced_improvement: config.forced_improvement,
-                order: match &model.groups {
-                    Some(g) => FosOrder::Colored(g.clone()),
-                    None => FosOrder::Random,
-                },
-                linkage: match config.linkage {
-                    LinkageModel::Lt => LinkageSource::Learned,
-                    _ => LinkageSource::Static(model.fos.clone()),
-                },
-                local_search: model.variable_colors.clone().map(|colors| LocalSearchSetting {
-                    mode: config.local_search,
-                    colors,
-                    anneal: model.anneal.clone(),
-                    sweeps: config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)),
-                }),
-            };
-            // Population and offspring, their fitness, the FI counters.
-            let per_solution = 2 * problem.variables() as u128 + 24;
-            let factory =
-                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
-                    fits_in_memory(size, per_solution)?;
-                    Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
-                };
-            ("cpu (serial)".to_string(), Ims::new(config.ims.clone(), Box::new(factory))?)
-        }
-        Algorithm::Parallel => {
-            let gpu = match opening.map(|handle| handle.join()) {
-                Some(Ok(Ok(gpu))) => Some(gpu),
-                // `--backend auto`: a GPU that fails at start leaves the run to the CPU.
-                Some(Ok(Err(e))) if config.backend == Backend::Auto => {
-                    if run.verbose() {
-                        eprintln!("backend: CPU (the GPU failed at start: {e})");
-                    }
-                    None
-                }
-                Some(Ok(Err(e))) => return Err(e),
-                Some(Err(_)) => return Err(Error::Cuda("opening the GPU failed".into())),
-                None => None,
-            };
-            if let Some(gpu) = &gpu {
-                gpu.reset_memory_peak()?;
-            }
-            device = gpu.clone();
-            let sweeps = config
-                .anneal_sweeps
-                .unwrap_or_else(|| default_anneal_sweeps(if gpu.is_some() { Backend::Cuda } else { Backend::Cpu }));
-            parallel_ims(problem, config, gpu, &model, sweeps, &stop)?
-        }
-    };
+    let verbose = run.verbose();
     // The set-up: the linkage model, its colourings and (parallel GOM) the layout and its upload.
+    let set_up = || -> Result<(Model, Option<Arc<cuda::Gpu>>, String, Ims<'a>)> {
+        let model = build_model(problem, config, &stop)?;
+        let mut device: Option<Arc<cuda::Gpu>> = None;
+        let (backend_name, ims) = match config.algorithm {
+            Algorithm::Serial => {
+                let serial = SerialConfig {
+                    forced_improvement: config.forced_improvement,
+                    order: match &model.groups {
+                        Some(g) => FosOrder::Colored(g.clone()),
+                        None => FosOrder::Random,
+                    },
+                    linkage: match config.linkage {
+                        LinkageModel::Lt => LinkageSource::Learned,
+                        _ => LinkageSource::Static(model.fos.clone()),
+                    },
+                    local_search: model.variable_colors.clone().map(|colors| LocalSearchSetting {
+                        mode: config.local_search,
+                        colors,
+                        anneal: model.anneal.clone(),
+                        sweeps: config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)),
+                    }),
+                };
+                // Population and offspring, their fitness, the FI counters.
+                let per_solution = 2 * problem.variables() as u128 + 24;
+                let factory =
+                    move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                        fits_in_memory(size, per_solution)?;
+                        Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
+                    };
+                ("cpu (serial)".to_string(), Ims::new(config.ims.clone(), Box::new(factory))?)
+            }
+            Algorithm::Parallel => {
+                let gpu = match opening.map(|handle| handle.join()) {
+                    Some(Ok(Ok(gpu))) => Some(gpu),
+                    // `--backend auto`: a GPU that fails at start leaves the run to the CPU.
+                    Some(Ok(Err(e))) if config.backend == Backend::Auto => {
+                        if verbose {
+                            eprintln!("backend: CPU (the GPU failed at start: {e})");
+                        }
+                        None
+                    }
+                    Some(Ok(Err(e))) => return Err(e),
+                    Some(Err(_)) => return Err(Error::Cuda("opening the GPU failed".into())),
+                    None => None,
+                };
+                if let Some(gpu) = &gpu {
+                    gpu.reset_memory_peak()?;
+                }
+                device = gpu.clone();
+                let sweeps = config
+                    .anneal_sweeps
+                    .unwrap_or_else(|| default_anneal_sweeps(if gpu.is_some() { Backend::Cuda } else { Backend::Cpu }));
+                parallel_ims(problem, config, gpu, &model, sweeps, &stop)?
+            }
+        };
+        Ok((model, device, backend_name, ims))
+    };
+    let mut setup = match set_up() {
+        Ok(setup) => Some(setup),
+        // Cut short by the time limit or a signal: the answer is the best of a first population
+        // drawn and evaluated whole, as every run's first population is.
+        Err(Error::Stopped(reason)) => {
+            run.set_stop(reason);
+            initial_population(problem, config.ims.n_base.max(1), population_seed(seed, 0), run);
+            None
+        }
+        Err(e) => return Err(e),
+    };
     let setup_s = setup_start.elapsed().as_secs_f64();
-    ims.run(run)?;
+    if let Some((_, _, _, ims)) = &mut setup {
+        ims.run(run)?;
+    }
     // A trace write error does not lose the result: the run keeps it for the caller to report.
     let _ = run.flush_trace();
     let elitist =
@@ -425,7 +442,7 @@ pub fn solve<'a>(
         variables: problem.variables(),
         subfunctions: problem.subfunctions(),
         algorithm: config.algorithm,
-        backend: backend_name,
+        backend: setup.as_ref().map_or_else(|| "none (stopped during set-up)".to_string(), |s| s.2.clone()),
         linkage: config.linkage.to_string(),
         seed,
         best_fitness: elitist.fitness,
@@ -437,14 +454,14 @@ pub fn solve<'a>(
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
         gom_steps: run.gom_steps,
-        generations: ims.total_generations(),
-        populations: ims.sizes(),
-        fos_sets: model.fos.sets.len(),
-        colors: model.groups.as_ref().map(|g| g.len()),
+        generations: setup.as_ref().map_or(0, |s| s.3.total_generations()),
+        populations: setup.as_ref().map_or_else(Vec::new, |s| s.3.sizes()),
+        fos_sets: setup.as_ref().map_or(0, |s| s.0.fos.sets.len()),
+        colors: setup.as_ref().and_then(|s| s.0.groups.as_ref().map(|g| g.len())),
         setup_s,
         peak_host_memory_bytes: peak_resident_memory(),
-        peak_device_memory_bytes: device.map(|g| g.peak_memory() as u64),
-        note: ims.cap_note.clone(),
+        peak_device_memory_bytes: setup.as_ref().and_then(|s| s.1.as_ref().map(|g| g.peak_memory() as u64)),
+        note: setup.as_ref().and_then(|s| s.3.cap_note.clone()),
         solution: elitist.genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect(),
         report: facts_json(problem.solution_report(&elitist.genes)),
     })

@@ -32,8 +32,8 @@ use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
-use crate::stop::StopCheck;
 use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
+use crate::stop::StopCheck;
 
 /// The most runs `bench speedup --runs` accepts.
 pub const MAX_RUNS: u64 = 10_000;

@@ -27,12 +27,12 @@ use crate::gomea::{Population, PopulationEngine};
 use crate::linkage::coloring::{ColoringMethod, variable_coloring};
 use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
-use crate::stop::StopCheck;
 use crate::problem::generate::{self, WeightRange};
 use crate::problem::maxcut::MaxCut;
 use crate::problem::maxsat::{self, MaxSat, SatFormat};
 use crate::problem::{nk, trap};
 use crate::solve::{Algorithm, SolveConfig, build_model};
+use crate::stop::StopCheck;
 
 #[derive(Args, Debug)]
 pub struct SelftestArgs {

@@ -463,13 +463,11 @@ fn dsatur_by(
 /// blocks (64, then 128, 256, 512, then 1024 at a time): the sets that find no free colour in a
 /// block go on, in order, to the next, which gives each set the colour the one-pass greedy would
 /// (within a block, exactly the sets coloured before it in the block's colours are seen). Time
-/// per block: the blocks' words times the sum over the sets still uncoloured of their variables
-/// and those variables' subfunctions.
+/// per block: the blocks' words times the sum over the sets still uncoloured of their variables'
+/// subfunctions.
 fn greedy_by_incidence(c: &Conflicts, order: &[u32], stop: &StopCheck) -> Result<Coloring, Error> {
-    let p = c.problem().functions();
-    let (l, m) = (p.variables(), p.len());
+    let (l, m) = (c.problem().variables(), c.problem().subfunctions());
     let mut colors = vec![UNCOLORED; c.len()];
-    let mut num_colors = 0usize;
     let mut pending: Vec<u32> = order.to_vec();
     let mut base = 0usize;
     let mut words = 1usize;
@@ -478,19 +476,50 @@ fn greedy_by_incidence(c: &Conflicts, order: &[u32], stop: &StopCheck) -> Result
             8 * words as u128 * (l + m) as u128,
             &format!("the colour marks of {l} variables and {m} subfunctions"),
         )?;
-        let mut var_used = vec![0u64; words * l];
-        let mut sub_used = vec![0u64; words * m];
-        let mut forbidden = vec![0u64; words];
+        let block = Block { conflicts: c, base, stop };
+        pending = match words {
+            1 => block.color::<1>(&pending, &mut colors)?,
+            2 => block.color::<2>(&pending, &mut colors)?,
+            4 => block.color::<4>(&pending, &mut colors)?,
+            8 => block.color::<8>(&pending, &mut colors)?,
+            _ => block.color::<16>(&pending, &mut colors)?,
+        };
+        base += 64 * words;
+        words = (2 * words).min(16);
+    }
+    let num_colors = colors.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+    Ok(Coloring { colors, num_colors })
+}
+
+/// One block of colours of [`greedy_by_incidence`]: colours `base..base + 64 W`.
+struct Block<'c> {
+    conflicts: &'c Conflicts<'c>,
+    base: usize,
+    stop: &'c StopCheck,
+}
+
+impl Block<'_> {
+    /// Colours the sets of `pending`, in order, that find a free colour in the block; returns the
+    /// others, in order.
+    fn color<const W: usize>(&self, pending: &[u32], colors: &mut [u32]) -> Result<Vec<u32>, Error> {
+        let c = self.conflicts;
+        let p = c.problem().functions();
+        // A variable read by a subfunction needs no bitset of its own: every set holding it
+        // marks the bitsets of its subfunctions too. The others keep one.
+        let mut var_used = vec![[0u64; W]; p.variables()];
+        let mut sub_used = vec![[0u64; W]; p.len()];
         let mut later = Vec::new();
         for (k, &i) in pending.iter().enumerate() {
-            stop.every(k, 4096)?;
-            forbidden.fill(0);
+            self.stop.every(k, 4096)?;
+            let mut forbidden = [0u64; W];
             let members = c.members(i as usize);
             for &v in members {
-                let v = v as usize;
-                or_into(&mut forbidden, &var_used[words * v..words * (v + 1)]);
-                for &s in p.dependent(v) {
-                    or_into(&mut forbidden, &sub_used[words * s as usize..words * (s as usize + 1)]);
+                let subs = p.dependent(v as usize);
+                if subs.is_empty() {
+                    or_into(&mut forbidden, &var_used[v as usize]);
+                }
+                for &s in subs {
+                    or_into(&mut forbidden, &sub_used[s as usize]);
                 }
             }
             let Some(w) = forbidden.iter().position(|&f| f != u64::MAX) else {
@@ -498,25 +527,23 @@ fn greedy_by_incidence(c: &Conflicts, order: &[u32], stop: &StopCheck) -> Result
                 continue;
             };
             let bit = (!forbidden[w]).trailing_zeros() as usize;
-            let color = base + 64 * w + bit;
-            colors[i as usize] = color as u32;
-            num_colors = num_colors.max(color + 1);
+            colors[i as usize] = (self.base + 64 * w + bit) as u32;
             let mask = 1u64 << bit;
             for &v in members {
-                var_used[words * v as usize + w] |= mask;
-                for &s in p.dependent(v as usize) {
-                    sub_used[words * s as usize + w] |= mask;
+                let subs = p.dependent(v as usize);
+                if subs.is_empty() {
+                    var_used[v as usize][w] |= mask;
+                }
+                for &s in subs {
+                    sub_used[s as usize][w] |= mask;
                 }
             }
         }
-        pending = later;
-        base += 64 * words;
-        words = (2 * words).min(16);
+        Ok(later)
     }
-    Ok(Coloring { colors, num_colors })
 }
 
-fn or_into(acc: &mut [u64], bits: &[u64]) {
+fn or_into<const W: usize>(acc: &mut [u64; W], bits: &[u64; W]) {
     for (a, b) in acc.iter_mut().zip(bits) {
         *a |= b;
     }
@@ -593,7 +620,11 @@ impl IndexedMaxHeap {
 /// together. This is the colouring of the univariate linkage model's interaction graph (set {v}
 /// conflicts with {u} exactly when a subfunction reads both), by `method`, without building the
 /// univariate model or the graph.
-pub fn variable_coloring(problem: &dyn GrayBoxProblem, method: ColoringMethod, stop: &StopCheck) -> Result<Coloring, Error> {
+pub fn variable_coloring(
+    problem: &dyn GrayBoxProblem,
+    method: ColoringMethod,
+    stop: &StopCheck,
+) -> Result<Coloring, Error> {
     Ok(method.color_sets(Sets::Variables(problem.variables()), problem, stop)?.0)
 }
 
@@ -736,7 +767,8 @@ mod tests {
                 assert!(
                     lmig.neighbours(i)
                         .iter()
-                        .any(|&j| coloring.colors[j as usize] == lower && (order.is_none() || rank[j as usize] < rank[i])),
+                        .any(|&j| coloring.colors[j as usize] == lower
+                            && (order.is_none() || rank[j as usize] < rank[i])),
                     "set {i} has colour {c} but colour {lower} was free"
                 );
             }

@@ -271,8 +271,11 @@ impl Conflicts<'_> {
         }
         // The walks run on pre-order positions: a path's sets and the variables it walks from lie
         // mostly in its top's subtree, one stretch of positions (a cache-friendly order).
-        let up: Vec<u32> =
-            order.iter().map(|&i| parent[i as usize]).map(|q| if q == NONE { NONE } else { first[q as usize] }).collect();
+        let up: Vec<u32> = order
+            .iter()
+            .map(|&i| parent[i as usize])
+            .map(|q| if q == NONE { NONE } else { first[q as usize] })
+            .collect();
         let leaf_at: Vec<u32> = leaf.iter().map(|&s| if s == NONE { NONE } else { first[s as usize] }).collect();
         drop(order);
         // Each variable's closure once: the positions of its own and its neighbours' smallest
@@ -331,7 +334,11 @@ impl Conflicts<'_> {
                     for (k, &i) in path.iter().rev().enumerate() {
                         stop.every(k, 64)?;
                         // The variables of set i not in the set below it.
-                        let skip = if below == NONE { 0..0 } else { first[below as usize]..first[below as usize] + extent[below as usize] };
+                        let skip = if below == NONE {
+                            0..0
+                        } else {
+                            first[below as usize]..first[below as usize] + extent[below as usize]
+                        };
                         for &v in &fos.sets[i as usize] {
                             if skip.contains(&leaf_at[v as usize]) {
                                 continue;

@@ -511,6 +511,7 @@ impl From<StopReason> for Halt {
 struct Cluster {
     links: Vec<Link>,
     best: Candidate,
+    size: u32,
     queued: bool,
 }
 
@@ -562,7 +563,7 @@ impl SparseUpgma {
                         false
                     }
                 });
-                Ok(Cluster { links: list, best: NO_PAIR, queued: false })
+                Ok(Cluster { links: list, best: NO_PAIR, size: 1, queued: false })
             })
             .collect::<Result<_, StopReason>>()?;
         // keyed[u]: how many of u's links (those to smaller variables, in order) have their key.
@@ -606,7 +607,7 @@ impl SparseUpgma {
     }
 
     fn size(&self, c: u32) -> usize {
-        self.sets[c as usize].len()
+        self.clusters[c as usize].size as usize
     }
 
     /// Merges the best linked pair while one is left (and more than one cluster).
@@ -614,6 +615,13 @@ impl SparseUpgma {
         let mut rescan: Vec<u32> = Vec::new();
         let mut merges = 0usize;
         while let Some(c) = self.queue.pop(&self.alive) {
+            // The next pair is most likely the queue's new top: fetch its clusters meanwhile.
+            if let Some(next) = self.queue.hot.peek() {
+                for x in [next.a, next.b] {
+                    prefetch(&self.clusters[x as usize]);
+                    prefetch(&self.sets[x as usize]);
+                }
+            }
             let (a, b) = (c.a, c.b);
             if !self.alive[a as usize] || !self.alive[b as usize] {
                 continue;
@@ -670,6 +678,15 @@ impl SparseUpgma {
             }
             drop((la, lb));
             let mut top = NO_PAIR;
+            // The linked clusters lie anywhere in memory: ask for all their lines first, then for
+            // the ends of their lists, so that the misses overlap.
+            for e in merged.iter().take(64) {
+                prefetch(&self.clusters[e.id as usize]);
+            }
+            for e in merged.iter().take(64) {
+                let links = &self.clusters[e.id as usize].links;
+                prefetch(links.as_ptr().wrapping_add(links.len()));
+            }
             for e in &mut merged {
                 e.key = rng.next_u64();
                 let u = e.id;
@@ -689,7 +706,7 @@ impl SparseUpgma {
             }
             self.link_entries += 2 * merged.len() as u128;
             self.sets.push(members);
-            self.clusters.push(Cluster { links: merged, best: top, queued: top.sum != 0 });
+            self.clusters.push(Cluster { links: merged, best: top, size: size as u32, queued: top.sum != 0 });
             self.alive.push(true);
             if top.sum != 0 {
                 self.queue.push(top);
@@ -728,6 +745,19 @@ impl SparseUpgma {
             }
         }
     }
+}
+
+/// Asks the processor to fetch the cache line at `p` (a hint: nothing is read, no address can
+/// fault).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing architecturally and cannot fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// The queue of candidate pairs, largest first: a binary heap of the pairs above a threshold,
@@ -869,11 +899,7 @@ mod tests {
 
     /// Today's builder before the rewrite (a heap of every linked pair), kept as the reference
     /// that the new one must reproduce set for set.
-    fn reference_flt(
-        problem: &dyn GrayBoxProblem,
-        max_set_size: Option<usize>,
-        rng: &mut SplitMix64,
-    ) -> Fos {
+    fn reference_flt(problem: &dyn GrayBoxProblem, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
         let l = problem.variables();
         let bound = max_set_size.unwrap_or(usize::MAX).max(1);
         let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
@@ -1090,8 +1116,15 @@ mod tests {
                 for bound in [None, Some(2), Some(3 + rng.index(8)), Some(50)] {
                     let seed = rng.next_u64();
                     let expected = reference_flt(&*p, bound, &mut SplitMix64::new(seed));
-                    let got = Fos::fixed_linkage_tree(&*p, bound, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
-                    assert_eq!(got, expected, "{} ({} variables), bound {bound:?}, seed {seed}", p.name(), p.variables());
+                    let got =
+                        Fos::fixed_linkage_tree(&*p, bound, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{} ({} variables), bound {bound:?}, seed {seed}",
+                        p.name(),
+                        p.variables()
+                    );
                     // Tiny refills of the queue's heap: the pool and its threshold at work.
                     let hot = 1 + trial % 4;
                     let never = StopCheck::never();
@@ -1166,7 +1199,9 @@ mod tests {
         let b = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7), &StopCheck::never()).unwrap();
         assert_eq!(a, b);
         let distinct: std::collections::HashSet<Vec<u32>> = (0..10)
-            .map(|s| Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().sets[l].clone())
+            .map(|s| {
+                Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().sets[l].clone()
+            })
             .collect();
         assert!(distinct.len() > 1, "tie breaks do not depend on the seed");
     }
@@ -1231,10 +1266,19 @@ mod tests {
     #[test]
     fn tiny_trees() {
         let p = graph(1, &[]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets, vec![vec![0]]);
+        assert_eq!(
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
+            vec![vec![0]]
+        );
         let p = graph(2, &[(0, 1, 3)]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets, vec![vec![0], vec![1]]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets, vec![vec![0], vec![1]]);
+        assert_eq!(
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
+            vec![vec![0], vec![1]]
+        );
+        assert_eq!(
+            Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
+            vec![vec![0], vec![1]]
+        );
         let lt = Fos::learned_linkage_tree(&[0, 1, 1, 0], 2, 2, &mut SplitMix64::new(1));
         assert_eq!(lt.sets, vec![vec![0], vec![1]]);
         let lt = Fos::learned_linkage_tree(&[], 0, 3, &mut SplitMix64::new(1));
@@ -1483,7 +1527,10 @@ mod tests {
     fn build_dispatches() {
         let mut rng = SplitMix64::new(2);
         let p = random_graph(30, 30, true, false, &mut rng);
-        assert_eq!(Fos::build(&LinkageModel::Univariate, &p, &mut rng, &StopCheck::never()).unwrap(), Fos::univariate(30));
+        assert_eq!(
+            Fos::build(&LinkageModel::Univariate, &p, &mut rng, &StopCheck::never()).unwrap(),
+            Fos::univariate(30)
+        );
         assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng, &StopCheck::never()).unwrap(), Fos::univariate(30));
         assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng, &StopCheck::never()).unwrap().len(), 58);
         assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng, &StopCheck::never()).unwrap().largest_set() <= 4);

@@ -51,12 +51,7 @@ impl GroupLayout {
     /// its place), the second writes the variables and the subfunctions straight into their
     /// places. Time linear in the sum over the sets of their variables' subfunction entries;
     /// memory: the arrays themselves. Stops with `Error::Stopped` when `stop` says so.
-    pub fn new(
-        problem: &dyn GrayBoxProblem,
-        fos: &Fos,
-        groups: &[Vec<u32>],
-        stop: &StopCheck,
-    ) -> Result<Self, Error> {
+    pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>], stop: &StopCheck) -> Result<Self, Error> {
         let l = problem.variables();
         let slots: usize = groups.iter().map(Vec::len).sum();
         let n = fos.len();
