@@ -106,7 +106,7 @@ fn check_figure(dir: &Path, name: &str) {
     let png = std::fs::read(dir.join("figures").join(format!("{name}.png"))).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}.png lacks the PNG signature");
     let (w, h, channels, pixels) =
-        pgomea::app::experiment::plot::decode_png(&png).unwrap_or_else(|e| panic!("{name}.png: {e}"));
+        pgomea_cli::experiment::plot::decode_png(&png).unwrap_or_else(|e| panic!("{name}.png: {e}"));
     assert_eq!((w, h), (800, 560));
     assert_eq!(pixels.len(), (w * h) as usize * channels);
     let inked = pixels.chunks(channels).filter(|p| p.iter().take(3).any(|&c| c < 200)).count();
@@ -145,7 +145,7 @@ fn run_study(
     for f in &run_files {
         let id = f.strip_suffix(".json").unwrap();
         assert!(id.starts_with(&format!("{study}-")) && id.contains("-seed"), "run id {id}");
-        let r = pgomea::app::experiment::store::load(&dir.join("runs").join(f)).unwrap();
+        let r = pgomea_cli::experiment::store::load(&dir.join("runs").join(f)).unwrap();
         assert_eq!(r.run_id, id);
         assert_eq!(r.study, study);
         assert!(r.seed >= 1 && r.seed <= runs as u64);
@@ -379,7 +379,7 @@ fn a_second_invocation_skips_finished_runs() {
     assert_eq!(list(&d.join("out"), "runs").len(), 4);
     // The rerun is the same run (same seed, same evaluation budget).
     assert!(!std::fs::read(runs.join(&before[1].0)).unwrap().is_empty());
-    let again = pgomea::app::experiment::store::load(&runs.join(&before[1].0)).unwrap();
+    let again = pgomea_cli::experiment::store::load(&runs.join(&before[1].0)).unwrap();
     let old: serde_json::Value = serde_json::from_slice(&before[1].1).unwrap();
     assert_eq!(serde_json::json!(again.best_fitness), old["best_fitness"]);
 }
@@ -435,17 +435,17 @@ fn list_prints_one_runnable_command_per_run_and_shards_split_it() {
 fn paper_budgets_and_time_limits_in_the_plan() {
     let d = scratch("paper");
     let inst = tiny_instances(&d);
-    let parse = |extra: &[&str]| -> pgomea::app::experiment::ExperimentArgs {
+    let parse = |extra: &[&str]| -> pgomea_cli::experiment::ExperimentArgs {
         let mut a = vec!["speedup", "--out", "/nonexistent", "--instances", &inst[0]];
         a.extend(extra);
-        pgomea::app::experiment::parse_args(a).unwrap()
+        pgomea_cli::experiment::parse_args(a).unwrap()
     };
     // Defaults: 3 runs, minutes-sized limits, --backend auto.
     let plan = parse(&[]).plan().unwrap();
     assert_eq!(plan.len(), 2 * 3);
     assert!(plan.iter().all(|r| r.time_limit == Some(15.0) && r.max_evals.is_none()));
     let args = parse(&[]);
-    assert_eq!(args.backend, pgomea::solve::Backend::Auto);
+    assert_eq!(args.backend.backend, None, "the library decides: auto");
     // --paper: 30 runs, 1 h; 6 h for serial on large instances (tor6 counts as large here).
     let plan = parse(&["--paper", "--large-vertices", "36"]).plan().unwrap();
     assert_eq!(plan.len(), 2 * 30);
@@ -514,7 +514,7 @@ fn an_interrupt_leaves_finished_runs_intact_and_the_study_resumes() {
     // Every result file there is complete.
     for f in &done {
         assert!(f.ends_with(".json"), "{f}");
-        pgomea::app::experiment::store::load(&out.join("runs").join(f)).unwrap();
+        pgomea_cli::experiment::store::load(&out.join("runs").join(f)).unwrap();
     }
     for f in list(&out, "traces") {
         let text = std::fs::read_to_string(out.join("traces").join(&f)).unwrap();
@@ -627,7 +627,7 @@ fn default_instances_come_from_the_data_directory() {
         "{runs:?}"
     );
     for f in runs.iter().filter(|f| f.contains("-g1-")) {
-        let r = pgomea::app::experiment::store::load(&Path::new(&out).join("runs").join(f)).unwrap();
+        let r = pgomea_cli::experiment::store::load(&Path::new(&out).join("runs").join(f)).unwrap();
         // A proven optimum is the target: the run stops there.
         assert_eq!(r.config.target, Some(g1_best));
         assert!(r.is_optimal && r.instance_source == "C/G1");

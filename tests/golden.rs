@@ -7,13 +7,12 @@
 
 use std::time::Duration;
 
-use pgomea::gomea::ims::ImsConfig;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::linkage::coloring::ColoringMethod;
 use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::solve::{Algorithm, Backend, FosOrderKind, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Backend, FosOrderKind, RunOptions, solve_run};
 use serde_json::Value;
 
 fn instance(spec: &Value) -> MaxCut {
@@ -38,26 +37,27 @@ fn fixed_seed_runs_give_the_recorded_results() {
     for (k, case) in cases.iter().enumerate() {
         let problem = instance(&case["instance"]);
         let s = |key: &str| case[key].as_str().unwrap().to_string();
-        let config = SolveConfig {
-            algorithm: if s("algorithm") == "parallel" { Algorithm::Parallel } else { Algorithm::Serial },
-            backend: Backend::Cpu,
-            linkage: s("linkage").parse::<LinkageModel>().unwrap(),
-            coloring: s("coloring").parse::<ColoringMethod>().unwrap(),
-            fos_order: if s("fos_order") == "colored" { FosOrderKind::Colored } else { FosOrderKind::Random },
+        let config = RunOptions {
+            algorithm: Some(if s("algorithm") == "parallel" { Algorithm::Parallel } else { Algorithm::Serial }),
+            backend: Some(Backend::Cpu),
+            linkage: Some(s("linkage").parse::<LinkageModel>().unwrap()),
+            coloring: Some(s("coloring").parse::<ColoringMethod>().unwrap()),
+            fos_order: Some(if s("fos_order") == "colored" { FosOrderKind::Colored } else { FosOrderKind::Random }),
             // 0.1.0 ran parallel GOMEA without Forced Improvement whatever the option said.
-            forced_improvement: case["forced_improvement"].as_bool().unwrap() && s("algorithm") == "serial",
-            seed: case["seed"].as_u64().unwrap(),
-            local_search: pgomea::gomea::LocalSearchMode::Off,
+            forced_improvement: Some(case["forced_improvement"].as_bool().unwrap() && s("algorithm") == "serial"),
+            seed: case["seed"].as_u64(),
+            local_search: Some(pgomea::gomea::LocalSearchMode::Off),
             anneal_sweeps: Some(0),
-            ims: ImsConfig { max_population: Some(4096), ..ImsConfig::default() },
+            max_population: Some(4096),
             threads: Some(2),
-            device_memory_limit: None,
-            ptx: None,
-        };
+            ..RunOptions::default()
+        }
+        .resolve(&problem, None)
+        .unwrap();
         let limits =
             Limits { time: Some(Duration::from_secs(600)), evaluations: case["max_evals"].as_f64(), target: None };
         let mut run = Run::new(&problem, limits);
-        let o = solve(&problem, &config, &mut run, None).unwrap();
+        let o = solve_run(&problem, &config, &mut run).unwrap();
         let e = &case["expected"];
         let what = format!("case {k} ({} {} seed {})", s("algorithm"), s("linkage"), config.seed);
         assert_eq!(o.best_fitness, e["best_fitness"].as_i64().unwrap(), "{what}: best fitness");

@@ -1,19 +1,24 @@
-//! GPU tests: the CUDA backend against the CPU backend, bit for bit: every kernel alone on random
+//! GPU tests: the CUDA backend against the CPU backend, bit for bit: every stage alone on random
 //! inputs (including segments longer than a block and groups of one set), and whole generations
 //! (offspring, working copy and fitness after every group; population and elitist after every
-//! generation). Without a CUDA driver or device they say so and pass as skipped.
+//! generation), cooperatively and without cooperative launches, so that every kernel of every
+//! kind runs (the test checks that it did). Without a CUDA driver or device they say so and pass
+//! as skipped.
 
 mod common;
 
-use pgomea::app::selftest::{Candidate, check_generations, check_stages, data_cases, generated_cases};
+use pgomea_cli::selftest::{
+    Candidate, check_generations, check_stages, data_cases, generated_cases, kernels_not_launched, launch_counts,
+};
+use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS};
 
-const KERNELS_PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
+use pgomea::backend::cuda::KERNELS_PTX;
 
 fn gpu() -> Option<Candidate> {
     match pgomea::backend::cuda::probe() {
         Ok(name) => {
             eprintln!("GPU: {name}");
-            Some(Candidate::Cuda { ptx: KERNELS_PTX })
+            Some(Candidate::Cuda)
         }
         Err(why) => {
             // Straight to stderr (not the captured eprintln!), so that the skip shows in every run.
@@ -24,9 +29,9 @@ fn gpu() -> Option<Candidate> {
     }
 }
 
-fn all_cases() -> Vec<pgomea::app::selftest::Case> {
+fn all_cases() -> Vec<pgomea_cli::selftest::Case> {
     let mut cases = generated_cases().unwrap();
-    let args = pgomea::app::args::InstanceArgs::none();
+    let args = pgomea_cli::args::InstanceArgs::none();
     cases.extend(data_cases(&args).unwrap());
     cases
 }
@@ -35,13 +40,17 @@ fn all_cases() -> Vec<pgomea::app::selftest::Case> {
 fn the_ptx_is_complete() {
     // No unresolved functions: every call is defined in the module (checked without a GPU too).
     assert!(!KERNELS_PTX.contains(".extern .func"), "the PTX calls a function it does not define");
-    // Every problem kind's kernel set, and the elitist marking.
-    for kind in ["pairwise", "tables", "clauses"] {
-        for k in [format!("pgomea_generation_{kind}"), format!("pgomea_pass_{kind}")] {
-            assert!(KERNELS_PTX.contains(&format!(".entry {k}(")), "kernel {k} missing from the PTX");
-        }
+    // Every kernel of every kind of the device crate's list, and no other.
+    for k in KERNELS {
+        assert!(KERNELS_PTX.contains(&format!(".entry {k}(")), "kernel {k} missing from the PTX");
     }
-    assert!(KERNELS_PTX.contains(".entry pgomea_mark_elitist("), "kernel pgomea_mark_elitist missing from the PTX");
+    let entries = KERNELS_PTX.matches(".entry ").count();
+    assert_eq!(entries, KERNELS.len(), "the PTX has {entries} kernels, the list {}", KERNELS.len());
+    // Five per kind of the registry, named after the kind, and the two every kind shares.
+    assert_eq!(KERNELS.len(), 5 * KIND_KERNELS.len() + 2);
+    for (kind, names) in KIND_KERNELS {
+        assert!(names.all().iter().all(|k| k.starts_with("pgomea_") && k.ends_with(&format!("_{kind}"))), "{kind}");
+    }
 }
 
 #[test]
@@ -57,6 +66,7 @@ fn every_kernel_matches_its_cpu_stage_on_random_inputs() {
 #[test]
 fn cuda_generations_equal_cpu_generations_bit_for_bit() {
     let Some(gpu) = gpu() else { return };
+    let before = launch_counts(gpu).unwrap().unwrap();
     for case in all_cases() {
         for n in [16, 64] {
             let (groups, _) = check_generations(&case, gpu, n, 3).unwrap_or_else(|e| panic!("{e}"));
@@ -68,6 +78,10 @@ fn cuda_generations_equal_cpu_generations_bit_for_bit() {
             }
         }
     }
+    // Cooperatively and as graphs (without cooperative launches), with the hybrid cases: every
+    // kernel of every kind ran (other tests only add launches).
+    let missing = kernels_not_launched(&before, &launch_counts(gpu).unwrap().unwrap());
+    assert!(missing.is_empty(), "kernels that never ran in the comparisons: {missing:?}");
 }
 
 #[test]
@@ -76,20 +90,20 @@ fn cuda_backend_solves_a_torus_through_the_cli_path() {
     use pgomea::gomea::run::{Limits, Run};
     use pgomea::problem::generate::{WeightRange, torus};
     use pgomea::problem::maxcut::MaxCut;
-    use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+    use pgomea::solve::{Algorithm, Backend, RunOptions};
     let p = MaxCut::new(torus(16, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
-    let target = p.graph.total_weight().unwrap();
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend: Backend::Cuda,
-        ptx: Some(KERNELS_PTX),
-        ..SolveConfig::default()
+    let target = p.total_weight().unwrap();
+    let options = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cuda),
+        time_limit: Some(60.0),
+        ..RunOptions::default()
     };
     let mut run = Run::new(
         &p,
         Limits { time: Some(std::time::Duration::from_secs(60)), evaluations: None, target: Some(target) },
     );
-    let o = solve(&p, &config, &mut run, Some(target)).unwrap();
+    let o = common::solve_in(&p, options, &mut run, Some(target)).unwrap();
     assert!(o.backend.starts_with("cuda"), "{}", o.backend);
     assert!(o.reached_target, "{} of {target}", o.best_fitness);
 }
@@ -101,30 +115,29 @@ fn a_device_memory_limit_stops_the_multi_start_scheme_growing() {
     use pgomea::problem::GrayBoxProblem;
     use pgomea::problem::generate::{WeightRange, torus};
     use pgomea::problem::maxcut::MaxCut;
-    use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+    use pgomea::solve::{Algorithm, Backend, RunOptions};
     let p = MaxCut::new(torus(64, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
-    // About two small populations' worth: the scheme must stop growing, not fail.
-    let limit = 6 << 20;
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend: Backend::Cuda,
-        ptx: Some(KERNELS_PTX),
-        device_memory_limit: Some(limit),
-        ..SolveConfig::default()
+    // About two small populations' worth (MiB): the scheme must stop growing, not fail.
+    let options = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cuda),
+        device_memory_limit: Some(6),
+        ..RunOptions::default()
     };
     let mut run =
         Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(20)), evaluations: None, target: None });
-    let o = solve(&p, &config, &mut run, None).unwrap();
+    let o = common::solve_in(&p, options.clone(), &mut run, None).unwrap();
     let note = o.note.clone().unwrap_or_default();
     assert!(note.contains("did not fit") && note.contains("--device-memory-limit"), "{note}");
     assert!(o.populations.len() >= 2 && *o.populations.last().unwrap() <= 256, "{:?}", o.populations);
     let solution: Vec<u8> = o.solution.bytes().map(|b| b - b'0').collect();
     assert_eq!(p.evaluate(&solution), o.best_fitness);
-    // Too little for the problem's own arrays: a clear error.
-    let tiny = SolveConfig { device_memory_limit: Some(1024), ..config };
+    // Too little for the problem's own arrays (1 MiB for a torus of 65536 vertices): a clear error.
+    let p = MaxCut::new(torus(256, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
     let mut run =
         Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(5)), evaluations: None, target: None });
-    let e = solve(&p, &tiny, &mut run, None).unwrap_err().to_string();
+    let tiny = RunOptions { device_memory_limit: Some(1), ..options };
+    let e = common::solve_in(&p, tiny, &mut run, None).unwrap_err().to_string();
     assert!(e.contains("do not fit"), "{e}");
 }
 

@@ -13,7 +13,7 @@ use pgomea::backend::cpu;
 use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::local_search::{self, AnnealSchedule, SearchStep, VariableColors};
 use pgomea::gomea::parallel::layout::GroupLayout;
-use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageBackend};
+use pgomea::gomea::parallel::{Hybrid, ParallelGomea};
 use pgomea::gomea::population::initial_population;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::gomea::{Population, PopulationEngine};
@@ -23,7 +23,7 @@ use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::{Edge, Graph};
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::{GrayBoxProblem, KindVisitor, nk};
-use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Backend, RunOptions};
 use pgomea::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
@@ -50,7 +50,9 @@ fn search(
         type Output = (i64, u64);
         fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
             // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe { local_search::search(&kind, self.0.functions(), self.1, self.2, 5, self.3, self.4, self.5) }
+            unsafe {
+                local_search::search_genotype(&kind, self.0.functions(), self.1, self.2, 5, self.3, self.4, self.5)
+            }
         }
     }
     let (mut gain, mut rounds) = (0, 0);
@@ -131,7 +133,7 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         let fos = Fos::univariate(p.variables());
         let groups = ColoringMethod::WelshPowell.color(&fos, &*p, &never).unwrap().groups();
         let mut layout = GroupLayout::new(&*p, &fos, &groups, &never).unwrap();
-        layout.local_search = colors.clone();
+        layout.variable_colors = colors.clone();
         layout.anneal = schedule.clone();
         let layout = Arc::new(layout);
         let mut run = Run::new(&*p, Limits::default());
@@ -146,7 +148,7 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         }
         let fitness = population.fitness.clone();
         let pool = Arc::new(cpu::thread_pool(Some(3)).unwrap());
-        let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool);
+        let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool).unwrap();
         // The initial population's search is stream u32::MAX, seed 5 (the backend's).
         let hybrid =
             Hybrid { forced_improvement: false, local_search: LocalSearchMode::Initial, anneal_sweeps: sweeps };
@@ -182,7 +184,7 @@ fn forced_improvement_accepts_strict_improvements_from_the_elitist_and_replaces_
     let fitness: Vec<i64> = rows.iter().map(|r| p.evaluate(r)).collect();
     let population = Population { n: 4, l: 5, genes, fitness: fitness.clone() };
     let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
-    let mut b = cpu::new_backend(&p, layout.clone(), population, 3, pool);
+    let mut b = cpu::new_backend(&p, layout.clone(), population, 3, pool).unwrap();
     b.start_generation(&elitist, 2, &fitness).unwrap();
     b.begin_forced_improvement(&[1, 1, 1, 0], &elitist).unwrap();
     b.begin_groups(0, &[0, 1], true).unwrap();
@@ -209,20 +211,20 @@ fn solve_with(
     target: i64,
     seed: u64,
 ) -> pgomea::solve::Outcome {
-    let config = SolveConfig {
-        algorithm,
-        backend: Backend::Cpu,
+    let config = RunOptions {
+        algorithm: Some(algorithm),
+        backend: Some(Backend::Cpu),
         threads: Some(2),
-        forced_improvement: fi,
-        local_search: ls,
-        linkage: LinkageModel::Flt,
-        seed,
-        ..SolveConfig::default()
+        forced_improvement: Some(fi),
+        local_search: Some(ls),
+        linkage: Some(LinkageModel::Flt),
+        seed: Some(seed),
+        ..RunOptions::default()
     };
     let mut run =
         Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(3e5), target: Some(target) });
     run.verify = true;
-    solve(p, &config, &mut run, Some(target)).unwrap()
+    common::solve_in(p, config.clone(), &mut run, Some(target)).unwrap()
 }
 
 #[test]

@@ -21,7 +21,8 @@ fn parses_a_valid_instance() {
     let i = Graph::parse("3 2\n1 2 5\n2 3 -1\n", "ok.txt", "ok").unwrap();
     assert_eq!(i.vertices, 3);
     assert_eq!(i.edges.len(), 2);
-    assert_eq!((i.edges[1].u, i.edges[1].v, i.edges[1].w), (1, 2, -1));
+    let e = i.edges.get(1);
+    assert_eq!((e.u, e.v, e.w), (1, 2, -1));
     let again = Graph::parse(&i.to_text(), "x", "x").unwrap();
     assert_eq!(again.edges, i.edges);
 }

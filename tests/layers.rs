@@ -1,14 +1,16 @@
-//! The host library's architecture, checked on its source: the modules form one-way layers
-//! (error -> problem -> linkage -> gomea -> backend -> solve -> app, each using only those before
-//! it), no two modules import each other in a circle, and clap and plotters are used in the app
-//! layer alone. Every `use` and every `crate::`/`super::` path counts as an import; unit-test
-//! modules (`#[cfg(test)]` to the end of a file) do not.
+//! The library's architecture, checked on its source: the modules of host/ form one-way layers
+//! (stop -> error -> choice -> problem -> linkage -> gomea -> backend -> solve, each using only
+//! those before it), no two modules import each other in a circle, and the library depends on
+//! none of the command line's crates (clap, plotters, png, the font): those belong to the CLI
+//! crate (the repository root), which Cargo keeps apart. Every `use` and every
+//! `crate::`/`super::` path counts as an import; unit-test modules (`#[cfg(test)]` to the end of a
+//! file) do not.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 9] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve", "app"];
-/// Crates that belong to the app layer alone.
+const LAYERS: [&str; 8] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve"];
+/// Crates of the command line alone.
 const APP_ONLY_CRATES: [&str; 4] = ["clap", "plotters", "png", "dejavu"];
 
 /// The module path of a source file: host/src/gomea/parallel/mod.rs -> [gomea, parallel].
@@ -159,11 +161,9 @@ fn host_modules_are_one_way_layers_without_circles() {
         let code = code(&text);
         let stem = file.file_stem().unwrap();
         let is_mod_file = stem == "mod" || stem == "lib";
-        if module.first().map(String::as_str) != Some("app") && !module.is_empty() {
-            for krate in APP_ONLY_CRATES {
-                if code.contains(&format!("{krate}::")) {
-                    problems.push(format!("{}: uses {krate}, which belongs to the app layer", file.display()));
-                }
+        for krate in APP_ONLY_CRATES {
+            if code.contains(&format!("{krate}::")) {
+                problems.push(format!("{}: uses {krate}, which belongs to the command line", file.display()));
             }
         }
         for path in imports(&code, module, is_mod_file) {
@@ -229,6 +229,20 @@ fn host_modules_are_one_way_layers_without_circles() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_library_does_not_depend_on_the_command_line_crates() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("host").join("Cargo.toml")).unwrap();
+    let deps = manifest.split("[dependencies]").nth(1).expect("host/Cargo.toml has dependencies");
+    let deps = deps.split("\n[").next().unwrap();
+    for krate in APP_ONLY_CRATES {
+        assert!(
+            !deps.lines().any(|l| l.trim_start().starts_with(krate)),
+            "host/Cargo.toml depends on {krate}, a crate of the command line"
+        );
+    }
 }
 
 #[test]

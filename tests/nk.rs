@@ -15,7 +15,7 @@ use pgomea::problem::GrayBoxProblem;
 use pgomea::problem::load::{self, ProblemFormat};
 use pgomea::problem::nk;
 use pgomea::problem::tables::TableProblem;
-use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::solve::Algorithm;
 
 fn brute_force(p: &dyn GrayBoxProblem) -> i64 {
     let l = p.variables();
@@ -133,12 +133,11 @@ fn reaches_the_optimum(algorithm: Algorithm, linkage: LinkageModel) {
     for (n, k, seed) in [(40, 3, 1), (60, 4, 2), (80, 5, 3)] {
         let p = nk::sliding_window(n, k, seed).unwrap();
         let opt = p.optimum.unwrap();
-        let config =
-            SolveConfig { algorithm, backend: Backend::Cpu, linkage, threads: Some(2), seed, ..SolveConfig::default() };
+        let config = common::cpu_options(algorithm, linkage, seed);
         let mut run =
             Run::new(&p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(2e6), target: Some(opt) });
         run.verify = true;
-        let o = solve(&p, &config, &mut run, Some(opt)).unwrap();
+        let o = common::solve_in(&p, config.clone(), &mut run, Some(opt)).unwrap();
         assert!(
             o.reached_target,
             "{algorithm:?} {linkage} on n {n} k {k}: {} of {opt} after {}",

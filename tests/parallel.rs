@@ -6,19 +6,18 @@ mod common;
 
 use std::time::Duration;
 
-use pgomea::app::selftest::{
-    Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
-};
 use pgomea::backend::cpu;
-use pgomea::gomea::parallel::StageBackend;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::linkage::coloring::{ColoringMethod, Lmig, check_groups_independent};
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Backend, RunOptions};
 use pgomea::stop::StopCheck;
+use pgomea_cli::selftest::{
+    Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
+};
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
 use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 use std::sync::Arc;
@@ -41,7 +40,7 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
                 state.work = state.offspring.clone();
                 let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
                 let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
-                let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool);
+                let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool).unwrap();
                 b.set_state(&state).unwrap();
                 b.begin_groups(2, &[g], false).unwrap();
                 for &pass in passes {
@@ -150,23 +149,23 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
 }
 
 fn parallel_solve(p: &MaxCut, target: i64, seed: u64) -> pgomea::solve::Outcome {
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend: Backend::Cpu,
+    let config = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cpu),
         threads: Some(2),
-        seed,
-        ..SolveConfig::default()
+        seed: Some(seed),
+        ..RunOptions::default()
     };
     let mut run =
         Run::new(p, Limits { time: Some(Duration::from_secs(120)), evaluations: Some(5e5), target: Some(target) });
-    solve(p, &config, &mut run, Some(target)).unwrap()
+    common::solve_in(p, config.clone(), &mut run, Some(target)).unwrap()
 }
 
 #[test]
 fn parallel_gomea_reaches_proven_optima() {
     for (side, seed) in [(4, 1), (8, 2), (12, 3)] {
         let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
-        let o = parallel_solve(&p, p.graph.total_weight().unwrap(), seed);
+        let o = parallel_solve(&p, p.total_weight().unwrap(), seed);
         assert!(o.reached_target, "torus {side}: {} after {}", o.best_fitness, o.stop_reason);
     }
     let Some((dir, a)) = common::known("A") else { return };
@@ -213,4 +212,126 @@ fn walking_the_donor_order_by_jumps_visits_the_same_candidates_as_indexing_it() 
             }
         }
     }
+}
+
+/// The buffer table gives every buffer its length, and the population's bytes are those the CUDA
+/// memory budget counted before the table existed (P, O, O' of l genes, six per-solution arrays,
+/// the stage rows, one reference row, the counters, the schedule and the barrier).
+#[test]
+fn the_buffer_table_sizes_every_buffer() {
+    use pgomea_device::stage::{BUFFER, BUFFERS, BufferSizes, population_bytes};
+    for (n, l, gs, ds, groups) in
+        [(1, 1, 1, 1, 1), (16, 400, 37, 120, 9), (33, 0, 5, 7, 0), (1000, 20_000, 300, 900, 40)]
+    {
+        let s = BufferSizes { n, l, row_slots: gs, row_deps: ds, groups };
+        let before =
+            3 * n * l + l.max(1) + 16 * n + n * gs * (4 + 8 + 1) + 8 * n * ds + 5 * n + 16 + 4 * (2 + groups.max(1));
+        assert_eq!(population_bytes(&s), before, "{s:?}");
+    }
+    let names: Vec<&str> = BUFFERS.iter().map(|b| b.name).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+    // A handle is its buffer's place in the table.
+    assert_eq!(BUFFERS[BUFFER.parents.index()].name, "parents");
+    assert_eq!(BUFFERS[BUFFER.donors.index()].name, "donors");
+    assert_eq!(BUFFERS[BUFFER.barrier.index()].name, "barrier");
+    assert!(BUFFERS[BUFFER.fitness.index()].compared && !BUFFERS[BUFFER.schedule.index()].compared);
+}
+
+/// A random state keeps to the table's values (any single stage may run on it), and a
+/// difference between two states is named by its buffer.
+#[test]
+fn random_states_keep_to_the_table_and_differences_are_named() {
+    use pgomea::gomea::parallel::StageState;
+    use pgomea_device::stage::{BUFFERS, FI_IMPROVED, Values};
+    for case in generated_cases().unwrap().into_iter().take(6) {
+        let n = 17;
+        let sizes = case.layout.buffer_sizes(n);
+        let state = StageState::random(&sizes, 3);
+        assert_eq!(state, StageState::random(&sizes, 3));
+        assert_ne!(state, StageState::random(&sizes, 4));
+        let lengths = [
+            ("parents", state.parents.len()),
+            ("offspring", state.offspring.len()),
+            ("donors", state.donors.len()),
+            ("diff", state.diff.len()),
+            ("forced", state.forced.len()),
+        ];
+        for (name, len) in lengths {
+            let spec = BUFFERS.iter().find(|b| b.name == name).unwrap();
+            assert_eq!(len, spec.length.elements(&sizes), "{name}");
+        }
+        assert!(state.parents.iter().chain(&state.offspring).chain(&state.work).all(|&g| g <= 1));
+        assert!(state.donors.iter().all(|&d| d == NO_DONOR || (0..n as i32).contains(&d)));
+        assert!(state.donors.contains(&NO_DONOR));
+        assert!(state.mask.iter().chain(&state.is_elitist).chain(&state.changed).all(|&f| f <= 1));
+        assert!(state.forced.iter().all(|&m| m <= FI_IMPROVED));
+        assert!(state.delta.contains(&0) && state.delta.iter().all(|d| d.abs() <= 10));
+        assert!(BUFFERS.iter().any(|b| b.values == Values::Donor));
+        let mut other = state.clone();
+        assert_eq!(state.first_difference(&other), None);
+        other.mask[0] ^= 1;
+        assert_eq!(state.first_difference(&other), Some("mask"));
+        other.work[3] ^= 1;
+        assert_eq!(state.first_difference(&other), Some("work"));
+        assert_ne!(state.digest(), other.digest());
+    }
+}
+
+/// The stage schedule answers a request it cannot run (a group order of other groups, a pass
+/// past the order, an invalid pass, a state or FI of another shape) with an internal error, and
+/// a state set is the state read back.
+#[test]
+fn the_stage_schedule_refuses_what_it_cannot_run() {
+    use pgomea::error::Error;
+    let case = &generated_cases().unwrap()[1];
+    let (n, l) = (12, case.layout.variables);
+    let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
+    let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
+    let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, 1, pool).unwrap();
+    let state = random_state(case, n, 5);
+    b.set_state(&state).unwrap();
+    assert_eq!(b.state().unwrap(), state);
+    let internal = |r: pgomea::error::Result<()>, what: &str| match r {
+        Err(Error::Internal(m)) => assert!(m.contains(what), "{m}"),
+        other => panic!("expected an internal error about {what}, got {other:?}"),
+    };
+    let groups = case.layout.groups() as u32;
+    internal(b.begin_groups(0, &[groups], false), "group order");
+    b.begin_groups(0, &[0], false).unwrap();
+    internal(b.pass(GROUP_PASSES[0], 1), "step 1");
+    internal(b.pass(Pass::of(&[]), 0), "pass");
+    internal(b.begin_forced_improvement(&[1; 3], &vec![0; l]), "forced improvement");
+    internal(b.set_state(&random_state(case, n + 1, 5)), "another shape");
+    // Nothing was run by the refusals.
+    assert_eq!(b.state().unwrap(), state);
+}
+
+/// Forced Improvement's patience, 1 + floor(log10 n), in integers (serial and parallel GOMEA
+/// share it): the float rule of before for every population size a machine can hold.
+#[test]
+fn the_patience_of_forced_improvement_is_one_plus_floor_log10() {
+    use pgomea_device::gom::forced_improvement_patience;
+    let float = |n: usize| 1 + (n as f64).log10().floor() as u32;
+    for n in (0..=200_000).chain((1..=12).flat_map(|k| [10usize.pow(k) - 1, 10usize.pow(k), 10usize.pow(k) + 1])) {
+        assert_eq!(forced_improvement_patience(n), float(n), "n = {n}");
+    }
+}
+
+/// The registry names every kind's five kernels after the kind, each once.
+#[test]
+fn kernel_names_follow_from_the_registry_of_kinds() {
+    use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS, Registered};
+    use pgomea_device::problem::{Clauses, Pairwise, Tables};
+    let kinds: Vec<&str> = KIND_KERNELS.iter().map(|(k, _)| *k).collect();
+    assert_eq!(kinds, [Pairwise::NAME, Tables::NAME, Clauses::NAME]);
+    assert_eq!(Tables::KERNELS.pass, "pgomea_pass_tables");
+    assert_eq!(Clauses::KERNELS.flip_search_color, "pgomea_flip_search_color_clauses");
+    let mut names = KERNELS.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), KERNELS.len());
+    assert!(KERNELS.contains(&"pgomea_mark_elitist") && KERNELS.contains(&"pgomea_forced_improvement_end"));
 }

@@ -18,7 +18,7 @@ use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::maxsat::{self, MaxSat, SatFormat};
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::{GrayBoxProblem, mk, nk, trap};
-use pgomea::solve::{Algorithm, Backend, Outcome, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Outcome};
 use pgomea_device::rng::SplitMix64;
 
 fn brute_force(p: &dyn GrayBoxProblem) -> i64 {
@@ -47,12 +47,11 @@ fn solve_verified(
     seed: u64,
     limits: Limits,
 ) -> Outcome {
-    let config =
-        SolveConfig { algorithm, backend: Backend::Cpu, linkage, threads: Some(2), seed, ..SolveConfig::default() };
+    let config = common::cpu_options(algorithm, linkage, seed);
     let target = limits.target;
     let mut run = Run::new(p, limits);
     run.verify = true;
-    let o = solve(p, &config, &mut run, target).unwrap();
+    let o = common::solve_in(p, config.clone(), &mut run, target).unwrap();
     assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness, "the reported fitness is the solution's");
     o
 }
@@ -626,7 +625,7 @@ fn experiment_runs_on_any_kind() {
         &sat_file.display().to_string(),
     ]);
     stdout(&o);
-    let records = pgomea::app::experiment::store::load_dir(&out).unwrap();
+    let records = pgomea_cli::experiment::store::load_dir(&out).unwrap();
     assert_eq!(records.len(), 8);
     for r in &records {
         let (vars, subs) = if r.instance == "tr" { (40, 10) } else { (40, 170) };
@@ -648,6 +647,6 @@ fn records_of_pgomea_0_1_still_load() {
         "outcome":{},"pgomea_version":"0.1.0"}"#;
     let path = d.join("r.json");
     std::fs::write(&path, old).unwrap();
-    let r = pgomea::app::experiment::store::load(&path).unwrap();
+    let r = pgomea_cli::experiment::store::load(&path).unwrap();
     assert_eq!((r.variables, r.subfunctions), (800, 19176));
 }

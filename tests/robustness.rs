@@ -4,6 +4,8 @@
 //! failing case prints its seed), experiment directories made with other options, and the small
 //! ones (byte-order mark, CR line endings, invalid UTF-8, traces that cannot be written).
 
+mod common;
+
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
@@ -11,7 +13,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use pgomea::error::Error;
-use pgomea::gomea::ims::ImsConfig;
 use pgomea::gomea::population::random_population;
 use pgomea::gomea::run::{Limits, Run, StopReason};
 use pgomea::linkage::fos::Fos;
@@ -20,7 +21,7 @@ use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::{GrayBoxProblem, Subfunctions, text};
-use pgomea::solve::{Algorithm, Backend, SolveConfig, solve};
+use pgomea::solve::{Algorithm, Backend, RunOptions};
 use pgomea::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
@@ -55,13 +56,13 @@ fn genes(solution: &str) -> Vec<u8> {
     solution.bytes().map(|b| b - b'0').collect()
 }
 
-fn cpu(algorithm: Algorithm) -> SolveConfig {
-    SolveConfig {
-        algorithm,
-        backend: Backend::Cpu,
+fn cpu(algorithm: Algorithm) -> RunOptions {
+    RunOptions {
+        algorithm: Some(algorithm),
+        backend: Some(Backend::Cpu),
         threads: Some(2),
-        ims: ImsConfig { max_population: Some(1024), ..ImsConfig::default() },
-        ..SolveConfig::default()
+        max_population: Some(1024),
+        ..RunOptions::default()
     }
 }
 
@@ -125,13 +126,13 @@ fn the_reported_best_is_re_evaluated_and_a_mismatch_is_an_internal_error() {
     let p = MaxCut::new(generate::random(60, 180, WeightRange { min: -3, max: 5 }, 2).unwrap()).unwrap();
     for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
         let mut run = Run::new(&p, Limits { evaluations: Some(2000.0), ..Limits::default() });
-        let o = solve(&p, &cpu(algorithm), &mut run, None).unwrap();
+        let o = common::solve_in(&p, cpu(algorithm).clone(), &mut run, None).unwrap();
         assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness);
     }
     // A result that a re-evaluation contradicts is refused, never reported.
     let drifting = Drifting { inner: p.clone(), calls: AtomicU64::new(0) };
     let mut run = Run::new(&drifting, Limits { evaluations: Some(50.0), ..Limits::default() });
-    match solve(&drifting, &cpu(Algorithm::Serial), &mut run, None) {
+    match common::solve_in(&drifting, cpu(Algorithm::Serial).clone(), &mut run, None) {
         Err(Error::Internal(m)) => assert!(m.contains("full evaluation"), "{m}"),
         Err(e) => panic!("expected an internal error, got {e}"),
         Ok(o) => panic!("a contradicted result was reported: {}", o.best_fitness),
@@ -207,7 +208,10 @@ fn sigterm_prints_the_json_result_and_exits_143() {
 fn experiment_and_bench_stop_on_a_signal_and_discard_the_run_in_flight() {
     let d = scratch("signal-experiment");
     let instance = d.join("torus.txt");
-    generate::torus(8, WeightRange { min: 1, max: 5 }, 1).unwrap().write(&instance).unwrap();
+    // Without its optimum in the file, so that no run ends at it before the signal.
+    let mut torus = generate::torus(8, WeightRange { min: 1, max: 5 }, 1).unwrap();
+    torus.optimum = None;
+    torus.write(&instance).unwrap();
     let out = d.join("out");
     let (o, took) = signalled(
         &[
@@ -243,37 +247,34 @@ fn experiment_and_bench_stop_on_a_signal_and_discard_the_run_in_flight() {
 // 3. Budgets and degenerate instances.
 
 #[test]
-fn a_time_limit_shorter_than_the_set_up_still_reports_the_initial_populations_best() {
+fn a_time_limit_shorter_than_the_set_up_still_answers_with_an_evaluated_solution() {
     let p = MaxCut::new(generate::torus(40, WeightRange { min: -2, max: 5 }, 3).unwrap()).unwrap();
     for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
         let mut run = Run::new(&p, Limits { time: Some(Duration::from_nanos(1)), ..Limits::default() });
-        let o = solve(&p, &cpu(algorithm), &mut run, None).expect("a result, not an error");
+        let o = common::solve_in(&p, cpu(algorithm).clone(), &mut run, None).expect("a result, not an error");
         assert_eq!(o.stop_reason, "time limit");
-        assert_eq!(o.populations, vec![16], "{algorithm:?}");
+        // Stopped during the set-up: no population, one random solution evaluated in full.
+        assert!(o.populations.is_empty(), "{algorithm:?}: {:?}", o.populations);
+        assert_eq!(o.evaluations, 1.0);
         assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness);
-        // The best of the initial population: population 0 of the seed, evaluated whole.
-        let mut again = Run::new(&p, Limits::default());
-        let first = pgomea::gomea::population::initial_population(
-            &p,
-            16,
-            pgomea::gomea::population::population_seed(1, 0),
-            &mut again,
-        )
-        .unwrap();
-        assert_eq!(o.best_fitness, *first.fitness.iter().max().unwrap());
+        assert!(o.setup_s < 1.0, "{algorithm:?}: set-up went on for {} s", o.setup_s);
     }
 }
 
 #[test]
-fn a_later_population_is_abandoned_when_the_clock_runs_out_but_never_the_first() {
+fn a_population_is_abandoned_when_the_clock_runs_out_after_the_runs_first_solution() {
     let p = MaxCut::new(generate::torus(10, WeightRange { min: 1, max: 5 }, 1).unwrap()).unwrap();
     let mut run = Run::new(&p, Limits { time: Some(Duration::ZERO), ..Limits::default() });
-    let first = random_population(&p, 64, &mut SplitMix64::new(1), &mut run).expect("the first is made whole");
-    assert_eq!(first.fitness.len(), 64);
-    assert_eq!(run.counter.subfunction_evaluations(), 64 * 200);
+    assert!(random_population(&p, 64, &mut SplitMix64::new(1), &mut run).is_none());
+    // The run's first solution is evaluated whatever the clock says: the run has an answer.
+    assert_eq!(run.counter.subfunction_evaluations(), 200);
+    assert!(run.elitist().is_some());
     assert!(random_population(&p, 4096, &mut SplitMix64::new(2), &mut run).is_none());
-    assert_eq!(run.counter.subfunction_evaluations(), 64 * 200, "no evaluation after the limit");
+    assert_eq!(run.counter.subfunction_evaluations(), 200, "no evaluation after the limit");
     assert_eq!(run.stop_reason(), Some(StopReason::TimeLimit));
+    // Without a limit, a population is made whole.
+    let mut run = Run::new(&p, Limits::default());
+    assert_eq!(random_population(&p, 64, &mut SplitMix64::new(1), &mut run).unwrap().fitness.len(), 64);
 }
 
 #[test]
@@ -281,10 +282,12 @@ fn the_time_limit_counts_from_the_start_of_the_command() {
     let p = MaxCut::new(generate::torus(10, WeightRange { min: 1, max: 5 }, 1).unwrap()).unwrap();
     let start = Instant::now() - Duration::from_secs(5);
     let mut run = Run::new(&p, Limits { time: Some(Duration::from_secs(2)), ..Limits::default() }).with_start(start);
-    let o = solve(&p, &cpu(Algorithm::Serial), &mut run, None).unwrap();
+    let o = common::solve_in(&p, cpu(Algorithm::Serial).clone(), &mut run, None).unwrap();
     assert_eq!(o.stop_reason, "time limit");
     assert!(o.time_s >= 5.0, "time counted from the start: {}", o.time_s);
-    assert_eq!(o.populations, vec![16]);
+    // The limit had passed before the set-up: it stopped there, with an evaluated answer.
+    assert!(o.populations.is_empty(), "{:?}", o.populations);
+    assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness);
 }
 
 #[test]
@@ -306,7 +309,7 @@ fn degenerate_instances_terminate_under_every_limit() {
             for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
                 let t = Instant::now();
                 let mut run = Run::new(p, limit.clone());
-                let o = solve(p, &cpu(algorithm), &mut run, None).unwrap();
+                let o = common::solve_in(p, cpu(algorithm).clone(), &mut run, None).unwrap();
                 let what = format!("{} {algorithm:?} {limit:?}: {}", p.name(), o.stop_reason);
                 assert!(t.elapsed() < Duration::from_secs(20), "{what}: took {:?}", t.elapsed());
                 assert_eq!(o.best_fitness, optimum, "{what}");

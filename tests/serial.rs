@@ -12,24 +12,24 @@ use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::solve::{FosOrderKind, SolveConfig, solve};
+use pgomea::solve::{FosOrderKind, RunOptions};
 
-fn solve_with(problem: &MaxCut, config: &SolveConfig, target: i64, max_evals: f64) -> pgomea::solve::Outcome {
+fn solve_with(problem: &MaxCut, config: &RunOptions, target: i64, max_evals: f64) -> pgomea::solve::Outcome {
     let mut run = Run::new(
         problem,
         Limits { time: Some(Duration::from_secs(120)), evaluations: Some(max_evals), target: Some(target) },
     );
     run.verify = true;
-    solve(problem, config, &mut run, Some(target)).unwrap()
+    common::solve_in(problem, config.clone(), &mut run, Some(target)).unwrap()
 }
 
 #[test]
 fn reaches_the_proven_optimum_of_generated_tori() {
     for (side, seed) in [(4, 1), (6, 2), (10, 3), (14, 4)] {
         let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
-        let opt = p.graph.total_weight().unwrap();
+        let opt = p.total_weight().unwrap();
         for linkage in [LinkageModel::Flt, LinkageModel::Univariate, LinkageModel::Bflt(4)] {
-            let config = SolveConfig { linkage, seed, ..SolveConfig::default() };
+            let config = RunOptions { linkage: Some(linkage), seed: Some(seed), ..RunOptions::default() };
             let o = solve_with(&p, &config, opt, 2e5);
             assert_eq!(o.best_fitness, opt, "torus {side}x{side} {linkage}: stopped by {}", o.stop_reason);
         }
@@ -43,7 +43,7 @@ fn reaches_the_proven_optimum_on_set_a_up_to_25() {
     assert_eq!(rows.len(), 30);
     for r in rows {
         let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
-        let o = solve_with(&p, &SolveConfig { seed: 7, ..SolveConfig::default() }, r.best_known, 1e5);
+        let o = solve_with(&p, &RunOptions { seed: Some(7), ..RunOptions::default() }, r.best_known, 1e5);
         assert_eq!(o.best_fitness, r.best_known, "{}: stopped by {}", r.name, o.stop_reason);
     }
 }
@@ -55,7 +55,7 @@ fn reaches_the_optimum_on_set_b_tori_up_to_100() {
     assert_eq!(rows.len(), 50);
     for r in rows {
         let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
-        let o = solve_with(&p, &SolveConfig { seed: 3, ..SolveConfig::default() }, r.best_known, 2e5);
+        let o = solve_with(&p, &RunOptions { seed: Some(3), ..RunOptions::default() }, r.best_known, 2e5);
         assert_eq!(
             o.best_fitness, r.best_known,
             "{} (proven optimal: {}): stopped by {}",
@@ -73,11 +73,16 @@ fn every_option_combination_keeps_incremental_fitness_exact() {
         (LinkageModel::Bflt(10), true, FosOrderKind::Colored),
         (LinkageModel::Univariate, false, FosOrderKind::Random),
     ] {
-        let config =
-            SolveConfig { linkage, forced_improvement: fi, fos_order: order, seed: 2, ..SolveConfig::default() };
+        let config = RunOptions {
+            linkage: Some(linkage),
+            forced_improvement: Some(fi),
+            fos_order: Some(order),
+            seed: Some(2),
+            ..RunOptions::default()
+        };
         let mut run = Run::new(&p, Limits { evaluations: Some(3000.0), ..Limits::default() });
         run.verify = true;
-        let o = solve(&p, &config, &mut run, None).unwrap();
+        let o = common::solve_in(&p, config.clone(), &mut run, None).unwrap();
         assert_eq!(o.stop_reason, "evaluation limit");
         assert_eq!(
             pgomea::problem::GrayBoxProblem::evaluate(&p, &o.solution.bytes().map(|b| b - b'0').collect::<Vec<_>>()),
@@ -91,7 +96,7 @@ fn same_seed_same_run() {
     let p = MaxCut::new(generate::random(100, 300, WeightRange { min: 1, max: 9 }, 5).unwrap()).unwrap();
     let run_once = |seed| {
         let mut run = Run::new(&p, Limits { evaluations: Some(2000.0), ..Limits::default() });
-        let o = solve(&p, &SolveConfig { seed, ..SolveConfig::default() }, &mut run, None).unwrap();
+        let o = common::solve_in(&p, RunOptions { seed: Some(seed), ..RunOptions::default() }, &mut run, None).unwrap();
         (o.best_fitness, o.solution, run.trace.len())
     };
     assert_eq!(run_once(9), run_once(9));

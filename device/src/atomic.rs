@@ -2,11 +2,12 @@
 //! `cuda_std::atomic`, and memory fences.
 //!
 //! Thin wrappers over `core::sync::atomic` on raw device pointers (`AtomicU64::from_ptr`), which
-//! the nvptx backend lowers to `atom.add` / `atom.max` / `atom.cas`. They are all `Relaxed`: the
-//! backend currently ignores the ordering of read-modify-write operations (rust-lang/rust#136480),
-//! so code that publishes data through an atomic must order it with an explicit fence:
-//! write the data, [`fence_device`], then the atomic; on the reading side the atomic, then
-//! [`fence_device`], then read the data.
+//! the nvptx backend lowers to `atom.add` and plain atomic loads and stores. They are all
+//! `Relaxed`: the backend currently ignores the ordering of read-modify-write operations
+//! (rust-lang/rust#136480), so code that publishes data through an atomic must order it with an
+//! explicit fence: write the data, [`fence_gpu`], then the atomic; on the reading side the
+//! atomic, then [`fence_gpu`], then read the data (the grid barrier does both). Only what the
+//! steps use is here.
 //!
 //! # Safety (all functions taking a pointer)
 //!
@@ -16,7 +17,7 @@
 //! On the host (the CPU backend) the same functions are `core::sync::atomic` on host memory, and
 //! [`fence_gpu`] is a sequentially consistent fence.
 
-use core::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
+use core::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
 
 /// `atomicAdd` on a `u32`; returns the old value (wrapping).
 ///
@@ -49,17 +50,6 @@ pub unsafe fn atomic_add_u64(ptr: *mut u64, value: u64) -> u64 {
 pub unsafe fn atomic_add_i64(ptr: *mut i64, value: i64) -> i64 {
     // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
     unsafe { AtomicI64::from_ptr(ptr) }.fetch_add(value, Ordering::Relaxed)
-}
-
-/// `atomicMax` on an `i64`; returns the old value.
-///
-/// # Safety
-///
-/// See the module documentation.
-#[inline(always)]
-pub unsafe fn atomic_max_i64(ptr: *mut i64, value: i64) -> i64 {
-    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
-    unsafe { AtomicI64::from_ptr(ptr) }.fetch_max(value, Ordering::Relaxed)
 }
 
 /// A relaxed atomic load of a `u32` (a spin loop must load atomically: a plain or volatile read
@@ -96,26 +86,6 @@ pub unsafe fn atomic_store_u8(ptr: *mut u8, value: u8) {
     unsafe { core::sync::atomic::AtomicU8::from_ptr(ptr) }.store(value, Ordering::Relaxed)
 }
 
-/// `atomicCAS` on a `u32`: stores `new` if the value is `current`; returns the old value.
-///
-/// # Safety
-///
-/// See the module documentation.
-#[inline(always)]
-pub unsafe fn atomic_cas_u32(ptr: *mut u32, current: u32, new: u32) -> u32 {
-    // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
-    match unsafe { AtomicU32::from_ptr(ptr) }.compare_exchange(current, new, Ordering::Relaxed, Ordering::Relaxed) {
-        Ok(v) | Err(v) => v,
-    }
-}
-
-/// Sequentially consistent fence for all threads of the device (and the host):
-/// `__threadfence()` or stronger (`fence.sc.sys`).
-#[inline(always)]
-pub fn fence_device() {
-    fence(Ordering::SeqCst);
-}
-
 /// Acquire-release fence at GPU scope (`fence.acq_rel.gpu`, what `__threadfence()` provides for
 /// publishing data between blocks): writes before it are visible to any thread that observes a
 /// later atomic of this thread and then fences itself.
@@ -128,5 +98,5 @@ pub fn fence_gpu() {
         core::arch::asm!("fence.acq_rel.gpu;", options(nostack, preserves_flags))
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    fence(Ordering::SeqCst);
+    core::sync::atomic::fence(Ordering::SeqCst);
 }

@@ -3,7 +3,7 @@
 //! serial GOMEA), the acceptance rule, and which crew works on a pair.
 
 use crate::crew::Crew;
-use crate::rng::{Counter, below};
+use crate::rng::{Counter, below, streams};
 
 /// "No donor": every candidate's genes equal the parent's on the linkage set.
 pub const NO_DONOR: i32 = -1;
@@ -23,8 +23,8 @@ impl DonorOrder {
     /// The order of GOM step (solution, set) of a group in a generation; `n` is the population size.
     #[inline(always)]
     pub fn new(seed: u64, generation: u32, group: u32, solution: u32, set: u32, n: u32) -> Self {
-        let c = Counter { seed, generation, group, solution, set, attempt: 0 };
-        Self::from_bits(c.bits(), Counter { attempt: 1, ..c }.bits(), n)
+        let c = Counter { seed, generation, group, solution, set, attempt: streams::DONOR_START };
+        Self::from_bits(c.bits(), Counter { attempt: streams::DONOR_STEP, ..c }.bits(), n)
     }
 
     /// The order drawn from two random words (serial GOMEA draws them from its own stream).
@@ -115,6 +115,15 @@ pub unsafe fn first_differing_donor<C: Crew>(
         c = order.advance(c, jump);
     }
     NO_DONOR
+}
+
+/// Forced Improvement's patience in a population of `n`: a solution not improved for more than
+/// 1 + floor(log10 n) generations is forced (serial and parallel GOMEA alike). In integers:
+/// floor(log10 n) is the number of decimal digits of n less one (0 for n = 0, as the float rule's
+/// floor of minus infinity saturates to 0).
+#[inline(always)]
+pub const fn forced_improvement_patience(n: usize) -> u32 {
+    1 + if n == 0 { 0 } else { n.ilog10() }
 }
 
 /// Which crew works on one (solution, linkage set) pair on the GPU, by the set's size: one lane

@@ -2,7 +2,8 @@
 //! the work out over the GPU's threads; what each thread does is a step of [`crate::stage`], the
 //! code the CPU backend runs too.
 //!
-//! Per problem kind ([`crate::problem`]) one kernel set:
+//! Per problem kind of the registry ([`crate::problem::for_each_kind`]) one kernel set, named by
+//! [`crate::kernel_names`]:
 //! - `pgomea_generation_<kind>`: a whole generation, every colour group of the schedule, each as
 //!   the passes of [`GROUP_PASSES`] with a grid barrier after each, in one cooperative launch;
 //! - `pgomea_forced_improvement_<kind>`: the same for parallel Forced Improvement;
@@ -10,9 +11,10 @@
 //!   or of Forced Improvement; the host launches these one by one (tests, per-stage timing, runs
 //!   that watch the clock between groups) or captures a whole generation of them as a CUDA graph
 //!   where a device cannot launch cooperatively;
-//! - `pgomea_local_search_<kind>`: colour-grouped local search of every solution to a local
-//!   optimum, in one cooperative launch; `pgomea_local_search_pass_<kind>` one colour of one
-//!   round (or the round's end), for devices without cooperative launch;
+//! - `pgomea_flip_search_<kind>`: one call of colour-grouped local search of every solution (its
+//!   annealing sweeps, then the greedy descent to a local optimum), in one cooperative launch;
+//!   `pgomea_flip_search_color_<kind>` one colour of one sweep or round (or the round's end), for
+//!   devices without cooperative launch;
 //!
 //! and, for every kind, `pgomea_mark_elitist` and `pgomea_forced_improvement_end`.
 //!
@@ -23,10 +25,11 @@
 
 use crate::atomic;
 use crate::crew::{Block, Lane, Warp};
-use crate::problem::{Clauses, Kind, Pairwise, Tables};
+use crate::kernel_names::kernel_name;
+use crate::problem::{Kind, for_each_kind};
 use crate::stage::{
-    Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, local_search_anneal, local_search_flip,
-    local_search_round_end, mark_elitist, pair_step, replace_unimproved,
+    Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, mark_elitist, pair_step, parallel_anneal_flip,
+    parallel_try_flip, replace_unimproved, search_round_end,
 };
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, warp_id};
@@ -112,7 +115,7 @@ unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass:
 unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
-        let mut barrier = GridBarrier::new(a.barrier);
+        let mut barrier = GridBarrier::new(a.buffers.barrier);
         // Named one by one (not looped over) so that each pass is a constant where it is used:
         // every stage test in the steps folds away.
         let [first, second, third] = GROUP_PASSES;
@@ -134,59 +137,60 @@ unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
 ///
 /// # Safety
 ///
-/// The precondition of [`crate::stage`] for `a`, `a.local_search` describing `a.problem`,
-/// `c < colors`, and `k` below the annealing sweeps.
+/// The precondition of [`crate::stage`] for `a`, `a.search` describing `a.problem`, `c < colors`,
+/// and `k` below the annealing sweeps.
 #[inline(always)]
-unsafe fn local_search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>) {
-    let ls = &a.local_search;
+unsafe fn search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>) {
+    let s = &a.search;
     // SAFETY: the function's precondition; every flip of one launch or pass is of colour c.
     unsafe {
-        let size = (ls.color_offsets.read(c + 1) - ls.color_offsets.read(c)) as usize;
+        let size = (s.color_offsets.read(c + 1) - s.color_offsets.read(c)) as usize;
         let (mut t, stride) = threads();
         while t < a.n as usize * size {
             let (i, k) = divmod(t, size);
             match sweep {
-                Some(s) => local_search_anneal(a, i, c, k, s),
-                None => local_search_flip(a, i, c, k),
+                Some(s) => parallel_anneal_flip(a, i, c, k, s),
+                None => parallel_try_flip(a, i, c, k),
             }
             t += stride;
         }
     }
 }
 
-/// The end of a local-search round for every solution (grid-stride).
+/// The end of a round of the greedy descent for every solution (grid-stride).
 ///
 /// # Safety
 ///
-/// As [`local_search_color`]; no flip runs at the same time.
+/// As [`search_color`]; no flip runs at the same time.
 #[inline(always)]
-unsafe fn local_search_round_ends(b: &Buffers, n: usize) {
+unsafe fn search_round_ends(b: &Buffers, n: usize) {
     let (mut i, stride) = threads();
     while i < n {
         // SAFETY: the function's precondition.
-        unsafe { local_search_round_end(b, i) };
+        unsafe { search_round_end(b, i) };
         i += stride;
     }
 }
 
-/// Local search of every solution to a local optimum: rounds over the colours with a grid
-/// barrier after each colour, until a round leaves no solution active. Every thread decides
-/// alike: the count of solutions still active after a round's end is read by all threads
-/// between two barriers, before any thread can change it again.
+/// One call of the local search of every solution: its annealing sweeps, then (when asked for)
+/// rounds of the greedy descent over the colours, a grid barrier after each colour, until a round
+/// leaves no solution active. Every thread decides alike: the count of solutions still active
+/// after a round's end is read by all threads between two barriers, before any thread can change
+/// it again.
 ///
 /// # Safety
 ///
-/// As [`local_search_color`] for every colour, a cooperative launch, `a.barrier` and
-/// `a.buffers.ls_counters` zero at launch, every solution marked active and none flipped.
+/// As [`search_color`] for every colour, a cooperative launch, `a.buffers.barrier` and
+/// `a.buffers.search_counters` zero at launch, every solution marked active and none flipped.
 #[inline(always)]
-unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
+unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
-        let mut barrier = GridBarrier::new(a.barrier);
-        let anneal = &a.local_search.anneal;
+        let mut barrier = GridBarrier::new(a.buffers.barrier);
+        let anneal = &a.search.anneal;
         for k in anneal.from..anneal.to {
-            for c in 0..a.local_search.colors as usize {
-                local_search_color(a, c, Some(k));
+            for c in 0..a.search.colors as usize {
+                search_color(a, c, Some(k));
                 barrier.sync();
             }
         }
@@ -196,13 +200,13 @@ unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
         // The greedy descent: rounds until a whole round flips nothing in any solution.
         let mut before = 0;
         loop {
-            for c in 0..a.local_search.colors as usize {
-                local_search_color(a, c, None);
+            for c in 0..a.search.colors as usize {
+                search_color(a, c, None);
                 barrier.sync();
             }
-            local_search_round_ends(&a.buffers, a.n as usize);
+            search_round_ends(&a.buffers, a.n as usize);
             barrier.sync();
-            let now = atomic::atomic_load_u64(a.buffers.ls_counters.at(1));
+            let now = atomic::atomic_load_u64(a.buffers.search_counters.at(1));
             barrier.sync();
             if now == before {
                 return;
@@ -212,118 +216,107 @@ unsafe fn local_search_all<K: Kind>(a: &GomArgs<K>) {
     }
 }
 
-/// One problem kind's kernel set (see the module documentation).
+/// One problem kind's kernel set (see the module documentation), in a module named after the kind
+/// (the kernels' names come from `kernel_name!`).
 macro_rules! kernel_set {
-    ($kind:ty, $generation:ident, $forced:ident, $pass:ident, $local_search:ident, $local_search_pass:ident) => {
-        #[doc = concat!("A whole generation of parallel GOM on a `", stringify!($kind), "` problem.")]
-        ///
-        /// # Safety
-        ///
-        /// The launch preconditions:
-        ///
-        /// - cooperative launch (`cuLaunchCooperativeKernel`): every block resident at once;
-        /// - one-dimensional blocks of a multiple of 32 threads, at most 1024;
-        /// - `a` points to live arrays sized from the host's layout (`GroupLayout`) for this
-        ///   population, `a.schedule` holds the generation and the order of all `a.groups`
-        ///   groups, `a.barrier` is zero.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $generation(a: GomArgs<$kind>) {
-            // SAFETY: the launch preconditions above.
-            unsafe { generation::<$kind, false>(&a) }
-        }
+    ($kind:ident: $name:literal) => {
+        #[allow(non_snake_case)]
+        pub mod $kind {
+            use super::*;
+            use crate::problem::$kind;
 
-        #[doc = concat!("Parallel Forced Improvement over every group of the schedule, on a `", stringify!($kind), "` problem.")]
-        ///
-        /// # Safety
-        ///
-        /// The launch preconditions of the generation kernel, and `a.buffers.forced` marks the
-        /// solutions in FI, `a.buffers.reference` holds the elitist.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $forced(a: GomArgs<$kind>) {
-            // SAFETY: the launch preconditions above.
-            unsafe { generation::<$kind, true>(&a) }
-        }
-
-        #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]
-        ///
-        /// # Safety
-        ///
-        /// The launch preconditions:
-        ///
-        /// - one-dimensional blocks of a multiple of 32 threads, at most 1024, any grid;
-        /// - `a` as for the generation kernel (`a.barrier` unused), `a.step < a.groups`;
-        /// - `pass` valid (`Pass::is_valid`), the passes before it in the group done.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $pass(a: GomArgs<$kind>, pass: Pass, forced: u32) {
-            // SAFETY: the launch preconditions above.
-            unsafe {
-                let g = Group::at(&a, a.step);
-                if forced != 0 { run_pass::<$kind, true>(&a, &g, pass) } else { run_pass::<$kind, false>(&a, &g, pass) }
+            #[doc = concat!("A whole generation of parallel GOM on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions:
+            ///
+            /// - cooperative launch (`cuLaunchCooperativeKernel`): every block resident at once;
+            /// - one-dimensional blocks of a multiple of 32 threads, at most 1024;
+            /// - `a` points to live arrays sized from the host's layout (`GroupLayout`) for this
+            ///   population, `a.buffers.schedule` holds the generation and the order of all
+            ///   `a.groups` groups, `a.buffers.barrier` is zero.
+            #[unsafe(export_name = kernel_name!(generation, $name))]
+            pub unsafe extern "ptx-kernel" fn generation(a: GomArgs<$kind>) {
+                // SAFETY: the launch preconditions above.
+                unsafe { super::generation::<$kind, false>(&a) }
             }
-        }
 
-        #[doc = concat!("Colour-grouped local search of every solution of O to a local optimum, on a `", stringify!($kind), "` problem.")]
-        ///
-        /// # Safety
-        ///
-        /// The launch preconditions:
-        ///
-        /// - cooperative launch, one-dimensional blocks of a multiple of 32 threads, at most 1024;
-        /// - `a` points to live population buffers, `a.local_search` to the colouring of this
-        ///   problem's variables and their subfunctions; `a.barrier` and
-        ///   `a.buffers.ls_counters` are zero, `ls_active` is 1 and `ls_flipped` 0 for every
-        ///   solution.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $local_search(a: GomArgs<$kind>) {
-            // SAFETY: the launch preconditions above.
-            unsafe { local_search_all(&a) }
-        }
+            #[doc = concat!("Parallel Forced Improvement over every group of the schedule, on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions of the generation kernel, and `a.buffers.forced` marks the
+            /// solutions in FI, `a.buffers.reference` holds the elitist.
+            #[unsafe(export_name = kernel_name!(forced_improvement, $name))]
+            pub unsafe extern "ptx-kernel" fn forced_improvement(a: GomArgs<$kind>) {
+                // SAFETY: the launch preconditions above.
+                unsafe { super::generation::<$kind, true>(&a) }
+            }
 
-        #[doc = concat!("One colour of one round of the local search (`color < colors`), or the round's end (`color == colors`), on a `", stringify!($kind), "` problem; of annealing sweep `sweep` when it is below the sweeps.")]
-        ///
-        /// # Safety
-        ///
-        /// The launch preconditions of the local-search kernel, except that any grid will do and
-        /// the launches of a round run in order (the counters and marks are kept between them).
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $local_search_pass(a: GomArgs<$kind>, color: u32, sweep: u32) {
-            // SAFETY: the launch preconditions above.
-            unsafe {
-                let anneal = (sweep < a.local_search.anneal.sweeps).then_some(sweep);
-                if color < a.local_search.colors {
-                    local_search_color(&a, color as usize, anneal)
-                } else {
-                    local_search_round_ends(&a.buffers, a.n as usize)
+            #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions:
+            ///
+            /// - one-dimensional blocks of a multiple of 32 threads, at most 1024, any grid;
+            /// - `a` as for the generation kernel (`a.buffers.barrier` unused), `a.step < a.groups`;
+            /// - `pass` valid (`Pass::is_valid`), the passes before it in the group done.
+            #[unsafe(export_name = kernel_name!(pass, $name))]
+            pub unsafe extern "ptx-kernel" fn pass(a: GomArgs<$kind>, pass: Pass, forced: u32) {
+                // SAFETY: the launch preconditions above.
+                unsafe {
+                    let g = Group::at(&a, a.step);
+                    if forced != 0 { run_pass::<$kind, true>(&a, &g, pass) } else { run_pass::<$kind, false>(&a, &g, pass) }
+                }
+            }
+
+            #[doc = concat!("One call of the colour-grouped local search of every solution of O (annealing sweeps, then the greedy descent to a local optimum), on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions:
+            ///
+            /// - cooperative launch, one-dimensional blocks of a multiple of 32 threads, at most 1024;
+            /// - `a` points to live population buffers, `a.search` to the colouring of this
+            ///   problem's variables and their subfunctions; `a.buffers.barrier` and
+            ///   `a.buffers.search_counters` are zero, `search_active` is 1 and `search_flipped` 0
+            ///   for every solution.
+            #[unsafe(export_name = kernel_name!(flip_search, $name))]
+            pub unsafe extern "ptx-kernel" fn flip_search(a: GomArgs<$kind>) {
+                // SAFETY: the launch preconditions above.
+                unsafe { search_all(&a) }
+            }
+
+            #[doc = concat!("One colour (`color < colors`) of annealing sweep `sweep` (when it is below the sweeps) or of a round of the greedy descent, or the round's end (`color == colors`), on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions of the search kernel, except that any grid will do and
+            /// the launches of a round run in order (the counters and marks are kept between them).
+            #[unsafe(export_name = kernel_name!(flip_search_color, $name))]
+            pub unsafe extern "ptx-kernel" fn flip_search_color(a: GomArgs<$kind>, color: u32, sweep: u32) {
+                // SAFETY: the launch preconditions above.
+                unsafe {
+                    let anneal = (sweep < a.search.anneal.sweeps).then_some(sweep);
+                    if color < a.search.colors {
+                        search_color(&a, color as usize, anneal)
+                    } else {
+                        search_round_ends(&a.buffers, a.n as usize)
+                    }
                 }
             }
         }
     };
 }
 
-kernel_set!(
-    Pairwise,
-    pgomea_generation_pairwise,
-    pgomea_forced_improvement_pairwise,
-    pgomea_pass_pairwise,
-    pgomea_local_search_pairwise,
-    pgomea_local_search_pass_pairwise
-);
-kernel_set!(
-    Tables,
-    pgomea_generation_tables,
-    pgomea_forced_improvement_tables,
-    pgomea_pass_tables,
-    pgomea_local_search_tables,
-    pgomea_local_search_pass_tables
-);
-kernel_set!(
-    Clauses,
-    pgomea_generation_clauses,
-    pgomea_forced_improvement_clauses,
-    pgomea_pass_clauses,
-    pgomea_local_search_clauses,
-    pgomea_local_search_pass_clauses
-);
+macro_rules! kernel_sets {
+    ($($kind:ident: $name:literal,)*) => {
+        $(kernel_set!($kind: $name);)*
+    };
+}
+for_each_kind!(kernel_sets);
 
 /// The end of parallel Forced Improvement: solutions still marked in FI (never improved) become
 /// copies of the elitist (`buffers.reference`) with its fitness; one thread per (solution, gene).
@@ -333,13 +326,8 @@ kernel_set!(
 /// The launch preconditions: one-dimensional blocks, any grid; `buffers.offspring` and
 /// `buffers.work` hold `n` rows of `l` genes, `buffers.reference` one row, `buffers.fitness` and
 /// `buffers.forced` `n` values.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pgomea_forced_improvement_end(
-    buffers: Buffers,
-    n: u32,
-    l: u32,
-    elitist_fitness: i64,
-) {
+#[unsafe(export_name = kernel_name!(forced_improvement_end))]
+pub unsafe extern "ptx-kernel" fn forced_improvement_end(buffers: Buffers, n: u32, l: u32, elitist_fitness: i64) {
     let (mut t, stride) = threads();
     let l = l as usize;
     while t < n as usize * l {
@@ -359,8 +347,8 @@ pub unsafe extern "ptx-kernel" fn pgomea_forced_improvement_end(
 ///
 /// One-dimensional blocks of a multiple of 32 threads, any grid; `buffers.parents` holds `n`
 /// rows of `l` genes, `buffers.reference` one row, `buffers.is_elitist` `n` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pgomea_mark_elitist(buffers: Buffers, n: u32, l: u32) {
+#[unsafe(export_name = kernel_name!(mark_elitist))]
+pub unsafe extern "ptx-kernel" fn mark_elitists(buffers: Buffers, n: u32, l: u32) {
     let (mut i, stride) = warps();
     // SAFETY: the launch preconditions; the loop bound is warp-uniform, so each warp calls the
     // collective together.

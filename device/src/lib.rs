@@ -8,8 +8,9 @@
     allow(internal_features)
 )]
 //! pgomea's device crate: the code that runs on the GPU and, compiled a second time for the
-//! host, on the CPU: problem kinds ([`problem`]), random numbers ([`rng`]), the GOM rules
-//! ([`gom`]), the crews that share a step ([`crew`]) and the steps of every stage ([`stage`]).
+//! host, on the CPU: problem kinds and their registry ([`problem`]), the kernels' names
+//! ([`kernel_names`]), random numbers and their stream ids ([`rng`]), the GOM rules ([`gom`]), the
+//! crews that share a step ([`crew`]) and the steps of every stage ([`stage`]).
 //! On the GPU, [`kernels`] shares those steps out over threads; on the host, the CPU backend and
 //! serial GOMEA call them directly, so both targets compute the same numbers bit for bit.
 //!
@@ -20,6 +21,7 @@
 pub mod atomic;
 pub mod crew;
 pub mod gom;
+pub mod kernel_names;
 pub mod mem;
 pub mod problem;
 pub mod rng;

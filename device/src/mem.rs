@@ -71,6 +71,13 @@ impl<T> Ptr<T> {
         Ptr { addr: s.as_ptr() as *mut T, _element: PhantomData }
     }
 
+    /// The same address as an array of `U` (the buffers are allocated as bytes, aligned for
+    /// every element type, and read through their typed pointers).
+    #[inline(always)]
+    pub const fn cast<U>(self) -> Ptr<U> {
+        Ptr { addr: self.addr.cast(), _element: PhantomData }
+    }
+
     #[inline(always)]
     pub fn addr(self) -> u64 {
         self.addr as usize as u64

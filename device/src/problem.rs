@@ -6,9 +6,12 @@
 //! Subfunction `s` reads the variables `variable(s, 0..arity(s))`; the fitness is the sum of all
 //! subfunctions (i64, exact in any order of summation).
 //!
-//! To add a kind: a struct here implementing [`Kind`], its kernel set in `kernels.rs`, and on the
-//! host its arrays (`problem::KindArrays`) and a problem type that fills them (ARCHITECTURE.md).
+//! To add a kind: a struct here implementing [`Kind`] and its line in the registry
+//! ([`for_each_kind`], at the end of this file), which gives the kind its name, its kernel set and
+//! their exported names; on the host, its arrays (`problem::KindArrays`) and a problem type that
+//! fills them (ARCHITECTURE.md, section 4).
 
+use crate::kernel_names::Registered;
 use crate::mem::Ptr;
 
 /// Read access to one genotype (one byte per gene, 0 or 1).
@@ -45,16 +48,19 @@ impl<G: Genes> Genes for Flipped<G> {
     }
 }
 
-/// One kind of subfunction.
+/// One kind of subfunction. Its name (`NAME`) and the names of its kernels come from the
+/// registry ([`for_each_kind`]) through [`Registered`].
 ///
-/// # Safety (all methods)
+/// # Safety
 ///
-/// `s` is a subfunction of the problem whose arrays the kind points to, those arrays are live
+/// Implementing: the kind is a `#[repr(C)]` struct of [`Ptr`]s and integers (kernels take it by
+/// value, and the host copies it to the GPU as it is), and its methods read only inside its
+/// arrays under their preconditions.
+///
+/// Calling (every method): `s` is a subfunction of the problem whose arrays the kind points to, those arrays are live
 /// and well-formed (the host checks them when it builds the problem), and the genotypes are
 /// valid for every variable of `s`.
-pub trait Kind: Copy + Send + Sync + 'static {
-    /// The kind's name: its kernels are `pgomea_generation_<NAME>` and `pgomea_pass_<NAME>`.
-    const NAME: &'static str;
+pub unsafe trait Kind: Registered + Copy + Send + Sync + 'static {
     /// The number of variables subfunction `s` reads.
     ///
     /// # Safety
@@ -104,8 +110,8 @@ impl Pairwise {
     }
 }
 
-impl Kind for Pairwise {
-    const NAME: &'static str = "pairwise";
+// SAFETY: #[repr(C)], two `Ptr`s; reads ends[2s..2s+2] and weights[s] of a subfunction s.
+unsafe impl Kind for Pairwise {
     #[inline(always)]
     unsafe fn arity(&self, _s: u32) -> u32 {
         2
@@ -137,15 +143,60 @@ impl Kind for Pairwise {
     }
 }
 
-/// Subfunctions given by tables: subfunction s reads its variables `vars[var_offsets[s]..
-/// var_offsets[s+1]]` (k of them, k <= 16) and has the value `values[table_offsets[s] + index]`,
-/// where `index` reads their genes as a binary number, the first variable the most significant
-/// bit. NK landscapes, deceptive traps and any small-arity function are tables.
+/// Rows of variable length, flat (compressed sparse rows): row s is
+/// `entries[offsets[s]..offsets[s+1]]`. The variables of the table subfunctions, the literals of
+/// the clauses.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Csr {
+    pub offsets: Ptr<u32>,
+    pub entries: Ptr<u32>,
+}
+
+impl Csr {
+    /// Row `s`: the range into `entries`.
+    ///
+    /// # Safety
+    ///
+    /// `offsets` holds `s + 2` entries at least.
+    #[inline(always)]
+    pub unsafe fn range(self, s: u32) -> (usize, usize) {
+        // SAFETY: the function's precondition.
+        unsafe { (self.offsets.read(s as usize) as usize, self.offsets.read(s as usize + 1) as usize) }
+    }
+
+    /// The length of row `s`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Csr::range`].
+    #[inline(always)]
+    pub unsafe fn len(self, s: u32) -> u32 {
+        // SAFETY: the function's precondition.
+        let (a, b) = unsafe { self.range(s) };
+        (b - a) as u32
+    }
+
+    /// Entry `k` of row `s`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Csr::range`], and `k < len(s)`.
+    #[inline(always)]
+    pub unsafe fn entry(self, s: u32, k: u32) -> u32 {
+        // SAFETY: the function's precondition.
+        unsafe { self.entries.read(self.range(s).0 + k as usize) }
+    }
+}
+
+/// Subfunctions given by tables: subfunction s reads its variables, row s of `vars` (k of them,
+/// k <= 16), and has the value `values[table_offsets[s] + index]`, where `index` reads their
+/// genes as a binary number, the first variable the most significant bit. NK landscapes,
+/// deceptive traps and any small-arity function are tables.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tables {
-    pub var_offsets: Ptr<u32>,
-    pub vars: Ptr<u32>,
+    pub vars: Csr,
     pub table_offsets: Ptr<u32>,
     pub values: Ptr<i64>,
 }
@@ -153,35 +204,27 @@ pub struct Tables {
 /// The most variables a table subfunction may read (2^16 table entries).
 pub const MAX_TABLE_ARITY: u32 = 16;
 
-impl Tables {
-    #[inline(always)]
-    unsafe fn range(&self, s: u32) -> (usize, usize) {
-        // SAFETY: s + 1 is inside var_offsets (the trait's precondition).
-        unsafe { (self.var_offsets.read(s as usize) as usize, self.var_offsets.read(s as usize + 1) as usize) }
-    }
-}
-
-impl Kind for Tables {
-    const NAME: &'static str = "tables";
+// SAFETY: #[repr(C)], four `Ptr`s; reads s's offsets, variables and table entry (the table of
+// 2^arity entries, checked by the host).
+unsafe impl Kind for Tables {
     #[inline(always)]
     unsafe fn arity(&self, s: u32) -> u32 {
         // SAFETY: the trait's precondition.
-        let (a, b) = unsafe { self.range(s) };
-        (b - a) as u32
+        unsafe { self.vars.len(s) }
     }
     #[inline(always)]
     unsafe fn variable(&self, s: u32, k: u32) -> u32 {
         // SAFETY: k < arity(s) (the trait's precondition).
-        unsafe { self.vars.read(self.range(s).0 + k as usize) }
+        unsafe { self.vars.entry(s, k) }
     }
     #[inline(always)]
     unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
         // SAFETY: the trait's precondition; the index has arity(s) bits, inside s's table.
         unsafe {
-            let (a, b) = self.range(s);
+            let (a, b) = self.vars.range(s);
             let mut index = 0usize;
             for t in a..b {
-                index = index << 1 | x.gene(self.vars.read(t)) as usize;
+                index = index << 1 | x.gene(self.vars.entries.read(t)) as usize;
             }
             self.values.read(self.table_offsets.read(s as usize) as usize + index)
         }
@@ -191,10 +234,10 @@ impl Kind for Tables {
     unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
         // SAFETY: as in `evaluate`.
         unsafe {
-            let (a, b) = self.range(s);
+            let (a, b) = self.vars.range(s);
             let (mut i_old, mut i_new) = (0usize, 0usize);
             for t in a..b {
-                let v = self.vars.read(t);
+                let v = self.vars.entries.read(t);
                 i_old = i_old << 1 | old.gene(v) as usize;
                 i_new = i_new << 1 | new.gene(v) as usize;
             }
@@ -207,34 +250,27 @@ impl Kind for Tables {
     }
 }
 
-/// Weighted clauses (MAX-SAT): subfunction s is the disjunction of its literals
-/// `lits[lit_offsets[s]..lit_offsets[s+1]]`, worth `weights[s]` when satisfied, else 0. A literal
-/// is `2 v` (variable v true) or `2 v + 1` (variable v false). A clause may name a variable twice
-/// (x or not x is always satisfied, and `satisfied` finds that as it stands); `variable(s, k)` is
-/// then the variable of its k-th literal, repeats included (the host lists each once).
+/// Weighted clauses (MAX-SAT): subfunction s is the disjunction of its literals, row s of
+/// `lits`, worth `weights[s]` when satisfied, else 0. A literal is `2 v` (variable v true) or
+/// `2 v + 1` (variable v false). A clause may name a variable twice (x or not x is always
+/// satisfied, and `satisfied` finds that as it stands); `variable(s, k)` is then the variable of
+/// its k-th literal, repeats included (the host lists each once).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clauses {
-    pub lit_offsets: Ptr<u32>,
-    pub lits: Ptr<u32>,
+    pub lits: Csr,
     pub weights: Ptr<i64>,
 }
 
 impl Clauses {
-    #[inline(always)]
-    unsafe fn range(&self, s: u32) -> (usize, usize) {
-        // SAFETY: s + 1 is inside lit_offsets (the trait's precondition).
-        unsafe { (self.lit_offsets.read(s as usize) as usize, self.lit_offsets.read(s as usize + 1) as usize) }
-    }
-
     /// Whether clause `s` holds on `x`.
     #[inline(always)]
     unsafe fn satisfied<G: Genes>(&self, s: u32, x: G) -> bool {
         // SAFETY: the trait's precondition.
         unsafe {
-            let (a, b) = self.range(s);
+            let (a, b) = self.lits.range(s);
             for t in a..b {
-                let lit = self.lits.read(t);
+                let lit = self.lits.entries.read(t);
                 // Literal 2v is true when x_v = 1, literal 2v + 1 when x_v = 0.
                 if x.gene(lit >> 1) != (lit & 1) as u8 {
                     return true;
@@ -245,18 +281,19 @@ impl Clauses {
     }
 }
 
-impl Kind for Clauses {
-    const NAME: &'static str = "clauses";
+// SAFETY: #[repr(C)], three `Ptr`s; reads s's offsets, literals and weight.
+unsafe impl Kind for Clauses {
+    /// The number of literals.
     #[inline(always)]
     unsafe fn arity(&self, s: u32) -> u32 {
         // SAFETY: the trait's precondition.
-        let (a, b) = unsafe { self.range(s) };
-        (b - a) as u32
+        unsafe { self.lits.len(s) }
     }
+    /// The variable of the k-th literal.
     #[inline(always)]
     unsafe fn variable(&self, s: u32, k: u32) -> u32 {
         // SAFETY: k < arity(s) (the trait's precondition).
-        unsafe { self.lits.read(self.range(s).0 + k as usize) >> 1 }
+        unsafe { self.lits.entry(s, k) >> 1 }
     }
     #[inline(always)]
     unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
@@ -277,3 +314,18 @@ impl Kind for Clauses {
         }
     }
 }
+
+/// The registry of problem kinds: each kind's type and name. From this one list follow each
+/// kind's [`Registered::NAME`], its kernel set (`kernels.rs`) and the exported names of those
+/// kernels ([`crate::kernel_names::KERNELS`], what the host loads and CI checks). A new kind is a
+/// struct above implementing [`Kind`] and a line here.
+macro_rules! for_each_kind {
+    ($callback:ident) => {
+        $callback! {
+            Pairwise: "pairwise",
+            Tables: "tables",
+            Clauses: "clauses",
+        }
+    };
+}
+pub(crate) use for_each_kind;

@@ -4,6 +4,8 @@
 //! (seed, generation, group, solution, set, attempt). No state is carried between threads, so the
 //! CPU backend and the CUDA backend see the same numbers whatever the thread count or launch shape.
 //! Serial GOMEA uses the sequential [`SplitMix64`] stream built from the same mixing function.
+//! Every named sub-stream of a seed and every counter `attempt` is in [`streams`], so that no two
+//! uses of one seed draw the same numbers by accident.
 
 /// The SplitMix64 output function (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
 #[inline(always)]
@@ -14,6 +16,41 @@ pub const fn mix64(mut z: u64) -> u64 {
 }
 
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The ids of the random streams of one seed, host and device: the `stream` argument of
+/// [`SplitMix64::stream`] (ASCII of a short word) and the `attempt` coordinate of a [`Counter`].
+/// A new use of the seed takes a new id here.
+pub mod streams {
+    /// Host: the order of the colour groups of GOM (xor the generation times [`GENERATION_MIX`]).
+    pub const GROUP_ORDER: u64 = 0x67726f7570;
+    /// Host: the order of the colour groups of Forced Improvement (as [`GROUP_ORDER`]).
+    pub const FORCED_ORDER: u64 = 0x666f72636564;
+    /// The multiplier that spreads the generation over a group-order stream id.
+    pub const GENERATION_MIX: u64 = 0x9e37_79b9;
+    /// Host: the random genotype whose single flips set the annealing temperatures.
+    pub const ANNEAL_PROBE: u64 = 0x616e6e;
+    /// Host: tie breaks of the linkage models.
+    pub const FOS_TIES: u64 = 0x666f73;
+    /// Host generators: tori, random graphs, complete graphs, sliding-window and
+    /// random-neighbourhood NK landscapes, the shuffle of deceptive traps, planted 3-SAT.
+    pub const TORUS: u64 = 0x7072;
+    pub const RANDOM_GRAPH: u64 = 0x726e64;
+    pub const COMPLETE_GRAPH: u64 = 0x636f6d;
+    pub const NK_SLIDING: u64 = 0x6e6b;
+    pub const NK_RANDOM: u64 = 0x6e6b72;
+    pub const TRAP_SHUFFLE: u64 = 0x74726170;
+    pub const PLANTED_SAT: u64 = 0x33736174;
+    /// Host, self-test: random stage states, the groups it checks, its MAX-SAT instances.
+    pub const SELFTEST_STATE: u64 = 0x7374617465;
+    pub const SELFTEST_GROUPS: u64 = 0x6772;
+    pub const SELFTEST_SAT: u64 = 0x77736174;
+
+    /// Device: the counter attempts of a GOM step's donor order (its start and its step), and of
+    /// an annealing flip (its Metropolis test).
+    pub const DONOR_START: u32 = 0;
+    pub const DONOR_STEP: u32 = 1;
+    pub const ANNEAL_FLIP: u32 = 3;
+}
 
 /// The coordinates of one random draw in parallel GOM.
 #[repr(C)]

@@ -1,5 +1,5 @@
-//! Warp-level primitives, named like rust-cuda's `cuda_std::warp`: lane id, shuffles, votes and a
-//! warp reduction.
+//! Warp-level primitives, named like rust-cuda's `cuda_std::warp`: lane id, the butterfly
+//! shuffle, votes and the warp sum (what the crews use; nothing else is kept).
 //!
 //! They call the LLVM NVVM intrinsics (`llvm.nvvm.shfl.sync.*`, `llvm.nvvm.vote.*.sync`) rather
 //! than `asm!`: LLVM knows the intrinsics are *convergent* (it never moves them into or out of
@@ -27,20 +27,12 @@ const CLAMP: u32 = 0x1f;
 unsafe extern "C" {
     #[link_name = "llvm.nvvm.read.ptx.sreg.laneid"]
     fn nvvm_laneid() -> u32;
-    #[link_name = "llvm.nvvm.activemask"]
-    fn nvvm_activemask() -> u32;
-    #[link_name = "llvm.nvvm.shfl.sync.down.i32"]
-    fn nvvm_shfl_down(mask: u32, value: i32, delta: u32, clamp: u32) -> i32;
     #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
     fn nvvm_shfl_bfly(mask: u32, value: i32, lane_mask: u32, clamp: u32) -> i32;
-    #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
-    fn nvvm_shfl_idx(mask: u32, value: i32, lane: u32, clamp: u32) -> i32;
     #[link_name = "llvm.nvvm.vote.ballot.sync"]
     fn nvvm_vote_ballot(mask: u32, predicate: bool) -> u32;
     #[link_name = "llvm.nvvm.vote.any.sync"]
     fn nvvm_vote_any(mask: u32, predicate: bool) -> bool;
-    #[link_name = "llvm.nvvm.vote.all.sync"]
-    fn nvvm_vote_all(mask: u32, predicate: bool) -> bool;
 }
 
 /// Index of this thread in its warp, 0..32 (`%laneid`).
@@ -56,25 +48,6 @@ pub fn warp_id() -> u32 {
     crate::thread::thread_idx_x() / WARP_SIZE
 }
 
-/// Mask of the lanes of this warp that execute this call together (`__activemask()`).
-#[inline(always)]
-pub fn active_mask() -> u32 {
-    // SAFETY: activemask is not a collective with a precondition; it only reports.
-    unsafe { nvvm_activemask() }
-}
-
-/// `__shfl_down_sync(mask, value, delta)`: the value of lane `lane_id() + delta`, or this lane's
-/// own value where that lane is past 31.
-///
-/// # Safety
-///
-/// See the module documentation: every lane in `mask` must execute this call.
-#[inline(always)]
-pub unsafe fn shfl_down_sync_i32(mask: u32, value: i32, delta: u32) -> i32 {
-    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe { nvvm_shfl_down(mask, value, delta, CLAMP) }
-}
-
 /// `__shfl_xor_sync(mask, value, lane_mask)` (PTX `shfl.sync.bfly`): the value of lane
 /// `lane_id() ^ lane_mask`.
 ///
@@ -87,17 +60,6 @@ pub unsafe fn shfl_bfly_sync_i32(mask: u32, value: i32, lane_mask: u32) -> i32 {
     unsafe { nvvm_shfl_bfly(mask, value, lane_mask, CLAMP) }
 }
 
-/// `__shfl_sync(mask, value, lane)`: the value of lane `lane` (a broadcast when `lane` is uniform).
-///
-/// # Safety
-///
-/// See the module documentation: every lane in `mask` must execute this call.
-#[inline(always)]
-pub unsafe fn shfl_idx_sync_i32(mask: u32, value: i32, lane: u32) -> i32 {
-    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe { nvvm_shfl_idx(mask, value, lane, CLAMP) }
-}
-
 #[inline(always)]
 fn split(v: i64) -> (i32, i32) {
     (v as i32, (v >> 32) as i32)
@@ -106,18 +68,6 @@ fn split(v: i64) -> (i32, i32) {
 #[inline(always)]
 fn join(lo: i32, hi: i32) -> i64 {
     ((hi as i64) << 32) | (lo as u32 as i64)
-}
-
-/// [`shfl_down_sync_i32`] for 64-bit values (two 32-bit shuffles).
-///
-/// # Safety
-///
-/// See the module documentation: every lane in `mask` must execute this call.
-#[inline(always)]
-pub unsafe fn shfl_down_sync_i64(mask: u32, value: i64, delta: u32) -> i64 {
-    let (lo, hi) = split(value);
-    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe { join(shfl_down_sync_i32(mask, lo, delta), shfl_down_sync_i32(mask, hi, delta)) }
 }
 
 /// [`shfl_bfly_sync_i32`] for 64-bit values (two 32-bit shuffles).
@@ -130,18 +80,6 @@ pub unsafe fn shfl_bfly_sync_i64(mask: u32, value: i64, lane_mask: u32) -> i64 {
     let (lo, hi) = split(value);
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
     unsafe { join(shfl_bfly_sync_i32(mask, lo, lane_mask), shfl_bfly_sync_i32(mask, hi, lane_mask)) }
-}
-
-/// [`shfl_idx_sync_i32`] for 64-bit values (two 32-bit shuffles).
-///
-/// # Safety
-///
-/// See the module documentation: every lane in `mask` must execute this call.
-#[inline(always)]
-pub unsafe fn shfl_idx_sync_i64(mask: u32, value: i64, lane: u32) -> i64 {
-    let (lo, hi) = split(value);
-    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe { join(shfl_idx_sync_i32(mask, lo, lane), shfl_idx_sync_i32(mask, hi, lane)) }
 }
 
 /// `__ballot_sync(mask, predicate)`: bit i set where lane i (in `mask`) has `predicate` true.
@@ -164,17 +102,6 @@ pub unsafe fn vote_ballot_sync(mask: u32, predicate: bool) -> u32 {
 pub unsafe fn vote_any_sync(mask: u32, predicate: bool) -> bool {
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
     unsafe { nvvm_vote_any(mask, predicate) }
-}
-
-/// `__all_sync(mask, predicate)`: whether `predicate` holds on every lane in `mask`.
-///
-/// # Safety
-///
-/// See the module documentation: every lane in `mask` must execute this call.
-#[inline(always)]
-pub unsafe fn vote_all_sync(mask: u32, predicate: bool) -> bool {
-    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
-    unsafe { nvvm_vote_all(mask, predicate) }
 }
 
 /// Butterfly reduction of `value` over the 32 lanes with `op` (which must be associative and
@@ -203,15 +130,4 @@ pub unsafe fn warp_reduce_i64(mut value: i64, op: impl Fn(i64, i64) -> i64) -> i
 pub unsafe fn warp_sum_i64(value: i64) -> i64 {
     // SAFETY: forwarded precondition.
     unsafe { warp_reduce_i64(value, i64::wrapping_add) }
-}
-
-/// Maximum of `value` over the 32 lanes; every lane gets the result.
-///
-/// # Safety
-///
-/// All 32 lanes of the warp must call it together (see the module documentation).
-#[inline(always)]
-pub unsafe fn warp_max_i64(value: i64) -> i64 {
-    // SAFETY: forwarded precondition.
-    unsafe { warp_reduce_i64(value, i64::max) }
 }

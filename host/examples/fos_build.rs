@@ -37,9 +37,7 @@ fn cpu_s() -> f64 {
 
 /// The peak resident memory since the last reset (VmHWM), in MiB, where Linux tells it.
 fn peak_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+    pgomea::solve::peak_resident_memory().map(|b| b >> 20)
 }
 
 /// Wall and processor seconds since `(wall, cpu)`, and the peak memory since.
@@ -50,7 +48,7 @@ fn since(start: (Instant, f64)) -> String {
 
 /// Starts a phase: resets the peak resident memory (writing 5 to clear_refs) and the clocks.
 fn now() -> (Instant, f64) {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    pgomea::solve::reset_peak_resident_memory();
     (Instant::now(), cpu_s())
 }
 

@@ -12,6 +12,9 @@ pub enum Error {
     Io { path: PathBuf, source: std::io::Error },
     /// An invalid option or combination of options.
     Usage(String),
+    /// A run option refused: its field name (`time_limit`; each face spells it its own way,
+    /// `--time-limit` on the command line) and what is wrong with its value.
+    Option { name: &'static str, message: String },
     /// The CUDA backend could not be used (no driver, no device, a failed launch).
     Cuda(String),
     /// The device ran out of memory for a population of this size.
@@ -32,6 +35,7 @@ impl fmt::Display for Error {
             Error::Parse { file, line, message } => write!(f, "{file}:{line}: {message}"),
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
             Error::Usage(m) => write!(f, "{m}"),
+            Error::Option { name, message } => write!(f, "{name} {message}"),
             // Messages are sometimes built from a displayed Error::Cuda (the shared GPU keeps
             // its opening error as text): one prefix, never two.
             Error::Cuda(m) => write!(f, "CUDA: {}", m.strip_prefix("CUDA: ").unwrap_or(m)),

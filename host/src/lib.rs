@@ -7,11 +7,12 @@
 //! [`error`] and [`choice`], [`problem`] (the gray-box interface, the problem kinds, instance formats,
 //! generators), [`linkage`] (linkage models, their interaction graph, colouring), [`gomea`]
 //! (populations, the multi-start scheme, serial GOMEA, the parallel generation loop), [`backend`]
-//! (where parallel GOM runs: CPU cores or a CUDA GPU), [`solve`] (a configuration to an outcome:
-//! the library's front door) and [`app`] (the command line, benchmarks, the self-test and the
-//! experiments: the only place that knows clap, plotters and result files).
+//! (where parallel GOM runs: CPU cores or a CUDA GPU) and [`solve`] (a configuration to an outcome:
+//! the library's front door). The command line, the benchmarks, the self-test and the experiments
+//! are another crate (`pgomea-cli`), and the Python package a third: the library knows no command
+//! line, prints nothing and never ends the process; a caller hears of a run through a
+//! [`gomea::run::Observer`] and gets errors as values.
 
-pub mod app;
 pub mod backend;
 pub mod choice;
 pub mod error;
@@ -22,3 +23,4 @@ pub mod solve;
 pub mod stop;
 
 pub use error::{Error, Result};
+pub use solve::{Hooks, Outcome, RunConfig, RunOptions, solve};

@@ -23,6 +23,15 @@ pub enum StopReason {
 }
 
 impl StopReason {
+    pub const ALL: [StopReason; 6] = [
+        StopReason::TargetReached,
+        StopReason::TimeLimit,
+        StopReason::EvaluationLimit,
+        StopReason::AllPopulationsTerminated,
+        StopReason::Interrupted,
+        StopReason::ConstantFitness,
+    ];
+
     pub fn as_str(&self) -> &'static str {
         match self {
             StopReason::TargetReached => "target reached",

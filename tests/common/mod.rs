@@ -33,3 +33,38 @@ pub fn assert_parse_error<T>(parsed: pgomea::error::Result<T>, text: &str, file:
     assert!(e.starts_with(&format!("{file}:{line}: ")), "{text:?}: {e}");
     assert!(e.contains(what), "{text:?}: {e}");
 }
+
+/// Solves `p` within `run`'s limits with `options`, the tests' defaults filled in first: the
+/// paper's algorithms as pgomea 0.1 ran them (no local search, no annealing, Forced Improvement
+/// on), every other setting at the library's default.
+pub fn solve_in(
+    p: &dyn pgomea::problem::GrayBoxProblem,
+    options: pgomea::solve::RunOptions,
+    run: &mut pgomea::gomea::run::Run,
+    best_known: Option<i64>,
+) -> pgomea::error::Result<pgomea::solve::Outcome> {
+    let options = pgomea::solve::RunOptions {
+        local_search: options.local_search.or(Some(pgomea::gomea::LocalSearchMode::Off)),
+        anneal_sweeps: options.anneal_sweeps.or(Some(0)),
+        forced_improvement: options.forced_improvement.or(Some(true)),
+        ..options
+    };
+    let config = options.resolve(p, best_known)?;
+    pgomea::solve::solve_run(p, &config, run)
+}
+
+/// Options for `algorithm` with `linkage` on the CPU backend's two threads, seeded.
+pub fn cpu_options(
+    algorithm: pgomea::solve::Algorithm,
+    linkage: pgomea::linkage::fos::LinkageModel,
+    seed: u64,
+) -> pgomea::solve::RunOptions {
+    pgomea::solve::RunOptions {
+        algorithm: Some(algorithm),
+        backend: Some(pgomea::solve::Backend::Cpu),
+        linkage: Some(linkage),
+        threads: Some(2),
+        seed: Some(seed),
+        ..pgomea::solve::RunOptions::default()
+    }
+}

@@ -109,7 +109,6 @@ impl<'f> Ims<'f> {
             self.step(smallest, run)?;
             run.status = format!("populations {:?}", self.live_sizes());
         }
-        run.report_progress(true);
         Ok(())
     }
 
@@ -135,9 +134,7 @@ impl<'f> Ims<'f> {
         {
             self.growth_stopped = true;
             self.cap_note = Some(format!("population sizes capped at {cap} (memory); no population of {size} started"));
-            if run.verbose() {
-                eprintln!("note: {}", self.cap_note.as_deref().unwrap_or_default());
-            }
+            run.note(self.cap_note.as_deref().unwrap_or_default());
             return Ok(false);
         }
         match (self.factory)(index, size, run) {
@@ -161,9 +158,7 @@ impl<'f> Ims<'f> {
                 self.cap_note = Some(format!(
                     "a population of {population_size} did not fit in memory ({message}); the scheme stops growing there"
                 ));
-                if run.verbose() {
-                    eprintln!("note: {}", self.cap_note.as_deref().unwrap_or_default());
-                }
+                run.note(self.cap_note.as_deref().unwrap_or_default());
                 Ok(false)
             }
             Err(e) => Err(e),

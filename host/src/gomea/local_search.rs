@@ -1,20 +1,21 @@
 //! Colour-grouped local search on the host: the variables' colour groups in flat form (what the
-//! layout carries to both backends), and the search of one genotype that serial GOMEA runs,
-//! which is the device crate's `stage::local_search`, the code the CPU backend runs per solution
-//! and whose flips the GPU runs for all solutions at once.
+//! layout carries to both backends), the annealing schedule, the calls a search is split into,
+//! and the search of one genotype that serial GOMEA runs ([`search_genotype`]), which is the
+//! device crate's `stage::search_genotype`, the code the CPU backend runs per solution and whose
+//! flips the GPU runs for all solutions at once.
 
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
-use pgomea_device::rng::SplitMix64;
-use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, LocalSearch};
+use pgomea_device::rng::{SplitMix64, streams};
+use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs};
 
 use crate::error::Error;
 use crate::linkage::coloring::Coloring;
-use crate::problem::{KindVisitor, Subfunctions};
+use crate::problem::{ArrayPlace, InHost, KindVisitor, Subfunctions};
 use crate::stop::{StopCheck, StopReason};
 
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
-/// `vars[offsets[c]..offsets[c+1]]`. The device crate's `stage::LocalSearch` points to these and
+/// `vars[offsets[c]..offsets[c+1]]`. The device crate's `stage::SearchArgs` points to these and
 /// to the problem's incidence.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VariableColors {
@@ -85,13 +86,27 @@ impl SearchStep {
             })
             .chain(std::iter::once(SearchStep { stream, sweeps, from: sweeps, to: sweeps, descend: true }))
     }
+
+    /// The device's annealing of this call, drawing from `seed`, with the schedule's levels and
+    /// table where `placed` has them.
+    pub fn anneal(self, seed: u64, placed: Anneal) -> Anneal {
+        Anneal {
+            sweeps: self.sweeps,
+            from: self.from,
+            to: self.to,
+            descend: self.descend as u32,
+            stream: self.stream,
+            seed,
+            ..placed
+        }
+    }
 }
 
 impl AnnealSchedule {
     /// Time linear in the subfunction entries; stops with `Error::Stopped` when `stop` says so.
     pub fn new(f: &Subfunctions, seed: u64, stop: &StopCheck) -> Result<Self, Error> {
         // The gains of the single flips of a random genotype.
-        let mut rng = SplitMix64::stream(seed, 0x616e6e);
+        let mut rng = SplitMix64::stream(seed, streams::ANNEAL_PROBE);
         let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
         struct Gains<'x>(&'x Subfunctions, &'x [u8], &'x StopCheck);
         impl KindVisitor for Gains<'_> {
@@ -134,19 +149,35 @@ impl AnnealSchedule {
         Ok(AnnealSchedule { scales, table })
     }
 
-    /// The device's view of one call of a search (host arrays), drawing from `seed`.
+    /// The device's view of one call of a search over these (host) arrays, drawing from `seed`.
     pub fn anneal(&self, seed: u64, step: SearchStep) -> Anneal {
-        Anneal {
-            sweeps: step.sweeps,
-            from: step.from,
-            to: step.to,
-            descend: step.descend as u32,
-            stream: step.stream,
-            seed,
-            scales: Ptr::from_slice(&self.scales),
-            table: Ptr::from_slice(&self.table),
-        }
+        let placed =
+            Anneal { scales: Ptr::from_slice(&self.scales), table: Ptr::from_slice(&self.table), ..Anneal::default() };
+        step.anneal(seed, placed)
     }
+}
+
+/// What local search reads besides the problem, put in `place`: the colours of the variables,
+/// the problem's incidence (`(offsets, subfunctions)` of every variable) and the annealing
+/// schedule (the rest of the annealing is set per call, [`SearchStep::anneal`]).
+pub fn search_args<P: ArrayPlace>(
+    colors: &VariableColors,
+    incidence: (&[u32], &[u32]),
+    schedule: &AnnealSchedule,
+    place: &mut P,
+) -> Result<SearchArgs, P::Error> {
+    Ok(SearchArgs {
+        colors: colors.colors() as u32,
+        color_offsets: place.place(&colors.offsets)?,
+        color_vars: place.place(&colors.vars)?,
+        var_offsets: place.place(incidence.0)?,
+        var_subs: place.place(incidence.1)?,
+        anneal: Anneal {
+            scales: place.place(&schedule.scales)?,
+            table: place.place(&schedule.table)?,
+            ..Anneal::default()
+        },
+    })
 }
 
 /// The subfunction evaluations of one round of local search of one solution: every variable's
@@ -164,7 +195,7 @@ pub fn evaluations_per_round(f: &Subfunctions) -> u64 {
 /// `kind` is the kind of `f` (from its `with_kind`), `colors` colours the variables of `f`, and
 /// `x` holds its l genes.
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn search<K: Kind>(
+pub unsafe fn search_genotype<K: Kind>(
     kind: &K,
     f: &Subfunctions,
     colors: &VariableColors,
@@ -174,16 +205,9 @@ pub unsafe fn search<K: Kind>(
     solution: u32,
     x: &mut [u8],
 ) -> (i64, u64) {
-    let (var_offsets, var_subs) = f.incidence();
-    let ls = LocalSearch {
-        colors: colors.colors() as u32,
-        color_offsets: Ptr::from_slice(&colors.offsets),
-        color_vars: Ptr::from_slice(&colors.vars),
-        var_offsets: Ptr::from_slice(var_offsets),
-        var_subs: Ptr::from_slice(var_subs),
-        anneal: schedule.anneal(seed, step),
-    };
+    let Ok(mut args) = search_args(colors, f.incidence(), schedule, &mut InHost);
+    args.anneal = step.anneal(seed, args.anneal);
     // SAFETY: the caller's precondition: the arrays describe the kind's problem, x holds l genes
     // and nothing else touches it; the schedule holds its levels and table.
-    unsafe { stage::local_search(kind, &ls, Ptr::from_mut_slice(x), solution) }
+    unsafe { stage::search_genotype(kind, &args, Ptr::from_mut_slice(x), solution) }
 }

@@ -1,6 +1,6 @@
 //! GOMEA: the run's shared state ([`run`]), the population, the interleaved multi-start scheme,
 //! serial GOMEA with Forced Improvement, and the generation loop of parallel (colour-grouped)
-//! GOMEA over a [`parallel::StageBackend`].
+//! GOMEA over a population's [`parallel::Stages`].
 
 pub mod ims;
 pub mod local_search;
@@ -17,7 +17,7 @@ use crate::gomea::run::Run;
 
 /// When colour-grouped local search runs (both algorithms): never (the paper), on every new
 /// population, or on new populations and on the offspring of every generation (a memetic GOMEA).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LocalSearchMode {
     #[default]

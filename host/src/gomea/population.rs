@@ -74,10 +74,10 @@ pub fn initial_population<P: GrayBoxProblem + ?Sized>(
 
 /// A random population, fully evaluated, each solution offered to the run as elitist candidate.
 ///
-/// The run's first population is always evaluated whole, whatever the clock says, so that every
-/// run reports at least the best solution of its initial population. Any later one is abandoned
-/// (None) as soon as the time limit passes or the run is interrupted while it is evaluated: a
-/// large population's evaluation would otherwise overrun a time limit by its whole length.
+/// Abandoned (None) as soon as the time limit passes or the run is interrupted while it is
+/// evaluated (a large population's evaluation would otherwise overrun the limit by its whole
+/// length), except that the run's first solution is always evaluated, so that every run has an
+/// answer: the best solution it evaluated.
 pub fn random_population<P: GrayBoxProblem + ?Sized>(
     problem: &P,
     size: usize,
@@ -89,7 +89,7 @@ pub fn random_population<P: GrayBoxProblem + ?Sized>(
     let genes = random_genes(size, l, rng);
     let mut fitness = Vec::with_capacity(size);
     for i in 0..size {
-        if !first && run.out_of_time() {
+        if (i > 0 || !first) && run.out_of_time() {
             return None;
         }
         let x = &genes[i * l..(i + 1) * l];

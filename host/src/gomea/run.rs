@@ -1,13 +1,14 @@
 //! The state every optimizer shares during one run: the problem, the clock, the work counters,
-//! the elitist (best solution found so far, across all populations), the termination limits, the
-//! trace of elitist improvements and the progress lines on stderr.
+//! the elitist (best solution found so far, across all populations), the termination limits and
+//! the stop flag, the trace of elitist improvements, and the [`Observer`] the caller listens
+//! with (the library itself never prints).
 
-use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, Result};
-
 use crate::problem::{EvaluationCounter, GrayBoxProblem};
+use crate::stop::StopCheck;
 
 /// When a run ends (whichever comes first). All `None` means: until every population is gone.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +36,40 @@ pub struct TracePoint {
     pub best_fitness: i64,
 }
 
+/// What a caller hears of a run while it goes on (all methods do nothing by default). The CLI
+/// prints progress lines and writes the trace file from these; the Python package calls its
+/// `on_improvement` callback. Called on the solving thread; keep them quick.
+pub trait Observer {
+    /// The elitist improved: `point` is the new trace row, `genes` the new best solution.
+    fn improvement(&mut self, point: &TracePoint, genes: &[u8]) {
+        let _ = (point, genes);
+    }
+    /// A snapshot of the run, about every [`Observer::progress_interval`] and when the
+    /// populations change.
+    fn progress(&mut self, progress: &Progress<'_>) {
+        let _ = progress;
+    }
+    /// How often [`Observer::progress`] is wanted (None: never).
+    fn progress_interval(&self) -> Option<Duration> {
+        None
+    }
+    /// Something worth telling the user: the backend a run took and why, a fallback, why the
+    /// multi-start scheme stopped growing.
+    fn note(&mut self, note: &str) {
+        let _ = note;
+    }
+}
+
+/// One progress report: how long the run has gone, its best fitness so far, its evaluations,
+/// and what it is doing (the live populations).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'s> {
+    pub elapsed: Duration,
+    pub best_fitness: Option<i64>,
+    pub evaluations: f64,
+    pub status: &'s str,
+}
+
 pub struct Run<'a> {
     pub problem: &'a dyn GrayBoxProblem,
     pub counter: EvaluationCounter,
@@ -44,20 +79,17 @@ pub struct Run<'a> {
     start: Instant,
     elitist: Option<Elitist>,
     pub trace: Vec<TracePoint>,
-    trace_out: Option<Box<dyn Write + Send + 'a>>,
-    /// The first error writing the trace: the run goes on, the caller warns.
-    trace_error: Option<String>,
     stop: Option<StopReason>,
+    /// The clock (the time limit from `start`) and the caller's stop flag.
+    stop_check: StopCheck,
     /// The fitness is the same for every genotype: nothing can improve on the first solution.
     constant_fitness: bool,
-    /// Progress lines on stderr every `progress_every`; `None` for quiet runs.
-    progress_every: Option<Duration>,
+    observer: Option<&'a mut dyn Observer>,
     last_progress: Instant,
-    /// Extra words for the progress line (live populations), set by the driver.
+    /// Extra words for progress reports (live populations), set by the driver.
     pub status: String,
     /// Checks the incremental fitness of every accepted step against a full evaluation (tests).
     pub verify: bool,
-    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<'a> Run<'a> {
@@ -67,48 +99,56 @@ impl<'a> Run<'a> {
             problem,
             counter: EvaluationCounter::default(),
             gom_steps: 0,
+            stop_check: StopCheck::new(limits.time.and_then(|t| now.checked_add(t)), None),
             limits,
             start: now,
             elitist: None,
             trace: Vec::new(),
-            trace_out: None,
-            trace_error: None,
             stop: None,
             constant_fitness: {
                 let (low, high) = problem.functions().fitness_bounds();
                 low == high
             },
-            progress_every: None,
+            observer: None,
             last_progress: now,
             status: String::new(),
             verify: false,
-            interrupt: None,
         }
     }
 
-    /// Writes one CSV row per improvement of the elitist to `out` (with a header).
-    pub fn with_trace_writer(mut self, mut out: Box<dyn Write + Send + 'a>) -> Result<Self> {
-        writeln!(out, "time_s,evaluations,best_fitness").map_err(|e| Error::io("trace", e))?;
-        self.trace_out = Some(out);
-        Ok(self)
-    }
-
     /// Counts time (the time limit, the trace, the reported time) from `start` instead of from
-    /// now: the command line starts the clock before it reads the instance.
+    /// now: a caller starts the clock before it reads the instance.
     pub fn with_start(mut self, start: Instant) -> Self {
         self.start = start;
         self.last_progress = start;
+        self.stop_check =
+            StopCheck::new(self.limits.time.and_then(|t| start.checked_add(t)), self.stop_check.flag().cloned());
         self
     }
 
-    pub fn with_progress(mut self, every: Duration) -> Self {
-        self.progress_every = Some(every);
+    /// Stops the run (at its next check) once `flag` is set: by a signal handler, Ctrl-C in
+    /// Python, or another thread of the caller.
+    pub fn with_stop_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop_check = StopCheck::new(self.stop_check.deadline(), Some(flag));
         self
     }
 
-    /// Whether progress and notes go to stderr.
-    pub fn verbose(&self) -> bool {
-        self.progress_every.is_some()
+    /// Reports improvements, progress and notes to `observer`.
+    pub fn with_observer(mut self, observer: &'a mut dyn Observer) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// The clock and the stop flag, for phases that run outside the optimizers (set-up).
+    pub fn stop_check(&self) -> &StopCheck {
+        &self.stop_check
+    }
+
+    /// Tells the observer `note`.
+    pub fn note(&mut self, note: &str) {
+        if let Some(o) = self.observer.as_mut() {
+            o.note(note);
+        }
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -163,19 +203,13 @@ impl<'a> Run<'a> {
         true
     }
 
-    /// The trace point, the trace file's row and the target check of a new elitist.
+    /// The trace point, the observer's call and the target check of a new elitist.
     fn record_improvement(&mut self, fitness: i64) {
         let point =
             TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
         self.trace.push(point);
-        if let Some(out) = &mut self.trace_out
-            && self.trace_error.is_none()
-        {
-            // A trace that cannot be written must not end the run: the first error is kept for
-            // the caller to report, and nothing more is written after it.
-            if let Err(e) = writeln!(out, "{:.6},{:.3},{}", point.time_s, point.evaluations, point.best_fitness) {
-                self.trace_error = Some(e.to_string());
-            }
+        if let (Some(o), Some(e)) = (self.observer.as_mut(), self.elitist.as_ref()) {
+            o.improvement(&point, &e.genes);
         }
         if self.limits.target.is_some_and(|t| fitness >= t) {
             self.stop = Some(StopReason::TargetReached);
@@ -187,12 +221,13 @@ impl<'a> Run<'a> {
         if self.stop.is_some() {
             return true;
         }
-        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
-            self.stop = Some(StopReason::Interrupted);
+        let clock = self.stop_check.reason();
+        if clock == Some(StopReason::Interrupted) {
+            self.stop = clock;
         } else if self.constant_fitness && self.elitist.is_some() {
             self.stop = Some(StopReason::ConstantFitness);
-        } else if self.limits.time.is_some_and(|t| self.elapsed() >= t) {
-            self.stop = Some(StopReason::TimeLimit);
+        } else if clock.is_some() {
+            self.stop = clock;
         } else if self.limits.evaluations.is_some_and(|e| self.evaluations() >= e) {
             self.stop = Some(StopReason::EvaluationLimit);
         }
@@ -207,26 +242,18 @@ impl<'a> Run<'a> {
         if matches!(self.stop, Some(StopReason::TimeLimit | StopReason::Interrupted)) {
             return true;
         }
-        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
-            self.set_stop(StopReason::Interrupted);
-            return true;
+        match self.stop_check.reason() {
+            Some(reason) => {
+                self.set_stop(reason);
+                true
+            }
+            None => false,
         }
-        if self.limits.time.is_some_and(|t| self.elapsed() >= t) {
-            self.set_stop(StopReason::TimeLimit);
-            return true;
-        }
-        false
     }
 
     /// The time left before the time limit (None without one).
     pub fn time_left(&self) -> Option<Duration> {
         self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
-    }
-
-    /// The check of this run's time limit and interrupt flag, for the phases before the first
-    /// generation (set-up).
-    pub fn stop_check(&self) -> crate::stop::StopCheck {
-        crate::stop::StopCheck::new(self.limits.time.map(|t| self.start + t), self.interrupt.clone())
     }
 
     pub fn stop_reason(&self) -> Option<StopReason> {
@@ -237,38 +264,20 @@ impl<'a> Run<'a> {
         self.stop.get_or_insert(reason);
     }
 
-    /// A progress line on stderr, at most every `progress_every` unless forced.
+    /// A progress report to the observer, at most every `progress_interval` unless forced.
     pub fn report_progress(&mut self, force: bool) {
-        let Some(every) = self.progress_every else { return };
+        let Some(observer) = self.observer.as_mut() else { return };
+        let Some(every) = observer.progress_interval() else { return };
         if !force && self.last_progress.elapsed() < every {
             return;
         }
         self.last_progress = Instant::now();
-        eprintln!(
-            "[{:>8.1} s] best {:>10}  evaluations {:>12.1}  {}",
-            self.elapsed().as_secs_f64(),
-            self.elitist_fitness().map(|f| f.to_string()).unwrap_or_else(|| "-".into()),
-            self.evaluations(),
-            self.status
-        );
-    }
-
-    /// Flushes the trace; an error (this one or an earlier write's) is also kept for
-    /// [`Run::trace_error`].
-    pub fn flush_trace(&mut self) -> Result<()> {
-        if let Some(out) = &mut self.trace_out
-            && let Err(e) = out.flush()
-        {
-            self.trace_error.get_or_insert(e.to_string());
-        }
-        match &self.trace_error {
-            Some(e) => Err(Error::usage(format!("the trace could not be written completely: {e}"))),
-            None => Ok(()),
-        }
-    }
-
-    /// The first error writing the trace, if any (the run itself went on).
-    pub fn trace_error(&self) -> Option<&str> {
-        self.trace_error.as_deref()
+        let progress = Progress {
+            elapsed: self.start.elapsed(),
+            best_fitness: self.elitist.as_ref().map(|e| e.fitness),
+            evaluations: self.counter.evaluations(self.problem.subfunctions()),
+            status: &self.status,
+        };
+        observer.progress(&progress);
     }
 }

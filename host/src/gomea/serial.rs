@@ -119,7 +119,7 @@ pub fn new_engine<'a>(
 /// Local search of one solution (its fitness updated), counted in `run`; an improvement is
 /// offered to the run.
 /// `seed`, `stream` and `solution` number the search's random numbers (annealing).
-fn local_search<K: Kind>(
+fn search_solution<K: Kind>(
     kind: &K,
     problem: &dyn GrayBoxProblem,
     ls: &LocalSearchSetting,
@@ -138,8 +138,9 @@ fn local_search<K: Kind>(
         }
         // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l
         // genes.
-        let (g, rounds) =
-            unsafe { super::local_search::search(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes) };
+        let (g, rounds) = unsafe {
+            super::local_search::search_genotype(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes)
+        };
         run.counter.add_subfunctions(rounds * per_round);
         gain += g;
     }
@@ -175,7 +176,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         if let Some(ls) = &config.local_search {
             for i in 0..n {
                 let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
-                local_search(&kind, problem, ls, (seed, u32::MAX, i as u32), genes, fitness, run);
+                search_solution(&kind, problem, ls, (seed, u32::MAX, i as u32), genes, fitness, run);
             }
         }
         let fos = match &config.linkage {
@@ -392,8 +393,7 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
                 *count += g as u32;
             }
         }
-        // The patience of FI: 1 + floor(log10(n)) generations without improvement.
-        let patience = 1 + (n as f64).log10().floor() as u32;
+        let patience = pgomea_device::gom::forced_improvement_patience(n);
         for i in 0..n {
             if run.should_stop() {
                 break;
@@ -405,7 +405,7 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
             if let Some(ls) = self.config.local_search.as_ref().filter(|ls| ls.mode == LocalSearchMode::Offspring) {
                 let l = self.population.l;
                 let (genes, fitness) = (&mut self.offspring.genes[i * l..(i + 1) * l], &mut self.offspring.fitness[i]);
-                local_search(
+                search_solution(
                     &self.kind,
                     self.problem,
                     ls,

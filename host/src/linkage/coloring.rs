@@ -707,10 +707,7 @@ mod tests {
         let n = fos.len();
         let conflict = |a: &[u32], b: &[u32]| {
             a.iter().any(|x| b.contains(x))
-                || p.graph
-                    .edges
-                    .iter()
-                    .any(|e| (a.contains(&e.u) && b.contains(&e.v)) || (a.contains(&e.v) && b.contains(&e.u)))
+                || p.edges().any(|e| (a.contains(&e.u) && b.contains(&e.v)) || (a.contains(&e.v) && b.contains(&e.u)))
         };
         let mut offsets = vec![0];
         let mut adj = Vec::new();

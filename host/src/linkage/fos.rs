@@ -1304,7 +1304,7 @@ mod tests {
                 }
             }
             assert!(top_of.iter().all(|&t| t != usize::MAX));
-            for e in &p.graph.edges {
+            for e in p.edges() {
                 let (a, b) = (top_of[e.u as usize], top_of[e.v as usize]);
                 if a != b && e.w != 0 && fos.sets[a].len() + fos.sets[b].len() < l {
                     assert!(

@@ -5,12 +5,14 @@ use std::path::Path;
 
 use super::GrayBoxProblem;
 use super::graph::Graph;
+use super::ising;
 use super::maxcut::MaxCut;
 use super::maxsat::MaxSat;
 use super::tables::TableProblem;
 use super::{mk, nk};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
+use crate::stop::StopCheck;
 
 /// The instance file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,16 +25,29 @@ pub enum ProblemFormat {
     Mk,
     /// Weighted partial MAX-SAT: DIMACS `cnf`, or `wcnf` (classic or 2022).
     MaxSat,
+    /// A QUBO in qbsolv's `.qubo` format, solved as Max-Cut on one more vertex.
+    Qubo,
+    /// An Ising model in the `.ising` format, solved as Max-Cut on one more vertex.
+    Ising,
 }
 
 impl Choice for ProblemFormat {
-    const ALL: &'static [Self] = &[ProblemFormat::MaxCut, ProblemFormat::Nk, ProblemFormat::Mk, ProblemFormat::MaxSat];
+    const ALL: &'static [Self] = &[
+        ProblemFormat::MaxCut,
+        ProblemFormat::Nk,
+        ProblemFormat::Mk,
+        ProblemFormat::MaxSat,
+        ProblemFormat::Qubo,
+        ProblemFormat::Ising,
+    ];
     fn name(self) -> &'static str {
         match self {
             ProblemFormat::MaxCut => "max-cut",
             ProblemFormat::Nk => "nk",
             ProblemFormat::Mk => "mk",
             ProblemFormat::MaxSat => "max-sat",
+            ProblemFormat::Qubo => "qubo",
+            ProblemFormat::Ising => "ising",
         }
     }
     fn help(self) -> &'static str {
@@ -49,21 +64,29 @@ impl Choice for ProblemFormat {
             ProblemFormat::MaxSat => {
                 "MAX-SAT: DIMACS cnf (`p cnf N M`), weighted wcnf (`p wcnf N M [TOP]`, or the 2022 format with `h` lines)"
             }
+            ProblemFormat::Qubo => {
+                "QUBO in qbsolv's .qubo format (`p qubo 0 MAXNODES NNODES NCOUPLERS`, then `i j Q_ij` lines, 0-based): minimise the energy"
+            }
+            ProblemFormat::Ising => {
+                "Ising model in the .ising format (optional `p ising N`, then `i j J` couplings and `i i h` fields, 0-based): minimise the energy"
+            }
         }
     }
 }
 
 impl ProblemFormat {
-    /// The format of a file by its extension (`.nk`, `.mk`, `.cnf`, `.wcnf`; `.txt`, `.gset`,
-    /// `.rud`, `.mc` for graphs), else by its content: the first line that is not blank or a
-    /// comment (`c ...`) is `p cnf ...` or `p wcnf ...` for MAX-SAT, `h ...` for a 2022 `wcnf`
-    /// file, `p ...` for a table file (MK when the next such line is an `m` line, else `.nk`);
-    /// anything else is a graph.
+    /// The format of a file by its extension (`.nk`, `.mk`, `.cnf`, `.wcnf`, `.qubo`, `.ising`;
+    /// `.txt`, `.gset`, `.rud`, `.mc` for graphs), else by its content: the first line that is not
+    /// blank or a comment (`c ...`) is `p cnf ...` or `p wcnf ...` for MAX-SAT, `h ...` for a 2022
+    /// `wcnf` file, `p qubo ...` for a QUBO, `p ising ...` for an Ising model, `p ...` for a table
+    /// file (MK when the next such line is an `m` line, else `.nk`); anything else is a graph.
     pub fn detect(path: &Path, text: &str) -> ProblemFormat {
         match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
             Some("nk") => return ProblemFormat::Nk,
             Some("mk") => return ProblemFormat::Mk,
             Some("cnf" | "wcnf") => return ProblemFormat::MaxSat,
+            Some("qubo") => return ProblemFormat::Qubo,
+            Some("ising") => return ProblemFormat::Ising,
             Some("txt" | "gset" | "rud" | "mc") => return ProblemFormat::MaxCut,
             _ => {}
         }
@@ -73,6 +96,8 @@ impl ProblemFormat {
         match (tokens.next(), tokens.next()) {
             (Some("p"), Some("cnf" | "wcnf")) => ProblemFormat::MaxSat,
             (Some("h"), _) => ProblemFormat::MaxSat,
+            (Some("p"), Some("qubo")) => ProblemFormat::Qubo,
+            (Some("p"), Some("ising")) => ProblemFormat::Ising,
             (Some("p"), _) if data.next().is_some_and(|l| l.split_whitespace().next() == Some("m")) => {
                 ProblemFormat::Mk
             }
@@ -103,12 +128,20 @@ pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBo
 pub fn read_named(path: &Path, format: Option<ProblemFormat>, name: &str) -> Result<Box<dyn GrayBoxProblem>> {
     let text = super::read_text(path)?;
     let file = path.display().to_string();
+    // The readers of graphs, QUBOs and Ising models can stop; the caller's check replaces this
+    // one where the caller has one.
+    let stop = StopCheck::never();
     Ok(match format.unwrap_or_else(|| ProblemFormat::detect(path, &text)) {
         ProblemFormat::MaxCut => {
-            Box::new(MaxCut::new(Graph::parse(&text, &file, name)?).map_err(|e| Error::usage(format!("{file}: {e}")))?)
+            let graph = Graph::parse_with_stop(&text, &file, name, &stop)?;
+            // Freed before the subfunctions are built: the peak is the larger of the two phases.
+            drop(text);
+            Box::new(MaxCut::new(graph).map_err(|e| Error::usage(format!("{file}: {e}")))?)
         }
         ProblemFormat::Nk => Box::new(with_exact_optimum(TableProblem::parse(&text, &file, name)?)),
         ProblemFormat::Mk => Box::new(with_exact_optimum(mk::parse(&text, &file, name)?)),
         ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name)?),
+        ProblemFormat::Qubo => Box::new(ising::parse_qubo(&text, &file, name, &stop)?),
+        ProblemFormat::Ising => Box::new(ising::parse_ising(&text, &file, name, &stop)?),
     })
 }

@@ -1,29 +1,55 @@
 //! Weighted Max-Cut as a gray-box problem: one variable per vertex (its side), one pairwise
 //! subfunction per edge, worth the edge's weight when the edge is cut. Nothing outside this
 //! module needs to know that a problem is Max-Cut.
+//!
+//! The graph's edge arrays become the pairwise kind's arrays as they are (no copy): the edges are
+//! read back from the subfunctions.
 
-use super::graph::Graph;
+use super::graph::{Edge, Graph};
 use super::{GrayBoxProblem, Subfunctions};
 use crate::error::Result;
 
 #[derive(Clone, Debug)]
 pub struct MaxCut {
-    pub graph: Graph,
+    name: String,
+    /// The proven maximum cut, when the graph came with one.
+    optimum: Option<i64>,
     functions: Subfunctions,
 }
 
 impl MaxCut {
-    /// The problem of a graph; fails (with a clear message) when its cut values do not fit in
-    /// 64-bit integers.
+    /// The problem of a graph (its edge arrays taken over without a copy); fails (with a clear
+    /// message) when its cut values do not fit in 64-bit integers.
     pub fn new(graph: Graph) -> Result<Self> {
-        let mut ends = Vec::with_capacity(2 * graph.edges.len());
-        let mut weights = Vec::with_capacity(graph.edges.len());
-        for e in &graph.edges {
-            ends.extend_from_slice(&[e.u, e.v]);
-            weights.push(e.w);
-        }
-        let functions = Subfunctions::pairwise(graph.vertices, ends, weights)?;
-        Ok(MaxCut { graph, functions })
+        let Graph { name, vertices, edges, optimum } = graph;
+        let (ends, weights) = edges.into_arrays();
+        let functions = Subfunctions::pairwise(vertices, ends, weights)?;
+        Ok(MaxCut { name, optimum, functions })
+    }
+
+    /// The number of vertices.
+    pub fn vertices(&self) -> usize {
+        self.functions.variables()
+    }
+
+    /// Edge `k` (subfunction k).
+    pub fn edge(&self, k: usize) -> Edge {
+        let [u, v] = self.functions.variables_of(k) else { unreachable!("a pairwise subfunction reads two variables") };
+        // A pairwise subfunction is worth w or 0: its bounds are (min(w, 0), max(w, 0)), read
+        // from the weights themselves.
+        let (low, high) = self.functions.bounds(k);
+        Edge { u: *u, v: *v, w: low + high }
+    }
+
+    /// The edges in the order of the graph they came from.
+    pub fn edges(&self) -> impl ExactSizeIterator<Item = Edge> + '_ {
+        (0..self.functions.len()).map(|k| self.edge(k))
+    }
+
+    /// The sum of all weights (the optimum of an even torus with positive weights); an error when
+    /// it does not fit in 64 bits.
+    pub fn total_weight(&self) -> Result<i64> {
+        super::graph::checked_total(&self.name, self.edges().map(|e| e.w as i128).sum())
     }
 
     /// The number of edges at vertex v.
@@ -34,7 +60,7 @@ impl MaxCut {
 
 impl GrayBoxProblem for MaxCut {
     fn name(&self) -> &str {
-        &self.graph.name
+        &self.name
     }
     fn problem_type(&self) -> &str {
         "max-cut"
@@ -42,21 +68,24 @@ impl GrayBoxProblem for MaxCut {
     fn functions(&self) -> &Subfunctions {
         &self.functions
     }
+    fn known_optimum(&self) -> Option<i64> {
+        self.optimum
+    }
     fn statistics(&self) -> Vec<(&'static str, String)> {
-        let g = &self.graph;
-        let l = g.vertices;
+        let l = self.vertices();
+        let m = self.functions.len();
         let degrees: Vec<usize> = (0..l).map(|v| self.degree(v)).collect();
-        let (wmin, wmax) = g.edges.iter().fold((i64::MAX, i64::MIN), |(a, b), e| (a.min(e.w), b.max(e.w)));
-        let empty = g.edges.is_empty();
+        let (wmin, wmax) = self.edges().fold((i64::MAX, i64::MIN), |(a, b), e| (a.min(e.w), b.max(e.w)));
+        let empty = m == 0;
         vec![
             ("vertices", l.to_string()),
-            ("edges", g.edges.len().to_string()),
+            ("edges", m.to_string()),
             ("weight_min", if empty { 0 } else { wmin }.to_string()),
             ("weight_max", if empty { 0 } else { wmax }.to_string()),
-            ("total_weight", g.total_weight().map(|t| t.to_string()).unwrap_or_else(|e| e.to_string())),
+            ("total_weight", self.total_weight().map(|t| t.to_string()).unwrap_or_else(|e| e.to_string())),
             ("degree_min", degrees.iter().min().copied().unwrap_or(0).to_string()),
             ("degree_max", degrees.iter().max().copied().unwrap_or(0).to_string()),
-            ("degree_mean", format!("{}", 2.0 * g.edges.len() as f64 / l.max(1) as f64)),
+            ("degree_mean", format!("{}", 2.0 * m as f64 / l.max(1) as f64)),
         ]
     }
 }

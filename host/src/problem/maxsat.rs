@@ -36,7 +36,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use pgomea_device::rng::SplitMix64;
+use pgomea_device::rng::{SplitMix64, streams};
 
 use super::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::error::{Error, Result};
@@ -405,7 +405,7 @@ pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> 
     if m == 0 || m > u32::MAX as usize / 3 {
         return Err(Error::usage(format!("3-SAT: m = {m}; expected 1 to {} clauses", u32::MAX / 3)));
     }
-    let mut rng = SplitMix64::stream(seed, 0x33736174);
+    let mut rng = SplitMix64::stream(seed, streams::PLANTED_SAT);
     let planted: Vec<u8> = (0..n).map(|_| rng.coin() as u8).collect();
     let clauses: Vec<(i64, Vec<u32>)> = (0..m)
         .map(|_| {

@@ -13,18 +13,23 @@
 //! [`graph`]); problems given by tables ([`tables`], with their `.nk` file format, and [`mk`],
 //! the MK-landscape files of other tools), NK landscapes ([`nk`]) and concatenated deceptive
 //! traps ([`trap`]) among them; weighted partial MAX-SAT ([`maxsat`], the clauses kind; DIMACS
-//! `cnf` and `wcnf` files); generators ([`generate`], [`nk`], [`trap`]), the data directory of
-//! shipped instances ([`data`]), and [`load`], which reads an instance file of any format.
+//! `cnf` and `wcnf` files); Ising models and QUBOs reduced exactly to Max-Cut ([`ising`], with the
+//! `.qubo` and `.ising` formats, real biases on an integer grid by [`scale`]); generators
+//! ([`generate`], [`nk`], [`trap`]), the data directory of shipped instances ([`data`]), and
+//! [`load`], which reads an instance file of any format.
 
 pub mod data;
 pub mod generate;
 pub mod graph;
+pub mod ising;
+pub mod lines;
 pub mod load;
 pub mod maxcut;
 pub mod maxsat;
 pub mod memory;
 pub mod mk;
 pub mod nk;
+pub mod scale;
 pub mod tables;
 pub mod text;
 pub mod trap;
@@ -32,7 +37,7 @@ pub mod trap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use pgomea_device::mem::Ptr;
-use pgomea_device::problem::{Clauses, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
+use pgomea_device::problem::{Clauses, Csr, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
 
 use crate::error::{Error, Result};
 
@@ -64,6 +69,18 @@ pub trait GrayBoxProblem: Send + Sync {
         let _ = x;
         Vec::new()
     }
+    /// The energy, in the model's own terms, of a fitness, for problems reduced from a model
+    /// that minimises an energy (Ising models and QUBOs, [`ising`]): exact. None for the others.
+    fn energy(&self, fitness: i64) -> Option<scale::Decimal> {
+        let _ = fitness;
+        None
+    }
+    /// The solution in the variables of the model this problem was reduced from, of a genotype
+    /// `genes` of this problem ([`ising`]: without the field vertex, flipped when it is on side
+    /// 1); the genotype itself for problems that are not reductions.
+    fn model_solution(&self, genes: &[u8]) -> Vec<u8> {
+        genes.to_vec()
+    }
 
     /// Number of variables l.
     fn variables(&self) -> usize {
@@ -92,42 +109,120 @@ pub trait GrayBoxProblem: Send + Sync {
 }
 
 /// Code generic over the problem kind, called with the kind of a [`Subfunctions`] (Rust closures
-/// cannot be generic, hence a trait).
+/// cannot be generic, hence a trait): the one way the host dispatches on the kind of a problem,
+/// for serial GOMEA, the CPU backend and the CUDA upload alike.
 pub trait KindVisitor {
     type Output;
     fn visit<K: Kind>(self, kind: K) -> Self::Output;
 }
 
-/// The arrays of one problem kind (see `pgomea_device::problem` for their meaning), borrowed from
-/// a checked [`Subfunctions`].
-#[derive(Clone, Copy, Debug)]
-pub enum KindArrays<'a> {
-    Pairwise { ends: &'a [u32], weights: &'a [i64] },
-    Tables { var_offsets: &'a [u32], vars: &'a [u32], table_offsets: &'a [u32], values: &'a [i64] },
-    Clauses { lit_offsets: &'a [u32], lits: &'a [u32], weights: &'a [i64] },
+/// Element types of the arrays the steps read: plain integers (every bit pattern a value, no
+/// padding), so that an array may be handled as its bytes (what the CUDA upload copies).
+///
+/// # Safety
+///
+/// Only for plain integer types.
+pub unsafe trait Plain: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static {}
+// SAFETY: plain integers.
+unsafe impl Plain for u8 {}
+// SAFETY: plain integers.
+unsafe impl Plain for i32 {}
+// SAFETY: plain integers.
+unsafe impl Plain for u32 {}
+// SAFETY: plain integers.
+unsafe impl Plain for i64 {}
+// SAFETY: plain integers.
+unsafe impl Plain for u64 {}
+
+/// The bytes of `array`.
+pub fn bytes_of<T: Plain>(array: &[T]) -> &[u8] {
+    // SAFETY: a `Plain` array is its bytes (no padding); the length is the array's own.
+    unsafe { std::slice::from_raw_parts(array.as_ptr().cast(), std::mem::size_of_val(array)) }
 }
 
-impl KindArrays<'_> {
-    /// The device crate's name of the kind (its kernels are named after it).
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            KindArrays::Pairwise { .. } => Pairwise::NAME,
-            KindArrays::Tables { .. } => Tables::NAME,
-            KindArrays::Clauses { .. } => Clauses::NAME,
-        }
+/// The bytes of `array`, writable.
+pub fn bytes_of_mut<T: Plain>(array: &mut [T]) -> &mut [u8] {
+    // SAFETY: a `Plain` array is its bytes, and any bytes are a `Plain` value.
+    unsafe { std::slice::from_raw_parts_mut(array.as_mut_ptr().cast(), std::mem::size_of_val(array)) }
+}
+
+/// Where the arrays the steps read are put for them: host memory as they are ([`InHost`]: the
+/// CPU backend, serial GOMEA), device memory (the CUDA upload), or nowhere, counting their bytes
+/// (the CUDA memory budget).
+pub trait ArrayPlace {
+    type Error;
+    /// The address, in this place, of a copy of `array` (or of `array` itself), valid as long
+    /// as the place keeps it.
+    fn place<T: Plain>(&mut self, array: &[T]) -> std::result::Result<Ptr<T>, Self::Error>;
+}
+
+/// Host memory: the arrays where they are (their addresses are valid while they live).
+pub struct InHost;
+
+impl ArrayPlace for InHost {
+    type Error = std::convert::Infallible;
+    fn place<T: Plain>(&mut self, array: &[T]) -> std::result::Result<Ptr<T>, Self::Error> {
+        Ok(Ptr::from_slice(array))
     }
 }
 
-/// The owned arrays of one kind.
+/// The arrays of one problem kind (see `pgomea_device::problem` for their meaning), checked by the
+/// constructors of [`Subfunctions`]. The host's part of the registry of kinds: a new kind is a
+/// variant here, its arm in [`KindArrays::place`] and a constructor of `Subfunctions`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Arrays {
+pub enum KindArrays {
     Pairwise { ends: Vec<u32>, weights: Vec<i64> },
     Tables { var_offsets: Vec<u32>, vars: Vec<u32>, table_offsets: Vec<u32>, values: Vec<i64> },
     Clauses { lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64> },
 }
 
+impl KindArrays {
+    /// Calls `visitor` with the kind over these arrays, put in `place` (in the order of the
+    /// kind's fields).
+    pub fn place<P: ArrayPlace, V: KindVisitor>(
+        &self,
+        place: &mut P,
+        visitor: V,
+    ) -> std::result::Result<V::Output, P::Error> {
+        Ok(match self {
+            KindArrays::Pairwise { ends, weights } => {
+                visitor.visit(Pairwise { ends: place.place(ends)?, weights: place.place(weights)? })
+            }
+            KindArrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
+                vars: Csr { offsets: place.place(var_offsets)?, entries: place.place(vars)? },
+                table_offsets: place.place(table_offsets)?,
+                values: place.place(values)?,
+            }),
+            KindArrays::Clauses { lit_offsets, lits, weights } => visitor.visit(Clauses {
+                lits: Csr { offsets: place.place(lit_offsets)?, entries: place.place(lits)? },
+                weights: place.place(weights)?,
+            }),
+        })
+    }
+
+    /// Calls `visitor` with the kind over these (host) arrays.
+    pub fn with_kind<V: KindVisitor>(&self, visitor: V) -> V::Output {
+        let Ok(out) = self.place(&mut InHost, visitor);
+        out
+    }
+
+    /// The device crate's name of the kind (its kernels are named after it).
+    pub fn kind_name(&self) -> &'static str {
+        struct Name;
+        impl KindVisitor for Name {
+            type Output = &'static str;
+            fn visit<K: Kind>(self, _: K) -> &'static str {
+                K::NAME
+            }
+        }
+        self.with_kind(Name)
+    }
+}
+
 /// The subfunctions of a problem: the arrays of one kind, checked, with the incidence both ways
-/// and the range of each subfunction's values.
+/// and the range of each subfunction's values. A pairwise subfunction's variables and bounds are
+/// read from the kind's `ends` and `weights` arrays themselves, so that a large graph's edges are
+/// stored once.
 ///
 /// Invariant (checked by every constructor): every variable index is below `l`; every table has
 /// `2^arity` entries inside `values`; no subfunction's variable list names a variable twice (a
@@ -139,15 +234,46 @@ enum Arrays {
 #[derive(Clone, Debug)]
 pub struct Subfunctions {
     l: usize,
-    arrays: Arrays,
-    /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order.
+    arrays: KindArrays,
+    /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order
+    /// (both empty for the pairwise kind, see [`vars_of`]).
     sub_offsets: Vec<u32>,
     sub_vars: Vec<u32>,
     /// The subfunctions of v, ascending: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
     var_offsets: Vec<u32>,
     var_subs: Vec<u32>,
-    /// The smallest and largest value of each subfunction.
+    /// The smallest and largest value of each subfunction (empty for the pairwise kind, see
+    /// [`bounds_of`]).
     bounds: Vec<(i64, i64)>,
+}
+
+/// The number of subfunctions: the pairwise kind's weights, the other kinds' bounds.
+#[inline]
+fn count(arrays: &KindArrays, bounds: &[(i64, i64)]) -> usize {
+    match arrays {
+        KindArrays::Pairwise { weights, .. } => weights.len(),
+        _ => bounds.len(),
+    }
+}
+
+/// The smallest and largest value of subfunction `s`: a pairwise subfunction is worth its weight
+/// or 0; the other kinds' are listed in `bounds`.
+#[inline]
+fn bounds_of(arrays: &KindArrays, bounds: &[(i64, i64)], s: usize) -> (i64, i64) {
+    match arrays {
+        KindArrays::Pairwise { weights, .. } => (weights[s].min(0), weights[s].max(0)),
+        _ => bounds[s],
+    }
+}
+
+/// The variables of subfunction `s` in the kind's order: a pairwise subfunction's two ends, read
+/// from the kind's own array; the other kinds' lists, `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`.
+#[inline]
+fn vars_of<'a>(arrays: &'a KindArrays, sub_offsets: &[u32], sub_vars: &'a [u32], s: usize) -> &'a [u32] {
+    match arrays {
+        KindArrays::Pairwise { ends, .. } => &ends[2 * s..2 * s + 2],
+        _ => &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize],
+    }
 }
 
 /// Checks that a CSR offset array starts at 0, never decreases and ends at `len`.
@@ -172,13 +298,7 @@ impl Subfunctions {
                 weights.len()
             )));
         }
-        let sub_offsets = (0..=weights.len() as u64)
-            .map(|s| 2 * s)
-            .map(u32::try_from)
-            .collect::<std::result::Result<Vec<u32>, _>>()
-            .map_err(|_| too_large())?;
-        let bounds = weights.iter().map(|&w| (w.min(0), w.max(0))).collect();
-        Subfunctions::finish(l, sub_offsets, ends.clone(), bounds, Arrays::Pairwise { ends, weights })
+        Subfunctions::finish(l, Vec::new(), Vec::new(), Vec::new(), KindArrays::Pairwise { ends, weights })
     }
 
     /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
@@ -225,7 +345,7 @@ impl Subfunctions {
             var_offsets.clone(),
             vars.clone(),
             bounds,
-            Arrays::Tables { var_offsets, vars, table_offsets, values },
+            KindArrays::Tables { var_offsets, vars, table_offsets, values },
         )
     }
 
@@ -275,7 +395,7 @@ impl Subfunctions {
                 (w.min(0), w.max(0))
             });
         }
-        Subfunctions::finish(l, sub_offsets, vars, bounds, Arrays::Clauses { lit_offsets, lits, weights })
+        Subfunctions::finish(l, sub_offsets, vars, bounds, KindArrays::Clauses { lit_offsets, lits, weights })
     }
 
     /// Checks the variables and the value range, and builds the incidence of the variables.
@@ -284,19 +404,23 @@ impl Subfunctions {
         sub_offsets: Vec<u32>,
         sub_vars: Vec<u32>,
         bounds: Vec<(i64, i64)>,
-        arrays: Arrays,
+        arrays: KindArrays,
     ) -> Result<Subfunctions> {
-        if l > u32::MAX as usize / 2 || sub_vars.len() > u32::MAX as usize {
+        let entries = match &arrays {
+            KindArrays::Pairwise { ends, .. } => ends.len(),
+            _ => sub_vars.len(),
+        };
+        if l > u32::MAX as usize / 2 || entries > u32::MAX as usize {
             return Err(too_large());
         }
         // A header may announce more variables than the machine can hold (isolated vertices
         // cost no bytes in the file): five u32 per variable here and in the incidence.
-        memory::ensure(20 * l as u128 + 8 * sub_vars.len() as u128, &format!("an instance of {l} variables"))?;
-        let m = sub_offsets.len() - 1;
+        memory::ensure(20 * l as u128 + 8 * entries as u128, &format!("an instance of {l} variables"))?;
+        let m = count(&arrays, &bounds);
         let mut degree = vec![0u32; l + 1];
         let mut last_seen = vec![u32::MAX; l];
         for s in 0..m {
-            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+            for &v in vars_of(&arrays, &sub_offsets, &sub_vars, s) {
                 if v as usize >= l {
                     return Err(Error::usage(format!(
                         "subfunction {s} reads variable {v}, but there are only {l} variables"
@@ -311,9 +435,10 @@ impl Subfunctions {
         }
         // Fitness in [sum of minima, sum of maxima]; a partial delta is at most the sum of the
         // ranges in absolute value. Computed in i128: no instance may overflow i64 silently.
-        let (low, high, range) = bounds.iter().fold((0i128, 0i128, 0i128), |(a, b, c), &(lo, hi)| {
-            (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128))
-        });
+        let (low, high, range) =
+            (0..m).map(|s| bounds_of(&arrays, &bounds, s)).fold((0i128, 0i128, 0i128), |(a, b, c), (lo, hi)| {
+                (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128))
+            });
         if low < i64::MIN as i128 || high > i64::MAX as i128 || range > i64::MAX as i128 {
             return Err(Error::usage(format!(
                 "the fitness of this instance ranges from {low} to {high}: beyond 64-bit integers (at most {}), so it could not be computed exactly",
@@ -327,7 +452,7 @@ impl Subfunctions {
         let mut fill = var_offsets.clone();
         let mut var_subs = vec![0u32; var_offsets[l] as usize];
         for s in 0..m {
-            for &v in &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize] {
+            for &v in vars_of(&arrays, &sub_offsets, &sub_vars, s) {
                 var_subs[fill[v as usize] as usize] = s as u32;
                 fill[v as usize] += 1;
             }
@@ -342,21 +467,24 @@ impl Subfunctions {
 
     /// Number of subfunctions m.
     pub fn len(&self) -> usize {
-        self.bounds.len()
+        count(&self.arrays, &self.bounds)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.bounds.is_empty()
+        self.len() == 0
     }
 
     /// The (subfunction, variable) entries: the sum of the subfunctions' arities.
     pub fn entries(&self) -> usize {
-        self.sub_vars.len()
+        match &self.arrays {
+            KindArrays::Pairwise { ends, .. } => ends.len(),
+            _ => self.sub_vars.len(),
+        }
     }
 
     /// The variables subfunction `s` reads.
     pub fn variables_of(&self, s: usize) -> &[u32] {
-        &self.sub_vars[self.sub_offsets[s] as usize..self.sub_offsets[s + 1] as usize]
+        vars_of(&self.arrays, &self.sub_offsets, &self.sub_vars, s)
     }
 
     /// The subfunctions that read variable `v`, ascending.
@@ -372,51 +500,30 @@ impl Subfunctions {
 
     /// The smallest and the largest value of subfunction `s`.
     pub fn bounds(&self, s: usize) -> (i64, i64) {
-        self.bounds[s]
+        bounds_of(&self.arrays, &self.bounds, s)
     }
 
     /// The largest minus the smallest value of subfunction `s`.
     pub fn value_range(&self, s: usize) -> u64 {
-        let (lo, hi) = self.bounds[s];
+        let (lo, hi) = self.bounds(s);
         hi.abs_diff(lo)
     }
 
     /// The smallest and largest fitness any genotype could have (sums of the bounds).
     pub fn fitness_bounds(&self) -> (i64, i64) {
         // Checked to fit at construction.
-        self.bounds.iter().fold((0i64, 0i64), |(a, b), &(lo, hi)| (a + lo, b + hi))
+        (0..self.len()).map(|s| self.bounds(s)).fold((0i64, 0i64), |(a, b), (lo, hi)| (a + lo, b + hi))
     }
 
     /// The kind's arrays.
-    pub fn arrays(&self) -> KindArrays<'_> {
-        match &self.arrays {
-            Arrays::Pairwise { ends, weights } => KindArrays::Pairwise { ends, weights },
-            Arrays::Tables { var_offsets, vars, table_offsets, values } => {
-                KindArrays::Tables { var_offsets, vars, table_offsets, values }
-            }
-            Arrays::Clauses { lit_offsets, lits, weights } => KindArrays::Clauses { lit_offsets, lits, weights },
-        }
+    pub fn arrays(&self) -> &KindArrays {
+        &self.arrays
     }
 
     /// Calls `visitor` with the kind over these (host) arrays: how the CPU backend and serial
     /// GOMEA get the code the kernels run. The kind stays valid while `self` lives.
     pub fn with_kind<V: KindVisitor>(&self, visitor: V) -> V::Output {
-        match &self.arrays {
-            Arrays::Pairwise { ends, weights } => {
-                visitor.visit(Pairwise { ends: Ptr::from_slice(ends), weights: Ptr::from_slice(weights) })
-            }
-            Arrays::Tables { var_offsets, vars, table_offsets, values } => visitor.visit(Tables {
-                var_offsets: Ptr::from_slice(var_offsets),
-                vars: Ptr::from_slice(vars),
-                table_offsets: Ptr::from_slice(table_offsets),
-                values: Ptr::from_slice(values),
-            }),
-            Arrays::Clauses { lit_offsets, lits, weights } => visitor.visit(Clauses {
-                lit_offsets: Ptr::from_slice(lit_offsets),
-                lits: Ptr::from_slice(lits),
-                weights: Ptr::from_slice(weights),
-            }),
-        }
+        self.arrays.with_kind(visitor)
     }
 
     /// The value of subfunction `s` on `x`.

@@ -9,7 +9,7 @@
 //!   `k - 1` other distinct variables drawn at random. Finding its optimum is NP-hard for k >= 3;
 //!   none is claimed.
 
-use pgomea_device::rng::SplitMix64;
+use pgomea_device::rng::{SplitMix64, streams};
 
 use super::tables::TableProblem;
 use super::{GrayBoxProblem, KindArrays, Subfunctions};
@@ -36,7 +36,7 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     // The tables twice (as built and as checked arrays) and the optimum's choice bits.
     let bytes = (n - k + 1) as u128 * (96 + 8 * k as u128 + 16 * (1u128 << k));
     super::memory::ensure(bytes, &format!("an NK landscape of n = {n}, k = {k}"))?;
-    let mut rng = SplitMix64::stream(seed, 0x6e6b);
+    let mut rng = SplitMix64::stream(seed, streams::NK_SLIDING);
     let subfunctions: Vec<(Vec<u32>, Vec<i64>)> = (0..n - k + 1)
         .map(|i| ((i as u32..(i + k) as u32).collect(), (0..1 << k).map(|_| rng.below(VALUES) as i64).collect()))
         .collect();
@@ -64,7 +64,7 @@ pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProble
             "NK: n = {n}, k = {k} is more than this program supports (2^32 table entries)"
         )));
     }
-    let mut rng = SplitMix64::stream(seed, 0x6e6b72);
+    let mut rng = SplitMix64::stream(seed, streams::NK_RANDOM);
     let subfunctions: Vec<(Vec<u32>, Vec<i64>)> = (0..n)
         .map(|i| {
             let mut vars = vec![i as u32];

@@ -8,7 +8,7 @@
 //! model can profit from the order of the variables.
 
 use pgomea_device::problem::MAX_TABLE_ARITY;
-use pgomea_device::rng::SplitMix64;
+use pgomea_device::rng::{SplitMix64, streams};
 
 use super::tables::TableProblem;
 use crate::error::{Error, Result};
@@ -32,7 +32,7 @@ pub fn concatenated(k: usize, blocks: usize, seed: u64, shuffle: bool) -> Result
     }
     let mut order: Vec<u32> = (0..l as u32).collect();
     if shuffle {
-        SplitMix64::stream(seed, 0x74726170).shuffle(&mut order);
+        SplitMix64::stream(seed, streams::TRAP_SHUFFLE).shuffle(&mut order);
     }
     // Index bit k-1-t is the gene of the block's t-th variable; the value depends on the count alone.
     let table: Vec<i64> = (0..1usize << k).map(|i| trap_value(k, i.count_ones() as usize)).collect();

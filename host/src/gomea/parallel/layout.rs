@@ -15,12 +15,13 @@
 //! parallel), only how the kernels share the work out.
 
 use pgomea_device::gom::{CrewKind, crew_kind};
+use pgomea_device::stage::{BufferSizes, Layout, SearchArgs};
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::gomea::local_search::{AnnealSchedule, VariableColors};
+use crate::gomea::local_search::{AnnealSchedule, VariableColors, search_args};
 use crate::linkage::fos::Fos;
-use crate::problem::GrayBoxProblem;
+use crate::problem::{ArrayPlace, GrayBoxProblem};
 use crate::stop::{StopCheck, StopReason};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +42,7 @@ pub struct GroupLayout {
     pub max_group_deps: usize,
     /// The colour groups of the variables for local search (none when it is off), and its
     /// annealing schedule.
-    pub local_search: VariableColors,
+    pub variable_colors: VariableColors,
     pub anneal: AnnealSchedule,
 }
 
@@ -87,7 +88,7 @@ impl GroupLayout {
             dep_subfunctions: Vec::new(),
             max_group_slots: 0,
             max_group_deps: 0,
-            local_search: VariableColors::default(),
+            variable_colors: VariableColors::default(),
             anneal: AnnealSchedule::default(),
         };
         let (mut var_end, mut dep_end) = (0u64, 0u64);
@@ -155,12 +156,6 @@ impl GroupLayout {
         Ok(layout)
     }
 
-    /// The layout with the colour groups of the variables for local search.
-    pub fn with_local_search(mut self, variable_groups: &[Vec<u32>]) -> Self {
-        self.local_search = VariableColors::new(variable_groups);
-        self
-    }
-
     pub fn groups(&self) -> usize {
         self.group_slots.len() - 1
     }
@@ -178,6 +173,42 @@ impl GroupLayout {
 
     pub fn set_vars(&self, slot: usize) -> &[u32] {
         &self.vars[self.var_offsets[slot] as usize..self.var_offsets[slot + 1] as usize]
+    }
+
+    /// The sizes of the buffers of a population of `n` in this layout.
+    pub fn buffer_sizes(&self, n: usize) -> BufferSizes {
+        BufferSizes {
+            n,
+            l: self.variables,
+            row_slots: self.max_group_slots.max(1),
+            row_deps: self.max_group_deps.max(1),
+            groups: self.groups(),
+        }
+    }
+
+    /// What every population of a run shares, put in `place`: the layout's arrays (in the order
+    /// of the device's `Layout`) and what local search reads, with the problem's `incidence`
+    /// (`Subfunctions::incidence`).
+    pub fn place<P: ArrayPlace>(
+        &self,
+        incidence: (&[u32], &[u32]),
+        place: &mut P,
+    ) -> Result<(Layout, SearchArgs), P::Error> {
+        let arrays = [
+            &self.group_slots,
+            &self.group_crews,
+            &self.slot_set,
+            &self.var_offsets,
+            &self.vars,
+            &self.dep_offsets,
+            &self.dep_subfunctions,
+        ];
+        let mut pointers = [Default::default(); Layout::ARRAYS];
+        for (p, a) in pointers.iter_mut().zip(arrays) {
+            *p = place.place(a)?;
+        }
+        let search = search_args(&self.variable_colors, incidence, &self.anneal, place)?;
+        Ok((Layout::from_arrays(pointers), search))
     }
 }
 
@@ -226,7 +257,7 @@ mod tests {
             dep_subfunctions: Vec::new(),
             max_group_slots: 0,
             max_group_deps: 0,
-            local_search: VariableColors::default(),
+            variable_colors: VariableColors::default(),
             anneal: AnnealSchedule::default(),
         };
         let mut in_set = vec![false; l];

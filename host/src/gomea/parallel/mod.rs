@@ -1,186 +1,29 @@
 //! Parallel GOMEA (Algorithms 3 and 4 of the paper): per generation O = clone(P); for each colour
 //! group, in a random order, the six stages of `pgomea_device::stage` (as the passes of
 //! `GROUP_PASSES`); then P = O and the elitist is updated.
-//! No Forced Improvement (the paper's choice). The generation loop is written once, here, over a
-//! [`StageBackend`]: the CPU backend and the CUDA backend (`crate::backend`) only run the stages.
+//! No Forced Improvement (the paper's choice). The generation loop is written once, here, over
+//! [`Stages`], the stage schedule of one population, itself written once over a
+//! [`StageDevice`]: the CPU backend and the CUDA backend (`crate::backend`) only hold the buffers
+//! and run the device crate's steps.
 
 pub mod layout;
+pub mod stages;
+pub mod state;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pgomea_device::rng::SplitMix64;
-
+use pgomea_device::gom::forced_improvement_patience;
+use pgomea_device::rng::{SplitMix64, streams};
 use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 
 use self::layout::GroupLayout;
+pub use self::stages::{StageDevice, Stages};
+pub use self::state::StageState;
 use super::local_search::SearchStep;
 use super::run::Run;
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
-
-/// Runs the stages of parallel GOM on one population held by a backend (the CPU backend, the
-/// CUDA backend). The random numbers come from the seed the backend was made with.
-pub trait StageBackend {
-    /// O = P and O' = P; marks which solutions of P equal the elitist. `fitness` is P's fitness
-    /// (the host keeps a copy).
-    fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()>;
-    /// Announces the generation's number, its order of the colour groups (the schedule the
-    /// passes read), and whether the groups run GOM or Forced Improvement (`forced`).
-    fn begin_groups(&mut self, generation: u32, order: &[u32], forced: bool) -> Result<()>;
-    /// Runs `pass` on the group at position `step` of the announced order.
-    fn pass(&mut self, pass: Pass, step: u32) -> Result<()>;
-    /// Runs every group of the announced order at once, if the backend can (the CUDA backend's
-    /// whole-generation kernel or graph); false if it cannot.
-    fn run_all_groups(&mut self) -> Result<bool> {
-        Ok(false)
-    }
-    /// After GOM's groups: the fitness of O, and 1 where GOM accepted a set of O[i].
-    fn mixed(&mut self) -> Result<(Vec<i64>, Vec<u8>)>;
-    /// O[i].
-    fn offspring(&self, i: usize) -> Result<Vec<u8>>;
-    /// Forced Improvement's start: `in_fi[i]` = 1 for the solutions it applies to, and the
-    /// elitist, the donor of every set.
-    fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()>;
-    /// Forced Improvement's end: the solutions it never improved become copies of the elitist.
-    fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()>;
-    /// One call of the colour-grouped local search of every solution of O (the layout's variable
-    /// colours and annealing schedule): the annealing sweeps and the greedy descent `step` asks
-    /// for; returns the sweeps and rounds, summed over the solutions.
-    fn local_search(&mut self, step: SearchStep) -> Result<u64>;
-    /// P = O. Returns the fitness of every solution.
-    fn finish_generation(&mut self) -> Result<Vec<i64>>;
-    /// Waits until all queued work is done (for stage timing).
-    fn synchronize(&mut self) -> Result<()>;
-    fn solution(&self, i: usize) -> Result<Vec<u8>>;
-    fn population(&self) -> Result<Population>;
-    /// All solutions equal (the fitness values are known to be equal when this is asked).
-    fn genotypes_equal(&self) -> Result<bool>;
-    /// A copy of every buffer (tests and the self-test compare backends with it).
-    fn state(&self) -> Result<StageState>;
-    /// Overwrites every buffer (the self-test feeds random inputs to single stages).
-    fn set_state(&mut self, state: &StageState) -> Result<()>;
-}
-
-/// A boxed or borrowed backend is a backend.
-macro_rules! forward_stage_backend {
-    ($($ty:ty),*) => {$(
-        impl<T: StageBackend + ?Sized> StageBackend for $ty {
-            fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
-                (**self).start_generation(elitist, elitist_fitness, fitness)
-            }
-            fn begin_groups(&mut self, generation: u32, order: &[u32], forced: bool) -> Result<()> {
-                (**self).begin_groups(generation, order, forced)
-            }
-            fn mixed(&mut self) -> Result<(Vec<i64>, Vec<u8>)> {
-                (**self).mixed()
-            }
-            fn offspring(&self, i: usize) -> Result<Vec<u8>> {
-                (**self).offspring(i)
-            }
-            fn begin_forced_improvement(&mut self, in_fi: &[u8], elitist: &[u8]) -> Result<()> {
-                (**self).begin_forced_improvement(in_fi, elitist)
-            }
-            fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
-                (**self).end_forced_improvement(elitist_fitness)
-            }
-            fn local_search(&mut self, step: SearchStep) -> Result<u64> {
-                (**self).local_search(step)
-            }
-            fn pass(&mut self, pass: Pass, step: u32) -> Result<()> {
-                (**self).pass(pass, step)
-            }
-            fn run_all_groups(&mut self) -> Result<bool> {
-                (**self).run_all_groups()
-            }
-            fn finish_generation(&mut self) -> Result<Vec<i64>> {
-                (**self).finish_generation()
-            }
-            fn synchronize(&mut self) -> Result<()> {
-                (**self).synchronize()
-            }
-            fn solution(&self, i: usize) -> Result<Vec<u8>> {
-                (**self).solution(i)
-            }
-            fn population(&self) -> Result<Population> {
-                (**self).population()
-            }
-            fn genotypes_equal(&self) -> Result<bool> {
-                (**self).genotypes_equal()
-            }
-            fn state(&self) -> Result<StageState> {
-                (**self).state()
-            }
-            fn set_state(&mut self, state: &StageState) -> Result<()> {
-                (**self).set_state(state)
-            }
-        }
-    )*};
-}
-
-forward_stage_backend!(Box<T>, &mut T);
-
-/// Every buffer of a population in parallel GOM, in host memory. Row strides: `donors`, `delta`,
-/// `mask` hold `max_group_slots` per solution, `diff` `max_group_deps` per solution.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StageState {
-    pub parents: Vec<u8>,
-    pub parent_fitness: Vec<i64>,
-    pub offspring: Vec<u8>,
-    pub work: Vec<u8>,
-    pub fitness: Vec<i64>,
-    pub donors: Vec<i32>,
-    pub diff: Vec<i64>,
-    pub delta: Vec<i64>,
-    pub mask: Vec<u8>,
-    pub is_elitist: Vec<u8>,
-    /// GOM's changed marks and Forced Improvement's marks (n each).
-    pub changed: Vec<u8>,
-    pub forced: Vec<u8>,
-}
-
-impl StageState {
-    /// The first buffer in which two states differ.
-    pub fn first_difference(&self, other: &StageState) -> Option<&'static str> {
-        [
-            (self.parents == other.parents, "parents"),
-            (self.parent_fitness == other.parent_fitness, "parent fitness"),
-            (self.offspring == other.offspring, "offspring"),
-            (self.work == other.work, "working copy"),
-            (self.fitness == other.fitness, "fitness"),
-            (self.donors == other.donors, "donors"),
-            (self.diff == other.diff, "subfunction differences"),
-            (self.delta == other.delta, "deltas"),
-            (self.mask == other.mask, "improvement mask"),
-            (self.is_elitist == other.is_elitist, "elitist marks"),
-            (self.changed == other.changed, "changed marks"),
-            (self.forced == other.forced, "forced-improvement marks"),
-        ]
-        .into_iter()
-        .find(|(same, _)| !same)
-        .map(|(_, name)| name)
-    }
-
-    /// A 64-bit digest of the state (the self-test keeps these instead of whole states).
-    pub fn digest(&self) -> u64 {
-        use pgomea_device::rng::mix64;
-        let mut h = 0u64;
-        let mut feed = |bytes: &[u8]| {
-            for c in bytes.chunks(8) {
-                let mut w = [0u8; 8];
-                w[..c.len()].copy_from_slice(c);
-                h = mix64(h ^ u64::from_le_bytes(w));
-            }
-            h = mix64(h ^ bytes.len() as u64);
-        };
-        feed(&self.offspring);
-        feed(&self.work);
-        for f in &self.fitness {
-            feed(&f.to_le_bytes());
-        }
-        h
-    }
-}
 
 /// Time spent per stage, summed over groups and generations (with `timing` on, each stage is
 /// followed by a synchronisation, so the sum is the stage's own time including launch overhead).
@@ -203,8 +46,8 @@ pub struct Hybrid {
     pub anneal_sweeps: u32,
 }
 
-pub struct ParallelGomea<B: StageBackend> {
-    backend: B,
+pub struct ParallelGomea<'a> {
+    backend: Stages<'a>,
     layout: Arc<GroupLayout>,
     seed: u64,
     n: usize,
@@ -220,10 +63,10 @@ pub struct ParallelGomea<B: StageBackend> {
     last_generation: Option<Duration>,
 }
 
-impl<B: StageBackend> ParallelGomea<B> {
+impl<'a> ParallelGomea<'a> {
     /// `fitness`: of the initial population the backend holds (already offered to the run). The
     /// paper's variant (no Forced Improvement, no local search); see [`ParallelGomea::hybrid`].
-    pub fn new(backend: B, layout: Arc<GroupLayout>, seed: u64, fitness: Vec<i64>) -> Self {
+    pub fn new(backend: Stages<'a>, layout: Arc<GroupLayout>, seed: u64, fitness: Vec<i64>) -> Self {
         let n = fitness.len();
         ParallelGomea {
             backend,
@@ -245,42 +88,39 @@ impl<B: StageBackend> ParallelGomea<B> {
     /// generation as chosen. Local search needs the layout's variable colours.
     pub fn hybrid(mut self, hybrid: Hybrid, run: &mut Run) -> Result<Self> {
         if hybrid.local_search != LocalSearchMode::Off
-            && self.layout.local_search.colors() == 0
+            && self.layout.variable_colors.colors() == 0
             && self.layout.variables > 0
         {
-            return Err(Error::usage("internal: local search needs the layout's variable colours"));
+            return Err(Error::Internal("local search needs the layout's variable colours".into()));
         }
         self.hybrid = hybrid;
         if hybrid.local_search != LocalSearchMode::Off {
-            let elitist =
-                run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
+            let elitist = run
+                .elitist()
+                .ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?
+                .clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
-            self.local_search(run, u32::MAX)?;
+            self.search_offspring(run, u32::MAX)?;
             self.fitness = self.backend.finish_generation()?;
             self.offer_best(run)?;
         }
         Ok(self)
     }
-    pub fn backend(&self) -> &B {
+    pub fn backend(&self) -> &Stages<'a> {
         &self.backend
     }
 
-    /// The order of the colour groups in generation `generation`: drawn on the host from the seed.
-    pub fn group_order(seed: u64, generation: u64, groups: usize, order: &mut Vec<u32>) {
-        order.clear();
-        order.extend(0..groups as u32);
-        SplitMix64::stream(seed, 0x67726f7570 ^ generation.wrapping_mul(0x9e37_79b9)).shuffle(order);
-    }
-
-    pub fn backend_mut(&mut self) -> &mut B {
+    pub fn backend_mut(&mut self) -> &mut Stages<'a> {
         &mut self.backend
     }
 
-    /// The order of the colour groups in Forced Improvement of generation `generation`.
-    fn forced_order(&mut self, generation: u64) {
+    /// The order of the colour groups in generation `generation`, of GOM (`stream`
+    /// `streams::GROUP_ORDER`) or of Forced Improvement (`streams::FORCED_ORDER`): drawn on the
+    /// host from the seed.
+    fn shuffle_groups(&mut self, stream: u64, generation: u64) {
         self.group_order.clear();
         self.group_order.extend(0..self.layout.groups() as u32);
-        SplitMix64::stream(self.seed, 0x666f72636564 ^ generation.wrapping_mul(0x9e37_79b9))
+        SplitMix64::stream(self.seed, stream ^ generation.wrapping_mul(streams::GENERATION_MIX))
             .shuffle(&mut self.group_order);
     }
 
@@ -292,7 +132,7 @@ impl<B: StageBackend> ParallelGomea<B> {
         run: &mut Run,
         per_group: bool,
         forced: bool,
-        on_group: &mut dyn FnMut(&B, u32) -> Result<()>,
+        on_group: &mut dyn FnMut(&Stages, u32) -> Result<()>,
     ) -> Result<()> {
         // Near the time limit, the groups run one by one with the clock checked (and the device
         // waited for) between them, so that a run overshoots its limit by one group at most: a
@@ -368,7 +208,7 @@ impl<B: StageBackend> ParallelGomea<B> {
         &mut self,
         run: &mut Run,
         per_group: bool,
-        on_group: &mut dyn FnMut(&B, u32) -> Result<()>,
+        on_group: &mut dyn FnMut(&Stages, u32) -> Result<()>,
     ) -> Result<()> {
         let (fitness, changed) = self.backend.mixed()?;
         let best = (0..self.n).max_by_key(|&i| (fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
@@ -376,15 +216,16 @@ impl<B: StageBackend> ParallelGomea<B> {
             let genes = self.backend.offspring(best)?;
             run.offer(&genes, fitness[best]);
         }
-        let patience = 1 + (self.n as f64).log10().floor() as u32;
+        let patience = forced_improvement_patience(self.n);
         let in_fi: Vec<u8> = (0..self.n).map(|i| (changed[i] == 0 || self.stretch[i] > patience) as u8).collect();
         let count = in_fi.iter().filter(|&&x| x != 0).count();
         if count == 0 || run.should_stop() {
             return Ok(());
         }
-        let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?.clone();
+        let elitist =
+            run.elitist().ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?.clone();
         self.backend.begin_forced_improvement(&in_fi, &elitist.genes)?;
-        self.forced_order(self.generations);
+        self.shuffle_groups(streams::FORCED_ORDER, self.generations);
         self.backend.begin_groups(self.generations as u32, &self.group_order, true)?;
         self.run_groups(run, per_group, true, on_group)?;
         run.gom_steps += (count * self.layout.slot_set.len()) as u64;
@@ -396,11 +237,10 @@ impl<B: StageBackend> ParallelGomea<B> {
         Ok(())
     }
 
-    /// Local search of O, counted in `run`: each round of a solution evaluates every variable's
-    /// subfunctions once.
-    /// `stream` numbers the search for its random numbers: the generation, or `u32::MAX` for the
-    /// initial population.
-    fn local_search(&mut self, run: &mut Run, stream: u32) -> Result<()> {
+    /// Local search of every solution of O, counted in `run`: each round of a solution evaluates
+    /// every variable's subfunctions once. `stream` numbers the search for its random numbers:
+    /// the generation, or `u32::MAX` for the initial population.
+    fn search_offspring(&mut self, run: &mut Run, stream: u32) -> Result<()> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // A long annealing runs call by call, the clock checked between them; a search the clock
         // cuts short keeps what it reached (the fitness stays exact), without the descent.
@@ -408,7 +248,7 @@ impl<B: StageBackend> ParallelGomea<B> {
             if run.should_stop() {
                 return Ok(());
             }
-            let rounds = self.backend.local_search(step)?;
+            let rounds = self.backend.search_offspring(step)?;
             run.counter.add_subfunctions(rounds * per_round);
         }
         if run.verify {
@@ -441,12 +281,13 @@ impl<B: StageBackend> ParallelGomea<B> {
         &mut self,
         run: &mut Run,
         per_group: bool,
-        mut on_group: impl FnMut(&B, u32) -> Result<()>,
+        mut on_group: impl FnMut(&Stages, u32) -> Result<()>,
     ) -> Result<()> {
         let t0 = Instant::now();
-        let elitist = run.elitist().ok_or_else(|| Error::usage("parallel GOM needs an evaluated population"))?;
+        let elitist =
+            run.elitist().ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?;
         self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
-        Self::group_order(self.seed, self.generations, self.layout.groups(), &mut self.group_order);
+        self.shuffle_groups(streams::GROUP_ORDER, self.generations);
         let generation = self.generations as u32;
         self.backend.begin_groups(generation, &self.group_order, false)?;
         self.run_groups(run, per_group, false, &mut on_group)?;
@@ -454,7 +295,7 @@ impl<B: StageBackend> ParallelGomea<B> {
             self.forced_improvement(run, per_group, &mut on_group)?;
         }
         if self.hybrid.local_search == LocalSearchMode::Offspring && !run.should_stop() {
-            self.local_search(run, self.generations as u32)?;
+            self.search_offspring(run, self.generations as u32)?;
         }
         let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
         if !per_group && self.timing.is_none() && !run.verify {
@@ -472,7 +313,7 @@ impl<B: StageBackend> ParallelGomea<B> {
     }
 }
 
-impl<B: StageBackend> PopulationEngine for ParallelGomea<B> {
+impl PopulationEngine for ParallelGomea<'_> {
     fn size(&self) -> usize {
         self.n
     }

@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use super::store::{RunRecord, first_reaching};
 use super::studies::Study;
-use crate::gomea::run::TracePoint;
+use pgomea::choice::Choice;
+use pgomea::gomea::run::TracePoint;
 
 /// The q-quantile (0..=1) of sorted values, interpolated linearly between neighbours (as
 /// numpy's default); infinite values (runs that never reached a target) sort last.
@@ -201,16 +202,16 @@ fn group_summary(runs: &[&RunRecord]) -> GroupSummary {
         vertices: r0.variables,
         edges: r0.subfunctions,
         variant: r0.variant.clone(),
-        algorithm: r0.config.algorithm.clone(),
-        linkage: r0.config.linkage.clone(),
-        fos_order: r0.config.fos_order.clone(),
+        algorithm: r0.config.algorithm.name().into(),
+        linkage: r0.config.linkage.to_string(),
+        fos_order: r0.config.fos_order.name().into(),
         forced_improvement: r0.config.forced_improvement,
         n_base: r0.config.n_base,
         best_known: r0.best_known,
         is_optimal: r0.is_optimal,
         target: r0.config.target,
-        time_limit_s: r0.config.time_limit_s,
-        max_evals: r0.config.max_evals,
+        time_limit_s: r0.config.time_limit,
+        max_evals: r0.config.max_evaluations,
         runs: runs.len(),
         seeds: runs.iter().map(|r| r.seed).collect(),
         reached: r0.config.target.map(|_| runs.iter().filter(|r| r.reached_target).count()),
@@ -352,7 +353,7 @@ pub fn summarize(records: &[RunRecord]) -> Summary {
             let pick = |alg: &str| -> Vec<&RunRecord> {
                 let mut v: Vec<&RunRecord> = records
                     .iter()
-                    .filter(|r| &r.study == study && r.instance == inst && r.config.algorithm == alg)
+                    .filter(|r| &r.study == study && r.instance == inst && r.config.algorithm.name() == alg)
                     .collect();
                 v.sort_by_key(|r| r.seed);
                 v
@@ -466,7 +467,7 @@ fn fitness_at(trace: &[super::store::TraceRow], t: f64) -> Option<i64> {
 
 /// The end of a run's time window: its time limit, or when it stopped.
 fn horizon(r: &RunRecord) -> f64 {
-    r.config.time_limit_s.map_or(r.time_s, |l| l.max(r.time_s))
+    r.config.time_limit.map_or(r.time_s, |l| l.max(r.time_s))
 }
 
 /// Median and interdecile band of best fitness over time on `points` log-spaced times from the

@@ -18,22 +18,22 @@ use serde::Serialize;
 
 use pgomea_device::stage::Stage;
 
-use crate::app::args::InstanceArgs;
-use crate::app::experiment::summary::median_of;
-use crate::app::{options, signal};
-use crate::backend::{cpu, cuda};
-use crate::error::{Error, Result};
-use crate::gomea::PopulationEngine;
-use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::{ParallelGomea, StageBackend, StageTimes};
-use crate::gomea::population::initial_population;
-use crate::gomea::run::{Limits, Run};
-use crate::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
-use crate::linkage::coloring::ColoringMethod;
-use crate::linkage::fos::LinkageModel;
-use crate::problem::GrayBoxProblem;
-use crate::solve::{Algorithm, Backend, SolveConfig, build_model, solve};
-use crate::stop::StopCheck;
+use crate::args::{BackendArgs, InstanceArgs, ModelArgs};
+use crate::experiment::summary::median_of;
+use crate::signal;
+use pgomea::backend::{cpu, cuda};
+use pgomea::error::{Error, Result};
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::PopulationEngine;
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::gomea::parallel::{ParallelGomea, StageTimes, Stages};
+use pgomea::gomea::population::initial_population;
+use pgomea::gomea::run::{Limits, Observer, Run};
+use pgomea::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
+use pgomea::problem::GrayBoxProblem;
+use pgomea::solve::config;
+use pgomea::solve::{Algorithm, Backend, Hooks, Outcome, RunOptions, build_model, solve};
+use pgomea::stop::StopCheck;
 
 /// The most runs `bench speedup --runs` accepts.
 pub const MAX_RUNS: u64 = 10_000;
@@ -50,12 +50,10 @@ pub enum BenchCommand {
 pub struct ThroughputArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: Backend,
-    #[arg(long, default_value = "flt")]
-    pub linkage: LinkageModel,
-    #[arg(long, default_value = "welsh-powell")]
-    pub coloring: ColoringMethod,
+    #[command(flatten)]
+    pub backend: BackendArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Population sizes to measure (comma separated).
     #[arg(long, value_delimiter = ',', default_value = "16,64,256")]
     pub population: Vec<usize>,
@@ -65,8 +63,6 @@ pub struct ThroughputArgs {
     /// Also measure serial GOMEA (one core) on the same population sizes.
     #[arg(long)]
     pub serial: bool,
-    #[arg(long)]
-    pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[arg(long)]
@@ -77,8 +73,8 @@ pub struct ThroughputArgs {
 pub struct SpeedupArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: Backend,
+    #[command(flatten)]
+    pub backend: BackendArgs,
     /// Seconds for each parallel run (and each serial run, unless --serial-time-limit is given).
     #[arg(long, default_value_t = 60.0)]
     pub time_limit: f64,
@@ -125,10 +121,45 @@ pub struct ThroughputRow {
     pub host_s: f64,
 }
 
-pub fn run(cmd: &BenchCommand, ptx: Option<&'static str>) -> Result<ExitCode> {
+pub fn run(cmd: &BenchCommand) -> Result<ExitCode> {
     match cmd {
-        BenchCommand::Throughput(a) => throughput(a, ptx),
-        BenchCommand::Speedup(a) => speedup(a, ptx),
+        BenchCommand::Throughput(a) => throughput(a),
+        BenchCommand::Speedup(a) => speedup(a),
+    }
+}
+
+/// The options of the paper's algorithms: `algorithm` without local search, Forced Improvement
+/// for serial GOMEA only (Algorithms 1-4 of the paper).
+fn paper_options(algorithm: Algorithm, backend: Backend, seed: u64) -> RunOptions {
+    RunOptions {
+        algorithm: Some(algorithm),
+        backend: (algorithm == Algorithm::Parallel).then_some(backend),
+        seed: Some(seed),
+        forced_improvement: Some(algorithm == Algorithm::Serial),
+        local_search: Some(LocalSearchMode::Off),
+        ..RunOptions::default()
+    }
+}
+
+/// A note on stderr for every note of the library (the backend a run took, a fallback).
+struct Notes {
+    progress_every: Option<Duration>,
+}
+
+impl Observer for Notes {
+    fn note(&mut self, note: &str) {
+        eprintln!("{note}");
+    }
+    fn progress(&mut self, p: &pgomea::gomea::run::Progress<'_>) {
+        eprintln!(
+            "[{:>8.1} s] best {:>10}  {}",
+            p.elapsed.as_secs_f64(),
+            p.best_fitness.map(|f| f.to_string()).unwrap_or_else(|| "-".into()),
+            p.status
+        );
+    }
+    fn progress_interval(&self) -> Option<Duration> {
+        self.progress_every
     }
 }
 
@@ -138,18 +169,18 @@ pub fn run(cmd: &BenchCommand, ptx: Option<&'static str>) -> Result<ExitCode> {
 /// with `graph_pass`, 3, whole generations as CUDA graph replays. `make(population, pass)` builds
 /// the backend of a pass. Returns (wall of the fastest path, its subfunction evaluations,
 /// per-stage times, wall of the launch path, wall of the graph path).
-fn measure<B: StageBackend>(
+fn measure<'a>(
     problem: &dyn GrayBoxProblem,
     layout: &Arc<GroupLayout>,
     seed: u64,
     n: usize,
     generations: u32,
     graph_pass: bool,
-    make: &mut dyn FnMut(crate::gomea::Population, u8) -> Result<B>,
+    make: &mut dyn FnMut(pgomea::gomea::Population, u8) -> Result<Stages<'a>>,
 ) -> Result<(f64, f64, StageTimes, f64, Option<f64>)> {
     let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
         let mut run = Run::new(problem, Limits::default());
-        // A run's first population is always made whole.
+        // No time limit: the population is made whole.
         let population = initial_population(problem, n, seed, &mut run)
             .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
         let fitness = population.fitness.clone();
@@ -174,8 +205,7 @@ fn measure<B: StageBackend>(
     Ok((wall, evals, times, launches, graph))
 }
 
-fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
-    options::threads(a.threads)?;
+fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     if let Some(&n) = a.population.iter().find(|&&n| n < 2) {
         return Err(Error::usage(format!("--population {n}: GOM needs at least 2 solutions (a donor)")));
     }
@@ -185,43 +215,49 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
-    let backend = a.backend.resolve(false);
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        backend,
-        linkage: a.linkage,
-        coloring: a.coloring,
-        seed: a.seed,
-        ptx,
-        threads: a.threads,
-        ..SolveConfig::default()
-    };
-    let model = build_model(problem, &config, &StopCheck::never())?;
-    let groups = model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
+    let backend = pgomea::solve::decide_backend(a.backend.backend.unwrap_or(Backend::Auto)).0;
+    let config = RunOptions {
+        linkage: a.model.linkage,
+        coloring: a.model.coloring,
+        threads: a.backend.threads,
+        cuda: crate::args::cuda_tuning()?,
+        ..paper_options(Algorithm::Parallel, backend, a.seed)
+    }
+    .resolve(problem, loaded.best_known)?;
+    let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
+    let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?);
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
-    let gpu = if backend == Backend::Cuda { Some(crate::backend::cuda::Gpu::shared(ptx)?) } else { None };
+    let gpu = if backend == Backend::Cuda { Some(pgomea::backend::cuda::Gpu::shared()?) } else { None };
     let shared = match &gpu {
-        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None)?),
+        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None, &StopCheck::never())?),
         None => None,
     };
-    let pool = Arc::new(cpu::thread_pool(a.threads)?);
+    let pool = Arc::new(cpu::thread_pool(config.threads)?);
     for &n in &a.population {
         // P, O, O' and the stage rows of every solution, before they are allocated.
         let per_solution =
             3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
-        crate::problem::memory::ensure(n as u128 * per_solution, &format!("--population {n}"))?;
+        pgomea::problem::memory::ensure(n as u128 * per_solution, &format!("--population {n}"))?;
         if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
         let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
             (Some(g), Some(s)) => {
+                let tuning = config.cuda;
                 let mut make = |p, pass| {
-                    let whole = (pass == 3).then_some(cuda::WholeGeneration::Graph);
-                    cuda::new_backend(g.clone(), s.clone(), layout.clone(), p, a.seed, whole)
+                    let graph = cuda::CudaTuning { generation: Some(cuda::WholeGeneration::Graph), ..tuning };
+                    cuda::new_backend(
+                        g.clone(),
+                        s.clone(),
+                        layout.clone(),
+                        p,
+                        a.seed,
+                        if pass == 3 { &graph } else { &tuning },
+                    )
                 };
-                let how = match g.generation_grid(problem.functions().arrays().kind_name()) {
+                let how = match g.generation_grid(problem.functions().arrays().kind_name(), &tuning)? {
                     Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),
                     None => "graph".into(),
                 };
@@ -231,7 +267,7 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
                 )
             }
             _ => {
-                let mut make = |p, _| Ok(cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone()));
+                let mut make = |p, _| cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone());
                 (
                     format!("cpu ({} threads)", pool.current_num_threads()),
                     measure(problem, &layout, a.seed, n, a.generations, false, &mut make)?,
@@ -330,22 +366,22 @@ fn throughput(a: &ThroughputArgs, ptx: Option<&'static str>) -> Result<ExitCode>
     Ok(signal::received().map(ExitCode::from).unwrap_or(ExitCode::SUCCESS))
 }
 
-fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+fn speedup(a: &SpeedupArgs) -> Result<ExitCode> {
     if a.runs == 0 || a.runs > MAX_RUNS {
         return Err(Error::usage(format!("--runs {}: expected 1 to {MAX_RUNS}", a.runs)));
     }
-    let parallel_limit = options::seconds("--time-limit", a.time_limit)?;
+    let parallel_limit = config::seconds("time_limit", a.time_limit)?;
     let serial_limit = a.serial_time_limit.unwrap_or(a.time_limit);
-    let serial_duration = options::seconds("--serial-time-limit", serial_limit)?;
+    let serial_duration = config::seconds("serial_time_limit", serial_limit)?;
     let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
-    let backend = a.backend.resolve(false);
+    let backend = pgomea::solve::decide_backend(a.backend.backend.unwrap_or(Backend::Auto)).0;
     // The GPU is opened once per process (context, kernel load: a fixed cost of the process, not
     // of the algorithm), before the timed runs; its time is reported apart.
     let t0 = Instant::now();
     if backend == Backend::Cuda {
-        crate::backend::cuda::Gpu::shared(ptx)?;
+        pgomea::backend::cuda::Gpu::shared()?;
     }
     let gpu_open_s = (backend == Backend::Cuda).then(|| t0.elapsed().as_secs_f64());
     let (mut ptraces, mut straces, mut pbest, mut sbest) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -353,16 +389,16 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     let mut backend_name = String::new();
     for r in 0..a.runs {
         let seed = a.seed + r;
-        let pconf = SolveConfig { algorithm: Algorithm::Parallel, backend, seed, ptx, ..SolveConfig::default() };
-        let limits = Limits { time: Some(parallel_limit), ..Limits::default() };
-        let mut prun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
-        prun.interrupt = Some(interrupt.clone());
-        let pout = solve(problem, &pconf, &mut prun, loaded.best_known)?;
-        let sconf = SolveConfig { algorithm: Algorithm::Serial, seed, ..SolveConfig::default() };
-        let limits = Limits { time: Some(serial_duration), ..Limits::default() };
-        let mut srun = Run::new(problem, limits).with_progress(Duration::from_secs(10));
-        srun.interrupt = Some(interrupt.clone());
-        let sout = solve(problem, &sconf, &mut srun, loaded.best_known)?;
+        let timed = |algorithm, limit: Duration| -> Result<Outcome> {
+            let config =
+                RunOptions { time_limit: Some(limit.as_secs_f64()), ..paper_options(algorithm, backend, seed) }
+                    .resolve(problem, loaded.best_known)?;
+            let mut notes = Notes { progress_every: Some(Duration::from_secs(10)) };
+            let hooks = Hooks { stop: Some(interrupt.clone()), observer: Some(&mut notes), ..Hooks::default() };
+            solve(problem, &config, hooks)
+        };
+        let pout = timed(Algorithm::Parallel, parallel_limit)?;
+        let sout = timed(Algorithm::Serial, serial_duration)?;
         // A pair cut short by a signal would distort the speed-up: stop without a summary.
         if let Some(code) = signal::received() {
             eprintln!("bench speedup: stopped by {} during run {}; no summary", signal::name(code), r + 1);
@@ -380,10 +416,10 @@ fn speedup(a: &SpeedupArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         sbest.push(sout.best_fitness);
         psetup.push(pout.setup_s);
         ssetup.push(sout.setup_s);
-        ptraces.push(prun.trace.clone());
-        straces.push(srun.trace.clone());
+        ptraces.push(pout.trace.clone());
+        straces.push(sout.trace.clone());
     }
-    let table: Vec<(i64, f64, Option<f64>)> = crate::app::experiment::summary::speedup_levels(&ptraces, &straces)
+    let table: Vec<(i64, f64, Option<f64>)> = crate::experiment::summary::speedup_levels(&ptraces, &straces)
         .into_iter()
         .map(|l| (l.fitness, l.parallel_time_s, l.serial_time_s))
         .collect();

@@ -9,30 +9,29 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use pgomea_device::gom::NO_DONOR;
-use pgomea_device::rng::SplitMix64;
+use pgomea_device::rng::{SplitMix64, streams};
 use pgomea_device::stage::{Pass, Stage};
 
-use crate::app::args::InstanceArgs;
-use crate::backend::cuda::WholeGeneration;
-use crate::backend::{cpu, cuda};
-use crate::error::{Error, Result};
-use crate::gomea::LocalSearchMode;
-use crate::gomea::local_search::{AnnealSchedule, VariableColors};
-use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::parallel::{Hybrid, ParallelGomea, StageBackend, StageState};
-use crate::gomea::population::initial_population;
-use crate::gomea::run::{Limits, Run};
-use crate::gomea::{Population, PopulationEngine};
-use crate::linkage::coloring::{ColoringMethod, variable_coloring};
-use crate::linkage::fos::LinkageModel;
-use crate::problem::GrayBoxProblem;
-use crate::problem::generate::{self, WeightRange};
-use crate::problem::maxcut::MaxCut;
-use crate::problem::maxsat::{self, MaxSat, SatFormat};
-use crate::problem::{nk, trap};
-use crate::solve::{Algorithm, SolveConfig, build_model};
-use crate::stop::StopCheck;
+use crate::args::InstanceArgs;
+use pgomea::backend::cuda::{CudaTuning, WholeGeneration};
+use pgomea::backend::{cpu, cuda};
+use pgomea::error::{Error, Result};
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::local_search::{AnnealSchedule, VariableColors};
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageState, Stages};
+use pgomea::gomea::population::initial_population;
+use pgomea::gomea::run::{Limits, Run};
+use pgomea::gomea::{Population, PopulationEngine};
+use pgomea::linkage::coloring::{ColoringMethod, variable_coloring};
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::generate::{self, WeightRange};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::maxsat::{self, MaxSat, SatFormat};
+use pgomea::problem::{nk, trap};
+use pgomea::solve::{Algorithm, RunConfig, RunOptions, build_model};
+use pgomea::stop::StopCheck;
 
 #[derive(Args, Debug)]
 pub struct SelftestArgs {
@@ -47,14 +46,14 @@ pub struct SelftestArgs {
 #[derive(Clone, Copy, Debug)]
 pub enum Candidate {
     Cpu { threads: usize },
-    Cuda { ptx: &'static str },
+    Cuda,
 }
 
 /// One problem with a linkage model and colouring, ready for parallel GOM.
 pub struct Case {
     pub name: String,
     pub problem: Box<dyn GrayBoxProblem>,
-    pub config: SolveConfig,
+    pub config: RunConfig,
     pub layout: Arc<GroupLayout>,
     /// Forced Improvement and local search in the generations (the paper's variant: none).
     pub hybrid: Hybrid,
@@ -67,10 +66,18 @@ impl Case {
         coloring: ColoringMethod,
         seed: u64,
     ) -> Result<Case> {
-        let config = SolveConfig { algorithm: Algorithm::Parallel, linkage, coloring, seed, ..SolveConfig::default() };
-        let model = build_model(&*problem, &config, &StopCheck::never())?;
+        let config = RunOptions {
+            algorithm: Some(Algorithm::Parallel),
+            linkage: Some(linkage),
+            coloring: Some(coloring),
+            seed: Some(seed),
+            local_search: Some(LocalSearchMode::Off),
+            ..RunOptions::default()
+        }
+        .resolve(&*problem, None)?;
+        let model = build_model(&*problem, &config, &Run::new(&*problem, Limits::default()))?;
         let groups =
-            model.groups.as_ref().ok_or_else(|| Error::usage("internal: a parallel model has colour groups"))?;
+            model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
         let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups, &StopCheck::never())?);
         Ok(Case {
             name: format!("{} ({}) {linkage} {coloring}", problem.name(), problem.problem_type()),
@@ -89,7 +96,7 @@ impl Case {
         let never = StopCheck::never();
         let coloring = variable_coloring(&*self.problem, self.config.coloring, &never)?;
         let mut layout = (*self.layout).clone();
-        layout.local_search = VariableColors::from_coloring(&coloring);
+        layout.variable_colors = VariableColors::from_coloring(&coloring);
         layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed, &never)?;
         self.layout = Arc::new(layout);
         self.name =
@@ -99,13 +106,13 @@ impl Case {
 }
 
 /// Calls `f` with a fresh backend of the chosen kind holding `population`; `whole` picks how the
-/// CUDA backend runs whole generations.
+/// CUDA backend runs whole generations (and whether it launches cooperatively at all).
 fn with_backend<R>(
     case: &Case,
     candidate: Option<Candidate>,
     whole: WholeGeneration,
     population: Population,
-    f: &mut dyn FnMut(&mut dyn StageBackend) -> Result<R>,
+    f: &mut dyn FnMut(Stages<'_>) -> Result<R>,
 ) -> Result<R> {
     match candidate {
         None | Some(Candidate::Cpu { .. }) => {
@@ -114,58 +121,21 @@ fn with_backend<R>(
                 _ => 1,
             };
             let pool = Arc::new(cpu::thread_pool(Some(threads))?);
-            let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), population, case.config.seed, pool);
-            f(&mut *b)
+            f(cpu::new_backend(&*case.problem, case.layout.clone(), population, case.config.seed, pool)?)
         }
-        Some(Candidate::Cuda { ptx }) => {
-            let gpu = cuda::Gpu::shared(Some(ptx))?;
-            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None)?;
-            let mut b = cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, Some(whole))?;
-            f(&mut *b)
+        Some(Candidate::Cuda) => {
+            let gpu = cuda::Gpu::shared()?;
+            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None, &StopCheck::never())?;
+            let tuning = CudaTuning { generation: Some(whole), ..CudaTuning::default() };
+            f(cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, &tuning)?)
         }
     }
 }
 
-/// A random but valid state of every buffer, for single-stage checks: few distinct genotypes (so
-/// that "no donor" happens), donors in range or NO_DONOR, small deltas with many zeros.
+/// A random but valid state of every compared buffer of a population of `n` in the case's
+/// layout, for single-stage checks (`StageState::random`: drawn as the buffer table says).
 pub fn random_state(case: &Case, n: usize, seed: u64) -> StageState {
-    let l = case.layout.variables;
-    let (gs, ds) = (case.layout.max_group_slots.max(1), case.layout.max_group_deps.max(1));
-    let mut rng = SplitMix64::stream(seed, 0x7374617465);
-    let bases: Vec<Vec<u8>> = (0..3).map(|_| (0..l).map(|_| rng.coin() as u8).collect()).collect();
-    let mut parents = Vec::with_capacity(n * l);
-    for _ in 0..n {
-        let b = &bases[rng.index(bases.len())];
-        parents.extend(b.iter().map(|&g| if rng.below(50) == 0 { g ^ 1 } else { g }));
-    }
-    let flip = |rng: &mut SplitMix64, g: u8, one_in: u32| if rng.below(one_in) == 0 { g ^ 1 } else { g };
-    let offspring: Vec<u8> = parents.iter().map(|&g| flip(&mut rng, g, 20)).collect();
-    let work: Vec<u8> = offspring.iter().map(|&g| flip(&mut rng, g, 4)).collect();
-    let parent_fitness = parents.chunks(l.max(1)).take(n).map(|x| case.problem.evaluate(x)).collect();
-    let fitness = offspring.chunks(l.max(1)).take(n).map(|x| case.problem.evaluate(x)).collect();
-    let donors = (0..n * gs).map(|_| if rng.below(4) == 0 { NO_DONOR } else { rng.index(n) as i32 }).collect();
-    let small = |rng: &mut SplitMix64| if rng.coin() { 0 } else { rng.below(21) as i64 - 10 };
-    let diff = (0..n * ds).map(|_| small(&mut rng)).collect();
-    let delta = (0..n * gs).map(|_| small(&mut rng)).collect();
-    let mask = (0..n * gs).map(|_| rng.coin() as u8).collect();
-    let is_elitist = (0..n).map(|_| (rng.below(4) == 0) as u8).collect();
-    // FI marks: off, active or improved; the changed marks 0 or 1.
-    let changed = (0..n).map(|_| rng.coin() as u8).collect();
-    let forced = (0..n).map(|_| rng.below(3) as u8).collect();
-    StageState {
-        parents,
-        parent_fitness,
-        offspring,
-        work,
-        fitness,
-        donors,
-        diff,
-        delta,
-        mask,
-        is_elitist,
-        changed,
-        forced,
-    }
+    StageState::random(&case.layout.buffer_sizes(n), seed)
 }
 
 /// The groups worth checking alone: the one with most slots, the one with most dependent entries,
@@ -181,7 +151,7 @@ pub fn interesting_groups(layout: &GroupLayout, seed: u64) -> Vec<u32> {
     if let Some(one) = (0..g).find(|&i| layout.slots(i).len() == 1) {
         out.push(one as u32);
     }
-    let mut rng = SplitMix64::stream(seed, 0x6772);
+    let mut rng = SplitMix64::stream(seed, streams::SELFTEST_GROUPS);
     for _ in 0..3 {
         out.push(rng.index(g) as u32);
     }
@@ -203,7 +173,7 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
             let state = random_state(case, n, seed ^ (((gi as u64) << 8) | (stage.index() as u64 * 2 + forced as u64)));
             // Forced Improvement's donor: a genotype of its own.
             let elitist: Vec<u8> = state.parents.iter().take(l).map(|g| g ^ (forced as u8)).collect();
-            let mut run_stage = |b: &mut dyn StageBackend| -> Result<StageState> {
+            let mut run_stage = |mut b: Stages<'_>| -> Result<StageState> {
                 b.set_state(&state)?;
                 if forced {
                     b.begin_forced_improvement(&state.forced, &elitist)?;
@@ -219,7 +189,7 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
                 with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
-                    "{}: stage {} ({}{}) on group {g} ({} sets, {} dependent subfunctions): {what} differ from the CPU stage",
+                    "{}: stage {} ({}{}) on group {g} ({} sets, {} dependent subfunctions): the buffer `{what}` differs from the CPU stage's",
                     case.name,
                     stage.index() + 1,
                     stage.name(),
@@ -287,7 +257,7 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
     let a = record(case, None, n, generations, true, WholeGeneration::Cooperative)?;
     let b = record(case, Some(candidate), n, generations, true, WholeGeneration::Cooperative)?;
     let wholes: &[(WholeGeneration, &str)] = match candidate {
-        Candidate::Cuda { .. } => {
+        Candidate::Cuda => {
             &[(WholeGeneration::Cooperative, "one cooperative launch"), (WholeGeneration::Graph, "graph replay")]
         }
         Candidate::Cpu { .. } => &[(WholeGeneration::Cooperative, "all groups at once")],
@@ -303,7 +273,7 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
         for (generation, (x, y)) in a.states.iter().zip(&fast.states).enumerate() {
             if let Some(what) = x.first_difference(y) {
                 return Err(Error::Cuda(format!(
-                    "{} (n = {n}): after generation {generation} ({how}) the {what} differ from the CPU backend",
+                    "{} (n = {n}): after generation {generation} ({how}) the buffer `{what}` differs from the CPU backend's",
                     case.name
                 )));
             }
@@ -339,7 +309,7 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
 pub fn generated_cases() -> Result<Vec<Case>> {
     let w = WeightRange { min: 1, max: 5 };
     let pm = WeightRange { min: -1, max: 1 };
-    let graph = |g: crate::problem::graph::Graph| -> Result<Box<dyn GrayBoxProblem>> { Ok(Box::new(MaxCut::new(g)?)) };
+    let graph = |g: pgomea::problem::graph::Graph| -> Result<Box<dyn GrayBoxProblem>> { Ok(Box::new(MaxCut::new(g)?)) };
     Ok(vec![
         Case::new(graph(generate::torus(12, w, 3)?)?, LinkageModel::Univariate, ColoringMethod::WelshPowell, 11)?,
         Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 12)?,
@@ -371,7 +341,7 @@ pub fn generated_cases() -> Result<Vec<Case>> {
 /// clause), so that every path of the clauses kind is compared.
 fn weighted_partial_sat(n: usize, m: usize, seed: u64) -> Result<MaxSat> {
     let (planted, _) = maxsat::planted_3sat(n, m, seed)?;
-    let mut rng = SplitMix64::stream(seed, 0x77736174);
+    let mut rng = SplitMix64::stream(seed, streams::SELFTEST_SAT);
     let mut clauses: Vec<(i64, Vec<u32>)> =
         (0..m).map(|s| (1 + rng.below(9) as i64, planted.clause(s).0.to_vec())).collect();
     clauses.push((4, vec![0, 1, 6]));
@@ -390,17 +360,17 @@ fn weighted_partial_sat(n: usize, m: usize, seed: u64) -> Result<MaxSat> {
 
 /// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.
 pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
-    let Ok(dir) = crate::problem::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
-    let rows = crate::problem::data::read_best_known(&dir)?;
+    let Ok(dir) = pgomea::problem::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
+    let rows = pgomea::problem::data::read_best_known(&dir)?;
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {
-        if let Ok(row) = crate::problem::data::find(&rows, set, name) {
-            let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
+        if let Ok(row) = pgomea::problem::data::find(&rows, set, name) {
+            let mut graph = pgomea::problem::graph::Graph::read(&row.path(&dir))?;
             graph.name = format!("{set}/{name}");
             let case = Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 21)?;
             if set == "C" {
                 // G1 both ways: the paper's variant and the hybrid.
-                let mut graph = crate::problem::graph::Graph::read(&row.path(&dir))?;
+                let mut graph = pgomea::problem::graph::Graph::read(&row.path(&dir))?;
                 graph.name = format!("{set}/{name}");
                 out.push(
                     Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 22)?
@@ -413,12 +383,31 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
     Ok(out)
 }
 
+/// How often each kernel that can run on the GPU candidate was launched so far (none for the
+/// CPU): every kernel, less the cooperative ones where the device cannot launch cooperatively.
+pub fn launch_counts(candidate: Candidate) -> Result<Option<Vec<(&'static str, u64)>>> {
+    let Candidate::Cuda = candidate else { return Ok(None) };
+    let gpu = cuda::Gpu::shared()?;
+    let cooperative: Vec<&str> = pgomea_device::kernel_names::KIND_KERNELS
+        .iter()
+        .flat_map(|(_, k)| [k.generation, k.forced_improvement, k.flip_search])
+        .collect();
+    let can = gpu.can_launch_cooperatively();
+    Ok(Some(gpu.launch_counts().into_iter().filter(|(k, _)| can || !cooperative.contains(k)).collect()))
+}
+
+/// The kernels not launched between two of [`launch_counts`]: the comparisons must run every
+/// kernel of every kind.
+pub fn kernels_not_launched(before: &[(&'static str, u64)], after: &[(&'static str, u64)]) -> Vec<&'static str> {
+    before.iter().zip(after).filter(|(b, a)| a.1 <= b.1).map(|(b, _)| b.0).collect()
+}
+
 /// `pgomea selftest`.
-pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
-    let candidate = match crate::backend::cuda::probe() {
+pub fn run(a: &SelftestArgs) -> Result<ExitCode> {
+    let candidate = match pgomea::backend::cuda::probe() {
         Ok(name) => {
             println!("selftest: GPU {name} against the CPU backend (1 thread)");
-            Candidate::Cuda { ptx: ptx.ok_or_else(|| Error::Cuda("this build carries no kernels".into()))? }
+            Candidate::Cuda
         }
         Err(why) => {
             let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).max(2);
@@ -430,6 +419,7 @@ pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     };
     let mut cases = generated_cases()?;
     cases.extend(data_cases(&a.instances)?);
+    let launches_before = launch_counts(candidate)?;
     let (mut passed, mut failed) = (0usize, 0usize);
     for case in &cases {
         let stage = check_stages(case, candidate, 24, case.config.seed);
@@ -451,6 +441,16 @@ pub fn run(a: &SelftestArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
                 let why = s.err().or(g.err()).map(|e| e.to_string()).unwrap_or_default();
                 println!("FAIL  {:<40} {why}", case.name);
             }
+        }
+    }
+    if let Some(before) = launches_before {
+        let missing = kernels_not_launched(&before, &launch_counts(candidate)?.unwrap_or_default());
+        if missing.is_empty() {
+            println!("ok    every kernel of every kind ran ({})", before.len());
+            passed += 1;
+        } else {
+            println!("FAIL  kernels that never ran: {}", missing.join(", "));
+            failed += 1;
         }
     }
     println!("{passed} passed, {failed} failed");

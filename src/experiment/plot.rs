@@ -11,7 +11,7 @@ use plotters::prelude::BindKeyPoints;
 use plotters::prelude::*;
 
 use super::store::write_atomic;
-use crate::error::{Error, Result};
+use pgomea::error::{Error, Result};
 
 /// Width and height of every figure, in pixels (PNG) or user units (SVG).
 pub const SIZE: (u32, u32) = (800, 560);

@@ -1,9 +1,9 @@
 //! The PTX builder of pgomea (the project's own "cuda_builder").
 //!
 //! Compiles the `device/` crate for `nvptx64-nvidia-cuda` into one PTX module,
-//! `$OUT_DIR/kernels.ptx`, which the binary and the integration tests embed with
-//! `include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"))` (the same path is also in the
-//! compile-time variable `PGOMEA_KERNELS_PTX`). ARCHITECTURE.md ("Rust kernels on rustc's nvptx64 target") has the
+//! `$OUT_DIR/kernels.ptx`, which the library embeds (`backend::cuda::KERNELS_PTX`, through the
+//! compile-time variable `PGOMEA_KERNELS_PTX`), so that every program built on it, the CLI and the
+//! Python package alike, carries the kernels. ARCHITECTURE.md ("Rust kernels on rustc's nvptx64 target") has the
 //! facts behind each step.
 //!
 //! 1. Find the pinned kernel toolchain (`nightly-2026-05-20`, with `rust-src` and `llvm-tools`)
@@ -15,7 +15,9 @@
 //!    wrappers, CARGO_* variables) leak into the kernel build. The host keeps using `device/` as
 //!    an ordinary rlib; only this nested build makes a cdylib of it.
 //! 4. Copy the PTX to `$OUT_DIR/kernels.ptx` and to `<target dir>/ptx/kernels.ptx` (a stable path
-//!    for `.ci/check-ptx`).
+//!    for `.ci/check-ptx`), and next to each the device crate's list of exported kernels
+//!    (`pgomea_device::kernel_names::KERNELS`, one name per line: `kernels.list`), which
+//!    `.ci/check-ptx` holds the PTX's entries against.
 //! 5. Ask cargo to rerun only when a kernel source (the files in the nested build's dep-info), the
 //!    device manifest, the linker or this file changes.
 //!
@@ -48,7 +50,9 @@ fn main() {
 }
 
 fn build() -> Result<(), String> {
-    let root = PathBuf::from(env_var("CARGO_MANIFEST_DIR")?);
+    // This crate is host/; the device crate, the linker and the toolchain file are beside it.
+    let crate_dir = PathBuf::from(env_var("CARGO_MANIFEST_DIR")?);
+    let root = crate_dir.parent().ok_or("host/ has no parent directory")?.to_path_buf();
     let out_dir = PathBuf::from(env_var("OUT_DIR")?);
     let device = root.join("device");
     let linker_crate = root.join("tools").join("ptx-linker");
@@ -115,8 +119,11 @@ fn build() -> Result<(), String> {
         return Err(format!("{} is not a complete PTX module", built.display()));
     }
     let kernels_ptx = out_dir.join("kernels.ptx");
-    write_atomically(&kernels_ptx, &ptx)?;
-    write_atomically(&ptx_target.join("kernels.ptx"), &ptx)?;
+    let list: String = pgomea_device::kernel_names::KERNELS.iter().map(|k| format!("{k}\n")).collect();
+    for dir in [&out_dir, &ptx_target] {
+        write_atomically(&dir.join("kernels.list"), &list)?;
+        write_atomically(&dir.join("kernels.ptx"), &ptx)?;
+    }
     println!("cargo:rustc-env=PGOMEA_KERNELS_PTX={}", path_str(&kernels_ptx)?);
 
     // 5. When to run again. Never a folder the nested build writes into.
@@ -131,7 +138,7 @@ fn build() -> Result<(), String> {
     }
     // (No Cargo.lock: the nested builds may write those, which would make every build rerun this.)
     let mut watched = vec![
-        root.join("build.rs"),
+        crate_dir.join("build.rs"),
         root.join("rust-toolchain.toml"),
         device.join("Cargo.toml"),
         device.join(".cargo").join("config.toml"),

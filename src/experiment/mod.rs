@@ -25,15 +25,15 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::app::{options, signal};
-use crate::choice::Choice;
-use crate::error::{Error, Result};
-use crate::gomea::ims::ImsConfig;
-use crate::gomea::run::{Limits, Run, StopReason};
-use crate::problem::GrayBoxProblem;
-use crate::solve::{Algorithm, Backend, SolveConfig, solve};
+use crate::signal;
+use pgomea::choice::Choice;
+use pgomea::error::{Error, Result};
+use pgomea::gomea::run::StopReason;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::solve::config;
+use pgomea::solve::{Algorithm, Backend, Hooks, solve};
 use plot::{Figure, Series};
-use store::{RunConfig, RunRecord};
+use store::RunRecord;
 pub use studies::Study;
 use studies::{Budget, RunSpec};
 use summary::Summary;
@@ -153,12 +153,8 @@ pub struct ExperimentArgs {
     /// The data directory with the instance sets and best_known.csv.
     #[arg(long, value_name = "DIR")]
     pub instances_dir: Option<PathBuf>,
-    /// Where parallel GOMEA runs (serial GOMEA always runs on one CPU core).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: Backend,
-    /// Threads of the CPU backend of parallel GOMEA (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub backend: crate::args::BackendArgs,
     /// Largest population the IMS may start (default: what fits in a quarter of free memory).
     #[arg(long, value_name = "N")]
     pub max_population: Option<usize>,
@@ -201,10 +197,10 @@ impl ExperimentArgs {
     }
 
     fn budget(&self) -> Result<Budget> {
-        for (v, option) in [(self.time_limit, "--time-limit"), (self.serial_time_limit, "--serial-time-limit")] {
-            v.map(|x| options::seconds(option, x)).transpose()?;
+        for (v, option) in [(self.time_limit, "time_limit"), (self.serial_time_limit, "serial_time_limit")] {
+            v.map(|x| config::seconds(option, x)).transpose()?;
         }
-        self.max_evals.map(|x| options::positive("--max-evals", x)).transpose()?;
+        self.max_evals.map(|x| config::positive("max_evaluations", x)).transpose()?;
         let time_limit = match (self.time_limit, self.paper, self.max_evals) {
             (Some(t), _, _) => Some(t),
             (None, true, _) => Some(3600.0),
@@ -268,9 +264,9 @@ impl ExperimentArgs {
         num("--serial-time-limit", self.serial_time_limit.map(|v| v.to_string()));
         num("--large-vertices", (self.large_vertices != 9000).then(|| self.large_vertices.to_string()));
         num("--max-evals", self.max_evals.map(|v| v.to_string()));
-        num("--threads", self.threads.map(|v| v.to_string()));
+        num("--threads", self.backend.threads.map(|v| v.to_string()));
         num("--max-population", self.max_population.map(|v| v.to_string()));
-        t.extend(["--backend".into(), self.backend.name().into()]);
+        t.extend(["--backend".into(), self.backend.backend.unwrap_or(Backend::Auto).name().into()]);
         if self.no_figures {
             t.push("--no-figures".into());
         }
@@ -310,34 +306,12 @@ fn shell_quote(s: &str) -> String {
 /// The most runs per instance and variant (`--runs`).
 pub const MAX_RUNS: u64 = 100_000;
 
-/// How `spec` is configured, as its record stores it.
-pub fn run_config(spec: &RunSpec, common: &studies::Common, max_population: Option<usize>) -> RunConfig {
-    let v = &spec.variant;
-    RunConfig {
-        algorithm: v.algorithm.name().into(),
-        backend: if v.algorithm == Algorithm::Parallel { common.backend.name().into() } else { "cpu".into() },
-        linkage: v.linkage.to_string(),
-        fos_order: v.fos_order.name().into(),
-        forced_improvement: v.forced_improvement,
-        local_search: v.local_search.name().into(),
-        anneal_sweeps: v.anneal_sweeps,
-        n_base: v.n_base,
-        c_ims: common.c_ims,
-        max_population,
-        threads: common.threads,
-        time_limit_s: spec.time_limit,
-        max_evals: spec.max_evals,
-        target: spec.target,
-    }
-}
-
 /// Refuses the directory when a stored run of the plan was made with other options (each record
 /// is parsed, so a corrupt one is reported now, with its path, rather than after the study).
 fn check_stored_runs(a: &ExperimentArgs, plan: &[RunSpec], common: &studies::Common) -> Result<()> {
     for record in store::load_dir(&a.out)? {
         let Some(spec) = plan.iter().find(|s| s.run_id == record.run_id) else { continue };
-        let expected = run_config(spec, common, common.max_population);
-        let diff = manifest::record_differences(&record, spec, &expected, common.max_population.is_some());
+        let diff = manifest::record_differences(&record, spec, common);
         if !diff.is_empty() {
             return Err(Error::usage(format!(
                 "{}: run {} was made with other options: {}. Rerun with the same options to resume, or choose                  another --out",
@@ -355,40 +329,19 @@ pub fn execute(
     spec: &RunSpec,
     common: &studies::Common,
     problem: &dyn GrayBoxProblem,
-    ptx: Option<&'static str>,
     progress: bool,
 ) -> Result<RunRecord> {
     let v = &spec.variant;
-    let max_population =
-        common.max_population.unwrap_or_else(|| crate::solve::default_population_cap(problem.variables(), v.n_base));
-    let config = SolveConfig {
-        algorithm: v.algorithm,
-        backend: common.backend,
-        linkage: v.linkage,
-        coloring: crate::linkage::coloring::ColoringMethod::WelshPowell,
-        fos_order: v.fos_order,
-        forced_improvement: v.forced_improvement,
-        local_search: v.local_search,
-        anneal_sweeps: Some(v.anneal_sweeps),
-        seed: spec.seed,
-        ims: ImsConfig { n_base: v.n_base, c_ims: common.c_ims, max_population: Some(max_population) },
-        threads: common.threads,
-        device_memory_limit: None,
-        ptx,
-    };
-    let time = spec.time_limit.map(|t| options::seconds("--time-limit", t)).transpose()?;
-    let limits = Limits { time, evaluations: spec.max_evals, target: spec.target };
-    if limits.time.is_none() && limits.evaluations.is_none() {
+    if spec.time_limit.is_none() && spec.max_evals.is_none() {
         return Err(Error::usage("a run needs a time limit or an evaluation budget"));
     }
-    let mut run = Run::new(problem, limits);
-    // Set when the command installed the signal handlers: the run stops at the first signal.
-    run.interrupt = signal::flag();
-    if progress {
-        run = run.with_progress(Duration::from_secs(30));
-    }
-    let outcome = solve(problem, &config, &mut run, spec.instance.best_known)?;
-    let trace: Vec<store::TraceRow> = run.trace.iter().map(|&p| p.into()).collect();
+    let options = spec.options(common);
+    let config = options.resolve(problem, spec.instance.best_known)?;
+    let mut observer = crate::cli::CliObserver::new(progress.then_some(Duration::from_secs(30)), None)?;
+    // The signal flag, when the command installed the handlers: the run stops at the first signal.
+    let hooks = Hooks { stop: signal::flag(), observer: Some(&mut observer), ..Hooks::default() };
+    let outcome = solve(problem, &config, hooks)?;
+    let trace: Vec<store::TraceRow> = outcome.trace.iter().map(|&p| p.into()).collect();
     let (time_to_target_s, evaluations_to_target) = summary::to_target(&trace, spec.target);
     Ok(RunRecord {
         format: store::FORMAT,
@@ -403,7 +356,8 @@ pub fn execute(
         seed: spec.seed,
         best_known: spec.instance.best_known,
         is_optimal: spec.instance.is_optimal,
-        config: run_config(spec, common, Some(max_population)),
+        options,
+        config: outcome.config.clone(),
         best_fitness: outcome.best_fitness,
         reached_target: outcome.reached_target,
         stop_reason: outcome.stop_reason.clone(),
@@ -419,7 +373,7 @@ pub fn execute(
 }
 
 /// `pgomea experiment`.
-pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+pub fn run(a: &ExperimentArgs) -> Result<ExitCode> {
     let selection = a.selection()?;
     if a.list {
         use std::io::Write;
@@ -434,10 +388,15 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    options::threads(a.threads)?;
+    config::threads(a.backend.threads)?;
     let interrupt = signal::install()?;
     std::fs::create_dir_all(&a.out).map_err(|e| Error::io(&a.out, e))?;
-    let common = studies::Common { backend: a.backend, threads: a.threads, max_population: a.max_population, c_ims: 4 };
+    let common = studies::Common {
+        backend: a.backend.backend.unwrap_or(Backend::Auto),
+        threads: a.backend.threads,
+        max_population: a.max_population,
+        c_ims: 4,
+    };
     manifest::check_or_write(&a.out, &manifest::Manifest::new(a.study.name(), &a.budget()?, &common))?;
     check_stored_runs(a, &selection, &common)?;
     let total = selection.len();
@@ -485,7 +444,7 @@ pub fn run(a: &ExperimentArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
                 spec.target.map(|t| format!(", target {t}")).unwrap_or_default()
             );
         }
-        let record = execute(spec, &common, problem, ptx, !a.quiet)?;
+        let record = execute(spec, &common, problem, !a.quiet)?;
         // A run cut short by a signal is not the planned run: it is not stored, and a rerun
         // makes it whole.
         if record.stop_reason == StopReason::Interrupted.as_str() {
@@ -661,7 +620,7 @@ fn legend(g: &[&RunRecord]) -> String {
         "colored-nofi" => "colour-group order, no FI".into(),
         v => v.to_string(),
     };
-    if r.config.algorithm == "parallel" {
+    if r.config.algorithm == Algorithm::Parallel {
         let mut b: Vec<&str> = g.iter().map(|r| r.backend_used.split(' ').next().unwrap_or("")).collect();
         b.sort();
         b.dedup();

@@ -1,5 +1,4 @@
-//! The command-line interface (clap, derive). The binary's `main` only embeds the kernels' PTX
-//! and calls [`main`].
+//! The command-line interface (clap, derive). The binary's `main` only calls [`main`].
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,23 +7,24 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::app::args::InstanceArgs;
-use crate::app::experiment::summary::median_of;
-use crate::app::{options, signal};
-use crate::choice::Choice;
-use crate::error::{Error, Result};
-use crate::gomea::LocalSearchMode;
-use crate::gomea::ims::ImsConfig;
-use crate::gomea::run::{Limits, Run, StopReason};
-use crate::linkage::coloring::ColoringMethod;
-use crate::linkage::fos::LinkageModel;
-use crate::problem::generate::{self, WeightRange};
-use crate::problem::maxsat;
-use crate::problem::nk;
-use crate::problem::tables::TableProblem;
-use crate::problem::trap;
-use crate::solve::{Algorithm, Backend, FosOrderKind, Outcome, SolveConfig, build_model, solve};
-use crate::stop::StopCheck;
+use crate::args::{BackendArgs, InstanceArgs, ModelArgs, choice};
+use crate::experiment::summary::median_of;
+use crate::signal;
+use pgomea::choice::Choice;
+use pgomea::error::{Error, Result};
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::gomea::run::{Limits, Observer, Progress, Run, StopReason, TracePoint};
+use pgomea::problem::generate::{self, WeightDistribution, WeightRange};
+use pgomea::problem::maxsat;
+use pgomea::problem::nk;
+use pgomea::problem::tables::TableProblem;
+use pgomea::problem::trap;
+use pgomea::solve::config::{RunConfig, RunOptions, Target};
+use pgomea::solve::{
+    Algorithm, FosOrderKind, Hooks, Outcome, build_model, peak_resident_memory, reset_peak_resident_memory, solve,
+};
+use pgomea::stop::StopCheck;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -68,36 +68,32 @@ pub enum Command {
     /// List the CUDA devices.
     Devices,
     /// Check this machine's GPU against the CPU backend on fixed seeds (bit for bit).
-    Selftest(crate::app::selftest::SelftestArgs),
+    Selftest(crate::selftest::SelftestArgs),
     /// Measure throughput per stage, or the speed-up of parallel over serial GOMEA.
     #[command(subcommand)]
-    Bench(crate::app::bench::BenchCommand),
+    Bench(crate::bench::BenchCommand),
     /// Run a study of the paper's section 6 (many runs, summary, figures); resumable, shardable.
-    Experiment(crate::app::experiment::ExperimentArgs),
+    Experiment(crate::experiment::ExperimentArgs),
     /// Combine result directories of `pgomea experiment` (e.g. shards) into one summary and figures.
-    Merge(crate::app::experiment::MergeArgs),
+    Merge(crate::experiment::MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    /// serial: GOMEA with Forced Improvement; parallel: colour-grouped parallel GOM (no FI).
-    #[arg(long, value_enum, default_value = "serial")]
-    pub algo: Algorithm,
-    /// Where parallel GOM runs: auto picks CUDA when a driver and a device exist, else the CPU.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub backend: Backend,
-    /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
-    /// most K), lt (learned from the population each generation; serial only), univariate.
-    #[arg(long, default_value = "flt")]
-    pub linkage: LinkageModel,
-    /// Colouring of the linkage-model interaction graph (parallel GOM and --fos-order colored).
-    #[arg(long, default_value = "welsh-powell")]
-    pub coloring: ColoringMethod,
-    /// Serial GOMEA: order of the linkage sets (random, or colored = parallel GOM's group order).
-    #[arg(long, value_enum, default_value = "random")]
-    pub fos_order: FosOrderKind,
+    /// serial: GOMEA with Forced Improvement; parallel: colour-grouped parallel GOM [default:
+    /// serial].
+    #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGORITHM")]
+    pub algo: Option<Algorithm>,
+    #[command(flatten)]
+    pub backend: BackendArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Serial GOMEA: order of the linkage sets (random, or colored = parallel GOM's group order)
+    /// [default: random].
+    #[arg(long, value_parser = choice::<FosOrderKind>(), value_name = "ORDER")]
+    pub fos_order: Option<FosOrderKind>,
     /// Forced Improvement on (serial GOMEA's; parallel Forced Improvement for --algo parallel).
     /// Default: on for serial, off for parallel (as in the paper; measured, see the README).
     #[arg(long, overrides_with = "no_fi")]
@@ -108,15 +104,16 @@ pub struct RunArgs {
     /// Colour-grouped local search: off (the paper), initial (every new population is annealed and
     /// brought to local optima), offspring (also the offspring of every generation). Default:
     /// initial (measured, see the README).
-    #[arg(long, value_enum, value_name = "WHEN")]
+    #[arg(long, value_parser = choice::<LocalSearchMode>(), value_name = "WHEN")]
     pub local_search: Option<LocalSearchMode>,
     /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
     /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default: 3000 on the
     /// GPU, 1000 on the CPU.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The seed of every random choice [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Stop after this many seconds, counted from the start (reading the instance and building
     /// the linkage model included; the first population is always evaluated, so a limit shorter
     /// than that is overrun by it). Default: 10 s when no other limit is given.
@@ -129,18 +126,15 @@ pub struct RunArgs {
     /// instance's optimum).
     #[arg(long, value_name = "VALUE|best-known")]
     pub target: Option<String>,
-    /// Base population size of the interleaved multi-start scheme.
-    #[arg(long, default_value_t = 16)]
-    pub n_base: usize,
-    /// Generations of a population per generation of the next larger one.
-    #[arg(long, default_value_t = 4)]
-    pub c_ims: u32,
+    /// Base population size of the interleaved multi-start scheme [default: 16].
+    #[arg(long, value_name = "N")]
+    pub n_base: Option<usize>,
+    /// Generations of a population per generation of the next larger one [default: 4].
+    #[arg(long, value_name = "C")]
+    pub c_ims: Option<u32>,
     /// Largest population the scheme may start (default: what fits in a quarter of free memory).
     #[arg(long, value_name = "N")]
     pub max_population: Option<usize>,
-    /// Threads of the CPU backend (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// The most device memory the CUDA backend may use, in MiB: a larger population fails as out
     /// of memory and the multi-start scheme stops growing (default: what the device has).
     #[arg(long, value_name = "MIB")]
@@ -160,10 +154,8 @@ pub struct RunArgs {
 pub struct InfoArgs {
     #[command(flatten)]
     pub instance: InstanceArgs,
-    #[arg(long, default_value = "flt")]
-    pub linkage: LinkageModel,
-    #[arg(long, default_value = "welsh-powell")]
-    pub coloring: ColoringMethod,
+    #[command(flatten)]
+    pub model: ModelArgs,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[arg(long)]
@@ -172,10 +164,19 @@ pub struct InfoArgs {
 
 #[derive(Subcommand, Debug, Clone, Copy)]
 pub enum Shape {
-    /// An L x L torus (degree 4); even L and positive weights: optimum = total weight.
+    /// A torus of side L in 2 (L^2 vertices, degree 4) or 3 dimensions (L^3, degree 6). Even L and
+    /// no negative weight: optimum = total weight, stated in the file (`c optimum V`) and printed
+    /// as `optimum V`; else `optimum unknown` (on stderr when the instance goes to stdout).
     Torus {
         #[arg(long)]
         side: usize,
+        /// 2 or 3 dimensions.
+        #[arg(long, default_value_t = 2)]
+        dims: usize,
+        /// The edge weights: uniform (--min-weight..=--max-weight), pm1 (+1/-1, the +-J spin
+        /// glass) or gaussian (round(N(0,1) * 10^5), the Gaussian spin glass in integers).
+        #[arg(long, value_parser = choice::<WeightDistribution>(), default_value = "uniform")]
+        weights: WeightDistribution,
     },
     /// A random graph with n vertices and m edges.
     Random {
@@ -256,119 +257,174 @@ pub struct GenerateArgs {
 pub const EXIT_INTERNAL: u8 = 70;
 
 /// Runs the CLI; returns the process exit code (see [`EXIT_HELP`]).
-pub fn main(ptx: Option<&'static str>) -> ExitCode {
+pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli, ptx) {
+    match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", message(&e));
             ExitCode::from(if matches!(e, Error::Internal(_)) { EXIT_INTERNAL } else { 2 })
         }
     }
 }
 
-fn dispatch(cli: Cli, ptx: Option<&'static str>) -> Result<ExitCode> {
+fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Run(a) => cmd_run(&a, ptx),
+        Command::Run(a) => cmd_run(&a),
         Command::Info(a) => cmd_info(&a),
         Command::Generate(a) => cmd_generate(&a),
         Command::Devices => {
-            for line in crate::backend::cuda::devices()? {
+            for line in pgomea::backend::cuda::devices()? {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Selftest(a) => crate::app::selftest::run(&a, ptx),
-        Command::Bench(b) => crate::app::bench::run(&b, ptx),
-        Command::Experiment(a) => crate::app::experiment::run(&a, ptx),
-        Command::Merge(a) => crate::app::experiment::merge(&a),
+        Command::Selftest(a) => crate::selftest::run(&a),
+        Command::Bench(b) => crate::bench::run(&b),
+        Command::Experiment(a) => crate::experiment::run(&a),
+        Command::Merge(a) => crate::experiment::merge(&a),
     }
 }
 
-/// The defaults of `pgomea run` for Forced Improvement and local search, by algorithm.
-///
-/// Measured (benchmarks/RESULTS.md, "Hybrid parallel GOMEA"): annealed colour-grouped local search
-/// of every new population lifts parallel GOMEA on the GPU from 98.7-98.9 % of the best-known cut
-/// of G-set graphs to 99.3-100 % within 10 s, above simulated annealing on 16 cores; Forced
-/// Improvement added to it costs time without a better result, and local search of every
-/// offspring was worse. Serial GOMEA gets the same local search (so that the two compare fairly)
-/// and keeps its Forced Improvement, as in the paper. `experiment` keeps the paper's settings.
-pub fn run_defaults(algorithm: Algorithm) -> (bool, LocalSearchMode) {
-    match algorithm {
-        Algorithm::Serial => (true, LocalSearchMode::Initial),
-        Algorithm::Parallel => (false, LocalSearchMode::Initial),
+impl RunArgs {
+    /// The run options these arguments ask for (what is left out takes the library's defaults).
+    pub fn options(&self) -> Result<RunOptions> {
+        let target = match self.target.as_deref() {
+            None => None,
+            Some("best-known") => Some(Target::BEST_KNOWN),
+            Some(v) => Some(Target::Fitness(
+                v.trim()
+                    .parse::<i64>()
+                    .map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?,
+            )),
+        };
+        Ok(RunOptions {
+            algorithm: self.algo,
+            backend: self.backend.backend,
+            linkage: self.model.linkage,
+            coloring: self.model.coloring,
+            fos_order: self.fos_order,
+            forced_improvement: match (self.fi, self.no_fi) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
+            local_search: self.local_search,
+            anneal_sweeps: self.anneal_sweeps,
+            seed: self.seed,
+            time_limit: self.time_limit,
+            max_evaluations: self.max_evals,
+            target,
+            n_base: self.n_base,
+            c_ims: self.c_ims,
+            max_population: self.max_population,
+            threads: self.backend.threads,
+            device_memory_limit: self.device_memory_limit,
+            cuda: crate::args::cuda_tuning()?,
+        })
     }
 }
 
-/// The solver configuration of `pgomea run`'s options.
-pub fn solve_config(a: &RunArgs, ptx: Option<&'static str>) -> SolveConfig {
-    SolveConfig {
-        algorithm: a.algo,
-        backend: a.backend,
-        linkage: a.linkage,
-        coloring: a.coloring,
-        fos_order: a.fos_order,
-        forced_improvement: match (a.fi, a.no_fi) {
-            (true, _) => true,
-            (_, true) => false,
-            _ => run_defaults(a.algo).0,
-        },
-        local_search: a.local_search.unwrap_or(run_defaults(a.algo).1),
-        anneal_sweeps: a.anneal_sweeps,
-        seed: a.seed,
-        ims: ImsConfig { n_base: a.n_base, c_ims: a.c_ims, max_population: a.max_population },
-        threads: a.threads,
-        device_memory_limit: a.device_memory_limit.map(|m| m.saturating_mul(1 << 20)),
-        ptx,
+/// The command-line spelling of a run option of the library (`time_limit` -> `--time-limit`).
+pub fn option_flag(name: &str) -> String {
+    match name {
+        "algorithm" => "--algo".into(),
+        "max_evaluations" => "--max-evals".into(),
+        "forced_improvement" => "--fi/--no-fi".into(),
+        other => format!("--{}", other.replace('_', "-")),
     }
 }
 
-/// The limits of `pgomea run`'s options (a 10 s time limit when none is given).
-pub fn limits(a: &RunArgs, best_known: Option<i64>) -> Result<Limits> {
-    let target = match a.target.as_deref() {
-        None => None,
-        Some("best-known") => Some(best_known.ok_or_else(|| {
-            Error::usage(
-                "--target best-known: no best-known value for this instance (use --set/--name, or give a number)",
-            )
-        })?),
-        Some(v) => Some(
-            v.parse::<i64>().map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?,
-        ),
-    };
-    let time_limit = a.time_limit.map(|t| options::seconds("--time-limit", t)).transpose()?;
-    if let Some(e) = a.max_evals {
-        options::positive("--max-evals", e)?;
+/// An error as the command line says it: library option names in their command-line spelling.
+pub fn message(e: &Error) -> String {
+    match e {
+        Error::Option { name, message } => format!("{} {message}", option_flag(name)),
+        other => other.to_string(),
     }
-    let time = match (time_limit, a.max_evals, target) {
-        (Some(t), _, _) => Some(t),
-        (None, None, None) => Some(Duration::from_secs(10)),
-        _ => None,
-    };
-    Ok(Limits { time, evaluations: a.max_evals, target })
 }
 
-fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
+/// What `run` prints while it runs: progress lines and notes on stderr (unless --quiet), and the
+/// --trace file, one line per improvement, each written whole (a second signal ends the process
+/// at once: the file then ends with a whole line, its header first).
+pub struct CliObserver {
+    progress_every: Option<Duration>,
+    trace: Option<(PathBuf, std::io::LineWriter<std::fs::File>)>,
+    trace_error: Option<String>,
+}
+
+impl CliObserver {
+    /// Progress every `progress_every` (None: quiet); the trace to `trace`, created now (an error
+    /// before solving if it cannot be).
+    pub fn new(progress_every: Option<Duration>, trace: Option<&std::path::Path>) -> Result<Self> {
+        let trace = match trace {
+            Some(path) => {
+                let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+                Some((path.to_path_buf(), std::io::LineWriter::new(f)))
+            }
+            None => None,
+        };
+        let mut observer = CliObserver { progress_every, trace, trace_error: None };
+        // The header now, whole: a file that takes it and fails later (a full disk) is a warning.
+        if let Some((_, out)) = &mut observer.trace
+            && let Err(e) = writeln!(out, "time_s,evaluations,best_fitness")
+        {
+            observer.trace_error = Some(e.to_string());
+        }
+        Ok(observer)
+    }
+
+    /// Flushes the trace; the first error writing it, if any (the run itself went on).
+    pub fn finish_trace(&mut self) -> Option<(PathBuf, String)> {
+        let (path, out) = self.trace.as_mut()?;
+        if let Err(e) = out.flush() {
+            self.trace_error.get_or_insert(e.to_string());
+        }
+        self.trace_error.clone().map(|e| (path.clone(), e))
+    }
+}
+
+impl Observer for CliObserver {
+    fn improvement(&mut self, p: &TracePoint, _genes: &[u8]) {
+        if let Some((_, out)) = &mut self.trace
+            && self.trace_error.is_none()
+        {
+            // A trace that cannot be written must not end the run: the first error is kept and
+            // reported after the result, and nothing more is written.
+            if let Err(e) = writeln!(out, "{:.6},{:.3},{}", p.time_s, p.evaluations, p.best_fitness) {
+                self.trace_error = Some(e.to_string());
+            }
+        }
+    }
+
+    fn progress(&mut self, p: &Progress<'_>) {
+        eprintln!(
+            "[{:>8.1} s] best {:>10}  evaluations {:>12.1}  {}",
+            p.elapsed.as_secs_f64(),
+            p.best_fitness.map(|f| f.to_string()).unwrap_or_else(|| "-".into()),
+            p.evaluations,
+            p.status
+        );
+    }
+
+    fn progress_interval(&self) -> Option<Duration> {
+        self.progress_every
+    }
+
+    fn note(&mut self, note: &str) {
+        if self.progress_every.is_some() {
+            if note.starts_with("backend:") { eprintln!("{note}") } else { eprintln!("note: {note}") }
+        }
+    }
+}
+
+fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     // The time limit covers everything from here, reading the instance included.
     let start = std::time::Instant::now();
-    options::threads(a.threads)?;
-    if a.device_memory_limit == Some(0) {
-        return Err(Error::usage("--device-memory-limit 0: expected a number of MiB of at least 1"));
-    }
-    if a.algo == Algorithm::Serial && a.backend == Backend::Cuda {
-        return Err(Error::usage(
-            "--backend cuda: serial GOMEA runs on one CPU core; the backend is where parallel GOM runs \
-             (use --algo parallel --backend cuda, or leave --backend out)",
-        ));
-    }
+    let options = a.options()?;
     let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
-    let limits = limits(a, loaded.best_known)?;
     let problem = &*loaded.problem;
-    let mut config = solve_config(a, ptx);
-    if config.ims.max_population.is_none() {
-        config.ims.max_population = Some(crate::solve::default_population_cap(problem.variables(), a.n_base));
-    }
+    let config = options.resolve(problem, loaded.best_known)?;
     if !a.quiet {
         eprintln!(
             "pgomea: {} ({}, {} variables, {} subfunctions), {} GOMEA, linkage {}, seed {}",
@@ -376,23 +432,16 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
             problem.problem_type(),
             problem.variables(),
             problem.subfunctions(),
-            a.algo.name(),
-            a.linkage,
-            a.seed
+            config.algorithm.name(),
+            config.linkage,
+            config.seed
         );
     }
-    let mut run = Run::new(problem, limits).with_start(start);
-    run.interrupt = Some(interrupt.clone());
-    if !a.quiet {
-        run = run.with_progress(Duration::from_secs(2));
-    }
-    if let Some(path) = &a.trace {
-        let f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-        run = run.with_trace_writer(Box::new(std::io::BufWriter::new(f)))?;
-    }
-    let outcome = solve(problem, &config, &mut run, loaded.best_known)?;
+    let mut observer = CliObserver::new((!a.quiet).then_some(Duration::from_secs(2)), a.trace.as_deref())?;
+    let hooks = Hooks { start: Some(start), stop: Some(interrupt), observer: Some(&mut observer) };
+    let outcome = solve(problem, &config, hooks)?;
     print_outcome(&outcome, a.json)?;
-    if let (Some(path), Some(e)) = (&a.trace, run.trace_error()) {
+    if let Some((path, e)) = observer.finish_trace() {
         eprintln!(
             "warning: the trace {} could not be written completely ({e}); the result above is complete",
             path.display()
@@ -400,7 +449,7 @@ fn cmd_run(a: &RunArgs, ptx: Option<&'static str>) -> Result<ExitCode> {
     }
     match signal::received() {
         Some(code) => {
-            if !a.quiet && run.stop_reason() == Some(StopReason::Interrupted) {
+            if !a.quiet && outcome.stopped_by() == Some(StopReason::Interrupted) {
                 eprintln!("pgomea: stopped by {}; the result above is the best found so far", signal::name(code));
             }
             Ok(ExitCode::from(code))
@@ -436,6 +485,9 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         .map(|b| format!("  (best known {b}{})", if o.best_fitness >= b { ", reached" } else { "" }))
         .unwrap_or_default();
     w(writeln!(out, "best fitness     {}{known}", o.best_fitness))?;
+    if let Some(e) = &o.energy_text {
+        w(writeln!(out, "energy           {e}  (the model's, minimised)"))?;
+    }
     w(writeln!(out, "stopped by       {}", o.stop_reason))?;
     w(writeln!(out, "time             {:.3} s (setup {:.3} s)", o.time_s, o.setup_s))?;
     w(writeln!(
@@ -452,6 +504,9 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         let v = v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
         w(writeln!(out, "{:<16} {v}", k.replace('_', " ")))?;
     }
+    if let Some(m) = o.model_solution.as_ref().filter(|m| m.len() <= 200) {
+        w(writeln!(out, "model solution   {m}"))?;
+    }
     if o.solution.len() <= 200 {
         w(writeln!(out, "solution         {}", o.solution))?;
     } else {
@@ -461,17 +516,34 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
 }
 
 fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
+    // Each set-up phase's time and peak resident memory (the phase's own where the peak can be
+    // reset, else the process's so far).
+    let resettable = reset_peak_resident_memory();
+    let t = std::time::Instant::now();
     let loaded = a.instance.load()?;
+    let read = (t.elapsed().as_secs_f64(), peak_resident_memory());
     let problem = &*loaded.problem;
     // The model `run --algo parallel` would build, through the same function.
-    let config = SolveConfig {
-        algorithm: Algorithm::Parallel,
-        linkage: a.linkage,
-        coloring: a.coloring,
-        seed: a.seed,
-        ..SolveConfig::default()
-    };
-    let model = build_model(problem, &config, &StopCheck::never())?;
+    let config: RunConfig = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        linkage: a.model.linkage,
+        coloring: a.model.coloring,
+        seed: Some(a.seed),
+        local_search: Some(LocalSearchMode::Off),
+        max_population: Some(16),
+        ..RunOptions::default()
+    }
+    .resolve(problem, loaded.best_known)?;
+    reset_peak_resident_memory();
+    let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
+    let model_peak = peak_resident_memory();
+    reset_peak_resident_memory();
+    let t = std::time::Instant::now();
+    let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
+    let layout = GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?;
+    let layout_time = (t.elapsed().as_secs_f64(), peak_resident_memory());
+    drop(layout);
+    let peak = [read.1, model_peak, layout_time.1].into_iter().flatten().max();
     let fos = &model.fos;
     let mut sizes: Vec<usize> = model.groups.as_ref().map(|g| g.iter().map(Vec::len).collect()).unwrap_or_default();
     sizes.sort_unstable();
@@ -491,18 +563,25 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     let json = serde_json::json!({
         "best_known": loaded.best_known,
         "best_known_is_optimal": loaded.is_optimal,
-        "linkage": a.linkage.to_string(),
+        "linkage": config.linkage.to_string(),
         "fos_sets": fos.sets.len(),
         "fos_largest_set": fos.largest_set(),
         "fos_build_s": model.times.fos_s,
         "lmig_edges": model.lmig_edges,
         "lmig_build_s": model.times.lmig_s,
-        "coloring": a.coloring.to_string(),
+        "coloring": config.coloring.to_string(),
         "colors": sizes.len(),
         "group_size_min": sizes.first().copied().unwrap_or(0),
         "group_size_median": median_of(sizes.iter().map(|&s| s as f64).collect()).unwrap_or(0.0),
         "group_size_max": sizes.last().copied().unwrap_or(0),
         "coloring_s": model.times.coloring_s,
+        "read_s": read.0,
+        "layout_s": layout_time.0,
+        "peak_rss_resettable": resettable,
+        "read_peak_rss_bytes": read.1,
+        "model_peak_rss_bytes": model_peak,
+        "layout_peak_rss_bytes": layout_time.1,
+        "peak_rss_bytes": peak,
     });
     info.extend(json.as_object().expect("object").clone());
     if a.json {
@@ -518,7 +597,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
 fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
     let w = WeightRange { min: a.min_weight, max: a.max_weight };
     let graph = match a.shape {
-        Shape::Torus { side } => generate::torus(side, w, a.seed)?,
+        Shape::Torus { side, dims, weights } => generate::torus_nd(dims, side, weights.weights(w), a.seed)?,
         Shape::Random { n, m } => generate::random(n, m, w, a.seed)?,
         Shape::Complete { n } => generate::complete(n, w, a.seed)?,
         Shape::Nk { n, k, neighbourhood } => {
@@ -546,9 +625,16 @@ fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
+    let optimum = graph.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into());
     match &a.output {
-        Some(p) => graph.write(p)?,
-        None => print!("{}", graph.to_text()),
+        Some(p) => {
+            graph.write(p)?;
+            println!("optimum {optimum}");
+        }
+        None => {
+            graph.write_text(&mut std::io::stdout().lock()).map_err(|e| Error::io("stdout", e))?;
+            eprintln!("optimum {optimum}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

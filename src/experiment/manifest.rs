@@ -13,28 +13,32 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::store::{self, RunConfig, RunRecord};
+use super::store::{self, RunRecord};
 use super::studies::{Budget, Common, RunSpec};
-use crate::choice::Choice;
-use crate::error::{Error, Result};
+use pgomea::error::{Error, Result};
+use pgomea::solve::Backend;
 
-/// The version of the manifest layout.
-pub const FORMAT: u32 = 1;
+/// The version of the manifest layout (2: fields named as the run options they hold; format 1's
+/// names are read too).
+pub const FORMAT: u32 = 2;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Manifest {
     pub format: u32,
     pub study: String,
-    pub time_limit_s: Option<f64>,
-    pub serial_time_limit_s: Option<f64>,
+    #[serde(alias = "time_limit_s")]
+    pub time_limit: Option<f64>,
+    #[serde(alias = "serial_time_limit_s")]
+    pub serial_time_limit: Option<f64>,
     /// Only with a serial time limit (the size from which it applies).
     pub large_vertices: Option<usize>,
-    pub max_evals: Option<f64>,
+    #[serde(alias = "max_evals")]
+    pub max_evaluations: Option<f64>,
     /// As given (None: what fits in memory on the machine that runs).
     pub max_population: Option<usize>,
     pub c_ims: u32,
-    /// Only for time-limited runs: `auto`, `cpu` or `cuda`.
-    pub backend: Option<String>,
+    /// Only for time-limited runs.
+    pub backend: Option<Backend>,
     /// Only for time-limited runs: the thread count given (None: all cores, or not counted).
     pub threads: Option<usize>,
 }
@@ -45,38 +49,51 @@ impl Manifest {
         Manifest {
             format: FORMAT,
             study: study.to_string(),
-            time_limit_s: budget.time_limit,
-            serial_time_limit_s: budget.serial_time_limit,
+            time_limit: budget.time_limit,
+            serial_time_limit: budget.serial_time_limit,
             large_vertices: budget.serial_time_limit.map(|_| budget.large_vertices),
-            max_evals: budget.max_evals,
+            max_evaluations: budget.max_evals,
             max_population: common.max_population,
             c_ims: common.c_ims,
-            backend: timed.then(|| common.backend.name().to_string()),
+            backend: timed.then_some(common.backend),
             threads: if timed { common.threads } else { None },
         }
     }
 
     /// Each difference as `--option THEIRS (this command: OURS)`.
     pub fn differences(&self, ours: &Manifest) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut cmp = |option: &str, theirs: String, mine: String| {
-            if theirs != mine {
-                out.push(format!("{option} {theirs} (this command: {mine})"));
-            }
-        };
-        let secs = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_else(|| "none".into());
-        let count = |v: Option<usize>, none: &str| v.map(|x| x.to_string()).unwrap_or_else(|| none.into());
-        cmp("--time-limit", secs(self.time_limit_s), secs(ours.time_limit_s));
-        cmp("--serial-time-limit", secs(self.serial_time_limit_s), secs(ours.serial_time_limit_s));
-        cmp("--large-vertices", count(self.large_vertices, "-"), count(ours.large_vertices, "-"));
-        cmp("--max-evals", secs(self.max_evals), secs(ours.max_evals));
-        cmp("--max-population", count(self.max_population, "default"), count(ours.max_population, "default"));
-        cmp("c_ims", self.c_ims.to_string(), ours.c_ims.to_string());
-        let or = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
-        cmp("--backend", or(&self.backend), or(&ours.backend));
-        cmp("--threads", count(self.threads, "all"), count(ours.threads, "all"));
-        out
+        differences(self, ours, &["format"])
     }
+}
+
+/// The top-level fields in which two serialised values differ (except those in `skip`), each as
+/// `--option THEIRS (this command: OURS)`, the field named by its command-line flag and a value
+/// by its JSON (`none` for null): one comparison for every kind of stored settings.
+pub fn differences<T: Serialize>(theirs: &T, ours: &T, skip: &[&str]) -> Vec<String> {
+    let as_map = |v: &T| match serde_json::to_value(v) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (theirs, ours) = (as_map(theirs), as_map(ours));
+    let show = |v: Option<&serde_json::Value>| match v {
+        None | Some(serde_json::Value::Null) => "none".to_string(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(x)) => pgomea::solve::config::show_number(x),
+            _ => n.to_string(),
+        },
+        Some(v) => v.to_string(),
+    };
+    let mut keys: Vec<&String> = theirs.keys().chain(ours.keys()).filter(|k| !skip.contains(&k.as_str())).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| theirs.get(*k) != ours.get(*k))
+        .map(|k| {
+            format!("{} {} (this command: {})", crate::cli::option_flag(k), show(theirs.get(k)), show(ours.get(k)))
+        })
+        .collect()
 }
 
 pub fn path(dir: &Path, study: &str) -> PathBuf {
@@ -123,36 +140,16 @@ pub fn check_or_write(dir: &Path, ours: &Manifest) -> Result<()> {
     }
 }
 
-/// What a stored run and the planned run of the same id disagree on (the fields of
-/// [`Manifest`], and the run's own: algorithm, linkage, order, FI, n_base, target, instance).
-pub fn record_differences(record: &RunRecord, spec: &RunSpec, expected: &RunConfig, explicit_cap: bool) -> Vec<String> {
-    let r = &record.config;
-    let timed = expected.time_limit_s.is_some();
-    let mut out = Vec::new();
-    let mut cmp = |what: &str, theirs: String, mine: String| {
-        if theirs != mine {
-            out.push(format!("{what} {theirs} (this command: {mine})"));
-        }
-    };
-    let f = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_else(|| "none".into());
-    cmp("time limit", f(r.time_limit_s), f(expected.time_limit_s));
-    cmp("--max-evals", f(r.max_evals), f(expected.max_evals));
-    cmp("target", format!("{:?}", r.target), format!("{:?}", expected.target));
-    cmp("c_ims", r.c_ims.to_string(), expected.c_ims.to_string());
-    cmp("n_base", r.n_base.to_string(), expected.n_base.to_string());
-    cmp("algorithm", r.algorithm.clone(), expected.algorithm.clone());
-    cmp("linkage", r.linkage.clone(), expected.linkage.clone());
-    cmp("FOS order", r.fos_order.clone(), expected.fos_order.clone());
-    cmp("forced improvement", r.forced_improvement.to_string(), expected.forced_improvement.to_string());
-    cmp("local search", r.local_search.clone(), expected.local_search.clone());
-    cmp("annealing sweeps", r.anneal_sweeps.to_string(), expected.anneal_sweeps.to_string());
-    if explicit_cap {
-        cmp("--max-population", format!("{:?}", r.max_population), format!("{:?}", expected.max_population));
+/// What a stored run and the planned run of the same id disagree on: every run option, except
+/// the backend and the thread count of runs without a time limit (under an evaluation budget every
+/// backend and thread count computes the same runs bit for bit, so shards may use other
+/// machines), and the instance.
+pub fn record_differences(record: &RunRecord, spec: &RunSpec, common: &Common) -> Vec<String> {
+    let expected = spec.options(common);
+    let skip: &[&str] = if expected.time_limit.is_some() { &[] } else { &["backend", "threads"] };
+    let mut out = differences(&record.options, &expected, skip);
+    if record.instance_source != spec.instance.source_text() {
+        out.push(format!("instance {} (this command: {})", record.instance_source, spec.instance.source_text()));
     }
-    if timed {
-        cmp("--backend", r.backend.clone(), expected.backend.clone());
-        cmp("--threads", format!("{:?}", r.threads), format!("{:?}", expected.threads));
-    }
-    cmp("instance", record.instance_source.clone(), spec.instance.source_text());
     out
 }

@@ -6,27 +6,29 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::PossibleValue;
 
-use crate::choice::Choice;
-use crate::error::Result;
-use crate::gomea::LocalSearchMode;
-use crate::problem::GrayBoxProblem;
-use crate::problem::data;
-use crate::problem::generate;
-use crate::problem::load::{self, ProblemFormat};
-use crate::problem::maxcut::MaxCut;
-use crate::solve::{Algorithm, Backend, FosOrderKind};
+use pgomea::choice::Choice;
+use pgomea::error::Result;
+use pgomea::linkage::coloring::ColoringMethod;
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::data;
+use pgomea::problem::generate;
+use pgomea::problem::load::{self, ProblemFormat};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::solve::Backend;
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
     /// An instance file: a graph in the G-set format (`n m`, then `i j w` lines, 1-based) for
     /// Max-Cut, table subfunctions in the .nk format (`p nk N M`, then `f K V.. T..` lines) or the
-    /// MK-landscape format (`p NK N K`, `m V..` lines each followed by its table), or MAX-SAT in
-    /// DIMACS cnf or wcnf. The format comes from the extension (.nk, .mk, .cnf, .wcnf; .txt, .gset,
-    /// .rud, .mc), else the content.
+    /// MK-landscape format (`p NK N K`, `m V..` lines each followed by its table), MAX-SAT in
+    /// DIMACS cnf or wcnf, a QUBO (qbsolv's .qubo) or an Ising model (.ising). The format comes
+    /// from the extension (.nk, .mk, .cnf, .wcnf, .qubo, .ising; .txt, .gset, .rud, .mc), else the
+    /// content.
     #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
     pub instance: Option<PathBuf>,
     /// Read --instance in this format, whatever its extension.
-    #[arg(long, value_enum, value_name = "FORMAT", requires = "instance")]
+    #[arg(long, value_parser = choice::<ProblemFormat>(), value_name = "FORMAT", requires = "instance")]
     pub problem: Option<ProblemFormat>,
     /// An instance set of the data directory: A, B, Bgrid, C or G (with --name).
     #[arg(long, value_name = "S", requires = "name")]
@@ -79,18 +81,43 @@ impl InstanceArgs {
     }
 }
 
-/// Makes a [`Choice`] of the library a clap value enum (names, help lines, `--help` listing).
-macro_rules! value_enum {
-    ($($t:ty),*) => {$(
-        impl clap::ValueEnum for $t {
-            fn value_variants<'a>() -> &'a [Self] {
-                <$t as Choice>::ALL
-            }
-            fn to_possible_value(&self) -> Option<PossibleValue> {
-                Some(PossibleValue::new(self.name()).help(self.help()))
-            }
-        }
-    )*};
+/// The linkage model and its colouring (`run`, `info`, `bench throughput`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ModelArgs {
+    /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
+    /// most K), lt (learned from the population each generation; serial only), univariate
+    /// [default: flt].
+    #[arg(long, value_name = "MODEL")]
+    pub linkage: Option<LinkageModel>,
+    /// Colouring of the linkage-model interaction graph (parallel GOM and --fos-order colored)
+    /// [default: welsh-powell].
+    #[arg(long, value_name = "METHOD")]
+    pub coloring: Option<ColoringMethod>,
 }
 
-value_enum!(Algorithm, Backend, FosOrderKind, ProblemFormat, LocalSearchMode);
+/// Where parallel GOM runs (`run`, `bench`, `experiment`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct BackendArgs {
+    /// Where parallel GOM runs: auto picks CUDA when a driver and a device exist, else the CPU;
+    /// serial GOMEA always runs on one CPU core [default: auto].
+    #[arg(long, value_parser = choice::<Backend>(), value_name = "BACKEND")]
+    pub backend: Option<Backend>,
+    /// Threads of the CPU backend [default: all cores].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// The command-line parser of a library [`Choice`] (an algorithm, a backend, a format): its
+/// names, each with its help line in `--help`, parsed into the choice.
+pub fn choice<C: Choice + Clone + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = C> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(C::ALL.iter().map(|c| PossibleValue::new(c.name()).help(c.help())))
+        .try_map(|name| C::parse(&name).map_err(|e| e.to_string()))
+}
+
+/// The CUDA backend's tuning knobs from the environment (`PGOMEA_CUDA_GENERATION`,
+/// `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM`, `PGOMEA_BLOCKS_PER_SM`): for
+/// benchmarks; a bad value is an error naming its variable.
+pub fn cuda_tuning() -> Result<Option<pgomea::backend::cuda::CudaTuning>> {
+    pgomea::backend::cuda::CudaTuning::from_env().map(Some)
+}

@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::gomea::LocalSearchMode;
-use crate::linkage::fos::LinkageModel;
-use crate::problem::data::{self, KnownInstance};
-use crate::solve::{Algorithm, Backend, FosOrderKind};
+use pgomea::error::{Error, Result};
+use pgomea::gomea::LocalSearchMode;
+use pgomea::linkage::coloring::ColoringMethod;
+use pgomea::linkage::fos::LinkageModel;
+use pgomea::problem::data::{self, KnownInstance};
+use pgomea::solve::{Algorithm, Backend, FosOrderKind, RunOptions, Target};
 
 /// The annealing sweeps of the hybrid study's local search (`pgomea run`'s default).
 pub const HYBRID_ANNEAL_SWEEPS: u32 = 3000;
@@ -110,82 +111,102 @@ impl Study {
 
     /// The algorithm variants compared.
     pub fn variants(&self) -> Vec<Variant> {
-        let serial = |name: &str| Variant { name: name.into(), ..Variant::serial() };
+        let serial = |name: &str, f: fn(&mut RunOptions)| Variant::serial().named(name, f);
+        let parallel = |name: &str, f: fn(&mut RunOptions)| Variant::parallel().named(name, f);
         match self {
             Study::ImsPopsize => [8, 16, 32, 64]
                 .into_iter()
-                .map(|n| Variant { name: format!("nbase{n}"), n_base: n, ..Variant::parallel() })
+                .map(|n| {
+                    let mut v = Variant::parallel().named(&format!("nbase{n}"), |_| {});
+                    v.options.n_base = Some(n);
+                    v
+                })
                 .collect(),
             Study::Scalability | Study::Convergence | Study::Speedup => vec![Variant::serial(), Variant::parallel()],
             Study::LinkageModels => vec![
-                Variant { linkage: LinkageModel::Lt, ..serial("lt") },
-                Variant { linkage: LinkageModel::Flt, ..serial("flt") },
-                Variant { linkage: LinkageModel::Bflt(10), ..serial("bflt10") },
-                Variant { linkage: LinkageModel::Bflt(100), ..serial("bflt100") },
+                serial("lt", |o| o.linkage = Some(LinkageModel::Lt)),
+                serial("flt", |o| o.linkage = Some(LinkageModel::Flt)),
+                serial("bflt10", |o| o.linkage = Some(LinkageModel::Bflt(10))),
+                serial("bflt100", |o| o.linkage = Some(LinkageModel::Bflt(100))),
             ],
             Study::FosOrder => vec![
-                Variant { fos_order: FosOrderKind::Random, forced_improvement: true, ..serial("random-fi") },
-                Variant { fos_order: FosOrderKind::Random, forced_improvement: false, ..serial("random-nofi") },
-                Variant { fos_order: FosOrderKind::Colored, forced_improvement: true, ..serial("colored-fi") },
-                Variant { fos_order: FosOrderKind::Colored, forced_improvement: false, ..serial("colored-nofi") },
+                serial("random-fi", |o| (o.fos_order, o.forced_improvement) = (Some(FosOrderKind::Random), Some(true))),
+                serial("random-nofi", |o| {
+                    (o.fos_order, o.forced_improvement) = (Some(FosOrderKind::Random), Some(false))
+                }),
+                serial("colored-fi", |o| {
+                    (o.fos_order, o.forced_improvement) = (Some(FosOrderKind::Colored), Some(true))
+                }),
+                serial("colored-nofi", |o| {
+                    (o.fos_order, o.forced_improvement) = (Some(FosOrderKind::Colored), Some(false))
+                }),
             ],
             Study::Hybrid => {
-                let parallel = |name: &str| Variant { name: name.into(), ..Variant::parallel() };
-                let ls = |v: Variant| Variant {
-                    local_search: LocalSearchMode::Initial,
-                    anneal_sweeps: HYBRID_ANNEAL_SWEEPS,
-                    ..v
-                };
+                fn ls(o: &mut RunOptions) {
+                    (o.local_search, o.anneal_sweeps) = (Some(LocalSearchMode::Initial), Some(HYBRID_ANNEAL_SWEEPS));
+                }
                 vec![
-                    parallel("paper"),
-                    Variant { forced_improvement: true, ..parallel("fi") },
-                    ls(parallel("ls")),
-                    ls(Variant { forced_improvement: true, ..parallel("fi-ls") }),
+                    parallel("paper", |_| {}),
+                    parallel("fi", |o| o.forced_improvement = Some(true)),
+                    parallel("ls", ls),
+                    parallel("fi-ls", |o| {
+                        o.forced_improvement = Some(true);
+                        ls(o)
+                    }),
                 ]
             }
         }
     }
 }
 
-/// One algorithm setting of a study.
+/// One algorithm setting of a study: a name and the run options it sets (the rest come from the
+/// study's command: budgets, backend, threads, population cap).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     pub name: String,
-    pub algorithm: Algorithm,
-    pub linkage: LinkageModel,
-    pub fos_order: FosOrderKind,
-    pub forced_improvement: bool,
-    pub local_search: LocalSearchMode,
-    pub anneal_sweeps: u32,
-    pub n_base: usize,
+    pub options: RunOptions,
 }
 
 impl Variant {
-    /// Serial GOMEA as the paper runs it: FLT, random FOS order, Forced Improvement, n_base 16.
+    /// Serial GOMEA as the paper runs it: FLT, random FOS order, Forced Improvement, n_base 16,
+    /// no local search.
     pub fn serial() -> Variant {
         Variant {
             name: "serial".into(),
-            algorithm: Algorithm::Serial,
-            linkage: LinkageModel::Flt,
-            fos_order: FosOrderKind::Random,
-            forced_improvement: true,
-            local_search: LocalSearchMode::Off,
-            anneal_sweeps: 0,
-            n_base: 16,
+            options: RunOptions {
+                algorithm: Some(Algorithm::Serial),
+                linkage: Some(LinkageModel::Flt),
+                coloring: Some(ColoringMethod::WelshPowell),
+                fos_order: Some(FosOrderKind::Random),
+                forced_improvement: Some(true),
+                local_search: Some(LocalSearchMode::Off),
+                anneal_sweeps: Some(0),
+                n_base: Some(16),
+                ..RunOptions::default()
+            },
         }
     }
-    /// Parallel GOMEA: FLT, colour-group order, no Forced Improvement, n_base 16.
+
+    /// Parallel GOMEA as the paper runs it: FLT, colour-group order, no Forced Improvement, n_base
+    /// 16, no local search.
     pub fn parallel() -> Variant {
-        Variant {
-            name: "parallel".into(),
-            algorithm: Algorithm::Parallel,
-            linkage: LinkageModel::Flt,
-            fos_order: FosOrderKind::Colored,
-            forced_improvement: false,
-            local_search: LocalSearchMode::Off,
-            anneal_sweeps: 0,
-            n_base: 16,
-        }
+        let mut v = Variant::serial();
+        v.name = "parallel".into();
+        v.options.algorithm = Some(Algorithm::Parallel);
+        v.options.fos_order = Some(FosOrderKind::Colored);
+        v.options.forced_improvement = Some(false);
+        v
+    }
+
+    /// This variant renamed, with `change` made to its options.
+    fn named(mut self, name: &str, change: impl FnOnce(&mut RunOptions)) -> Variant {
+        self.name = name.into();
+        change(&mut self.options);
+        self
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.options.algorithm.unwrap_or(Algorithm::Serial)
     }
 }
 
@@ -226,9 +247,9 @@ impl InstanceRef {
         }
     }
     /// Reads the instance, of any problem kind (named by its label).
-    pub fn load(&self) -> Result<Box<dyn crate::problem::GrayBoxProblem>> {
+    pub fn load(&self) -> Result<Box<dyn pgomea::problem::GrayBoxProblem>> {
         let path = self.path();
-        crate::problem::load::read_named(&path, None, &self.label).map_err(|e| match (&self.source, e) {
+        pgomea::problem::load::read_named(&path, None, &self.label).map_err(|e| match (&self.source, e) {
             (Source::Data { row, .. }, Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => Error::usage(format!(
                 "instance {}/{}: {} does not exist; the data directory has best_known.csv but not this instance file \
                  (the README says where to get the sets)",
@@ -288,7 +309,7 @@ pub fn resolve_instances(
     for item in items {
         let path = Path::new(item);
         if path.is_file() {
-            let instance = crate::problem::load::read(path, None)?;
+            let instance = pgomea::problem::load::read(path, None)?;
             let known = data::data_dir(data_dir).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });
@@ -439,6 +460,26 @@ pub struct RunSpec {
     pub target: Option<i64>,
 }
 
+impl RunSpec {
+    /// The run options of this run: its variant's, the study's shared settings, its seed and
+    /// budget. What a record stores, and what a resumed study compares.
+    pub fn options(&self, common: &Common) -> RunOptions {
+        let parallel = self.variant.algorithm() == Algorithm::Parallel;
+        RunOptions {
+            // Serial GOMEA runs on one CPU core whatever the backend.
+            backend: parallel.then_some(common.backend),
+            threads: if parallel { common.threads } else { None },
+            max_population: common.max_population,
+            c_ims: Some(common.c_ims),
+            seed: Some(self.seed),
+            time_limit: self.time_limit,
+            max_evaluations: self.max_evals,
+            target: self.target.map(Target::Fitness),
+            ..self.variant.options.clone()
+        }
+    }
+}
+
 /// The runs of a study: for each instance, each variant, seeds 1..=runs.
 pub fn plan(study: Study, instances: &[InstanceRef], runs: u64, budget: &Budget) -> Result<Vec<RunSpec>> {
     let mut out = Vec::new();
@@ -460,7 +501,7 @@ pub fn plan(study: Study, instances: &[InstanceRef], runs: u64, budget: &Budget)
             None
         };
         for variant in study.variants() {
-            let time_limit = match (variant.algorithm, budget.serial_time_limit) {
+            let time_limit = match (variant.algorithm(), budget.serial_time_limit) {
                 (Algorithm::Serial, Some(s)) if inst.variables >= budget.large_vertices => Some(s),
                 _ => budget.time_limit,
             };

@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 
-use crate::error::{Error, Result};
+use pgomea::error::{Error, Result};
 
 /// The exit status of a command stopped by SIGINT (its result printed).
 pub const EXIT_SIGINT: u8 = 130;
@@ -54,14 +54,14 @@ fn ignored(sig: i32) -> bool {
 }
 
 /// Installs the handlers (once per process) and returns the flag the first signal sets.
-pub fn install() -> Result<&'static Arc<AtomicBool>> {
+pub fn install() -> Result<Arc<AtomicBool>> {
     match FLAGS.get_or_init(|| register().map_err(|e| e.to_string())) {
-        Ok(flags) => Ok(&flags.stop),
+        Ok(flags) => Ok(flags.stop.clone()),
         Err(e) => Err(Error::usage(format!("cannot install the SIGINT/SIGTERM handlers: {e}"))),
     }
 }
 
-/// The flag, when [`install`] has installed the handlers (library callers have none).
+/// The flag, when [`install`] has installed the handlers.
 pub fn flag() -> Option<Arc<AtomicBool>> {
     match FLAGS.get() {
         Some(Ok(flags)) => Some(flags.stop.clone()),

@@ -1,0 +1,96 @@
+//! The exported names of every kernel, compiled on both targets: the GPU build gives the kernels
+//! these names (`kernels.rs`), the host's CUDA backend loads them by these names, and the build
+//! script writes [`KERNELS`] next to the PTX for `.ci/check-ptx`. The names follow from the
+//! registry of problem kinds ([`crate::problem::for_each_kind`]): `pgomea_<role>_<kind>` for a
+//! kind's kernels, `pgomea_<role>` for those every kind shares; none is spelled by hand.
+
+// Every kind, whatever the registry lists.
+use crate::problem::*;
+
+/// The exported name of a kernel: `pgomea_<role>_<kind>`, or `pgomea_<role>` for a kernel every
+/// kind shares (a string literal, so that `export_name` can take it).
+macro_rules! kernel_name {
+    ($role:ident, $kind:literal) => {
+        concat!("pgomea_", stringify!($role), "_", $kind)
+    };
+    ($role:ident) => {
+        concat!("pgomea_", stringify!($role))
+    };
+}
+// Used by this module on both targets, and by the kernels (GPU only).
+#[cfg_attr(not(target_arch = "nvptx64"), allow(unused_imports))]
+pub(crate) use kernel_name;
+
+/// The kernels of one problem kind (`kernels.rs` says what each does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindKernels {
+    /// A whole generation of GOM (cooperative launch).
+    pub generation: &'static str,
+    /// Parallel Forced Improvement over every group (cooperative launch).
+    pub forced_improvement: &'static str,
+    /// One pass of one group, of GOM or of Forced Improvement.
+    pub pass: &'static str,
+    /// One call of the colour-grouped local search of every solution (cooperative launch).
+    pub flip_search: &'static str,
+    /// One colour of one round of that search, or the round's end.
+    pub flip_search_color: &'static str,
+}
+
+impl KindKernels {
+    /// The five names.
+    pub const fn all(self) -> [&'static str; 5] {
+        [self.generation, self.forced_improvement, self.pass, self.flip_search, self.flip_search_color]
+    }
+}
+
+/// A kind in the registry: its name, and the names of its kernels. Implemented by the registry
+/// alone (every [`crate::problem::Kind`] is one).
+pub trait Registered {
+    /// The kind's name, the last part of its kernels' names.
+    const NAME: &'static str;
+    const KERNELS: KindKernels;
+}
+
+/// The kernel that marks the solutions equal to the elitist.
+pub const MARK_ELITIST: &str = kernel_name!(mark_elitist);
+/// The kernel that ends parallel Forced Improvement.
+pub const FORCED_IMPROVEMENT_END: &str = kernel_name!(forced_improvement_end);
+
+macro_rules! register_kinds {
+    ($($kind:ident: $name:literal,)*) => {
+        $(
+            impl Registered for $kind {
+                const NAME: &'static str = $name;
+                const KERNELS: KindKernels = KindKernels {
+                    generation: kernel_name!(generation, $name),
+                    forced_improvement: kernel_name!(forced_improvement, $name),
+                    pass: kernel_name!(pass, $name),
+                    flip_search: kernel_name!(flip_search, $name),
+                    flip_search_color: kernel_name!(flip_search_color, $name),
+                };
+            }
+        )*
+        /// Every registered kind's kernels, in the registry's order.
+        pub const KIND_KERNELS: &[(&str, KindKernels)] = &[$(($name, <$kind as Registered>::KERNELS),)*];
+    };
+}
+for_each_kind!(register_kinds);
+
+/// Every exported kernel: the five of each kind, in the registry's order, then the two every kind
+/// shares.
+pub const KERNELS: [&str; 5 * KIND_KERNELS.len() + 2] = {
+    let mut out = [""; 5 * KIND_KERNELS.len() + 2];
+    let mut k = 0;
+    while k < KIND_KERNELS.len() {
+        let names = KIND_KERNELS[k].1.all();
+        let mut r = 0;
+        while r < names.len() {
+            out[5 * k + r] = names[r];
+            r += 1;
+        }
+        k += 1;
+    }
+    out[5 * KIND_KERNELS.len()] = MARK_ELITIST;
+    out[5 * KIND_KERNELS.len() + 1] = FORCED_IMPROVEMENT_END;
+    out
+};

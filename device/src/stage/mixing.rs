@@ -1,0 +1,353 @@
+//! The steps of GOM's six stages and of parallel Forced Improvement (the module documentation of
+//! [`super`] has the table), each generic over the problem kind and the crew, and the two steps
+//! around them: marking the solutions equal to the elitist, and ending Forced Improvement.
+
+use super::args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, GomArgs, Group, Pass, Stage, row};
+use super::buffers::Buffers;
+use crate::atomic;
+use crate::crew::{Crew, Lane};
+use crate::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
+use crate::mem::Ptr;
+use crate::problem::Kind;
+
+// Every function below is `unsafe` with one precondition, which the host establishes when it
+// builds the arguments: `a` describes live arrays of the documented sizes, consistent with each
+// other (every index read from the layout is in range), the group `g` comes from `a`, and
+// `i < n`. Writes go only to solution i's rows, so calls for different solutions may run at
+// once; calls for the same solution run one pass after the other.
+
+/// Loads issued together by one thread in the loops over a set or a segment: a large set worked
+/// on by a warp is a long loop per lane, and one load in flight per iteration would leave it
+/// waiting on memory latency every time.
+const UNROLL: usize = 4;
+
+/// The variables of slot `slot`: the range into `vars`.
+#[inline(always)]
+unsafe fn set_range<K>(a: &GomArgs<K>, slot: usize) -> (usize, usize) {
+    // SAFETY: slot + 1 is inside var_offsets (the module's precondition).
+    unsafe { (a.layout.var_offsets.read(slot) as usize, a.layout.var_offsets.read(slot + 1) as usize) }
+}
+
+/// Copies the genes of slot `slot`'s variables from row `from` to row `to`, this thread's share
+/// (the crew strides over the set).
+#[inline(always)]
+unsafe fn copy_set<K, C: Crew>(crew: &C, a: &GomArgs<K>, slot: usize, from: Ptr<u8>, to: Ptr<u8>) {
+    // SAFETY: the module's precondition; every variable index is below l.
+    unsafe {
+        let (v0, v1) = set_range(a, slot);
+        let w = crew.size();
+        let var = |t: usize| a.layout.vars.read(t) as usize;
+        let mut t = v0 + crew.member();
+        while t + (UNROLL - 1) * w < v1 {
+            let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * w));
+            let genes: [u8; UNROLL] = core::array::from_fn(|u| from.read(x[u]));
+            for u in 0..UNROLL {
+                to.write(x[u], genes[u]);
+            }
+            t += UNROLL * w;
+        }
+        while t < v1 {
+            let x = var(t);
+            to.write(x, from.read(x));
+            t += w;
+        }
+    }
+}
+
+/// Whether rows `p` and `o` differ on the variables `vars[from..to]` taken every `by`-th.
+#[inline(always)]
+unsafe fn differs_on<K>(a: &GomArgs<K>, p: Ptr<u8>, o: Ptr<u8>, from: usize, to: usize, by: usize) -> bool {
+    // SAFETY: the module's precondition.
+    unsafe {
+        let var = |t: usize| a.layout.vars.read(t) as usize;
+        let mut t = from;
+        while t + (UNROLL - 1) * by < to {
+            let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * by));
+            if (0..UNROLL).any(|u| p.read(x[u]) != o.read(x[u])) {
+                return true;
+            }
+            t += UNROLL * by;
+        }
+        while t < to {
+            let x = var(t);
+            if p.read(x) != o.read(x) {
+                return true;
+            }
+            t += by;
+        }
+        false
+    }
+}
+
+/// Stage 1 for pair (i, slot), on every member of the crew: the first candidate in the
+/// counter-drawn [`DonorOrder`] other than i whose genes on the set differ from O[i], or
+/// [`NO_DONOR`].
+#[inline(always)]
+unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i32 {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; the crew calls this together (pair steps are per crew).
+    unsafe {
+        let set = a.layout.slot_set.read(slot);
+        let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
+        let o = row(a.buffers.offspring, i, l);
+        let (v0, v1) = set_range(a, slot);
+        first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| {
+            differs_on(a, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by)
+        })
+    }
+}
+
+/// Stage 1 of Forced Improvement for pair (i, slot), on every member: the elitist if solution i
+/// is in FI and the elitist's genes on the set differ from O[i], else [`NO_DONOR`].
+#[inline(always)]
+unsafe fn elitist_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usize) -> i32 {
+    // SAFETY: the module's precondition; the crew calls this together, and `active` is the same
+    // on every member, so the collective `any` is reached by all or none.
+    unsafe {
+        let active = a.buffers.forced.read(i) == FI_ACTIVE;
+        if !active {
+            return NO_DONOR;
+        }
+        let (v0, v1) = set_range(a, slot);
+        let o = row(a.buffers.offspring, i, a.l as usize);
+        let differs = differs_on(a, a.buffers.reference, o, v0 + crew.member(), v1, crew.size());
+        if crew.any(differs) { ELITIST_DONOR } else { NO_DONOR }
+    }
+}
+
+/// Stage 3 for element (i, k): the change of the group's k-th dependent subfunction between O[i]
+/// and O'[i], into diff.
+#[inline(always)]
+unsafe fn evaluate_dependent<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: usize) {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; k < g.deps.
+    unsafe {
+        let s = a.layout.dep_subfunctions.read(g.dep_begin + k);
+        let change = a.problem.delta(s, row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
+        a.buffers.diff.write(i * a.row_deps as usize + k, change);
+    }
+}
+
+/// Stage 4 for pair (i, slot), on every member: the sum of the slot's segment of diff (the crew
+/// strides over it, then sums across its members).
+#[inline(always)]
+unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i64 {
+    // SAFETY: the module's precondition.
+    unsafe {
+        let s0 = a.layout.dep_offsets.read(slot) as usize - g.dep_begin;
+        let s1 = a.layout.dep_offsets.read(slot + 1) as usize - g.dep_begin;
+        let diff = row(a.buffers.diff, i, a.row_deps as usize);
+        let w = crew.size();
+        let mut sums = [0i64; UNROLL];
+        let mut t = s0 + crew.member();
+        while t + (UNROLL - 1) * w < s1 {
+            for (u, sum) in sums.iter_mut().enumerate() {
+                *sum += diff.read(t + u * w);
+            }
+            t += UNROLL * w;
+        }
+        while t < s1 {
+            sums[0] += diff.read(t);
+            t += w;
+        }
+        crew.sum(sums.iter().sum())
+    }
+}
+
+/// Stage 5 for pair entry `e` of solution i: the acceptance rule on its delta and donor (for
+/// Forced Improvement: strict improvements only).
+#[inline(always)]
+unsafe fn improvement<K, const FORCED: bool>(a: &GomArgs<K>, i: usize, e: usize, delta: i64) -> bool {
+    // SAFETY: the module's precondition.
+    unsafe {
+        let has_donor = a.buffers.donors.read(e) != NO_DONOR;
+        if FORCED { has_donor && delta > 0 } else { accept(delta, has_donor, a.buffers.is_elitist.read(i) != 0) }
+    }
+}
+
+/// Stage 6 for pair (i, slot): an accepted set goes from O'[i] into O[i] and the leader adds its
+/// delta to the fitness (sets of one group share no variable and integer addition is exact in
+/// any order, so the atomic additions of a solution's pairs give the same sum on every target);
+/// a rejected one is restored in O'[i] from O[i].
+#[inline(always)]
+unsafe fn reset_insert<K, C: Crew, const FORCED: bool>(
+    crew: &C,
+    a: &GomArgs<K>,
+    i: usize,
+    slot: usize,
+    accepted: bool,
+    delta: i64,
+) {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; the fitness and the per-solution marks, which the
+    // leaders of several pairs of solution i may write at once, are only written atomically.
+    unsafe {
+        let (o, w) = (row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
+        let (from, to) = if accepted { (w, o) } else { (o, w) };
+        copy_set(crew, a, slot, from, to);
+        if accepted && crew.leads() {
+            atomic::atomic_add_i64(a.buffers.fitness.at(i), delta);
+            if FORCED {
+                atomic::atomic_store_u8(a.buffers.forced.at(i), FI_IMPROVED);
+            } else {
+                atomic::atomic_store_u8(a.buffers.changed.at(i), 1);
+            }
+        }
+    }
+}
+
+/// The stages of `pass` for pair (i, j) of group `g` (j counts from the group's first slot), by
+/// crew `crew`: what a pass kernel's crew does for one pair, and what the CPU backend does for
+/// every pair. Results are written by the crew's leader, in the same places whichever stages the
+/// pass fuses; a stage not in the pass reads what an earlier pass wrote. With `FORCED`, the
+/// stages of Forced Improvement (see the module documentation).
+///
+/// # Safety
+///
+/// The module's precondition, `j < g.slots`, and every member of the crew calls it together.
+#[inline(always)]
+pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
+    crew: &C,
+    a: &GomArgs<K>,
+    g: &Group,
+    i: usize,
+    j: usize,
+    pass: Pass,
+) {
+    let slot = g.slot_begin + j;
+    let e = i * a.row_slots as usize + j;
+    let b = &a.buffers;
+    // SAFETY: the function's precondition.
+    unsafe {
+        if pass.has(Stage::DonorSelection) || pass.has(Stage::DonorInsertion) {
+            let donor = if pass.has(Stage::DonorSelection) {
+                let d = if FORCED { elitist_donor(crew, a, i, slot) } else { select_donor(crew, a, g, i, slot) };
+                if crew.leads() {
+                    b.donors.write(e, d);
+                }
+                d
+            } else {
+                b.donors.read(e)
+            };
+            if pass.has(Stage::DonorInsertion) && donor != NO_DONOR {
+                let l = a.l as usize;
+                let from = if FORCED { b.reference } else { row(b.parents, donor as usize, l) };
+                copy_set(crew, a, slot, from, row(b.work, i, l));
+            }
+        }
+        if pass.has(Stage::ReduceByKey) || pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
+            let delta = if pass.has(Stage::ReduceByKey) {
+                let d = reduce_segment(crew, a, g, i, slot);
+                if crew.leads() {
+                    b.delta.write(e, d);
+                }
+                d
+            } else {
+                b.delta.read(e)
+            };
+            if pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
+                let accepted = if pass.has(Stage::ImprovementMask) {
+                    let ok = improvement::<K, FORCED>(a, i, e, delta);
+                    if crew.leads() {
+                        b.mask.write(e, ok as u8);
+                    }
+                    ok
+                } else {
+                    b.mask.read(e) != 0
+                };
+                if pass.has(Stage::ResetInsert) {
+                    reset_insert::<K, C, FORCED>(crew, a, i, slot, accepted, delta);
+                }
+            }
+        }
+    }
+}
+
+/// Element `k` of solution i in a per-element pass: stage 3's subfunction k, or stage 5 alone
+/// for pair k (by a lane).
+///
+/// # Safety
+///
+/// The module's precondition, and `k < g.items(pass)`.
+#[inline(always)]
+pub unsafe fn element_step<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, i: usize, k: usize, pass: Pass) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        if pass.has(Stage::SubfunctionEvaluation) {
+            evaluate_dependent(a, g, i, k);
+        } else {
+            pair_step::<K, Lane, FORCED>(&Lane, a, g, i, k, pass);
+        }
+    }
+}
+
+/// Pass `pass` of group `g` for solution i, every pair or element by a lane: what one rayon task
+/// of the CPU backend does. (The GPU shares the same steps out over lanes, warps and blocks.)
+///
+/// # Safety
+///
+/// The module's precondition, and `pass` is valid ([`Pass::is_valid`]).
+#[inline(always)]
+pub unsafe fn for_solution<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, i: usize, pass: Pass) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        if pass.per_element() {
+            for k in 0..g.items(pass) {
+                element_step::<K, FORCED>(a, g, i, k, pass);
+            }
+        } else {
+            for j in 0..g.slots {
+                pair_step::<K, Lane, FORCED>(&Lane, a, g, i, j, pass);
+            }
+        }
+    }
+}
+
+/// The end of Forced Improvement, element (i, v): a solution still in FI (never improved) becomes
+/// a copy of the elitist, in O and O', and (element v = 0) takes the elitist's fitness.
+///
+/// # Safety
+///
+/// `b` holds n rows of `l` genes in `offspring` and `work`, one `reference` row, n fitness values
+/// and marks, `i < n`, `v < l`.
+#[inline(always)]
+pub unsafe fn replace_unimproved(b: &Buffers, l: usize, i: usize, v: usize, elitist_fitness: i64) {
+    // SAFETY: the function's precondition; element (i, v) writes only gene v of solution i (and
+    // element (i, 0) its fitness).
+    unsafe {
+        if b.forced.read(i) == FI_ACTIVE {
+            let gene = b.reference.read(v);
+            row(b.offspring, i, l).write(v, gene);
+            row(b.work, i, l).write(v, gene);
+            if v == 0 {
+                b.fitness.write(i, elitist_fitness);
+            }
+        }
+    }
+}
+
+/// Whether P[i] (rows of `l` genes) equals the reference genotype (the elitist), on every member
+/// of the crew; the leader writes `is_elitist[i]`.
+///
+/// # Safety
+///
+/// `b.parents` holds row i, `b.reference` one row, `b.is_elitist` element i, and every member of
+/// the crew calls it together.
+#[inline(always)]
+pub unsafe fn mark_elitist<C: Crew>(crew: &C, b: &Buffers, l: usize, i: usize) -> bool {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let p = row(b.parents, i, l);
+        let mut differs = false;
+        let mut v = crew.member();
+        while v < l {
+            differs |= p.read(v) != b.reference.read(v);
+            v += crew.size();
+        }
+        let equal = !crew.any(differs);
+        if crew.leads() {
+            b.is_elitist.write(i, equal as u8);
+        }
+        equal
+    }
+}

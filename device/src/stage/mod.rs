@@ -1,0 +1,57 @@
+//! The six stages of parallel GOM (Algorithm 4 of the paper), written once for both targets.
+//!
+//! A colour group's linkage sets are renumbered into *slots* (the host's `GroupLayout`); each
+//! stage works on every (solution, slot) pair of the group, or on every (solution, dependent
+//! subfunction) element:
+//!
+//! | stage | per | what |
+//! |---|---|---|
+//! | 1 [`Stage::DonorSelection`] | pair | the first candidate (counter-drawn order) whose genes differ from O[i] on the set, or none |
+//! | 2 [`Stage::DonorInsertion`] | pair | the donor's genes on the set into the working copy O'[i] |
+//! | 3 [`Stage::SubfunctionEvaluation`] | element | f_s(O'[i]) - f_s(O[i]) of every dependent subfunction s |
+//! | 4 [`Stage::ReduceByKey`] | pair | the sum of the slot's segment of those differences: the pair's delta |
+//! | 5 [`Stage::ImprovementMask`] | pair | the acceptance rule on the delta |
+//! | 6 [`Stage::ResetInsert`] | pair | accepted: O'[i] -> O[i] on the set, delta into the fitness; rejected: O[i] -> O'[i] |
+//!
+//! A [`Pass`] is a set of stages that one sweep over the group does together: stages 1+2 and
+//! 4+5+6 fuse per pair (the crew that finds a donor inserts its genes; the crew that sums a
+//! segment applies the rule and resets or inserts), stage 3 needs every insertion done and stands
+//! alone. [`GROUP_PASSES`] is the sequence of one group: the whole-generation kernel runs it with
+//! a grid barrier after each pass, the CPU backend with a join after each. Any single stage is a
+//! pass too (the per-stage kernels, used by tests and per-stage timing).
+//!
+//! Each step below is generic over the problem kind `K` and the crew `C` ([`crate::crew`]): the
+//! kernels call it with a lane, a warp or a block per pair, the CPU backend with a lane from a
+//! rayon task per solution ([`for_solution`]). The results are the same bit for bit.
+//!
+//! Two further procedures of hybrid parallel GOMEA (the paper's future work) reuse them:
+//!
+//! - **Parallel Forced Improvement** (`FORCED = true`): the same stages for the solutions marked
+//!   in `forced`, with the elitist (`reference`) as the donor of every set, accepting strict
+//!   improvements only; a solution that improved in a group leaves FI (its mark turns from
+//!   [`FI_ACTIVE`] to [`FI_IMPROVED`], read by the next group's stage 1), and those never improved
+//!   become copies of the elitist at the end ([`replace_unimproved`]).
+//! - **Colour-grouped local search** ([`search`]: [`try_flip`], [`search_genotype`]): the
+//!   variables are coloured so that two of one colour share no subfunction; every improving
+//!   single-variable flip of one colour is then exact together, so the GPU flips them all at
+//!   once, colour after colour, round after round, until a round flips nothing; the host runs the
+//!   same flips one solution at a time, which gives the same local optimum.
+//!
+//! The module's parts: [`args`] (the stages and passes, the layout, [`GomArgs`], [`Group`]),
+//! [`buffers`] (the population's buffers, declared once), [`mixing`] (the steps of GOM and Forced
+//! Improvement) and [`search`] (local search).
+
+pub mod args;
+pub mod buffers;
+pub mod mixing;
+pub mod search;
+
+pub use args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, FI_OFF, GROUP_PASSES, GomArgs, Group, Layout, Pass, Stage};
+pub use buffers::{
+    BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes,
+};
+pub use mixing::{element_step, for_solution, mark_elitist, pair_step, replace_unimproved};
+pub use search::{
+    ANNEAL_LEVELS, Anneal, SearchArgs, anneal_flip, flip_gain, parallel_anneal_flip, parallel_try_flip,
+    search_genotype, search_round_end, search_solution, try_flip,
+};

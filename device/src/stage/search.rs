@@ -1,0 +1,312 @@
+//! Colour-grouped local search, written once for both targets: the variables are coloured so
+//! that two of one colour share no subfunction, so every flip of one colour can be tried at once.
+//! [`anneal_flip`] (a Metropolis flip of an annealing sweep) and [`try_flip`] (a flip taken when
+//! it improves) are the per-variable steps, both on [`flip_gain`]. The host runs a whole search of
+//! one genotype ([`search_genotype`]: serial GOMEA; [`search_solution`]: the CPU backend, one
+//! solution per task); the GPU runs each colour for every solution at once
+//! ([`parallel_anneal_flip`], [`parallel_try_flip`], [`search_round_end`]), which reaches the same
+//! genotypes, since within a colour the flips (and their random numbers) are independent.
+
+use super::args::{GomArgs, row};
+use super::buffers::Buffers;
+use crate::atomic;
+use crate::mem::Ptr;
+use crate::problem::{Flipped, Kind};
+use crate::rng::{Counter, streams};
+
+/// The variables in colour groups, and the subfunctions of each variable: what local search
+/// reads besides the problem (read only), and the annealing of the current call.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchArgs {
+    /// Number of colours; colour c holds `color_vars[color_offsets[c]..color_offsets[c+1]]`.
+    pub colors: u32,
+    pub color_offsets: Ptr<u32>,
+    pub color_vars: Ptr<u32>,
+    /// The subfunctions of variable v: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
+    pub var_offsets: Ptr<u32>,
+    pub var_subs: Ptr<u32>,
+    /// Annealing sweeps before the greedy descent (none: `anneal.sweeps == 0`).
+    pub anneal: Anneal,
+}
+
+impl SearchArgs {
+    /// The `k`-th variable of colour `c`.
+    ///
+    /// # Safety
+    ///
+    /// `c < colors`, `k` below the colour's size, the colour arrays live.
+    #[inline(always)]
+    unsafe fn color_variable(&self, c: usize, k: usize) -> u32 {
+        // SAFETY: the function's precondition.
+        unsafe { self.color_vars.read(self.color_offsets.read(c) as usize + k) }
+    }
+
+    /// Calls `f` with every variable, colour after colour.
+    ///
+    /// # Safety
+    ///
+    /// The colour arrays are live and hold `colors + 1` offsets.
+    #[inline(always)]
+    unsafe fn each_variable(&self, mut f: impl FnMut(u32)) {
+        // SAFETY: the function's precondition.
+        unsafe {
+            for c in 0..self.colors as usize {
+                for t in self.color_offsets.read(c) as usize..self.color_offsets.read(c + 1) as usize {
+                    f(self.color_vars.read(t));
+                }
+            }
+        }
+    }
+}
+
+/// The temperature levels of an annealing schedule, hottest first: a search of any number of
+/// sweeps walks through them (sweep k of `sweeps` is at level `k * LEVELS / sweeps`).
+pub const ANNEAL_LEVELS: usize = 256;
+
+/// An annealed local search: `sweeps` Metropolis sweeps over the colours, then the greedy
+/// descent. This call runs sweeps `from..to` and then, with `descend`, the descent (the host
+/// splits a long search into calls, watching its clock between them). In sweep k a flip that
+/// changes the fitness by `gain` is taken when `gain >= 0`, and when `gain < 0` with probability
+/// 2^(-|gain| * scale / 2^32), i.e. exp(gain / T), for the level's `scale` = 2^32 log2(e) / T.
+/// The power of two is computed in integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's
+/// top 8 bits), so that every target takes the same decisions; the random numbers are counters
+/// of (seed, stream, sweep, solution, variable).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anneal {
+    pub sweeps: u32,
+    pub from: u32,
+    pub to: u32,
+    /// 1: the greedy descent after the sweeps.
+    pub descend: u32,
+    /// Which search this is (the host numbers them), so that every search draws its own numbers.
+    pub stream: u32,
+    pub seed: u64,
+    /// The [`ANNEAL_LEVELS`] scales, and the 256 entries of the table.
+    pub scales: Ptr<u64>,
+    pub table: Ptr<u64>,
+}
+
+impl Anneal {
+    /// Whether a flip of `gain` is taken in sweep `k` by solution `i` at variable `v`.
+    ///
+    /// # Safety
+    ///
+    /// `k < sweeps`, and `scales` and `table` hold their entries.
+    #[inline(always)]
+    pub unsafe fn accepts(&self, gain: i64, k: u32, i: u32, v: u32) -> bool {
+        if gain >= 0 {
+            return true;
+        }
+        let level = (k as u64 * ANNEAL_LEVELS as u64 / self.sweeps as u64) as usize;
+        // SAFETY: k < sweeps, so the level is below ANNEAL_LEVELS (the function's precondition).
+        let scale = unsafe { self.scales.read(level) };
+        let Some(y) = gain.unsigned_abs().checked_mul(scale) else { return false };
+        let whole = y >> 32;
+        if whole >= 32 {
+            return false;
+        }
+        // SAFETY: the index is 8 bits, below the table's 256 entries.
+        let threshold = unsafe { self.table.read(((y >> 24) & 0xff) as usize) } >> whole;
+        let attempt = streams::ANNEAL_FLIP;
+        let c = Counter { seed: self.seed, generation: self.stream, group: k, solution: i, set: v, attempt };
+        (c.bits() >> 32) < threshold
+    }
+}
+
+/// The change of fitness if variable `v` of genotype `x` flips: the sum of the changes of v's
+/// subfunctions, the kind's `delta` (as every partial evaluation).
+///
+/// # Safety
+///
+/// `kind` and `s` describe the same problem (checked arrays), `v` is one of its variables, `x`
+/// holds its l genes, and no other thread writes `x` at v or at any variable that shares a
+/// subfunction with v meanwhile.
+#[inline(always)]
+pub unsafe fn flip_gain<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32) -> i64 {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let (t0, t1) = (s.var_offsets.read(v as usize) as usize, s.var_offsets.read(v as usize + 1) as usize);
+        let flipped = Flipped { genes: x, variable: v };
+        let mut gain = 0;
+        for t in t0..t1 {
+            gain += kind.delta(s.var_subs.read(t), x, flipped);
+        }
+        gain
+    }
+}
+
+/// Flips variable `v` of `x` when `take`; returns the flip's gain, or 0 when it does not flip.
+///
+/// # Safety
+///
+/// As [`flip_gain`], and no other thread reads `x` at v meanwhile.
+#[inline(always)]
+unsafe fn flip_if(x: Ptr<u8>, v: u32, gain: i64, take: bool) -> i64 {
+    if take {
+        // SAFETY: the function's precondition.
+        unsafe { x.write(v as usize, x.read(v as usize) ^ 1) };
+        gain
+    } else {
+        0
+    }
+}
+
+/// Flips variable `v` of genotype `x` if that improves the fitness strictly; returns the gain (0
+/// when it does not flip).
+///
+/// # Safety
+///
+/// As [`flip_gain`], and no other thread reads `x` at v or at any variable that shares a
+/// subfunction with v meanwhile (two variables of one colour share none).
+#[inline(always)]
+pub unsafe fn try_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32) -> i64 {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let gain = flip_gain(kind, s, x, v);
+        flip_if(x, v, gain, gain > 0)
+    }
+}
+
+/// One Metropolis flip of annealing sweep `k` (see [`Anneal`]) of variable `v` of solution
+/// `solution`'s genotype `x`; returns the change of fitness (0 when it does not flip, or flips a
+/// plateau).
+///
+/// # Safety
+///
+/// As [`try_flip`], and `k < s.anneal.sweeps`.
+#[inline(always)]
+pub unsafe fn anneal_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32, k: u32, solution: u32) -> i64 {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let gain = flip_gain(kind, s, x, v);
+        flip_if(x, v, gain, s.anneal.accepts(gain, k, solution, v))
+    }
+}
+
+/// Local search of genotype `x` (of solution `solution`): the annealing sweeps `from..to` of
+/// `s.anneal`, then, with `descend`, rounds of [`try_flip`] over the colours in order until a
+/// round flips nothing (a local optimum: no single flip improves it). Returns the gain and the
+/// number of rounds and sweeps (each evaluates every variable's subfunctions once). The GPU's
+/// parallel version reaches the same genotype, since within a colour the flips (and their random
+/// numbers) are independent.
+///
+/// # Safety
+///
+/// As [`try_flip`], for every variable of every colour.
+#[inline(always)]
+pub unsafe fn search_genotype<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, solution: u32) -> (i64, u64) {
+    let (mut gain, mut rounds) = (0, 0);
+    // SAFETY: the function's precondition; the colour arrays hold `colors + 1` offsets.
+    unsafe {
+        for k in s.anneal.from..s.anneal.to {
+            rounds += 1;
+            s.each_variable(|v| gain += anneal_flip(kind, s, x, v, k, solution));
+        }
+        // The greedy descent, when asked for: rounds of improving flips until none improves.
+        if s.anneal.descend != 0 {
+            loop {
+                rounds += 1;
+                let mut flipped = false;
+                s.each_variable(|v| {
+                    let g = try_flip(kind, s, x, v);
+                    gain += g;
+                    flipped |= g > 0;
+                });
+                if !flipped {
+                    break;
+                }
+            }
+        }
+    }
+    (gain, rounds)
+}
+
+/// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does.
+/// Returns the number of rounds.
+///
+/// # Safety
+///
+/// The precondition of the stage steps ([`super::pair_step`]), and `a.search` describes
+/// `a.problem`.
+#[inline(always)]
+pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize) -> u64 {
+    // SAFETY: the function's precondition; only solution i's row and fitness are written.
+    unsafe {
+        let (gain, rounds) =
+            search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), i as u32);
+        if gain != 0 {
+            a.buffers.fitness.write(i, a.buffers.fitness.read(i) + gain);
+        }
+        rounds
+    }
+}
+
+/// One flip of the GPU's greedy descent: the `k`-th variable of colour `c` in O[i], if solution
+/// i is still searched; an improving flip adds its gain to the fitness and marks the solution as
+/// having flipped this round.
+///
+/// # Safety
+///
+/// The precondition of the stage steps, `a.search` describes `a.problem`, `c < colors` and `k`
+/// below the colour's size; the calls running at once are of one colour.
+#[inline(always)]
+pub unsafe fn parallel_try_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: usize) {
+    // SAFETY: the function's precondition; variables of one colour share no subfunction, so the
+    // flips of one solution running at once read and write disjoint genes; fitness and marks are
+    // written atomically.
+    unsafe {
+        let b = &a.buffers;
+        if b.search_active.read(i) == 0 {
+            return;
+        }
+        let v = a.search.color_variable(c, k);
+        let gain = try_flip(&a.problem, &a.search, row(b.offspring, i, a.l as usize), v);
+        if gain > 0 {
+            atomic::atomic_add_i64(b.fitness.at(i), gain);
+            atomic::atomic_store_u8(b.search_flipped.at(i), 1);
+        }
+    }
+}
+
+/// One Metropolis flip of annealing sweep `sweep` of the GPU's local search: the `k`-th variable
+/// of colour `c` in O[i]; its change of fitness goes into the fitness.
+///
+/// # Safety
+///
+/// As [`parallel_try_flip`], and `sweep < a.search.anneal.sweeps`.
+#[inline(always)]
+pub unsafe fn parallel_anneal_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: usize, sweep: u32) {
+    // SAFETY: as in `parallel_try_flip`.
+    unsafe {
+        let v = a.search.color_variable(c, k);
+        let gain = anneal_flip(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), v, sweep, i as u32);
+        if gain != 0 {
+            atomic::atomic_add_i64(a.buffers.fitness.at(i), gain);
+        }
+    }
+}
+
+/// The end of a round of the GPU's greedy descent for solution i: an active solution counts one
+/// round; it stays active if it flipped a variable (then it also counts in the second counter,
+/// which tells every thread whether any solution goes on).
+///
+/// # Safety
+///
+/// The precondition of the stage steps; no flip of solution i runs at the same time.
+#[inline(always)]
+pub unsafe fn search_round_end(b: &Buffers, i: usize) {
+    // SAFETY: the function's precondition; the counters are only updated atomically.
+    unsafe {
+        if b.search_active.read(i) != 0 {
+            atomic::atomic_add_u64(b.search_counters.at(0), 1);
+            let flipped = b.search_flipped.read(i);
+            b.search_active.write(i, flipped);
+            b.search_flipped.write(i, 0);
+            if flipped != 0 {
+                atomic::atomic_add_u64(b.search_counters.at(1), 1);
+            }
+        }
+    }
+}

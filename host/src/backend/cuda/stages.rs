@@ -1,0 +1,377 @@
+//! One population on the GPU: the small device trait ([`StageDevice`]) as kernel launches and
+//! device copies. A whole generation runs as one cooperative launch of the kind's
+//! `pgomea_generation_<kind>` (grid barriers between the passes) where the device and the tuning
+//! allow it, else as a replayed CUDA graph of the pass kernels of every group; tests, the
+//! self-test and per-stage timing launch the pass kernel once per stage or pass.
+
+use std::sync::Arc;
+
+use cudarc::driver::{DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+use pgomea_device::problem::Kind;
+use pgomea_device::stage::{BUFFER, Buffers, GROUP_PASSES, GomArgs, Pass, Stage};
+
+use super::gpu::{Gpu, Kernel, cuda_err, device_ptr};
+use super::tuning::CudaTuning;
+use super::upload::{DeviceBuffers, KindOnDevice, MakeDevice, NewPopulation, SharedArrays};
+use crate::error::{Error, Result};
+use crate::gomea::Population;
+use crate::gomea::local_search::SearchStep;
+use crate::gomea::parallel::layout::GroupLayout;
+use crate::gomea::parallel::{StageDevice, Stages};
+use crate::problem::bytes_of_mut;
+
+/// A CUDA backend for a population, on `gpu`, with the arrays of `shared` (uploaded for this
+/// layout and problem), the random numbers of `seed` and the launch shapes of `tuning`.
+pub fn new_backend(
+    gpu: Arc<Gpu>,
+    shared: Arc<SharedArrays>,
+    layout: Arc<GroupLayout>,
+    population: Population,
+    seed: u64,
+    tuning: &CudaTuning,
+) -> Result<Stages<'static>> {
+    tuning.validate()?;
+    let new = NewPopulation { gpu, shared: shared.clone(), layout: layout.clone(), n: population.n, seed, tuning };
+    let device = shared.kind.make(new)?;
+    Stages::new(device, layout, &population)
+}
+
+impl<K: Kind> MakeDevice for KindOnDevice<K> {
+    fn make(&self, population: NewPopulation) -> Result<Box<dyn StageDevice>> {
+        Ok(Box::new(CudaDevice::new(population, self.0)?))
+    }
+}
+
+/// The argument block of the generation and pass kernels, passed by value.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct Args<K>(GomArgs<K>);
+// SAFETY: GomArgs is #[repr(C)] and made of integers and `Ptr`s (addresses, #[repr(transparent)]
+// over a pointer), and so is every `Kind` (the trait's contract): valid to copy to the device as
+// they are; the device crate declares the kernels' parameter with the same type.
+unsafe impl<K: Kind> DeviceRepr for Args<K> {}
+
+/// The pass argument of the pass kernels.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct PassArg(Pass);
+// SAFETY: Pass is #[repr(transparent)] over a u32.
+unsafe impl DeviceRepr for PassArg {}
+
+/// The buffer block of the elitist-marking and FI-end kernels.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct BuffersArg(Buffers);
+// SAFETY: Buffers is #[repr(C)] and made of `Ptr`s.
+unsafe impl DeviceRepr for BuffersArg {}
+
+/// The kernels one population launches.
+struct Kernels {
+    generation: Kernel,
+    forced_improvement: Kernel,
+    pass: Kernel,
+    flip_search: Kernel,
+    flip_search_color: Kernel,
+    mark_elitist: Kernel,
+    forced_improvement_end: Kernel,
+}
+
+/// One population on the GPU, running the stages of parallel GOM with problem kind `K`.
+struct CudaDevice<K: Kind> {
+    gpu: Arc<Gpu>,
+    // Keeps the shared arrays alive: `base` holds their device pointers.
+    _shared: Arc<SharedArrays>,
+    layout: Arc<GroupLayout>,
+    n: usize,
+    buffers: DeviceBuffers,
+    base: GomArgs<K>,
+    tuning: CudaTuning,
+    kernels: Kernels,
+    /// The grids of the cooperative kernels (all blocks resident), or None where the device or
+    /// the tuning rules cooperative launches out.
+    generation_grid: Option<LaunchConfig>,
+    forced_grid: Option<LaunchConfig>,
+    search_grid: Option<LaunchConfig>,
+    /// The launch shape of each pass of `GROUP_PASSES`, the same for every group.
+    grids: [LaunchConfig; 3],
+    /// A whole generation (every group's passes) captured once, replayed every generation.
+    graph: Option<cudarc::driver::CudaGraph>,
+}
+
+impl<K: Kind> CudaDevice<K> {
+    fn new(population: NewPopulation, kind: K) -> Result<Self> {
+        let NewPopulation { gpu, shared, layout, n, seed, tuning } = population;
+        let tuning = *tuning;
+        let sizes = layout.buffer_sizes(n);
+        let buffers = DeviceBuffers::new(&gpu, &shared, &sizes)?;
+        let s = &gpu.stream;
+        let base = GomArgs {
+            seed,
+            n: n as u32,
+            l: sizes.l as u32,
+            step: 0,
+            row_slots: sizes.row_slots as u32,
+            row_deps: sizes.row_deps as u32,
+            groups: sizes.groups as u32,
+            layout: shared.layout,
+            buffers: Buffers::at(|k| device_ptr(&buffers.slices[k], s)),
+            problem: kind,
+            search: shared.search,
+        };
+        let names = K::KERNELS;
+        let kernels = Kernels {
+            generation: gpu.kernel(names.generation)?,
+            forced_improvement: gpu.kernel(names.forced_improvement)?,
+            pass: gpu.kernel(names.pass)?,
+            flip_search: gpu.kernel(names.flip_search)?,
+            flip_search_color: gpu.kernel(names.flip_search_color)?,
+            mark_elitist: gpu.kernel(pgomea_device::kernel_names::MARK_ELITIST)?,
+            forced_improvement_end: gpu.kernel(pgomea_device::kernel_names::FORCED_IMPROVEMENT_END)?,
+        };
+        let cooperative_grid = |k: &Kernel| tuning.cooperative_grid(&k.function, gpu.multiprocessors, gpu.cooperative);
+        // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
+        // sized for the largest group.
+        let (pairs, deps) = ((n * layout.max_group_slots) as u64, (n * layout.max_group_deps) as u64);
+        let grids = GROUP_PASSES.map(|p| {
+            if p.per_element() {
+                tuning.grid(gpu.multiprocessors, deps, false)
+            } else {
+                tuning.grid(gpu.multiprocessors, pairs, true)
+            }
+        });
+        // The buffers' device pointers never change afterwards (P = O is a copy, not a swap), so
+        // a captured graph stays valid.
+        Ok(CudaDevice {
+            generation_grid: cooperative_grid(&kernels.generation)?,
+            forced_grid: cooperative_grid(&kernels.forced_improvement)?,
+            search_grid: cooperative_grid(&kernels.flip_search)?,
+            grids,
+            gpu,
+            _shared: shared,
+            layout,
+            n,
+            buffers,
+            base,
+            tuning,
+            kernels,
+            graph: None,
+        })
+    }
+
+    /// The grid for `items` work items, one warp or one thread each.
+    fn grid(&self, items: u64, per_warp: bool) -> LaunchConfig {
+        self.tuning.grid(self.gpu.multiprocessors, items, per_warp)
+    }
+
+    /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`, of GOM or of
+    /// Forced Improvement.
+    fn launch_pass(&self, pass: Pass, step: u32, forced: bool, cfg: LaunchConfig) -> Result<()> {
+        let a = Args(GomArgs { step, ..self.base });
+        let p = PassArg(pass);
+        let forced = forced as u32;
+        let kernel = &self.kernels.pass;
+        let mut b = self.gpu.stream.launch_builder(&kernel.function);
+        b.arg(&a).arg(&p).arg(&forced);
+        // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
+        // live allocations sized from the same layout the kernel indexes with; `step` is below
+        // the number of groups and `pass` is valid (checked by `Stages`); blocks of 128 or 256
+        // threads.
+        self.gpu.launched(kernel, unsafe { b.launch(cfg) })
+    }
+
+    /// One cooperative launch of `kernel` (the generation, Forced Improvement or local search
+    /// kernel of this kind) on grid `cfg`, its grid barrier zeroed first.
+    fn launch_cooperative(&mut self, kernel: &Kernel, cfg: LaunchConfig) -> Result<()> {
+        self.fill(BUFFER.barrier.index(), 0)?;
+        let a = Args(self.base);
+        let mut b = self.gpu.stream.launch_builder(&kernel.function);
+        b.arg(&a);
+        // SAFETY: as in `launch_pass`, for every group of the schedule (the generation and FI
+        // kernels) or every colour (local search, whose marks and counters the caller set); the
+        // barrier counter is zero; the grid is at most the kernel's occupancy on every
+        // multiprocessor, which the driver checks (it refuses larger cooperative grids); blocks
+        // of a multiple of 32 threads.
+        let launched = unsafe { b.launch_cooperative(cfg) };
+        self.gpu.launched(kernel, launched)
+    }
+
+    /// A launch of the kernel of local search's colour `c` (or, for `c == colors`, the round's
+    /// end) of sweep `sweep` (a greedy round where `sweep` is the sweeps).
+    fn launch_search_color(&self, c: u32, sweep: u32) -> Result<()> {
+        let colors = self.base.search.colors;
+        let items = if c < colors {
+            let o = &self.layout.variable_colors.offsets;
+            self.n as u64 * (o[c as usize + 1] - o[c as usize]) as u64
+        } else {
+            self.n as u64
+        };
+        let a = Args(self.base);
+        let kernel = &self.kernels.flip_search_color;
+        let mut b = self.gpu.stream.launch_builder(&kernel.function);
+        b.arg(&a).arg(&c).arg(&sweep);
+        // SAFETY: as for the cooperative search kernel; the launches of a round run in order on
+        // the one stream.
+        self.gpu.launched(kernel, unsafe { b.launch(self.grid(items, false)) })
+    }
+
+    /// The two counters of local search.
+    fn search_counters(&self) -> Result<[u64; 2]> {
+        let mut counters = [0u64; 2];
+        self.download(BUFFER.search_counters.index(), 0, bytes_of_mut(&mut counters))?;
+        Ok(counters)
+    }
+
+    /// The whole generation as a CUDA graph of the pass kernels of every group, captured on the
+    /// first call and replayed.
+    fn replay_generation(&mut self) -> Result<bool> {
+        if self.graph.is_none() {
+            let s = self.gpu.stream.clone();
+            s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
+                .map_err(cuda_err("graph capture"))?;
+            let mut launched = Ok(());
+            'capture: for step in 0..self.base.groups {
+                for (k, pass) in GROUP_PASSES.into_iter().enumerate() {
+                    launched = self.launch_pass(pass, step, false, self.grids[k]);
+                    if launched.is_err() {
+                        break 'capture;
+                    }
+                }
+            }
+            let graph =
+                s.end_capture(cudarc::driver::sys::CUgraphInstantiate_flags(0)).map_err(cuda_err("graph capture"))?;
+            launched?;
+            self.graph = graph;
+        }
+        match &self.graph {
+            Some(g) => g.launch().map_err(cuda_err("graph launch"))?,
+            None => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl<K: Kind> StageDevice for CudaDevice<K> {
+    fn copy(&mut self, from: usize, to: usize) -> Result<()> {
+        let [from, to] = self
+            .buffers
+            .slices
+            .get_disjoint_mut([from, to])
+            .map_err(|e| Error::Internal(format!("a copy of buffer {from} into {to}: {e}")))?;
+        self.gpu.stream.memcpy_dtod(&*from, to).map_err(cuda_err("copy"))
+    }
+
+    fn fill(&mut self, buffer: usize, byte: u8) -> Result<()> {
+        let s = &self.gpu.stream;
+        let slice = &mut self.buffers.slices[buffer];
+        if byte == 0 {
+            return s.memset_zeros(slice).map_err(cuda_err("memset"));
+        }
+        s.context().bind_to_thread().map_err(cuda_err("memset"))?;
+        let bytes = slice.len();
+        let (at, _sync) = slice.device_ptr_mut(s);
+        // SAFETY: `at` is this live allocation of `bytes` bytes, on the stream it was made on;
+        // every byte pattern is a value of the buffers' element types.
+        unsafe { cudarc::driver::result::memset_d8_async(at, byte, bytes, s.cu_stream()) }.map_err(cuda_err("memset"))
+    }
+
+    fn upload(&mut self, buffer: usize, offset: usize, bytes: &[u8]) -> Result<()> {
+        let mut to = self.buffers.slices[buffer].slice_mut(offset..offset + bytes.len());
+        self.gpu.stream.memcpy_htod(bytes, &mut to).map_err(cuda_err("upload"))
+    }
+
+    fn download(&self, buffer: usize, offset: usize, out: &mut [u8]) -> Result<()> {
+        let from = self.buffers.slices[buffer].slice(offset..offset + out.len());
+        self.gpu.stream.memcpy_dtoh(&from, out).map_err(cuda_err("download"))
+    }
+
+    fn pass(&mut self, pass: Pass, step: u32, group: u32, forced: bool) -> Result<()> {
+        // Launched one by one, each group gets a grid of its own size (a graph node cannot).
+        let g = group as usize;
+        let items =
+            if pass.has(Stage::SubfunctionEvaluation) { self.layout.deps(g).len() } else { self.layout.slots(g).len() };
+        let cfg = self.grid((self.n * items) as u64, !pass.per_element());
+        self.launch_pass(pass, step, forced, cfg)
+    }
+
+    fn run_all_groups(&mut self, forced: bool) -> Result<bool> {
+        if forced {
+            // Forced Improvement in one cooperative launch where the device can; else the
+            // caller runs it group by group (it is rarer than GOM: no graph is kept for it).
+            let Some(cfg) = self.forced_grid else { return Ok(false) };
+            let kernel = self.kernels.forced_improvement.clone();
+            self.launch_cooperative(&kernel, cfg)?;
+            return Ok(true);
+        }
+        match self.generation_grid {
+            Some(cfg) => {
+                let kernel = self.kernels.generation.clone();
+                self.launch_cooperative(&kernel, cfg)?;
+                Ok(true)
+            }
+            None => self.replay_generation(),
+        }
+    }
+
+    fn search(&mut self, step: SearchStep) -> Result<u64> {
+        self.base.search.anneal = step.anneal(self.base.seed, self.base.search.anneal);
+        self.fill(BUFFER.search_active.index(), 1)?;
+        self.fill(BUFFER.search_flipped.index(), 0)?;
+        self.fill(BUFFER.search_counters.index(), 0)?;
+        if let Some(cfg) = self.search_grid {
+            let kernel = self.kernels.flip_search.clone();
+            self.launch_cooperative(&kernel, cfg)?;
+        } else {
+            // Sweep by sweep, round by round, colour by colour; the host reads whether any
+            // solution goes on.
+            let colors = self.base.search.colors;
+            for sweep in step.from..step.to {
+                for c in 0..colors {
+                    self.launch_search_color(c, sweep)?;
+                }
+            }
+            // The descent: rounds (every colour, then the round's end) until one leaves no
+            // solution active.
+            let mut before = 0;
+            if step.descend {
+                loop {
+                    for c in 0..=colors {
+                        self.launch_search_color(c, step.sweeps)?;
+                    }
+                    let now = self.search_counters()?[1];
+                    if now == before {
+                        break;
+                    }
+                    before = now;
+                }
+            }
+        }
+        // The greedy rounds counted on the device, and every solution's annealing sweeps.
+        Ok(self.search_counters()?[0] + self.n as u64 * (step.to - step.from) as u64)
+    }
+
+    fn mark_elitist(&mut self) -> Result<()> {
+        let b = BuffersArg(self.base.buffers);
+        let (n, l) = (self.n as u32, self.base.l);
+        let kernel = &self.kernels.mark_elitist;
+        let mut launch = self.gpu.stream.launch_builder(&kernel.function);
+        launch.arg(&b).arg(&n).arg(&l);
+        // SAFETY: parents holds n rows of l genes, reference one row, is_elitist n bytes; blocks
+        // of 128 threads.
+        self.gpu.launched(kernel, unsafe { launch.launch(self.grid(self.n as u64, true)) })
+    }
+
+    fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
+        let b = BuffersArg(self.base.buffers);
+        let (n, l) = (self.n as u32, self.base.l);
+        let kernel = &self.kernels.forced_improvement_end;
+        let mut launch = self.gpu.stream.launch_builder(&kernel.function);
+        launch.arg(&b).arg(&n).arg(&l).arg(&elitist_fitness);
+        // SAFETY: offspring and work hold n rows of l genes, reference one row, fitness and
+        // forced n values; one thread per element, any grid.
+        self.gpu.launched(kernel, unsafe { launch.launch(self.grid(n as u64 * l as u64, false)) })
+    }
+
+    fn synchronize(&mut self) -> Result<()> {
+        self.gpu.synchronize()
+    }
+}

@@ -1,0 +1,249 @@
+//! The CUDA backend's tuning knobs, as values: how whole generations run and the launch shapes.
+//! Each population's backend takes its own [`CudaTuning`], so one process may run two tunings.
+
+use cudarc::driver::{CudaFunction, LaunchConfig};
+use pgomea_device::kernel_names::KIND_KERNELS;
+use serde::{Deserialize, Serialize};
+
+use super::gpu::{Gpu, cuda_err};
+use crate::error::{Error, Result};
+
+/// How the CUDA backend runs a whole generation when it need not stop between groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WholeGeneration {
+    /// One cooperative launch of the whole-generation kernel (grid barriers between stages);
+    /// Forced Improvement and local search in one cooperative launch each too.
+    Cooperative,
+    /// No cooperative launch (what a device without it does): the pass kernels of every group
+    /// captured once as a CUDA graph and replayed, Forced Improvement group by group, local
+    /// search colour by colour.
+    Graph,
+}
+
+/// The tuning of the CUDA backend (for benchmarks; the defaults are what measured best on an
+/// H100). [`CudaTuning::validate`] checks every field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CudaTuning {
+    /// How whole generations run; none: cooperatively where the device can, else as a graph.
+    pub generation: Option<WholeGeneration>,
+    /// Threads per block of the cooperative kernels: a multiple of 32 from 32 to 1024
+    /// (default 512).
+    pub generation_block: u32,
+    /// The most blocks per multiprocessor in the grid of a cooperative kernel, from 1 to 32
+    /// (default 2); fewer where the kernel's occupancy allows fewer (every block of a
+    /// cooperative launch must be resident).
+    pub generation_blocks_per_sm: u32,
+    /// The most blocks of 128 threads per multiprocessor in the grid of the other kernels, from
+    /// 1 to 64 (default 16: 2048 threads, a full H100 multiprocessor); their loops stride over
+    /// the rest.
+    pub blocks_per_sm: u32,
+}
+
+impl Default for CudaTuning {
+    fn default() -> Self {
+        CudaTuning { generation: None, generation_block: 512, generation_blocks_per_sm: 2, blocks_per_sm: 16 }
+    }
+}
+
+/// The numeric fields: name, environment variable, least and most value, and the step.
+const NUMBERS: [(&str, &str, u32, u32, u32); 3] = [
+    ("generation_block", "PGOMEA_GENERATION_BLOCK", 32, 1024, 32),
+    ("generation_blocks_per_sm", "PGOMEA_GENERATION_BLOCKS_PER_SM", 1, 32, 1),
+    ("blocks_per_sm", "PGOMEA_BLOCKS_PER_SM", 1, 64, 1),
+];
+
+/// Whether `value` is in the range of numeric field `k`.
+fn in_range(k: usize, value: u32) -> bool {
+    let (_, _, least, most, step) = NUMBERS[k];
+    (least..=most).contains(&value) && value.is_multiple_of(step)
+}
+
+/// What numeric field `k` takes.
+fn expected(k: usize) -> String {
+    let (_, _, least, most, step) = NUMBERS[k];
+    let multiple = if step > 1 { format!("a multiple of {step} ") } else { String::new() };
+    format!("expected {multiple}from {least} to {most}")
+}
+
+/// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
+const WARPS_PER_BLOCK: u32 = 4;
+const THREADS_PER_BLOCK: u32 = 256;
+
+impl CudaTuning {
+    fn numbers_mut(&mut self) -> [&mut u32; 3] {
+        [&mut self.generation_block, &mut self.generation_blocks_per_sm, &mut self.blocks_per_sm]
+    }
+
+    /// Checks every field; the error names the field.
+    pub fn validate(&self) -> Result<()> {
+        let numbers = [self.generation_block, self.generation_blocks_per_sm, self.blocks_per_sm];
+        for (k, value) in numbers.into_iter().enumerate() {
+            if !in_range(k, value) {
+                return Err(Error::usage(format!("CUDA tuning: {} = {value}: {}", NUMBERS[k].0, expected(k))));
+            }
+        }
+        Ok(())
+    }
+
+    /// The defaults, with the environment's `PGOMEA_CUDA_GENERATION=graph|cooperative`,
+    /// `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM`
+    /// where they are set; a bad value is an error that names its variable.
+    pub fn from_env() -> Result<CudaTuning> {
+        Self::from_variables(|name| std::env::var(name).ok())
+    }
+
+    /// As [`CudaTuning::from_env`], with the variables `variable` gives.
+    fn from_variables(variable: impl Fn(&str) -> Option<String>) -> Result<CudaTuning> {
+        let mut tuning = CudaTuning::default();
+        if let Some(text) = variable("PGOMEA_CUDA_GENERATION") {
+            tuning.generation = Some(match text.trim() {
+                "graph" => WholeGeneration::Graph,
+                "cooperative" => WholeGeneration::Cooperative,
+                _ => {
+                    return Err(Error::usage(format!("PGOMEA_CUDA_GENERATION={text}: expected graph or cooperative")));
+                }
+            });
+        }
+        for (k, field) in tuning.numbers_mut().into_iter().enumerate() {
+            let name = NUMBERS[k].1;
+            let Some(text) = variable(name) else { continue };
+            match text.trim().parse::<u32>() {
+                Ok(value) if in_range(k, value) => *field = value,
+                _ => return Err(Error::usage(format!("{name}={text}: {}", expected(k)))),
+            }
+        }
+        Ok(tuning)
+    }
+
+    /// The grid for `items` work items of a stage kernel, one warp (`per_warp`) or one thread
+    /// each: enough blocks to cover them, at most [`CudaTuning::blocks_per_sm`] blocks of 128
+    /// threads per multiprocessor (the kernels loop grid-stride over the rest).
+    pub(super) fn grid(&self, multiprocessors: u32, items: u64, per_warp: bool) -> LaunchConfig {
+        let sms = multiprocessors as u64;
+        let (per_block, threads, cap) = if per_warp {
+            (WARPS_PER_BLOCK as u64, 32 * WARPS_PER_BLOCK, self.blocks_per_sm as u64 * sms)
+        } else {
+            (THREADS_PER_BLOCK as u64, THREADS_PER_BLOCK, (self.blocks_per_sm as u64 / 2).max(1) * sms)
+        };
+        let blocks = items.div_ceil(per_block).clamp(1, cap.max(1)) as u32;
+        LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    /// The grid of cooperative kernel `f`: as many blocks per multiprocessor as its occupancy
+    /// allows, at most [`CudaTuning::generation_blocks_per_sm`], of
+    /// [`CudaTuning::generation_block`] threads; none where the device cannot launch
+    /// cooperatively (`cooperative` false) or the tuning asks for no cooperative launch.
+    pub(super) fn cooperative_grid(
+        &self,
+        f: &CudaFunction,
+        multiprocessors: u32,
+        cooperative: bool,
+    ) -> Result<Option<LaunchConfig>> {
+        if !cooperative || self.generation == Some(WholeGeneration::Graph) {
+            return Ok(None);
+        }
+        let block = self.generation_block;
+        let resident =
+            f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
+        let per_sm = resident.min(self.generation_blocks_per_sm);
+        Ok((per_sm > 0).then(|| LaunchConfig {
+            grid_dim: (per_sm * multiprocessors, 1, 1),
+            block_dim: (block, 1, 1),
+            shared_mem_bytes: 0,
+        }))
+    }
+}
+
+impl Gpu {
+    /// The launch shape of the whole-generation kernel of problem kind `kind` (`Kind::NAME`)
+    /// with `tuning`, if the device can launch it cooperatively.
+    pub fn generation_grid(&self, kind: &str, tuning: &CudaTuning) -> Result<Option<LaunchConfig>> {
+        let (_, names) = KIND_KERNELS
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .ok_or_else(|| Error::Cuda(format!("no kernels for problem kind {kind}")))?;
+        tuning.cooperative_grid(&self.kernel(names.generation)?.function, self.multiprocessors, self.cooperative)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_are_valid_and_a_field_out_of_range_is_named() {
+        CudaTuning::default().validate().unwrap();
+        let bad = [
+            (CudaTuning { generation_block: 48, ..CudaTuning::default() }, "generation_block = 48"),
+            (CudaTuning { generation_block: 2048, ..CudaTuning::default() }, "generation_block = 2048"),
+            (CudaTuning { generation_blocks_per_sm: 0, ..CudaTuning::default() }, "generation_blocks_per_sm = 0"),
+            (CudaTuning { blocks_per_sm: 65, ..CudaTuning::default() }, "blocks_per_sm = 65"),
+        ];
+        for (tuning, field) in bad {
+            let e = tuning.validate().unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+        }
+        let edges =
+            CudaTuning { generation_block: 1024, generation_blocks_per_sm: 32, blocks_per_sm: 1, ..Default::default() };
+        edges.validate().unwrap();
+    }
+
+    #[test]
+    fn the_environment_sets_the_knobs_and_a_bad_variable_is_named() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+        };
+        assert_eq!(CudaTuning::from_variables(vars(&[])).unwrap(), CudaTuning::default());
+        let t = CudaTuning::from_variables(vars(&[
+            ("PGOMEA_CUDA_GENERATION", "graph"),
+            ("PGOMEA_GENERATION_BLOCK", "256"),
+            ("PGOMEA_GENERATION_BLOCKS_PER_SM", "4"),
+            ("PGOMEA_BLOCKS_PER_SM", " 8 "),
+        ]))
+        .unwrap();
+        let expected = CudaTuning {
+            generation: Some(WholeGeneration::Graph),
+            generation_block: 256,
+            generation_blocks_per_sm: 4,
+            blocks_per_sm: 8,
+        };
+        assert_eq!(t, expected);
+        for (bad, named) in [
+            (&[("PGOMEA_CUDA_GENERATION", "fast")][..], "PGOMEA_CUDA_GENERATION=fast"),
+            (&[("PGOMEA_GENERATION_BLOCK", "500")][..], "PGOMEA_GENERATION_BLOCK=500"),
+            (&[("PGOMEA_GENERATION_BLOCKS_PER_SM", "two")][..], "PGOMEA_GENERATION_BLOCKS_PER_SM=two"),
+            (&[("PGOMEA_BLOCKS_PER_SM", "0")][..], "PGOMEA_BLOCKS_PER_SM=0"),
+        ] {
+            let pairs: &'static [(&'static str, &'static str)] = bad;
+            let e = CudaTuning::from_variables(vars(pairs)).unwrap_err().to_string();
+            assert!(e.contains(named) && e.contains("expected"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_tuning_reads_back_from_json_and_unknown_fields_are_refused() {
+        let t = CudaTuning { generation: Some(WholeGeneration::Cooperative), blocks_per_sm: 4, ..Default::default() };
+        let text = serde_json::to_string(&t).unwrap();
+        assert!(text.contains("\"generation\":\"cooperative\""), "{text}");
+        assert_eq!(serde_json::from_str::<CudaTuning>(&text).unwrap(), t);
+        // Missing fields take their defaults.
+        let partial: CudaTuning = serde_json::from_str(r#"{"generation_block": 256}"#).unwrap();
+        assert_eq!(partial, CudaTuning { generation_block: 256, ..Default::default() });
+        assert!(serde_json::from_str::<CudaTuning>(r#"{"block": 256}"#).is_err());
+    }
+
+    #[test]
+    fn grids_cover_the_items_up_to_the_cap() {
+        let t = CudaTuning { blocks_per_sm: 4, ..Default::default() };
+        // One warp per item, four per block of 128 threads.
+        let g = t.grid(10, 9, true);
+        assert_eq!((g.grid_dim.0, g.block_dim.0), (3, 128));
+        assert_eq!(t.grid(10, 1 << 30, true).grid_dim.0, 40);
+        // One thread per item, blocks of 256, half as many blocks.
+        assert_eq!((t.grid(10, 257, false).grid_dim.0, t.grid(10, 257, false).block_dim.0), (2, 256));
+        assert_eq!(t.grid(10, 1 << 30, false).grid_dim.0, 20);
+        assert_eq!(t.grid(10, 0, false).grid_dim.0, 1);
+    }
+}

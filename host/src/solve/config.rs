@@ -1,0 +1,551 @@
+//! One run's configuration, resolved in one place.
+//!
+//! A face of the library (the CLI, the Python package, the dimod sampler, an experiment) says
+//! what it wants in a [`RunOptions`], every field optional; [`RunOptions::resolve`] checks it and
+//! fills in the defaults, giving a complete, serialisable [`RunConfig`] that `solve` runs and
+//! every result carries. Defaults and their reasons live here and nowhere else.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::backend::cuda::CudaTuning;
+use crate::choice::Choice;
+use crate::error::{Error, Result};
+use crate::gomea::LocalSearchMode;
+use crate::gomea::ims::ImsConfig;
+use crate::gomea::run::Limits;
+use crate::linkage::coloring::ColoringMethod;
+use crate::linkage::fos::LinkageModel;
+use crate::problem::GrayBoxProblem;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper).
+    Serial,
+    /// Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4).
+    Parallel,
+}
+
+impl Choice for Algorithm {
+    const ALL: &'static [Self] = &[Algorithm::Serial, Algorithm::Parallel];
+    fn name(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "serial",
+            Algorithm::Parallel => "parallel",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Algorithm::Serial => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
+            Algorithm::Parallel => {
+                "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)"
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Backend {
+    /// CUDA when a driver and a device exist, else the CPU.
+    Auto,
+    /// Parallel GOM on all CPU cores.
+    Cpu,
+    /// Parallel GOM on an NVIDIA GPU.
+    Cuda,
+}
+
+impl Choice for Backend {
+    const ALL: &'static [Self] = &[Backend::Auto, Backend::Cpu, Backend::Cuda];
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Auto => "auto",
+            Backend::Cpu => "cpu",
+            Backend::Cuda => "cuda",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Backend::Auto => "CUDA when a driver and a device exist, else the CPU",
+            Backend::Cpu => "Parallel GOM on all CPU cores",
+            Backend::Cuda => "Parallel GOM on an NVIDIA GPU",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FosOrderKind {
+    /// A random permutation of the linkage sets per solution.
+    Random,
+    /// Colour groups in random order, the sets of a group in random order (parallel GOM's order).
+    Colored,
+}
+
+impl Choice for FosOrderKind {
+    const ALL: &'static [Self] = &[FosOrderKind::Random, FosOrderKind::Colored];
+    fn name(self) -> &'static str {
+        match self {
+            FosOrderKind::Random => "random",
+            FosOrderKind::Colored => "colored",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            FosOrderKind::Random => "A random permutation of the linkage sets per solution",
+            FosOrderKind::Colored => {
+                "Colour groups in random order, the sets of a group in random order (parallel GOM's order)"
+            }
+        }
+    }
+}
+
+/// Where a run stops besides its limits: at a fitness, or at the instance's best-known value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Target {
+    Fitness(i64),
+    /// The string `"best-known"`: the value the instance (or the data directory) knows.
+    BestKnown(BestKnownTag),
+}
+
+/// The spelling of [`Target::BestKnown`] in serialised options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BestKnownTag {
+    BestKnown,
+}
+
+impl Target {
+    pub const BEST_KNOWN: Target = Target::BestKnown(BestKnownTag::BestKnown);
+}
+
+/// What a caller asks of one run; every field left `None` takes the default of [`resolve`]
+/// (those of `pgomea run`). Serialised with the field names below (the Python package's keyword
+/// arguments are the same names).
+///
+/// [`resolve`]: RunOptions::resolve
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunOptions {
+    pub algorithm: Option<Algorithm>,
+    pub backend: Option<Backend>,
+    #[serde(default, with = "text_option")]
+    pub linkage: Option<LinkageModel>,
+    #[serde(default, with = "text_option")]
+    pub coloring: Option<ColoringMethod>,
+    pub fos_order: Option<FosOrderKind>,
+    pub forced_improvement: Option<bool>,
+    pub local_search: Option<LocalSearchMode>,
+    pub anneal_sweeps: Option<u32>,
+    pub seed: Option<u64>,
+    /// Seconds, counted from the start of the run (set-up included).
+    pub time_limit: Option<f64>,
+    /// Full-evaluation equivalents.
+    pub max_evaluations: Option<f64>,
+    pub target: Option<Target>,
+    pub n_base: Option<usize>,
+    pub c_ims: Option<u32>,
+    pub max_population: Option<usize>,
+    /// Threads of the CPU backend.
+    pub threads: Option<usize>,
+    /// MiB of device memory the CUDA backend may use.
+    pub device_memory_limit: Option<u64>,
+    /// The CUDA backend's tuning (benchmarks; the defaults measured best).
+    pub cuda: Option<CudaTuning>,
+}
+
+/// A complete run configuration: what `solve` runs, and what every result records. Build it with
+/// [`RunOptions::resolve`]; its fields are checked there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    pub algorithm: Algorithm,
+    /// The backend asked for (`auto` is decided when the run opens its device; the outcome says
+    /// which it got).
+    pub backend: Backend,
+    #[serde(with = "text")]
+    pub linkage: LinkageModel,
+    #[serde(with = "text")]
+    pub coloring: ColoringMethod,
+    pub fos_order: FosOrderKind,
+    /// Forced Improvement: serial GOMEA's, or parallel FI for parallel GOMEA.
+    pub forced_improvement: bool,
+    /// Colour-grouped local search (both algorithms); off in the paper.
+    pub local_search: LocalSearchMode,
+    /// Annealing sweeps of every local search before its greedy descent (0: greedy alone). `None`
+    /// until the run knows its backend: then [`default_anneal_sweeps`] of it (the outcome's
+    /// configuration has the number).
+    pub anneal_sweeps: Option<u32>,
+    pub seed: u64,
+    /// Seconds from the run's start.
+    pub time_limit: Option<f64>,
+    pub max_evaluations: Option<f64>,
+    pub target: Option<i64>,
+    /// The instance's best-known value, when known (reports, and the target `best-known`).
+    pub best_known: Option<i64>,
+    pub n_base: usize,
+    pub c_ims: u32,
+    /// The largest population the multi-start scheme may start (by default what fits in a
+    /// quarter of the memory, [`default_population_cap`]).
+    pub max_population: usize,
+    /// Threads of the CPU backend (None: all cores).
+    pub threads: Option<usize>,
+    /// MiB of device memory the CUDA backend may use (None: what the device has).
+    pub device_memory_limit: Option<u64>,
+    /// The CUDA backend's tuning, checked.
+    pub cuda: CudaTuning,
+    /// Check the incremental fitness of every step against a full evaluation (tests; slow).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verify: bool,
+}
+
+/// The most threads the CPU backend accepts.
+pub const MAX_THREADS: usize = 4096;
+
+/// The time limit when a run is given no limit at all.
+pub const DEFAULT_TIME_LIMIT_S: f64 = 10.0;
+
+/// Forced Improvement and local search by default, by algorithm.
+///
+/// Measured (benchmarks/RESULTS.md, "Hybrid parallel GOMEA"): annealed colour-grouped local search
+/// of every new population lifts parallel GOMEA on the GPU from 98.7-98.9 % of the best-known cut
+/// of G-set graphs to 99.3-100 % within 10 s, above simulated annealing on 16 cores; Forced
+/// Improvement added to it costs time without a better result, and local search of every
+/// offspring was worse. Serial GOMEA gets the same local search (so that the two compare fairly)
+/// and keeps its Forced Improvement, as in the paper.
+pub fn default_hybrid(algorithm: Algorithm) -> (bool, LocalSearchMode) {
+    match algorithm {
+        Algorithm::Serial => (true, LocalSearchMode::Initial),
+        Algorithm::Parallel => (false, LocalSearchMode::Initial),
+    }
+}
+
+/// The annealing sweeps of a local search by default: 3000 on the GPU, 1000 on the CPU (serial
+/// GOMEA and the CPU backend), both measured (benchmarks/RESULTS.md, section 9.1): on G-set
+/// graphs a longer anneal finds better cuts; on the CPU, 1000 sweeps found cuts as good as 3000
+/// and better than 300 in 15 s, and spend a third of what 3000 do on instances that GOM solves
+/// quickly (small traps, SAT).
+pub fn default_anneal_sweeps(backend: Backend) -> u32 {
+    match backend {
+        Backend::Cuda => 3000,
+        Backend::Cpu | Backend::Auto => 1000,
+    }
+}
+
+/// The default population cap: the largest power-of-two multiple of n_base whose genes (three
+/// copies, as parallel GOM keeps) fit in a quarter of the memory available to the process.
+pub fn default_population_cap(l: usize, n_base: usize) -> usize {
+    let available = crate::problem::memory::available().unwrap_or(4 << 30) as usize;
+    let budget = available / 4;
+    let mut n = n_base.max(1);
+    while n.saturating_mul(8).saturating_mul(l.max(1)) <= budget && n < (1 << 24) {
+        n *= 2;
+    }
+    n
+}
+
+/// An option's value refused: `name` is the option's field name (the faces spell it their way).
+fn invalid(name: &'static str, message: impl Into<String>) -> Error {
+    Error::Option { name, message: message.into() }
+}
+
+/// A number as people write it: `10`, `0.5`, `1e300` (never 301 digits).
+pub fn show_number(x: f64) -> String {
+    if x.is_finite() && x.abs() < 1e15 { format!("{x}") } else { format!("{x:e}") }
+}
+
+/// Option `name` is a positive, finite number (of evaluations, ...).
+pub fn positive(name: &'static str, value: f64) -> Result<f64> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(invalid(name, format!("{}: expected a positive number", show_number(value))))
+    }
+}
+
+/// Option `name` is a positive number of seconds that a `Duration` can hold.
+pub fn seconds(name: &'static str, value: f64) -> Result<Duration> {
+    positive(name, value)?;
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        invalid(name, format!("{}: too large (at most {:e} seconds)", show_number(value), u64::MAX as f64))
+    })
+}
+
+/// Option `threads`: 1 to [`MAX_THREADS`].
+pub fn threads(value: Option<usize>) -> Result<()> {
+    match value {
+        Some(t) if t == 0 || t > MAX_THREADS => {
+            Err(invalid("threads", format!("{t}: expected 1 to {MAX_THREADS} threads")))
+        }
+        _ => Ok(()),
+    }
+}
+
+impl RunOptions {
+    /// Checks the options against each other and against `problem`, and fills in every default:
+    /// the configuration `solve` runs. `best_known` is the instance's best-known value, if known
+    /// (for `target: best-known` and for reports).
+    ///
+    /// ```
+    /// use pgomea::solve::config::{Algorithm, RunOptions};
+    /// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+    /// let config = RunOptions { algorithm: Some(Algorithm::Parallel), ..RunOptions::default() }
+    ///     .resolve(&problem, None)?;
+    /// assert!(!config.forced_improvement); // parallel GOMEA's default
+    /// assert_eq!(config.time_limit, Some(10.0)); // no limit given: 10 s
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
+    pub fn resolve(&self, problem: &dyn GrayBoxProblem, best_known: Option<i64>) -> Result<RunConfig> {
+        let algorithm = self.algorithm.unwrap_or(Algorithm::Serial);
+        let backend = self.backend.unwrap_or(Backend::Auto);
+        let linkage = self.linkage.unwrap_or(LinkageModel::Flt);
+        let fos_order = self.fos_order.unwrap_or(FosOrderKind::Random);
+        if algorithm == Algorithm::Serial && backend == Backend::Cuda {
+            return Err(invalid(
+                "backend",
+                "cuda: serial GOMEA runs on one CPU core; the backend is where parallel GOM runs (choose the \
+                 parallel algorithm for the GPU, or leave the backend out)",
+            ));
+        }
+        if linkage == LinkageModel::Lt && (algorithm == Algorithm::Parallel || fos_order == FosOrderKind::Colored) {
+            return Err(invalid(
+                "linkage",
+                "lt: the learned linkage tree changes every generation and cannot be coloured once: use it with \
+                 serial GOMEA and the random FOS order, or pick flt, bflt:K or univariate",
+            ));
+        }
+        if let Some(mib) = self.device_memory_limit {
+            if mib == 0 {
+                return Err(invalid("device_memory_limit", "0: expected a number of MiB of at least 1"));
+            }
+            if algorithm == Algorithm::Serial || backend == Backend::Cpu {
+                return Err(invalid(
+                    "device_memory_limit",
+                    format!(
+                        "{mib}: only the CUDA backend uses device memory, and serial GOMEA or the CPU backend \
+                         would ignore it (leave it out, or run parallel GOMEA on a GPU)"
+                    ),
+                ));
+            }
+        }
+        threads(self.threads)?;
+        if let Some(t) = self.time_limit {
+            seconds("time_limit", t)?;
+        }
+        if let Some(e) = self.max_evaluations {
+            positive("max_evaluations", e)?;
+        }
+        let target = match self.target {
+            None => None,
+            Some(Target::Fitness(v)) => Some(v),
+            Some(Target::BestKnown(_)) => Some(best_known.ok_or_else(|| {
+                invalid("target", "best-known: no best-known value for this instance (give a number)")
+            })?),
+        };
+        let time_limit = match (self.time_limit, self.max_evaluations, target) {
+            (None, None, None) => Some(DEFAULT_TIME_LIMIT_S),
+            (t, _, _) => t,
+        };
+        let n_base = self.n_base.unwrap_or(ImsConfig::default().n_base);
+        if n_base < 2 {
+            return Err(invalid("n_base", format!("{n_base}: at least 2 (GOM needs a donor besides the parent)")));
+        }
+        let c_ims = self.c_ims.unwrap_or(ImsConfig::default().c_ims);
+        if c_ims < 1 {
+            return Err(invalid("c_ims", "0: at least 1"));
+        }
+        let max_population = self.max_population.unwrap_or_else(|| default_population_cap(problem.variables(), n_base));
+        if max_population < n_base {
+            return Err(invalid(
+                "max_population",
+                format!("{max_population} is smaller than n_base {n_base}: no population could start"),
+            ));
+        }
+        let cuda = self.cuda.unwrap_or_default();
+        cuda.validate()?;
+        let (fi, ls) = default_hybrid(algorithm);
+        Ok(RunConfig {
+            algorithm,
+            backend,
+            linkage,
+            coloring: self.coloring.unwrap_or(ColoringMethod::WelshPowell),
+            fos_order,
+            forced_improvement: self.forced_improvement.unwrap_or(fi),
+            local_search: self.local_search.unwrap_or(ls),
+            anneal_sweeps: self.anneal_sweeps,
+            seed: self.seed.unwrap_or(1),
+            time_limit,
+            max_evaluations: self.max_evaluations,
+            target,
+            best_known,
+            n_base,
+            c_ims,
+            max_population,
+            threads: self.threads,
+            device_memory_limit: self.device_memory_limit,
+            cuda,
+            verify: false,
+        })
+    }
+}
+
+impl RunConfig {
+    /// The run's limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            time: self.time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()),
+            evaluations: self.max_evaluations,
+            target: self.target,
+        }
+    }
+
+    /// The multi-start scheme's settings.
+    pub fn ims(&self) -> ImsConfig {
+        ImsConfig { n_base: self.n_base, c_ims: self.c_ims, max_population: Some(self.max_population) }
+    }
+
+    /// The device memory cap in bytes.
+    pub fn device_memory_limit_bytes(&self) -> Option<u64> {
+        self.device_memory_limit.map(|m| m.saturating_mul(1 << 20))
+    }
+
+    /// Whether the run colours the linkage sets (parallel GOM, or serial GOMEA in colour-group
+    /// order).
+    pub fn needs_groups(&self) -> bool {
+        self.algorithm == Algorithm::Parallel || self.fos_order == FosOrderKind::Colored
+    }
+}
+
+/// Serde through `Display` and `FromStr` (the linkage model `bflt:10`, the colouring
+/// `welsh-powell`): the spelling of the command line.
+mod text {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    use serde::{Deserialize, Deserializer, Serializer, de};
+
+    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub fn deserialize<'de, T: FromStr, D: Deserializer<'de>>(d: D) -> Result<T, D::Error>
+    where
+        T::Err: Display,
+    {
+        String::deserialize(d)?.parse().map_err(de::Error::custom)
+    }
+}
+
+/// [`text`] for an optional value.
+mod text_option {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    use serde::{Deserialize, Deserializer, Serializer, de};
+
+    pub fn serialize<T: Display, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, T: FromStr, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error>
+    where
+        T::Err: Display,
+    {
+        Option::<String>::deserialize(d)?.map(|t| t.parse().map_err(de::Error::custom)).transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::generate::default_instance;
+    use crate::problem::maxcut::MaxCut;
+
+    fn problem() -> MaxCut {
+        MaxCut::new(default_instance()).unwrap()
+    }
+
+    #[test]
+    fn defaults_are_those_of_run() {
+        let c = RunOptions::default().resolve(&problem(), Some(800)).unwrap();
+        assert_eq!(c.algorithm, Algorithm::Serial);
+        assert!(c.forced_improvement);
+        assert_eq!(c.local_search, LocalSearchMode::Initial);
+        assert_eq!(c.time_limit, Some(DEFAULT_TIME_LIMIT_S));
+        assert_eq!((c.n_base, c.c_ims, c.seed), (16, 4, 1));
+        let p = RunOptions { algorithm: Some(Algorithm::Parallel), max_evaluations: Some(1e4), ..Default::default() }
+            .resolve(&problem(), None)
+            .unwrap();
+        assert!(!p.forced_improvement);
+        assert_eq!(p.time_limit, None, "an evaluation budget alone sets no time limit");
+        let t = RunOptions { target: Some(Target::BEST_KNOWN), ..Default::default() }.resolve(&problem(), Some(800));
+        assert_eq!(t.unwrap().target, Some(800));
+    }
+
+    #[test]
+    fn refusals_name_the_option() {
+        let bad = [
+            (RunOptions { time_limit: Some(1e300), ..Default::default() }, "time_limit", "1e300"),
+            (RunOptions { time_limit: Some(f64::NAN), ..Default::default() }, "time_limit", "NaN"),
+            (RunOptions { max_evaluations: Some(-1.0), ..Default::default() }, "max_evaluations", "-1"),
+            (RunOptions { threads: Some(0), ..Default::default() }, "threads", "0"),
+            (RunOptions { n_base: Some(1), ..Default::default() }, "n_base", "1"),
+            (RunOptions { backend: Some(Backend::Cuda), ..Default::default() }, "backend", "serial"),
+            (RunOptions { device_memory_limit: Some(64), ..Default::default() }, "device_memory_limit", "ignore"),
+            (
+                RunOptions {
+                    algorithm: Some(Algorithm::Parallel),
+                    backend: Some(Backend::Cpu),
+                    device_memory_limit: Some(64),
+                    ..Default::default()
+                },
+                "device_memory_limit",
+                "CUDA",
+            ),
+            (RunOptions { target: Some(Target::BEST_KNOWN), ..Default::default() }, "target", "best-known"),
+            (
+                RunOptions {
+                    algorithm: Some(Algorithm::Parallel),
+                    linkage: Some(LinkageModel::Lt),
+                    ..Default::default()
+                },
+                "linkage",
+                "learned",
+            ),
+        ];
+        for (options, name, says) in bad {
+            match options.resolve(&problem(), None) {
+                Err(Error::Option { name: n, message }) => {
+                    assert_eq!(n, name);
+                    assert!(message.contains(says), "{name}: `{message}` should say `{says}`");
+                    assert!(message.len() < 300, "{name}: a short message, not `{message}`");
+                }
+                other => panic!("{name}: expected a refusal, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_config_survives_json_and_options_refuse_unknown_fields() {
+        let options = RunOptions {
+            algorithm: Some(Algorithm::Parallel),
+            linkage: Some(LinkageModel::Bflt(10)),
+            target: Some(Target::Fitness(5)),
+            ..Default::default()
+        };
+        let text = serde_json::to_string(&options).unwrap();
+        assert_eq!(serde_json::from_str::<RunOptions>(&text).unwrap(), options);
+        let best: RunOptions = serde_json::from_str(r#"{"target": "best-known", "linkage": "bflt:3"}"#).unwrap();
+        assert_eq!((best.target, best.linkage), (Some(Target::BEST_KNOWN), Some(LinkageModel::Bflt(3))));
+        assert!(serde_json::from_str::<RunOptions>(r#"{"time_limt": 3}"#).is_err());
+        let config = options.resolve(&problem(), None).unwrap();
+        let again: RunConfig = serde_json::from_value(serde_json::to_value(&config).unwrap()).unwrap();
+        assert_eq!(again, config);
+    }
+}

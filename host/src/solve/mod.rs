@@ -1,0 +1,524 @@
+//! One optimisation run, the library's front door: a problem and a [`RunConfig`] (resolved from
+//! [`RunOptions`], [`config`]) to an [`Outcome`].
+//!
+//! [`solve`] runs in steps, each a function below: open the device (on another thread, while the
+//! model is built), build the linkage model and its colourings ([`build_model`]), make the
+//! multi-start scheme over the chosen algorithm and backend ([`serial_ims`], [`parallel_ims`]),
+//! run it, and check and report the best solution ([`finish`]). Every step of the set-up checks
+//! the run's clock and stop flag; a run stopped before its first population was evaluated still
+//! answers, with a random solution evaluated in full.
+//!
+//! ```
+//! use pgomea::problem::GrayBoxProblem;
+//! use pgomea::solve::{Hooks, RunOptions, solve};
+//! let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+//! let config = RunOptions { max_evaluations: Some(2000.0), ..RunOptions::default() }.resolve(&problem, None)?;
+//! let outcome = solve(&problem, &config, Hooks::default())?;
+//! assert_eq!(outcome.best_fitness, problem.evaluate(&outcome.genes()));
+//! # Ok::<(), pgomea::Error>(())
+//! ```
+
+pub mod config;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use self::config::default_anneal_sweeps;
+pub use self::config::{Algorithm, Backend, FosOrderKind, RunConfig, RunOptions, Target};
+use crate::backend::{cpu, cuda};
+use crate::error::{Error, Result};
+use crate::gomea::LocalSearchMode;
+use crate::gomea::PopulationEngine;
+use crate::gomea::ims::Ims;
+use crate::gomea::local_search::{AnnealSchedule, VariableColors};
+use crate::gomea::parallel::Hybrid;
+use crate::gomea::parallel::ParallelGomea;
+use crate::gomea::parallel::layout::GroupLayout;
+use crate::gomea::population::{initial_population, population_seed};
+use crate::gomea::run::{Observer, Run, StopReason, TracePoint};
+use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
+use crate::linkage::coloring::variable_coloring;
+use crate::linkage::conflicts::Sets;
+use crate::linkage::fos::{Fos, LinkageModel};
+use crate::problem::GrayBoxProblem;
+use crate::stop::StopCheck;
+use pgomea_device::rng::SplitMix64;
+
+/// What a caller lends a run besides its configuration: when it started (the time limit counts
+/// from there; default: now), the flag that stops it (a signal handler's, Ctrl-C in Python),
+/// and who hears of its progress.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    pub start: Option<Instant>,
+    pub stop: Option<Arc<AtomicBool>>,
+    pub observer: Option<&'a mut dyn Observer>,
+}
+
+/// What a run found, and what it cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub instance: String,
+    /// The type of problem (`max-cut`, `nk`, ...).
+    pub problem: String,
+    pub variables: usize,
+    pub subfunctions: usize,
+    pub algorithm: Algorithm,
+    /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`).
+    pub backend: String,
+    pub linkage: String,
+    pub seed: u64,
+    pub best_fitness: i64,
+    pub best_known: Option<i64>,
+    pub target: Option<i64>,
+    pub reached_target: bool,
+    pub stop_reason: String,
+    pub time_s: f64,
+    pub evaluations: f64,
+    pub subfunction_evaluations: u64,
+    /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
+    pub gom_steps: u64,
+    pub generations: u64,
+    /// Sizes of every population the multi-start scheme started.
+    pub populations: Vec<usize>,
+    pub fos_sets: usize,
+    pub colors: Option<usize>,
+    /// Seconds before the first generation could start: reading nothing (the caller's), the
+    /// linkage model, its colourings, the layout and its upload.
+    pub setup_s: f64,
+    /// The process's peak resident memory when the run ended (Linux), and the peak device memory
+    /// the run used (CUDA), in bytes.
+    pub peak_host_memory_bytes: Option<u64>,
+    pub peak_device_memory_bytes: Option<u64>,
+    pub note: Option<String>,
+    /// The best solution as a 0/1 string, one character per variable.
+    pub solution: String,
+    /// For a problem reduced from a model that minimises an energy (an Ising model, a QUBO): the
+    /// best solution's energy (exact as text: `energy_text`) and the solution in the model's
+    /// variables (0/1; spin +1 is 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub energy: Option<f64>,
+    #[serde(skip)]
+    pub energy_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_solution: Option<String>,
+    /// Problem-specific facts about the best solution (`GrayBoxProblem::solution_report`: for
+    /// MAX-SAT its unsatisfied clauses); numbers as JSON numbers.
+    pub report: serde_json::Map<String, serde_json::Value>,
+    /// The configuration the run ran, complete (the annealing sweeps of the backend it got).
+    pub config: RunConfig,
+    /// One point per improvement of the best solution (in result files apart from the outcome).
+    #[serde(skip)]
+    pub trace: Vec<TracePoint>,
+}
+
+impl Outcome {
+    /// The best solution, one gene (0 or 1) per variable.
+    pub fn genes(&self) -> Vec<u8> {
+        self.solution.bytes().map(|b| b - b'0').collect()
+    }
+
+    /// The stop reason as a value (the outcome holds its text for result files).
+    pub fn stopped_by(&self) -> Option<StopReason> {
+        StopReason::ALL.iter().copied().find(|r| r.as_str() == self.stop_reason)
+    }
+}
+
+/// Runs `config` on `problem` and returns its outcome; `hooks` give the start of the clock, the
+/// stop flag and the observer.
+pub fn solve(problem: &dyn GrayBoxProblem, config: &RunConfig, hooks: Hooks<'_>) -> Result<Outcome> {
+    let mut run = Run::new(problem, config.limits());
+    if let Some(start) = hooks.start {
+        run = run.with_start(start);
+    }
+    if let Some(flag) = hooks.stop {
+        run = run.with_stop_flag(flag);
+    }
+    if let Some(observer) = hooks.observer {
+        run = run.with_observer(observer);
+    }
+    run.verify = config.verify;
+    solve_run(problem, config, &mut run)
+}
+
+/// [`solve`] with a run the caller made (and may look into afterwards: its trace, its counters).
+/// The run's limits are the caller's; `config`'s limits are not applied again.
+pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run) -> Result<Outcome> {
+    let setup_start = Instant::now();
+    let mut effective = config.clone();
+    let setup = match set_up(problem, config, &mut effective, run) {
+        Ok(setup) => setup,
+        Err(Error::Stopped(reason)) => {
+            // Stopped before a population could be evaluated: answer with one random solution.
+            run.set_stop(reason);
+            let x = random_genotype(problem.variables(), config.seed);
+            let fitness = crate::problem::full_evaluation(problem, &x, &run.counter);
+            run.offer(&x, fitness);
+            let setup_s = setup_start.elapsed().as_secs_f64();
+            return finish(problem, &effective, run, Report { setup_s, ..Report::default() });
+        }
+        Err(e) => return Err(e),
+    };
+    let setup_s = setup_start.elapsed().as_secs_f64();
+    let mut ims = setup.ims;
+    ims.run(run)?;
+    let report = Report {
+        backend: setup.backend,
+        setup_s,
+        generations: ims.total_generations(),
+        populations: ims.sizes(),
+        fos_sets: setup.fos_sets,
+        colors: setup.colors,
+        note: ims.cap_note.clone(),
+        device: setup.device,
+    };
+    drop(ims);
+    finish(problem, &effective, run, report)
+}
+
+/// What the set-up made: the multi-start scheme, ready to run, and facts for the report.
+struct Setup<'a> {
+    ims: Ims<'a>,
+    backend: String,
+    fos_sets: usize,
+    colors: Option<usize>,
+    device: Option<Arc<cuda::Gpu>>,
+}
+
+/// Everything before the first generation; `effective` gets the settings that depend on the
+/// device the run got.
+fn set_up<'a>(
+    problem: &'a dyn GrayBoxProblem,
+    config: &RunConfig,
+    effective: &mut RunConfig,
+    run: &mut Run,
+) -> Result<Setup<'a>> {
+    run.stop_check().check()?;
+    // Opening the GPU (context, kernel load) takes a fraction of a second: on another thread
+    // while the linkage model and its colouring are built.
+    let backend = match config.algorithm {
+        Algorithm::Parallel => choose_backend(config.backend, run),
+        Algorithm::Serial => Backend::Cpu,
+    };
+    let opening = (backend == Backend::Cuda).then(|| std::thread::spawn(cuda::Gpu::shared));
+    let model = build_model(problem, config, run)?;
+    let (fos_sets, colors) = (model.fos.sets.len(), model.groups.as_ref().map(|g| g.len()));
+    let (backend_name, ims, device) = match config.algorithm {
+        Algorithm::Serial => {
+            effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)));
+            let (name, ims) = serial_ims(problem, effective, &model)?;
+            (name, ims, None)
+        }
+        Algorithm::Parallel => {
+            let gpu = match opening.map(|handle| handle.join()) {
+                Some(Ok(Ok(gpu))) => Some(gpu),
+                // Auto: a GPU that fails at start leaves the run to the CPU.
+                Some(Ok(Err(e))) if config.backend == Backend::Auto => {
+                    run.note(&format!("backend: CPU (the GPU failed at start: {e})"));
+                    None
+                }
+                Some(Ok(Err(e))) => return Err(e),
+                Some(Err(_)) => return Err(Error::Cuda("opening the GPU failed".into())),
+                None => None,
+            };
+            if let Some(gpu) = &gpu {
+                gpu.reset_memory_peak()?;
+            }
+            let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
+            effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(on)));
+            run.stop_check().check()?;
+            let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
+            (name, ims, gpu)
+        }
+    };
+    run.stop_check().check()?;
+    Ok(Setup { ims, backend: backend_name, fos_sets, colors, device })
+}
+
+/// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with
+/// the reason, in words (the device's name, or why there is none).
+pub fn decide_backend(asked: Backend) -> (Backend, String) {
+    match asked {
+        Backend::Auto => match cuda::probe() {
+            Ok(name) => (Backend::Cuda, format!("CUDA on {name}")),
+            Err(why) => (Backend::Cpu, format!("CPU ({why})")),
+        },
+        other => (other, String::new()),
+    }
+}
+
+/// [`decide_backend`], the run's observer hearing which and why.
+fn choose_backend(asked: Backend, run: &mut Run) -> Backend {
+    let (backend, why) = decide_backend(asked);
+    if !why.is_empty() {
+        run.note(&format!("backend: {why}"));
+    }
+    backend
+}
+
+/// The parts of the outcome that the set-up and the multi-start scheme know.
+#[derive(Default)]
+struct Report {
+    backend: String,
+    setup_s: f64,
+    generations: u64,
+    populations: Vec<usize>,
+    fos_sets: usize,
+    colors: Option<usize>,
+    note: Option<String>,
+    device: Option<Arc<cuda::Gpu>>,
+}
+
+/// The outcome: the best solution evaluated again in full (a disagreement is an internal error,
+/// never an answer), and what the run cost.
+fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, report: Report) -> Result<Outcome> {
+    run.report_progress(true);
+    let elitist =
+        run.elitist().ok_or_else(|| Error::Internal("the run ended before any solution was evaluated".into()))?;
+    let full = problem.evaluate(&elitist.genes);
+    if full != elitist.fitness {
+        return Err(Error::Internal(format!(
+            "the best solution's fitness was computed as {} but a full evaluation gives {full}",
+            elitist.fitness
+        )));
+    }
+    let target = run.limits.target;
+    let energy = problem.energy(elitist.fitness);
+    Ok(Outcome {
+        instance: problem.name().to_string(),
+        problem: problem.problem_type().to_string(),
+        variables: problem.variables(),
+        subfunctions: problem.subfunctions(),
+        algorithm: config.algorithm,
+        backend: if report.backend.is_empty() { "none (stopped during set-up)".into() } else { report.backend },
+        linkage: config.linkage.to_string(),
+        seed: config.seed,
+        best_fitness: elitist.fitness,
+        best_known: config.best_known,
+        target,
+        reached_target: target.is_some_and(|t| elitist.fitness >= t),
+        stop_reason: run.stop_reason().map(|r| r.as_str()).unwrap_or("").to_string(),
+        time_s: run.elapsed().as_secs_f64(),
+        evaluations: run.evaluations(),
+        subfunction_evaluations: run.counter.subfunction_evaluations(),
+        gom_steps: run.gom_steps,
+        generations: report.generations,
+        populations: report.populations,
+        fos_sets: report.fos_sets,
+        colors: report.colors,
+        setup_s: report.setup_s,
+        peak_host_memory_bytes: peak_resident_memory(),
+        peak_device_memory_bytes: report.device.map(|g| g.peak_memory() as u64),
+        note: report.note,
+        solution: bits(&elitist.genes),
+        energy: energy.map(|e| e.to_f64()),
+        energy_text: energy.map(|e| e.to_string()),
+        model_solution: energy.map(|_| bits(&problem.model_solution(&elitist.genes))),
+        report: facts_json(problem.solution_report(&elitist.genes)),
+        config: config.clone(),
+        trace: run.trace.clone(),
+    })
+}
+
+/// Genes as a 0/1 string.
+fn bits(genes: &[u8]) -> String {
+    genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect()
+}
+
+/// A genotype drawn from the run's seed (the answer of a run stopped during its set-up).
+fn random_genotype(l: usize, seed: u64) -> Vec<u8> {
+    let mut rng = SplitMix64::stream(seed, 0x616e737765);
+    (0..l).map(|_| rng.coin() as u8).collect()
+}
+
+/// The linkage model, with the colour groups when the algorithm needs them.
+pub struct Model {
+    pub fos: Arc<Fos>,
+    pub groups: Option<Arc<Vec<Vec<u32>>>>,
+    /// Edges of the linkage-model interaction graph, when it was built.
+    pub lmig_edges: Option<usize>,
+    /// The variables' colour groups and the annealing schedule, when local search runs.
+    pub variable_colors: Option<Arc<VariableColors>>,
+    pub anneal: Arc<AnnealSchedule>,
+    pub times: ModelTimes,
+}
+
+/// Seconds spent building each part of a [`Model`]: the linkage model, the counting of the
+/// LMIG's edges (for colourings that order by degree; the LMIG itself is never built), the rest
+/// of the colouring, and local search's variable colouring and annealing schedule.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct ModelTimes {
+    pub fos_s: f64,
+    pub lmig_s: f64,
+    pub coloring_s: f64,
+    pub local_search_s: f64,
+}
+
+/// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
+/// what `solve` runs with, and what `pgomea info` describes. Stops (`Error::Stopped`) when the
+/// run must.
+pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) -> Result<Model> {
+    let stop = run.stop_check();
+    stop.check()?;
+    let mut rng = SplitMix64::stream(config.seed, pgomea_device::rng::streams::FOS_TIES);
+    // The linkage sets (a tree has 2l - 1), their interaction graph and colouring take about this
+    // much per variable (the learned tree a dense l x l matrix of mutual information): checked
+    // before any of it is allocated.
+    let l = problem.variables() as u128;
+    let learned = if config.linkage == LinkageModel::Lt { 4 * l * l + l * l.div_ceil(8) } else { 0 };
+    crate::problem::memory::ensure(
+        96 * l + 32 * problem.subfunctions() as u128 + learned,
+        &format!("the linkage model {} of {l} variables", config.linkage),
+    )?;
+    let mut times = ModelTimes::default();
+    let t = Instant::now();
+    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng, stop)?);
+    times.fos_s = t.elapsed().as_secs_f64();
+    let (groups, lmig_edges) = if config.needs_groups() {
+        let t = Instant::now();
+        let (coloring, report) = config.coloring.color_sets(Sets::Fos(&fos), problem, stop)?;
+        times.lmig_s = report.degrees_s;
+        times.coloring_s = t.elapsed().as_secs_f64() - report.degrees_s;
+        (Some(Arc::new(coloring.groups())), report.lmig_edges.map(|e| e as usize))
+    } else {
+        (None, None)
+    };
+    let t = Instant::now();
+    let variable_colors = match config.local_search {
+        LocalSearchMode::Off => None,
+        _ => Some(Arc::new(VariableColors::from_coloring(&variable_coloring(problem, config.coloring, stop)?))),
+    };
+    let anneal = Arc::new(match variable_colors {
+        Some(_) => AnnealSchedule::new(problem.functions(), config.seed, stop)?,
+        None => AnnealSchedule::default(),
+    });
+    times.local_search_s = t.elapsed().as_secs_f64();
+    Ok(Model { fos, groups, lmig_edges, variable_colors, anneal, times })
+}
+
+/// Refuses (as out of memory, so that the multi-start scheme stops growing there) a population of
+/// `size` solutions of `per_solution` bytes each that the machine's memory cannot hold.
+fn fits_in_memory(size: usize, per_solution: u128) -> Result<()> {
+    crate::problem::memory::ensure(size as u128 * per_solution, &format!("a population of {size} solutions"))
+        .map_err(|e| Error::OutOfMemory { population_size: size, message: e.to_string() })
+}
+
+/// The multi-start scheme over serial GOMEA (`config.anneal_sweeps` decided).
+fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &Model) -> Result<(String, Ims<'a>)> {
+    let serial = SerialConfig {
+        forced_improvement: config.forced_improvement,
+        order: match &model.groups {
+            Some(g) => FosOrder::Colored(g.clone()),
+            None => FosOrder::Random,
+        },
+        linkage: match config.linkage {
+            LinkageModel::Lt => LinkageSource::Learned,
+            _ => LinkageSource::Static(model.fos.clone()),
+        },
+        local_search: model.variable_colors.clone().map(|colors| LocalSearchSetting {
+            mode: config.local_search,
+            colors,
+            anneal: model.anneal.clone(),
+            sweeps: config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)),
+        }),
+    };
+    let seed = config.seed;
+    // Population and offspring, their fitness, the FI counters.
+    let per_solution = 2 * problem.variables() as u128 + 24;
+    let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+        fits_in_memory(size, per_solution)?;
+        Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
+    };
+    Ok(("cpu (serial)".to_string(), Ims::new(config.ims(), Box::new(factory))?))
+}
+
+/// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
+/// else on the CPU backend (`config.anneal_sweeps` decided).
+fn parallel_ims<'a>(
+    problem: &'a dyn GrayBoxProblem,
+    config: &RunConfig,
+    gpu: Option<Arc<cuda::Gpu>>,
+    model: &Model,
+    stop: &StopCheck,
+) -> Result<(String, Ims<'a>)> {
+    let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("parallel GOM needs colour groups".into()))?;
+    let mut layout = GroupLayout::new(problem, &model.fos, groups, stop)?;
+    if let Some(colors) = &model.variable_colors {
+        layout.variable_colors = (**colors).clone();
+        layout.anneal = (*model.anneal).clone();
+    }
+    let layout = Arc::new(layout);
+    let hybrid = Hybrid {
+        forced_improvement: config.forced_improvement,
+        local_search: config.local_search,
+        anneal_sweeps: config.anneal_sweeps.unwrap_or(0),
+    };
+    // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),
+    // fitness, and a row of donors, deltas, masks and subfunction differences per solution.
+    let per_solution =
+        3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
+    let seed = config.seed;
+    match gpu {
+        Some(gpu) => {
+            let name = format!("cuda ({})", gpu.name());
+            let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit_bytes(), stop)?;
+            let tuning = config.cuda;
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, layout.variables as u128 + 16)?;
+                    let seed = population_seed(seed, index);
+                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let fitness = population.fitness.clone();
+                    let backend =
+                        cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, &tuning)?;
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
+                };
+            Ok((name, Ims::new(config.ims(), Box::new(factory))?))
+        }
+        None => {
+            let pool = Arc::new(cpu::thread_pool(config.threads)?);
+            let name = format!("cpu ({} threads)", pool.current_num_threads());
+            let factory =
+                move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
+                    fits_in_memory(size, per_solution)?;
+                    let seed = population_seed(seed, index);
+                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let fitness = population.fitness.clone();
+                    let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone())?;
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
+                };
+            Ok((name, Ims::new(config.ims(), Box::new(factory))?))
+        }
+    }
+}
+
+/// The process's peak resident set size in bytes (VmHWM of /proc/self/status), where the system
+/// tells it: since the process started or since the last [`reset_peak_resident_memory`].
+pub fn peak_resident_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// Starts a new peak of [`peak_resident_memory`] at the present resident size (Linux: writing 5
+/// to /proc/self/clear_refs), so that a phase's own peak can be read after it; false where the
+/// system does not allow it (the peak then stays the process's).
+pub fn reset_peak_resident_memory() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// Named facts as a JSON object, in their order; a value that reads as an integer (or else as a
+/// finite number) becomes a number.
+pub fn facts_json(facts: Vec<(&'static str, String)>) -> serde_json::Map<String, serde_json::Value> {
+    facts
+        .into_iter()
+        .map(|(k, v)| {
+            let number = v.parse::<i64>().map(serde_json::Value::from).ok().or_else(|| {
+                v.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(serde_json::Value::Number)
+            });
+            (k.to_string(), number.unwrap_or(serde_json::Value::String(v)))
+        })
+        .collect()
+}
