@@ -60,11 +60,14 @@ impl InstanceArgs {
             let dir = data::data_dir(self.instances_dir.as_deref())?;
             let rows = data::read_best_known(&dir)?;
             let row = data::find(&rows, set, name)?;
-            let problem = load::read(&row.path(&dir), None)?;
+            let problem = load::read(&row.path(&dir), None, &super::signal::stop_check())?;
             return Ok(LoadedInstance { problem, best_known: Some(row.best_known), is_optimal: row.is_optimal });
         }
         if let Some(path) = &self.instance {
-            let problem = load::read(path, self.problem)?;
+            let problem = load::read(path, self.problem, &super::signal::stop_check())?;
+            for warning in problem.warnings() {
+                eprintln!("warning: {warning}");
+            }
             let known = data::data_dir(self.instances_dir.as_deref()).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });

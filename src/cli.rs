@@ -263,7 +263,12 @@ pub fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", message(&e));
-            ExitCode::from(if matches!(e, Error::Internal(_)) { EXIT_INTERNAL } else { 2 })
+            // Stopped before a result (while reading the instance): the signal's status.
+            ExitCode::from(match e {
+                Error::Internal(_) => EXIT_INTERNAL,
+                Error::Stopped(_) => signal::received().unwrap_or(2),
+                _ => 2,
+            })
         }
     }
 }

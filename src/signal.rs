@@ -81,6 +81,15 @@ pub fn received() -> Option<u8> {
     })
 }
 
+/// A check of the first signal, for a phase that stops on it (reading an instance), when
+/// [`install`] has installed the handlers; one that never stops otherwise.
+pub fn stop_check() -> pgomea::stop::StopCheck {
+    match FLAGS.get() {
+        Some(Ok(flags)) => pgomea::stop::StopCheck::new(None, Some(flags.stop.clone())),
+        _ => pgomea::stop::StopCheck::never(),
+    }
+}
+
 /// The signal's name for messages.
 pub fn name(code: u8) -> &'static str {
     if code == EXIT_SIGTERM { "SIGTERM" } else { "SIGINT" }

@@ -59,7 +59,7 @@ fn comment_lines_come_before_the_header_and_one_may_state_the_optimum() {
     let total = torus.total_weight().unwrap();
     assert_eq!(torus.optimum, Some(total));
     torus.write(&path).unwrap();
-    assert_eq!(load::read(&path, None).unwrap().known_optimum(), Some(total));
+    assert_eq!(load::read(&path, None, &pgomea::stop::StopCheck::never()).unwrap().known_optimum(), Some(total));
     assert_eq!(MaxCut::new(Graph::read(&path).unwrap()).unwrap().known_optimum(), Some(total));
 }
 
@@ -272,7 +272,7 @@ fn generate_torus_states_its_optimum_and_run_reaches_it_as_best_known() {
 /// optimum; returns the problem.
 fn round_trip(graph: &Graph, path: &std::path::Path) -> Box<dyn GrayBoxProblem> {
     graph.write(path).unwrap();
-    let p = load::read(path, None).unwrap();
+    let p = load::read(path, None, &pgomea::stop::StopCheck::never()).unwrap();
     assert_eq!((p.variables(), p.subfunctions()), (graph.vertices, graph.edges.len()));
     assert_eq!(p.known_optimum(), graph.optimum);
     for (k, e) in graph.edges.iter().enumerate() {

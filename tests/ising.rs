@@ -230,7 +230,7 @@ fn the_formats_are_found_by_extension_or_content_or_forced() {
     ] {
         let path = d.join(name);
         std::fs::write(&path, text).unwrap();
-        let p = load::read(&path, format).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let p = load::read(&path, format, &pgomea::stop::StopCheck::never()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(p.problem_type(), kind, "{name}");
         assert_eq!(p.name(), path.file_stem().unwrap().to_str().unwrap());
     }
@@ -265,7 +265,7 @@ fn a_run_reports_the_model_energy_beside_the_fitness() {
     let model: Vec<u8> = v["model_solution"].as_str().unwrap().bytes().map(|b| b - b'0').collect();
     assert_eq!(model.len(), 3);
     assert_eq!(m.energy(&model), -1500);
-    let p = load::read(&path, None).unwrap();
+    let p = load::read(&path, None, &pgomea::stop::StopCheck::never()).unwrap();
     assert_eq!(p.energy(v["best_fitness"].as_i64().unwrap()).unwrap().to_string(), "-1.5");
     let text = Command::new(env!("CARGO_BIN_EXE_pgomea"))
         .args(["run", "--quiet", "--max-evals", "200", "--instance"])

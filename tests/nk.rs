@@ -16,6 +16,7 @@ use pgomea::problem::load::{self, ProblemFormat};
 use pgomea::problem::nk;
 use pgomea::problem::tables::TableProblem;
 use pgomea::solve::Algorithm;
+use pgomea::stop::StopCheck;
 
 fn brute_force(p: &dyn GrayBoxProblem) -> i64 {
     let l = p.variables();
@@ -27,7 +28,7 @@ fn brute_force(p: &dyn GrayBoxProblem) -> i64 {
 fn the_dynamic_programming_optimum_is_the_enumerated_one_and_is_attained() {
     for (n, k, seed) in [(1, 1, 1), (5, 1, 2), (6, 2, 3), (9, 3, 4), (12, 4, 5), (14, 5, 6), (13, 13, 7), (16, 6, 8)] {
         let p = nk::sliding_window(n, k, seed).unwrap();
-        let (value, witness) = nk::optimum(p.functions()).unwrap();
+        let (value, witness) = pgomea::problem::tables::sliding_window_optimum(p.functions()).unwrap();
         assert_eq!(value, brute_force(&p), "n {n} k {k}");
         assert_eq!(p.evaluate(&witness), value, "n {n} k {k}: the witness attains the optimum");
         assert_eq!(p.optimum, Some(value));
@@ -35,7 +36,7 @@ fn the_dynamic_programming_optimum_is_the_enumerated_one_and_is_attained() {
     }
     // Not sliding windows: no claim.
     let p = TableProblem::new("x", "tables", 3, &[(vec![0, 2], vec![1, 2, 3, 4])], None).unwrap();
-    assert!(nk::optimum(p.functions()).is_none());
+    assert!(pgomea::problem::tables::sliding_window_optimum(p.functions()).is_none());
 }
 
 #[test]
@@ -57,7 +58,7 @@ fn generator_arguments_are_checked() {
 #[test]
 fn the_nk_format_round_trips() {
     let p = nk::sliding_window(30, 4, 2).unwrap();
-    let q = TableProblem::parse(&p.to_text(), "x.nk", "x").unwrap();
+    let q = TableProblem::parse(&p.to_text(), "x.nk", "x", &StopCheck::never()).unwrap();
     assert_eq!(q.to_text().lines().skip(1).collect::<Vec<_>>(), p.to_text().lines().skip(1).collect::<Vec<_>>());
     assert_eq!(q.optimum, p.optimum);
     assert_eq!(q.problem_type, "nk");
@@ -67,7 +68,7 @@ fn the_nk_format_round_trips() {
         assert_eq!(p.evaluate(&x), q.evaluate(&x));
     }
     // The bit order: x_V1 is the most significant bit of the table index.
-    let t = TableProblem::parse("p tables 2 1\nf 2 2 1 0 10 20 30\n", "t.nk", "t").unwrap();
+    let t = TableProblem::parse("p tables 2 1\nf 2 2 1 0 10 20 30\n", "t.nk", "t", &StopCheck::never()).unwrap();
     assert_eq!(t.evaluate(&[0, 0]), 0); // index 0
     assert_eq!(t.evaluate(&[0, 1]), 20); // x_2 = 1 is the top bit: index 2
     assert_eq!(t.evaluate(&[1, 0]), 10); // x_1 = 1: index 1
@@ -99,10 +100,16 @@ fn every_malformed_nk_file_names_file_and_line() {
         ("p nk 2 2\nf 1 1 0 9223372036854775807\nf 1 2 0 9223372036854775807\n", 1, "beyond 64-bit integers"),
     ];
     for &(text, line, what) in cases {
-        common::assert_parse_error(TableProblem::parse(text, "bad.nk", "bad"), text, "bad.nk", line, what);
+        common::assert_parse_error(
+            TableProblem::parse(text, "bad.nk", "bad", &StopCheck::never()),
+            text,
+            "bad.nk",
+            line,
+            what,
+        );
     }
     // Comments and blank lines anywhere.
-    TableProblem::parse("c a\n\np nk 2 1\nc b\n\nf 1 1 0 1\nc end\n", "ok.nk", "ok").unwrap();
+    TableProblem::parse("c a\n\np nk 2 1\nc b\n\nf 1 1 0 1\nc end\n", "ok.nk", "ok", &StopCheck::never()).unwrap();
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -117,15 +124,18 @@ fn the_format_is_detected_from_the_extension_or_the_first_line_and_can_be_forced
     let text = nk::sliding_window(20, 3, 1).unwrap().to_text();
     for name in ["a.nk", "a.dat", "a"] {
         std::fs::write(d.join(name), &text).unwrap();
-        let p = load::read(&d.join(name), None).unwrap();
+        let p = load::read(&d.join(name), None, &StopCheck::never()).unwrap();
         assert_eq!(p.problem_type(), "nk", "{name}");
     }
     // A .txt file is a graph unless forced.
     std::fs::write(d.join("a.txt"), &text).unwrap();
-    assert!(load::read(&d.join("a.txt"), None).is_err());
-    assert_eq!(load::read(&d.join("a.txt"), Some(ProblemFormat::Nk)).unwrap().problem_type(), "nk");
+    assert!(load::read(&d.join("a.txt"), None, &StopCheck::never()).is_err());
+    assert_eq!(
+        load::read(&d.join("a.txt"), Some(ProblemFormat::Nk), &StopCheck::never()).unwrap().problem_type(),
+        "nk"
+    );
     std::fs::write(d.join("g"), "3 2\n1 2 5\n2 3 1\n").unwrap();
-    assert_eq!(load::read(&d.join("g"), None).unwrap().problem_type(), "max-cut");
+    assert_eq!(load::read(&d.join("g"), None, &StopCheck::never()).unwrap().problem_type(), "max-cut");
     assert_eq!(ProblemFormat::parse("nk").unwrap(), ProblemFormat::Nk);
 }
 

@@ -19,6 +19,7 @@ use pgomea::problem::maxsat::{self, MaxSat, SatFormat};
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::{GrayBoxProblem, mk, nk, trap};
 use pgomea::solve::{Algorithm, Outcome};
+use pgomea::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
 fn brute_force(p: &dyn GrayBoxProblem) -> i64 {
@@ -69,7 +70,7 @@ fn to_optimum(opt: i64) -> Limits {
 // ------------------------------------------------------------------------------------------
 
 fn sat(text: &str, file: &str) -> MaxSat {
-    MaxSat::parse(text, file, "t").unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    MaxSat::parse(text, file, "t", &StopCheck::never()).unwrap_or_else(|e| panic!("{text:?}: {e}"))
 }
 
 /// The clauses of an instance as signed 1-based literals with their weights.
@@ -189,7 +190,7 @@ fn every_malformed_sat_file_names_file_and_line() {
         ("1 2 0\np cnf 2 1\n", "b.wcnf", 2, "must come before the clauses"),
     ];
     for &(text, file, line, what) in cases {
-        common::assert_parse_error(MaxSat::parse(text, file, "b"), text, file, line, what);
+        common::assert_parse_error(MaxSat::parse(text, file, "b", &StopCheck::never()), text, file, line, what);
     }
 }
 
@@ -219,7 +220,7 @@ fn satlib_uf20_and_uf50_are_satisfied_by_serial_and_parallel_gomea() {
             eprintln!("SKIPPED: {} is not there", path.display());
             continue;
         }
-        let p = load::read(&path, None).unwrap();
+        let p = load::read(&path, None, &StopCheck::never()).unwrap();
         assert_eq!((p.problem_type(), p.subfunctions()), ("max-sat", m));
         for (algorithm, linkage) in [
             (Algorithm::Serial, LinkageModel::Flt),
@@ -272,7 +273,7 @@ fn traps_are_deceptive_with_the_optimum_at_all_ones() {
     assert_eq!(a, trap::concatenated(5, 20, 1, true).unwrap().to_text());
     assert_ne!(a, trap::concatenated(5, 20, 2, true).unwrap().to_text());
     // The file says what it is, and its optimum.
-    let q = TableProblem::parse(&a, "t.nk", "t").unwrap();
+    let q = TableProblem::parse(&a, "t.nk", "t", &StopCheck::never()).unwrap();
     assert_eq!((q.problem_type.as_str(), q.optimum), ("trap", Some(100)));
     assert!(trap::concatenated(0, 3, 1, false).is_err());
     assert!(trap::concatenated(17, 3, 1, false).is_err());
@@ -333,7 +334,7 @@ fn mk_files_round_trip_and_evaluate_as_the_format_says() {
     let p = nk::random_neighbourhood(30, 4, 2).unwrap();
     let text = mk::to_text(&p);
     assert!(text.lines().nth(1) == Some("p NK 30 4"), "{text}");
-    let q = mk::parse(&text, "x.mk", "x").unwrap();
+    let q = mk::parse(&text, "x.mk", "x", &StopCheck::never()).unwrap();
     assert_eq!(q.problem_type, "nk");
     let mut rng = SplitMix64::new(5);
     for _ in 0..50 {
@@ -342,7 +343,8 @@ fn mk_files_round_trip_and_evaluate_as_the_format_says() {
     }
     // 0-based variables, the first listed the most significant bit; comments, blank lines and
     // a header without K.
-    let t = mk::parse("c a\np MK 3\n\nm 2 0\nc between\n0 10 20 30\nm 1\n5 6\n", "t.mk", "t").unwrap();
+    let t =
+        mk::parse("c a\np MK 3\n\nm 2 0\nc between\n0 10 20 30\nm 1\n5 6\n", "t.mk", "t", &StopCheck::never()).unwrap();
     assert_eq!(t.problem_type, "mk");
     assert_eq!(t.evaluate(&[0, 0, 0]), 5);
     assert_eq!(t.evaluate(&[0, 0, 1]), 20 + 5, "x_2 is the top bit: index 2");
@@ -375,7 +377,7 @@ fn every_malformed_mk_file_names_file_and_line() {
         ("p MK 3 1\nm 0\n9223372036854775807 0\nm 1\n9223372036854775807 0\n", 1, "beyond 64-bit integers"),
     ];
     for &(text, line, what) in cases {
-        common::assert_parse_error(mk::parse(text, "bad.mk", "bad"), text, "bad.mk", line, what);
+        common::assert_parse_error(mk::parse(text, "bad.mk", "bad", &StopCheck::never()), text, "bad.mk", line, what);
     }
 }
 
@@ -400,29 +402,47 @@ fn every_format_is_detected_from_its_extension_or_content() {
     ];
     for (name, text, kind) in cases {
         std::fs::write(d.join(name), text).unwrap();
-        let p = load::read(&d.join(name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let p = load::read(&d.join(name), None, &StopCheck::never()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(p.problem_type(), *kind, "{name}");
     }
     // The .nk and MK readers tell each other's files apart by content; a forced format wins.
     assert_eq!(ProblemFormat::detect(std::path::Path::new("x"), &mk_text), ProblemFormat::Mk);
     assert_eq!(ProblemFormat::detect(std::path::Path::new("x"), &nk_text), ProblemFormat::Nk);
     std::fs::write(d.join("sat.txt"), "p cnf 2 1\n1 -2 0\n").unwrap();
-    assert!(load::read(&d.join("sat.txt"), None).is_err(), ".txt is a graph");
-    assert_eq!(load::read(&d.join("sat.txt"), Some(ProblemFormat::MaxSat)).unwrap().problem_type(), "max-sat");
-    assert_eq!(load::read(&d.join("mk-noext"), Some(ProblemFormat::Mk)).unwrap().subfunctions(), 18);
+    assert!(load::read(&d.join("sat.txt"), None, &StopCheck::never()).is_err(), ".txt is a graph");
+    assert_eq!(
+        load::read(&d.join("sat.txt"), Some(ProblemFormat::MaxSat), &StopCheck::never()).unwrap().problem_type(),
+        "max-sat"
+    );
+    assert_eq!(
+        load::read(&d.join("mk-noext"), Some(ProblemFormat::Mk), &StopCheck::never()).unwrap().subfunctions(),
+        18
+    );
     // Files of sliding windows that state no optimum (the MK format cannot) get the exact one.
     let optimum = nk::sliding_window(20, 3, 1).unwrap().optimum;
     assert!(optimum.is_some());
-    assert_eq!(load::read(&d.join("a.mk"), None).unwrap().known_optimum(), optimum);
+    assert_eq!(load::read(&d.join("a.mk"), None, &StopCheck::never()).unwrap().known_optimum(), optimum);
     std::fs::write(d.join("no-o.nk"), nk_text.lines().filter(|l| !l.starts_with("o ")).collect::<Vec<_>>().join("\n"))
         .unwrap();
-    assert_eq!(load::read(&d.join("no-o.nk"), None).unwrap().known_optimum(), optimum);
+    assert_eq!(load::read(&d.join("no-o.nk"), None, &StopCheck::never()).unwrap().known_optimum(), optimum);
     std::fs::write(d.join("w.mk"), "p MK 2 2\nm 0 1\n4 7 1 0\n").unwrap();
-    assert_eq!(load::read(&d.join("w.mk"), None).unwrap().known_optimum(), Some(7), "one window over both");
-    assert_eq!(load::read(&d.join("mk2-noext"), None).unwrap().known_optimum(), None, "x_1 read by none");
+    assert_eq!(
+        load::read(&d.join("w.mk"), None, &StopCheck::never()).unwrap().known_optimum(),
+        Some(7),
+        "one window over both"
+    );
+    assert_eq!(
+        load::read(&d.join("mk2-noext"), None, &StopCheck::never()).unwrap().known_optimum(),
+        None,
+        "x_1 read by none"
+    );
     let random = mk::to_text(&nk::random_neighbourhood(20, 3, 1).unwrap());
     std::fs::write(d.join("r.mk"), random).unwrap();
-    assert_eq!(load::read(&d.join("r.mk"), None).unwrap().known_optimum(), None, "not sliding windows: no claim");
+    assert_eq!(
+        load::read(&d.join("r.mk"), None, &StopCheck::never()).unwrap().known_optimum(),
+        None,
+        "not sliding windows: no claim"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -434,7 +454,7 @@ fn one_of_every_kind() -> Vec<Box<dyn GrayBoxProblem>> {
     let weighted = MaxSat::parse(
         "p wcnf 40 9 1000\n1000 1 -2 3 0\n7 -1 2 0\n5 4 -4 5 0\n3 -5 6 7 8 9 10 0\n6 0\n1000 -11 12 0\n2 13 13 -14 0\n9 -20 0\n4 30 -31 40 -39 0\n",
         "w.wcnf",
-        "w",
+        "w", &StopCheck::never(),
     )
     .unwrap();
     let w = WeightRange { min: -2, max: 5 };
@@ -581,7 +601,24 @@ fn the_cli_generates_runs_and_describes_every_kind() {
         (j["problem"].as_str(), j["clauses"].as_i64(), j["total_weight"].as_i64()),
         (Some("max-sat"), Some(255), Some(255))
     );
-    assert!(j["optimum"].as_str().unwrap().starts_with("unknown"), "a cnf file does not prove its optimum");
+    // The generator planted a satisfying assignment and says so in the file (`c optimum 255`).
+    assert_eq!((j["optimum"].as_i64(), j["best_known"].as_i64()), (Some(255), Some(255)));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&pgomea(&[
+        "run",
+        "--target",
+        "best-known",
+        "--time-limit",
+        "60",
+        "--json",
+        "-q",
+        "--instance",
+        &s(&sat_file),
+    ])))
+    .unwrap();
+    assert_eq!((j["best_fitness"].as_i64(), j["reached_target"].as_bool()), (Some(255), Some(true)));
+    // A cnf file of another source proves no optimum.
+    std::fs::write(d.join("plain.cnf"), "p cnf 3 2\n1 -2 0\n2 3 0\n").unwrap();
+    assert!(info(&d.join("plain.cnf"))["optimum"].as_str().unwrap().starts_with("unknown"));
     let j = info(&trap_file);
     assert_eq!(
         (j["problem"].as_str(), j["arity_max"].as_i64(), j["best_known"].as_i64()),
@@ -630,8 +667,8 @@ fn experiment_runs_on_any_kind() {
     for r in &records {
         let (vars, subs) = if r.instance == "tr" { (40, 10) } else { (40, 170) };
         assert_eq!((r.variables, r.subfunctions), (vars, subs), "{}", r.run_id);
-        // The trap file states its optimum; a cnf file does not.
-        assert_eq!(r.best_known, if r.instance == "tr" { Some(40) } else { None });
+        // Both generated files state their optimum.
+        assert_eq!(r.best_known, if r.instance == "tr" { Some(40) } else { Some(170) });
     }
 }
 
@@ -649,4 +686,38 @@ fn records_of_pgomea_0_1_still_load() {
     std::fs::write(&path, old).unwrap();
     let r = pgomea_cli::experiment::store::load(&path).unwrap();
     assert_eq!((r.variables, r.subfunctions), (800, 19176));
+}
+
+#[test]
+fn generated_files_carry_their_optimum_through_the_readers() {
+    let d = scratch("carried-optimum");
+    let read = |name: &str, text: &str| {
+        std::fs::write(d.join(name), text).unwrap();
+        load::read(&d.join(name), None, &StopCheck::never()).unwrap_or_else(|e| panic!("{name}: {e}")).known_optimum()
+    };
+    for shuffle in [false, true] {
+        assert_eq!(read("t.nk", &trap::concatenated(4, 7, 3, shuffle).unwrap().to_text()), Some(28));
+    }
+    let adjacent = nk::sliding_window(40, 4, 5).unwrap();
+    assert!(adjacent.optimum.is_some());
+    assert_eq!(read("a.nk", &adjacent.to_text()), adjacent.optimum);
+    assert_eq!(read("a.mk", &mk::to_text(&adjacent)), adjacent.optimum, "computed again from the windows");
+    let random = nk::random_neighbourhood(40, 4, 5).unwrap();
+    assert_eq!((read("r.nk", &random.to_text()), read("r.mk", &mk::to_text(&random))), (None, None));
+    let (sat, _) = maxsat::planted_3sat(50, 210, 6).unwrap();
+    let text = sat.to_text();
+    assert!(text.lines().take(3).any(|l| l == "c optimum 210"), "{text}");
+    assert_eq!(read("s.cnf", &text), Some(210));
+    // The comment counts before the header only (after it, it is any comment), once, and within
+    // the fitness range of the clauses.
+    assert_eq!(read("late.cnf", "p cnf 2 1\nc optimum 1\n1 0\n"), None);
+    let cases: &[(&str, usize, &str)] = &[
+        ("c optimum 2\np cnf 2 1\n1 0\n", 1, "the stated optimum 2 is outside the fitness range 0..=1"),
+        ("c optimum 1\nc optimum 1\np cnf 2 1\n1 0\n", 2, "a second `c optimum` line (the first is line 1)"),
+        ("c optimum 5\nc\nh 1 0\n", 1, "the stated optimum 5 is outside the fitness range 0..=1"),
+    ];
+    for &(text, line, what) in cases {
+        common::assert_parse_error(MaxSat::parse(text, "o.wcnf", "o", &StopCheck::never()), text, "o.wcnf", line, what);
+    }
+    assert_eq!(MaxSat::parse("c optimum 1\nh 1 0\n", "o.wcnf", "o", &StopCheck::never()).unwrap().optimum, Some(1));
 }

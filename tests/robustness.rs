@@ -394,7 +394,7 @@ fn parse_both(bytes: &[u8], seed: u64) {
             assert_eq!(p.evaluate(&x) as i128, cut, "seed {seed}");
         }
     }
-    if let Ok(p) = TableProblem::parse(&text, "fuzz.nk", "fuzz") {
+    if let Ok(p) = TableProblem::parse(&text, "fuzz.nk", "fuzz", &StopCheck::never()) {
         let f = p.functions();
         let x: Vec<u8> = (0..f.variables()).map(|i| (seed >> (i % 64) & 1) as u8).collect();
         let (lo, hi) = f.fitness_bounds();
@@ -433,13 +433,15 @@ fn headers_larger_than_the_file_or_the_memory_are_refused_before_allocating() {
     let sparse = d.join("sparse.txt");
     std::fs::File::create(&sparse).unwrap().set_len(1 << 42).unwrap();
     let t = Instant::now();
-    refused(&["run", "--instance", sparse.to_str().unwrap(), "--quiet"], "more than half the memory available");
+    refused(&["run", "--instance", sparse.to_str().unwrap(), "--quiet"], "more than half the memory");
     assert!(t.elapsed() < Duration::from_secs(10));
+    // Under a 4 GiB address-space limit, so that the refusals do not depend on the machine's
+    // memory (two billion isolated vertices fit in some).
     for (name, content, needle) in cases {
         let path = d.join(name);
         std::fs::write(&path, content).unwrap();
         let t = Instant::now();
-        refused(&["run", "--instance", path.to_str().unwrap(), "--quiet"], needle);
+        refused_under("-v", 4 * GIB_KIB, &["run", "--instance", path.to_str().unwrap(), "--quiet"], &[needle]);
         assert!(t.elapsed() < Duration::from_secs(10), "{name}");
     }
 }
@@ -726,6 +728,397 @@ fn help_states_the_exit_statuses_and_signals() {
         let out = String::from_utf8_lossy(&o.stdout);
         for needle in ["Exit status: 0", "2 refused", "70 internal", "130 (SIGINT)", "143", "second signal"] {
             assert!(out.contains(needle), "{args:?}: {needle} missing from\n{out}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. Memory, the process's own limits, files that contradict themselves, stopping a read
+//    (issue 19).
+
+/// 1 GiB in KiB, for `ulimit -v` and `ulimit -d`.
+const GIB_KIB: u64 = 1 << 20;
+
+/// The binary under a limit set by `ulimit FLAG KIB` (`-v`: address space, `-d`: data).
+fn limited(flag: &str, kib: u64, args: &[&str]) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit {flag} {kib} && exec \"$0\" \"$@\""))
+        .arg(EXE)
+        .args(args)
+        .output()
+        .expect("sh runs the binary")
+}
+
+/// Refused under a limit: exit status 2 and a message containing every needle, not an abort.
+fn refused_under(flag: &str, kib: u64, args: &[&str], needles: &[&str]) {
+    let o = limited(flag, kib, args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "ulimit {flag} {kib}: {args:?}: {err}");
+    for needle in needles {
+        assert!(err.contains(needle), "ulimit {flag} {kib}: {args:?}: `{err}` should mention `{needle}`");
+    }
+    assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{args:?}: {err}");
+}
+
+#[test]
+fn every_generator_checks_the_memory_before_allocating() {
+    // Each would take from 24 GiB to 128 GiB; under a 4 GiB address-space limit the check says so
+    // (before, these aborted, or filled the machine without the limit).
+    let cases: &[&[&str]] = &[
+        &["nk", "--neighbourhood", "random", "--n", "60000", "--k", "16"],
+        &["nk", "--neighbourhood", "random", "--n", "2000000000", "--k", "1"],
+        &["nk", "--n", "2000000000", "--k", "1"],
+        &["trap", "--k", "16", "--blocks", "60000"],
+        &["trap", "--k", "1", "--blocks", "2000000000"],
+        &["sat", "--n", "100", "--m", "1431655765"],
+        &["sat", "--n", "2000000000", "--m", "1"],
+    ];
+    let d = scratch("generators");
+    let out = d.join("out");
+    for case in cases {
+        let mut args = vec!["generate"];
+        args.extend_from_slice(case);
+        args.extend(["-o", out.to_str().unwrap()]);
+        refused_under("-v", 4 * GIB_KIB, &args, &["would need about", "of memory"]);
+        assert!(!out.exists(), "{case:?}: nothing written");
+    }
+}
+
+#[test]
+fn headers_beyond_the_process_limits_are_refused_before_allocating() {
+    let d = scratch("limits");
+    // (file, text, what the refusal names): each needs more than 1 GiB, which the machine may well
+    // have; the process's limit does not (before, the check read MemAvailable alone, passed, and
+    // the allocation aborted the process).
+    let cases: &[(&str, &str, &str)] = &[
+        ("huge.cnf", "p cnf 2147483647 1\n1 0\n", "huge.cnf:1: "),
+        ("huge.wcnf", "h 2147483647 0\n", "huge.wcnf:1: "),
+        ("mid.cnf", "c a comment\np cnf 100000000 1\n1 0\n", "mid.cnf:2: "),
+        ("mid.wcnf", "p wcnf 100000000 1 9\n9 1 0\n", "mid.wcnf:1: "),
+        ("mid.nk", "p nk 1000000000 1\nf 1 1 0 1\n", "mid.nk:1: "),
+        ("mid.mk", "p MK 1000000000 1\nm 0\n0 1\n", "mid.mk:1: "),
+        ("graph.txt", "100000000 0\n", "graph.txt: "),
+    ];
+    for (name, text, at) in cases {
+        let path = d.join(name);
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        let t = Instant::now();
+        refused_under("-v", GIB_KIB, &["info", "--instance", file], &[at, "RLIMIT_AS, ulimit -v"]);
+        refused_under("-d", GIB_KIB, &["info", "--instance", file], &[at, "RLIMIT_DATA, ulimit -d"]);
+        assert!(t.elapsed() < Duration::from_secs(20), "{name}: {:?}", t.elapsed());
+    }
+    // Within the limit the same kind of file is read.
+    let small = d.join("small.cnf");
+    std::fs::write(&small, "p cnf 1000000 1\n1 0\n").unwrap();
+    let o = limited("-v", GIB_KIB, &["info", "--instance", small.to_str().unwrap(), "--linkage", "univariate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_wcnf_top_that_does_not_outweigh_the_soft_clauses_is_raised_with_a_warning() {
+    use pgomea::problem::maxsat::MaxSat;
+    // TOP 5, but the soft clauses weigh 6 together: as written, breaking the hard clause (x1)
+    // would be worth more (6) than keeping it (5).
+    let text = "p wcnf 1 3 5\n5 1 0\n3 -1 0\n3 -1 0\n";
+    let p = MaxSat::parse(text, "top.wcnf", "top", &StopCheck::never()).unwrap();
+    let warnings = p.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].starts_with("top.wcnf:1: the top weight 5 does not exceed"), "{}", warnings[0]);
+    assert_eq!((p.top, p.clause(0).1, p.is_hard(0), p.is_hard(1)), (Some(7), 7, true, false));
+    // The best assignment keeps the hard clause.
+    assert!(p.evaluate(&[1]) > p.evaluate(&[0]));
+    // A TOP above the soft weights, or no clause of weight TOP, changes nothing.
+    for text in ["p wcnf 1 3 7\n7 1 0\n3 -1 0\n3 -1 0\n", "p wcnf 1 2 5\n3 -1 0\n3 -1 0\n"] {
+        let q = MaxSat::parse(text, "ok.wcnf", "ok", &StopCheck::never()).unwrap();
+        assert!(q.warnings().is_empty(), "{text}");
+    }
+    // On the command line: a warning on stderr, and a best solution that keeps every hard clause.
+    let d = scratch("top");
+    let path = d.join("top.wcnf");
+    std::fs::write(&path, text).unwrap();
+    let o = pgomea(&["run", "--instance", path.to_str().unwrap(), "--max-evals", "200", "--json", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: ") && stderr(&o).contains("weigh 7"), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["best_fitness"].as_i64(), v["report"]["unsatisfied_hard_clauses"].as_i64()), (Some(7), Some(0)));
+}
+
+#[test]
+fn an_nk_optimum_that_its_tables_contradict_is_refused() {
+    // (text, line, what): above the largest fitness, below the least, and not the exact optimum of
+    // sliding windows (two windows over three variables: the best is 3 + 3 at genes 1 1 1).
+    let cases: &[(&str, usize, &str)] = &[
+        ("p nk 2 1\no 100\nf 2 1 2 0 1 2 3\n", 2, "the stated optimum 100 is above the largest fitness"),
+        ("p nk 2 1\nf 2 1 2 5 6 7 8\nc late\no 4\n", 4, "the stated optimum 4 is below the least fitness"),
+        ("p nk 3 2\no 5\nf 2 1 2 0 1 2 3\nf 2 2 3 0 1 2 3\n", 2, "not the exact optimum 6"),
+    ];
+    for &(text, line, what) in cases {
+        let e = TableProblem::parse(text, "o.nk", "o", &StopCheck::never()).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("o.nk:{line}: ")) && e.contains(what), "{text:?}: {e}");
+    }
+    let q = TableProblem::parse("p nk 3 2\no 6\nf 2 1 2 0 1 2 3\nf 2 2 3 0 1 2 3\n", "o.nk", "o", &StopCheck::never());
+    assert_eq!(q.unwrap().optimum, Some(6));
+    // `--target best-known` on such a file is refused at once, not run to its limit.
+    let d = scratch("nk-optimum");
+    let path = d.join("bad.nk");
+    std::fs::write(&path, cases[0].0).unwrap();
+    let t = Instant::now();
+    refused(&["run", "--instance", path.to_str().unwrap(), "--target", "best-known", "--time-limit", "60"], ":2: ");
+    assert!(t.elapsed() < Duration::from_secs(10));
+}
+
+/// The texts of one instance in every format a reader takes, each large enough for several
+/// pieces (`lines` subfunctions).
+fn every_format(lines: usize) -> Vec<(&'static str, String)> {
+    let mut rng = SplitMix64::new(lines as u64);
+    let n = 1000;
+    let mut cnf = format!("p cnf {n} {lines}\n");
+    let mut wcnf = format!("p wcnf {n} {lines} 1000000000\n");
+    let mut modern = String::new();
+    let mut nk = format!("p nk {n} {lines}\n");
+    let mut mk = format!("p MK {n} 3\n");
+    for s in 0..lines {
+        let vars: Vec<usize> = (0..3).map(|_| 1 + rng.index(n)).collect();
+        let clause: String =
+            vars.iter().map(|v| format!("{} ", if rng.coin() { *v as i64 } else { -(*v as i64) })).collect();
+        cnf.push_str(&format!("{clause}0\n"));
+        wcnf.push_str(&format!("{} {clause}0\n", 1 + s % 7));
+        modern.push_str(&format!("{} {clause}0\n", if s % 5 == 0 { "h".to_string() } else { (1 + s % 7).to_string() }));
+        let table: String = (0..8).map(|_| format!(" {}", rng.index(100))).collect();
+        let distinct = [s % n, (s + 1) % n, (s + 2) % n];
+        nk.push_str(&format!("f 3 {} {} {}{table}\n", distinct[0] + 1, distinct[1] + 1, distinct[2] + 1));
+        mk.push_str(&format!("m {} {} {}\n{}\n", distinct[0], distinct[1], distinct[2], table.trim()));
+    }
+    vec![("f.cnf", cnf), ("f.wcnf", wcnf), ("g.wcnf", modern), ("f.nk", nk), ("f.mk", mk)]
+}
+
+#[test]
+fn every_reader_stops_when_asked() {
+    use pgomea::problem::load;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let d = scratch("stop");
+    let graph = generate::random(2000, 20000, WeightRange { min: 1, max: 9 }, 1).unwrap().to_text();
+    let mut files = every_format(50_000);
+    files.push(("f.txt", graph));
+    let flag = Arc::new(AtomicBool::new(true));
+    let past = Instant::now() - Duration::from_millis(1);
+    for (name, text) in &files {
+        let path = d.join(name);
+        std::fs::write(&path, text).unwrap();
+        assert!(load::read(&path, None, &StopCheck::never()).is_ok(), "{name}");
+        for (check, reason) in [
+            (StopCheck::new(None, Some(flag.clone())), StopReason::Interrupted),
+            (StopCheck::new(Some(past), None), StopReason::TimeLimit),
+        ] {
+            match load::read(&path, None, &check) {
+                Err(Error::Stopped(r)) => assert_eq!(r, reason, "{name}"),
+                Err(e) => panic!("{name}: {e}"),
+                Ok(_) => panic!("{name}: read although asked to stop"),
+            }
+        }
+    }
+    // Checked during the parse, not only before it: a deadline passed in the middle of a large
+    // text ends the parse within well under a second.
+    let text = &every_format(400_000)[0].1;
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let flag = flag.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(5));
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        })
+    };
+    let parsed = pgomea::problem::maxsat::MaxSat::parse(text, "big.cnf", "big", &StopCheck::new(None, Some(flag)));
+    let ended = Instant::now();
+    let set = setter.join().unwrap();
+    match parsed {
+        Err(Error::Stopped(StopReason::Interrupted)) => {
+            assert!(ended.saturating_duration_since(set) < Duration::from_millis(300), "{:?}", ended - set)
+        }
+        Err(e) => panic!("{e}"),
+        // A machine that parses 400 000 clauses in 5 ms has nothing to stop.
+        Ok(_) => assert!(ended <= set + Duration::from_millis(1)),
+    }
+}
+
+#[test]
+#[ignore = "writes a file of 10^7 variables (about 300 MB): run with --ignored"]
+fn a_signal_ends_the_read_of_a_ten_million_variable_file_within_a_second() {
+    let d = scratch("signal-read");
+    let path = d.join("big.cnf");
+    let (p, _) = pgomea::problem::maxsat::planted_3sat(10_000_000, 12_000_000, 1).unwrap();
+    p.write(&path).unwrap();
+    drop(p);
+    let (o, took) = signalled(
+        &["run", "--instance", path.to_str().unwrap(), "--time-limit", "600", "--quiet"],
+        Duration::from_millis(400),
+        "-INT",
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(took < Duration::from_secs(1), "stopping took {took:?}");
+}
+
+/// The first header of a text, if it announces more than 10^7 variables or subfunctions (those are
+/// fuzzed through the binary under a memory limit, not in this process).
+fn announces_much(text: &str) -> bool {
+    let header = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('c')).unwrap_or("");
+    header.split_whitespace().any(|t| t.parse::<u64>().is_ok_and(|v| v > 10_000_000))
+        || text.split_whitespace().filter_map(|t| t.trim_start_matches('-').parse::<u64>().ok()).any(|v| v > 10_000_000)
+            && text.starts_with('h')
+}
+
+/// Parses `bytes` with every reader of table and clause files: a clean error, or an instance
+/// whose every subfunction's value lies in its bounds and whose fitness is their sum.
+fn parse_every_reader(bytes: &[u8], seed: u64) {
+    use pgomea::problem::maxsat::MaxSat;
+    let Ok(text) = text::decode(bytes, "fuzz") else { return };
+    if announces_much(&text) {
+        return;
+    }
+    let never = StopCheck::never();
+    let mut parsed: Vec<Box<dyn GrayBoxProblem>> = Vec::new();
+    if let Ok(p) = MaxSat::parse(&text, "fuzz.cnf", "fuzz", &never) {
+        parsed.push(Box::new(p));
+    }
+    if let Ok(p) = MaxSat::parse(&text, "fuzz.wcnf", "fuzz", &never) {
+        parsed.push(Box::new(p));
+    }
+    if let Ok(p) = pgomea::problem::mk::parse(&text, "fuzz.mk", "fuzz", &never) {
+        parsed.push(Box::new(p));
+    }
+    if let Ok(p) = TableProblem::parse(&text, "fuzz.nk", "fuzz", &never) {
+        parsed.push(Box::new(p));
+    }
+    for p in parsed {
+        let f = p.functions();
+        let x: Vec<u8> = (0..f.variables()).map(|i| (seed >> (i % 64) & 1) as u8).collect();
+        let mut sum = 0i128;
+        for s in 0..f.len() {
+            let (lo, hi) = f.bounds(s);
+            let v = f.evaluate_one(s, &x);
+            assert!(lo <= v && v <= hi, "seed {seed}");
+            sum += v as i128;
+        }
+        assert_eq!(p.evaluate(&x) as i128, sum, "seed {seed}");
+        if let Some(o) = p.known_optimum() {
+            let (lo, hi) = f.fitness_bounds();
+            assert!(lo <= o && o <= hi, "seed {seed}: a stated optimum inside the fitness range");
+        }
+    }
+}
+
+#[test]
+fn random_and_mutated_clause_and_table_files_give_a_clean_error_or_a_correct_instance() {
+    let mut bases: Vec<String> = every_format(6).into_iter().map(|(_, t)| t).collect();
+    bases.push("c SATLIB\np cnf 3 2\n1 -3\n 0 2 3 0\n%\n0\n".into());
+    bases.push("c x\nc optimum 2\np cnf 3 2\n1 -3 0\n2 0\n".into());
+    bases.push(pgomea::problem::mk::to_text(&pgomea::problem::nk::sliding_window(6, 2, 1).unwrap()));
+    for seed in 0..3000u64 {
+        let mut rng = SplitMix64::stream(seed, 0x5a7);
+        let bytes = match seed % 6 {
+            0 => (0..rng.index(64)).map(|_| b"0123456789 -\ncfpomh%\t"[rng.index(21)]).collect(),
+            _ => {
+                let base = rng.index(bases.len());
+                mutate(&mut rng, &bases[base])
+            }
+        };
+        let outcome = std::panic::catch_unwind(|| parse_every_reader(&bytes, seed));
+        assert!(outcome.is_ok(), "seed {seed} panicked on {:?}", String::from_utf8_lossy(&bytes));
+    }
+}
+
+/// Header values from the extremes and at random.
+fn header_value(rng: &mut SplitMix64) -> String {
+    let extremes = [
+        "0",
+        "1",
+        "2",
+        "3",
+        "17",
+        "65536",
+        "1000000",
+        "100000000",
+        "1000000000",
+        "2147483647",
+        "2147483648",
+        "4294967295",
+        "4294967296",
+        "9223372036854775807",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-1",
+        "x",
+    ];
+    if rng.coin() { extremes[rng.index(extremes.len())].to_string() } else { rng.index(1 << 20).to_string() }
+}
+
+#[test]
+fn random_and_extreme_headers_and_generator_arguments_give_a_clean_refusal_or_a_valid_problem() {
+    let d = scratch("headers-fuzz");
+    let mut rng = SplitMix64::new(19);
+    let body = ["1 -2 0\n", "3 1 -2 0\n", "f 1 1 0 1\n", "m 0\n0 1\n", "1 2 5\n", ""];
+    for case in 0..48 {
+        let (a, b, c) = (header_value(&mut rng), header_value(&mut rng), header_value(&mut rng));
+        let (name, header) = match case % 7 {
+            0 => ("h.cnf", format!("p cnf {a} {b}\n")),
+            1 => ("h.wcnf", format!("p wcnf {a} {b} {c}\n")),
+            2 => ("h.wcnf", format!("h {a} 0\n{b} -{c} 0\n")),
+            3 => ("h.nk", format!("p nk {a} {b}\no {c}\n")),
+            4 => ("h.mk", format!("p MK {a} {b}\n")),
+            5 => ("h.txt", format!("{a} {b}\n")),
+            _ => ("h.cnf", format!("c optimum {c}\np cnf {a} {b}\n")),
+        };
+        let path = d.join(name);
+        let text = format!("{header}{}", body[rng.index(body.len())]);
+        std::fs::write(&path, &text).unwrap();
+        let o = limited("-v", 2 * GIB_KIB, &["info", "--instance", path.to_str().unwrap(), "--linkage", "univariate"]);
+        let err = stderr(&o);
+        assert!(matches!(o.status.code(), Some(0 | 2)), "{text:?}: {:?} {err}", o.status);
+        assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{text:?}: {err}");
+        if o.status.code() == Some(2) {
+            assert!(err.starts_with("error: "), "{text:?}: {err}");
+        }
+    }
+    // Every generator, with random and extreme arguments: refused, or a file every reader of its
+    // format takes back with the optimum the generator printed.
+    let out = d.join("generated");
+    for case in 0..36 {
+        let (a, b) = (header_value(&mut rng), header_value(&mut rng));
+        let small = (1 + rng.index(40)).to_string();
+        let args: Vec<String> = match case % 6 {
+            0 => vec!["nk".into(), "--n".into(), a, "--k".into(), small],
+            1 => vec!["nk".into(), "--neighbourhood".into(), "random".into(), "--n".into(), small, "--k".into(), b],
+            2 => vec!["trap".into(), "--k".into(), small, "--blocks".into(), a],
+            3 => vec!["trap".into(), "--k".into(), a, "--blocks".into(), small, "--shuffle".into()],
+            4 => vec!["sat".into(), "--n".into(), small, "--m".into(), b],
+            _ => vec!["sat".into(), "--n".into(), a, "--m".into(), small],
+        };
+        let _ = std::fs::remove_file(&out);
+        let mut full = vec!["generate".to_string()];
+        full.extend(args.iter().cloned());
+        full.extend(["-o".into(), out.to_str().unwrap().into()]);
+        let full: Vec<&str> = full.iter().map(String::as_str).collect();
+        let o = limited("-v", 2 * GIB_KIB, &full);
+        let err = stderr(&o);
+        assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{full:?}: {err}");
+        match o.status.code() {
+            Some(0) => {
+                let printed = String::from_utf8_lossy(&o.stdout).trim().to_string();
+                let format = if args[0] == "sat" {
+                    pgomea::problem::load::ProblemFormat::MaxSat
+                } else {
+                    pgomea::problem::load::ProblemFormat::Nk
+                };
+                let p = pgomea::problem::load::read(&out, Some(format), &StopCheck::never()).unwrap();
+                let known = p.known_optimum().map_or("unknown".to_string(), |o| o.to_string());
+                assert_eq!(printed, format!("optimum {known}"), "{full:?}");
+            }
+            Some(2) => assert!(err.starts_with("error: "), "{full:?}: {err}"),
+            other => panic!("{full:?}: exit status {other:?}: {err}"),
         }
     }
 }

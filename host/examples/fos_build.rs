@@ -82,7 +82,7 @@ fn main() {
     }
     let never = StopCheck::never();
     let t = now();
-    let problem = pgomea::problem::load::read(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    let problem = pgomea::problem::load::read(&path, None, &never).unwrap_or_else(|e| panic!("{e}"));
     let problem = &*problem;
     let l = problem.variables();
     println!("{}: {} variables, {} subfunctions (read in {})", problem.name(), l, problem.subfunctions(), since(t));

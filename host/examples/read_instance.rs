@@ -42,7 +42,8 @@ fn main() {
         return;
     }
     let t = Instant::now();
-    let problem = pgomea::problem::load::read(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    let problem =
+        pgomea::problem::load::read(&path, None, &pgomea::stop::StopCheck::never()).unwrap_or_else(|e| panic!("{e}"));
     let seconds = t.elapsed().as_secs_f64();
     println!(
         "{}: {} ({} variables, {} subfunctions) read in {seconds:.3} s, peak RSS {:.0} MiB",

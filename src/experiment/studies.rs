@@ -249,7 +249,7 @@ impl InstanceRef {
     /// Reads the instance, of any problem kind (named by its label).
     pub fn load(&self) -> Result<Box<dyn pgomea::problem::GrayBoxProblem>> {
         let path = self.path();
-        pgomea::problem::load::read_named(&path, None, &self.label).map_err(|e| match (&self.source, e) {
+        pgomea::problem::load::read_named(&path, None, &self.label, &crate::signal::stop_check()).map_err(|e| match (&self.source, e) {
             (Source::Data { row, .. }, Error::Io { path, source }) if source.kind() == std::io::ErrorKind::NotFound => Error::usage(format!(
                 "instance {}/{}: {} does not exist; the data directory has best_known.csv but not this instance file \
                  (the README says where to get the sets)",
@@ -309,7 +309,7 @@ pub fn resolve_instances(
     for item in items {
         let path = Path::new(item);
         if path.is_file() {
-            let instance = pgomea::problem::load::read(path, None)?;
+            let instance = pgomea::problem::load::read(path, None, &crate::signal::stop_check())?;
             let known = data::data_dir(data_dir).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });

@@ -8,8 +8,8 @@ use super::graph::Graph;
 use super::ising;
 use super::maxcut::MaxCut;
 use super::maxsat::MaxSat;
+use super::mk;
 use super::tables::TableProblem;
-use super::{mk, nk};
 use crate::choice::Choice;
 use crate::error::{Error, Result};
 use crate::stop::StopCheck;
@@ -107,41 +107,34 @@ impl ProblemFormat {
     }
 }
 
-/// A table problem whose file states no optimum gets the exact one when its subfunctions are
-/// sliding windows (adjacent NK landscapes, from any tool): dynamic programming over the windows,
-/// in time linear in the size of the tables.
-fn with_exact_optimum(mut problem: TableProblem) -> TableProblem {
-    if problem.optimum.is_none() {
-        problem.optimum = nk::optimum(problem.functions()).map(|(value, _)| value);
-    }
-    problem
-}
-
 /// Reads the instance file at `path` in `format`, or in the format [`ProblemFormat::detect`]
-/// finds.
-pub fn read(path: &Path, format: Option<ProblemFormat>) -> Result<Box<dyn GrayBoxProblem>> {
+/// finds, checking `stop` as it reads (a signal or the time limit ends a read of any size within
+/// well under a second).
+pub fn read(path: &Path, format: Option<ProblemFormat>, stop: &StopCheck) -> Result<Box<dyn GrayBoxProblem>> {
     let name = super::instance_name(path);
-    read_named(path, format, &name)
+    read_named(path, format, &name, stop)
 }
 
 /// [`read`], with `name` as the instance's name in reports instead of the file stem.
-pub fn read_named(path: &Path, format: Option<ProblemFormat>, name: &str) -> Result<Box<dyn GrayBoxProblem>> {
-    let text = super::read_text(path)?;
+pub fn read_named(
+    path: &Path,
+    format: Option<ProblemFormat>,
+    name: &str,
+    stop: &StopCheck,
+) -> Result<Box<dyn GrayBoxProblem>> {
+    let text = super::text::read(path, stop)?;
     let file = path.display().to_string();
-    // The readers of graphs, QUBOs and Ising models can stop; the caller's check replaces this
-    // one where the caller has one.
-    let stop = StopCheck::never();
     Ok(match format.unwrap_or_else(|| ProblemFormat::detect(path, &text)) {
         ProblemFormat::MaxCut => {
-            let graph = Graph::parse_with_stop(&text, &file, name, &stop)?;
+            let graph = Graph::parse_with_stop(&text, &file, name, stop)?;
             // Freed before the subfunctions are built: the peak is the larger of the two phases.
             drop(text);
             Box::new(MaxCut::new(graph).map_err(|e| Error::usage(format!("{file}: {e}")))?)
         }
-        ProblemFormat::Nk => Box::new(with_exact_optimum(TableProblem::parse(&text, &file, name)?)),
-        ProblemFormat::Mk => Box::new(with_exact_optimum(mk::parse(&text, &file, name)?)),
-        ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name)?),
-        ProblemFormat::Qubo => Box::new(ising::parse_qubo(&text, &file, name, &stop)?),
-        ProblemFormat::Ising => Box::new(ising::parse_ising(&text, &file, name, &stop)?),
+        ProblemFormat::Nk => Box::new(TableProblem::parse(&text, &file, name, stop)?),
+        ProblemFormat::Mk => Box::new(mk::parse(&text, &file, name, stop)?),
+        ProblemFormat::MaxSat => Box::new(MaxSat::parse(&text, &file, name, stop)?),
+        ProblemFormat::Qubo => Box::new(ising::parse_qubo(&text, &file, name, stop)?),
+        ProblemFormat::Ising => Box::new(ising::parse_ising(&text, &file, name, stop)?),
     })
 }

@@ -21,7 +21,10 @@
 //! integer): `4 1 -3 0`. With TOP (partial MAX-SAT), a clause of weight TOP is hard; no weight may
 //! exceed TOP. The fitness is still the total weight of the satisfied clauses, so when TOP is larger
 //! than the sum of the soft weights (as the format asks), every hard clause outweighs all soft
-//! ones together.
+//! ones together. A file whose TOP is not (solvers read such files all the same, taking weight TOP
+//! as hard) is read with a warning ([`GrayBoxProblem::warnings`]): its hard clauses weigh 1 + the
+//! sum of the soft weights instead, so that the best solution never breaks a hard clause to
+//! satisfy soft ones.
 //!
 //! Weighted CNF in the 2022 format of the MAX-SAT evaluations: no `p` line; a hard clause is
 //! `h 1 -3 0`, a soft one `4 1 -3 0`; the variables are numbered up to the largest one used. A hard
@@ -29,17 +32,26 @@
 //! only if its name ends in `.wcnf` or its first clause is hard (`h`): a headerless DIMACS CNF
 //! file would otherwise be misread, its first literal taken for a weight.
 //!
+//! In every format, a comment `c optimum M` before the first clause states the optimum (the
+//! generator of planted 3-SAT writes it); an M outside the fitness range of the clauses is an
+//! error.
+//!
 //! Within a clause a repeated literal is dropped (x or x is x); a clause with both x and not x is
 //! kept as it stands: it is always satisfied and always counts its weight. An empty clause (`0`
 //! alone) is never satisfied. Every malformed file is an error naming the file and the line.
+//!
+//! A file is parsed in pieces at once ([`text::parse_chunks`]), each beginning after a line that
+//! ends a clause; every size is checked against the memory left before it is allocated.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use pgomea_device::rng::{SplitMix64, streams};
 
+use super::memory;
+use super::text::{self, Chunk, ChunkParser};
 use super::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::error::{Error, Result};
+use crate::stop::StopCheck;
 
 /// The format a MAX-SAT instance was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,24 +86,26 @@ pub struct MaxSat {
     pub top: Option<i64>,
     /// Literals dropped because they repeated one of their clause.
     pub duplicate_literals: usize,
-    /// The optimum, when known (a generator planted a satisfying assignment); files never state
-    /// one.
+    /// The optimum, when known: a generator planted a satisfying assignment, and its file says so
+    /// in a comment `c optimum M` before the first clause.
     pub optimum: Option<i64>,
+    /// What the reader adjusted in accepting the file.
+    warnings: Vec<String>,
 }
 
+/// The comment that states a file's optimum (written by the generator of planted 3-SAT).
+const OPTIMUM_COMMENT: &str = "c optimum ";
+
+/// The largest variable number this program supports.
+const MAX_VARIABLE: u64 = u32::MAX as u64 / 2;
+
 /// A header `p cnf N M` or `p wcnf N M [TOP]`, with its line.
+#[derive(Clone, Copy, Debug)]
 struct Header {
     weighted: bool,
     variables: usize,
     clauses: usize,
     top: Option<i64>,
-    line: usize,
-}
-
-/// A clause being read: its weight (None: hard in the 2022 format), literals and first line.
-struct Open {
-    weight: Option<i64>,
-    lits: Vec<u32>,
     line: usize,
 }
 
@@ -106,229 +120,256 @@ impl MaxSat {
         hard: Vec<bool>,
         top: Option<i64>,
     ) -> Result<Self> {
-        if hard.len() != clauses.len() {
-            return Err(Error::usage(format!("MAX-SAT: {} hard marks for {} clauses", hard.len(), clauses.len())));
-        }
         let mut lit_offsets = Vec::with_capacity(clauses.len() + 1);
         let mut lits = Vec::new();
-        let mut weights = Vec::with_capacity(clauses.len());
         lit_offsets.push(0u32);
-        for (w, c) in clauses {
+        for (_, c) in clauses {
             lits.extend_from_slice(c);
             lit_offsets.push(u32::try_from(lits.len()).map_err(|_| Error::usage("too many literals (at most 2^32)"))?);
-            weights.push(*w);
+        }
+        let weights = clauses.iter().map(|c| c.0).collect();
+        MaxSat::from_arrays(name, format, l, lit_offsets, lits, weights, hard, top)
+    }
+
+    /// [`MaxSat::new`] from the flat arrays of the clauses kind: clause s holds
+    /// `lits[lit_offsets[s]..lit_offsets[s+1]]` and weighs `weights[s]`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_arrays(
+        name: impl Into<String>,
+        format: SatFormat,
+        l: usize,
+        lit_offsets: Vec<u32>,
+        lits: Vec<u32>,
+        weights: Vec<i64>,
+        hard: Vec<bool>,
+        top: Option<i64>,
+    ) -> Result<Self> {
+        if hard.len() != weights.len() {
+            return Err(Error::usage(format!("MAX-SAT: {} hard marks for {} clauses", hard.len(), weights.len())));
         }
         let functions = Subfunctions::clauses(l, lit_offsets, lits, weights)?;
-        Ok(MaxSat { name: name.into(), format, functions, hard, top, duplicate_literals: 0, optimum: None })
+        Ok(MaxSat {
+            name: name.into(),
+            format,
+            functions,
+            hard,
+            top,
+            duplicate_literals: 0,
+            optimum: None,
+            warnings: Vec::new(),
+        })
     }
 
-    /// Reads a `.cnf` or `.wcnf` file.
-    pub fn read(path: &Path) -> Result<Self> {
-        let text = super::read_text(path)?;
+    /// Clauses of signed 1-based literals (DIMACS: `3` is x3, `-3` is not x3) over `l`
+    /// variables, each soft with its weight (a positive integer) or hard (`None`): a hard clause
+    /// weighs 1 + the sum of the soft weights, so that it outweighs them all (as in the 2022
+    /// `wcnf` format). A repeated literal is dropped (and counted in `duplicate_literals`); an
+    /// error names the clause (0-based) and what is wrong.
+    pub fn from_literals(name: impl Into<String>, l: usize, clauses: &[(Option<i64>, Vec<i64>)]) -> Result<Self> {
+        if l > u32::MAX as usize / 2 {
+            return Err(Error::usage(format!("{l} variables is more than this program supports")));
+        }
+        let mut duplicates = 0usize;
+        let mut encoded = Vec::with_capacity(clauses.len());
+        for (c, (weight, literals)) in clauses.iter().enumerate() {
+            if let Some(w) = weight
+                && *w < 1
+            {
+                return Err(Error::usage(format!("clause {c}: weight {w}; a weight is a positive integer")));
+            }
+            let mut lits: Vec<u32> = Vec::with_capacity(literals.len());
+            // Long clauses look their repeats up in a set (short ones in the list itself).
+            let mut seen = std::collections::HashSet::new();
+            for &lit in literals {
+                let v = lit.unsigned_abs();
+                if lit == 0 || v > l as u64 {
+                    return Err(Error::usage(format!(
+                        "clause {c}: literal {lit} is not a variable of 1..={l} (negative for a negated one)"
+                    )));
+                }
+                let code = (2 * (v - 1) + (lit < 0) as u64) as u32;
+                let repeated = if literals.len() > 16 { !seen.insert(code) } else { lits.contains(&code) };
+                if repeated {
+                    duplicates += 1;
+                } else {
+                    lits.push(code);
+                }
+            }
+            encoded.push((*weight, lits));
+        }
+        let top = hard_weight(&encoded).map_err(Error::usage)?;
+        let (weighted, hard) = weigh(encoded, top);
+        let format = if top.is_some() || weighted.iter().any(|c| c.0 != 1) { SatFormat::Wcnf } else { SatFormat::Cnf };
+        let mut problem = MaxSat::new(name, format, l, &weighted, hard, top)?;
+        problem.duplicate_literals = duplicates;
+        Ok(problem)
+    }
+
+    /// Reads a `.cnf` or `.wcnf` file, checking `stop` as it goes.
+    pub fn read(path: &Path, stop: &StopCheck) -> Result<Self> {
+        let text = text::read(path, stop)?;
         let name = super::instance_name(path);
-        Self::parse(&text, &path.display().to_string(), &name)
+        Self::parse(&text, &path.display().to_string(), &name, stop)
     }
 
-    /// Parses the text of a MAX-SAT file; `file` names it in error messages (and a name ending
-    /// in `.wcnf` allows the 2022 format's missing header).
-    pub fn parse(text: &str, file: &str, name: &str) -> Result<Self> {
+    /// Parses the text of a MAX-SAT file, in parallel pieces, checking `stop` every few thousand
+    /// lines; `file` names it in error messages (and a name ending in `.wcnf` allows the 2022
+    /// format's missing header).
+    pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Self> {
         let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
         let headerless_allowed = file.to_ascii_lowercase().ends_with(".wcnf");
+        // The prologue, read in order: comments (one may state the optimum), then the header, or
+        // the first clause, which decides the 2022 format.
+        let mut optimum: Option<(u64, usize)> = None;
         let mut header: Option<Header> = None;
-        // The 2022 format: decided at the first clause when there is no header.
         let mut modern = false;
-        let mut clauses: Vec<(Option<i64>, Vec<u32>)> = Vec::new();
-        let mut open: Option<Open> = None;
-        let mut end_marker: Option<usize> = None;
-        let mut duplicates = 0usize;
-        let mut max_var = 0usize;
-        let mut last_line = 1;
-        // The literals of the clause being read, by variable, to drop repeats in linear time.
-        let mut in_clause: Vec<u8> = Vec::new();
-        for (k, raw) in text.lines().enumerate() {
-            let lineno = k + 1;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('c') {
+        let (mut rest, mut line) = (text, 1);
+        while !rest.is_empty() {
+            let (raw, after) = text::split_line(rest);
+            let trimmed = raw.trim_ascii();
+            if !text::is_data(trimmed) {
+                if let Some(value) = trimmed.strip_prefix(OPTIMUM_COMMENT).and_then(|v| text::uint(v.trim_ascii())) {
+                    if let Some((_, at)) = optimum {
+                        return Err(err(line, format!("a second `c optimum` line (the first is line {at})")));
+                    }
+                    optimum = Some((value, line));
+                }
+                (rest, line) = (after, line + 1);
                 continue;
             }
-            if let Some(at) = end_marker {
-                if line == "0" {
-                    continue;
-                }
+            if trimmed.starts_with('p') {
+                let h = parse_header(trimmed, text.len()).map_err(|m| err(line, m))?;
+                // Nothing sized by the header is allocated before this check.
+                memory::ensure(
+                    Subfunctions::bytes_beyond_arrays(h.variables, h.clauses, 0) + 17 * h.clauses as u128,
+                    &format!("an instance of {} variables and {} clauses", h.variables, h.clauses),
+                )
+                .map_err(|e| err(line, e.to_string()))?;
+                header = Some(Header { line, ..h });
+                (rest, line) = (after, line + 1);
+            } else if trimmed.starts_with('%') {
+                // SATLIB's end marker before any clause: the pieces read it.
+            } else if headerless_allowed || trimmed.starts_with('h') {
+                modern = true;
+            } else {
                 return Err(err(
-                    lineno,
-                    format!("`{line}` after the end marker `%` (line {at}): only `0` lines may follow it"),
+                    line,
+                    format!(
+                        "expected the header `p cnf VARIABLES CLAUSES` or `p wcnf VARIABLES CLAUSES [TOP]` before the first clause, found `{trimmed}` (a headerless file must be a .wcnf file in the 2022 format)"
+                    ),
                 ));
             }
-            last_line = lineno;
-            if line.starts_with('%') {
-                if line != "%" {
-                    return Err(err(lineno, format!("expected the end marker `%` alone on its line, found `{line}`")));
-                }
-                if let Some(o) = &open {
-                    return Err(err(
-                        lineno,
-                        format!("the clause begun on line {} is not ended by 0 before the end marker `%`", o.line),
-                    ));
-                }
-                end_marker = Some(lineno);
-                continue;
-            }
-            if line.starts_with('p') {
-                if let Some(h) = &header {
-                    return Err(err(lineno, format!("a second header line (the first is line {})", h.line)));
-                }
-                if !clauses.is_empty() || open.is_some() || modern {
-                    return Err(err(lineno, "the header `p ...` must come before the clauses".into()));
-                }
-                let h = parse_header(line, text.len()).map_err(|m| err(lineno, m))?;
-                in_clause = vec![0; h.variables];
-                clauses.reserve(h.clauses);
-                header = Some(Header { line: lineno, ..h });
-                continue;
-            }
-            if header.is_none() && clauses.is_empty() && open.is_none() && !modern {
-                if headerless_allowed || line.starts_with('h') {
-                    modern = true;
-                } else {
-                    return Err(err(
-                        lineno,
-                        format!(
-                            "expected the header `p cnf VARIABLES CLAUSES` or `p wcnf VARIABLES CLAUSES [TOP]` before the first clause, found `{line}` (a headerless file must be a .wcnf file in the 2022 format)"
-                        ),
-                    ));
-                }
-            }
-            let weighted = modern || header.as_ref().is_some_and(|h| h.weighted);
-            for token in line.split_whitespace() {
-                let o = match &mut open {
-                    Some(o) => o,
-                    None => {
-                        if let Some(h) = &header
-                            && clauses.len() == h.clauses
-                        {
-                            return Err(err(
-                                lineno,
-                                format!(
-                                    "more clauses than the {} the header (line {}) announces, at `{token}`",
-                                    h.clauses, h.line
-                                ),
-                            ));
-                        }
-                        let weight = if !weighted {
-                            Some(1)
-                        } else if modern && token == "h" {
-                            None
-                        } else {
-                            let w = token.parse::<i64>().ok().filter(|&w| w >= 1).ok_or_else(|| {
-                                err(
-                                    lineno,
-                                    format!(
-                                        "a clause of a weighted file starts with its weight, a positive integer{}; found `{token}`",
-                                        if modern { " or `h`" } else { "" }
-                                    ),
-                                )
-                            })?;
-                            if let Some(top) = header.as_ref().and_then(|h| h.top)
-                                && w > top
-                            {
-                                return Err(err(lineno, format!("weight {w} exceeds the header's top weight {top}")));
-                            }
-                            Some(w)
-                        };
-                        open = Some(Open { weight, lits: Vec::new(), line: lineno });
-                        if weighted {
-                            continue;
-                        }
-                        open.as_mut().expect("just opened")
-                    }
-                };
-                let lit: i64 =
-                    token.parse().map_err(|_| err(lineno, format!("literal `{token}` is not an integer in range")))?;
-                if lit == 0 {
-                    let done = open.take().expect("open");
-                    for &l in &done.lits {
-                        in_clause[(l >> 1) as usize] = 0;
-                    }
-                    clauses.push((done.weight, done.lits));
-                    continue;
-                }
-                let v = lit.unsigned_abs() as usize;
-                match &header {
-                    Some(h) if v > h.variables => {
-                        return Err(err(
-                            lineno,
-                            format!("literal {lit}: variable {v} is out of range 1..={}", h.variables),
-                        ));
-                    }
-                    None if v > u32::MAX as usize / 2 => {
-                        return Err(err(
-                            lineno,
-                            format!("literal {lit}: variable {v} is more than this program supports"),
-                        ));
-                    }
-                    _ => {}
-                }
-                if v > in_clause.len() {
-                    in_clause.resize(v.max(2 * in_clause.len()), 0);
-                }
-                max_var = max_var.max(v);
-                let negated = lit < 0;
-                // in_clause[v - 1]: bit 0 when x_v is in the clause, bit 1 when not x_v is.
-                let bit = 1u8 << negated as u8;
-                if in_clause[v - 1] & bit != 0 {
-                    duplicates += 1;
-                    continue;
-                }
-                in_clause[v - 1] |= bit;
-                o.lits.push((2 * (v - 1) + negated as usize) as u32);
-            }
+            break;
         }
-        if let Some(o) = &open {
-            return Err(err(last_line, format!("the clause begun on line {} is not ended by 0", o.line)));
+        let variables = header.map_or(MAX_VARIABLE, |h| h.variables as u64);
+        let reader = SatReader { file, header, variables, modern };
+        // A piece begins after a line of clauses that ends in `0`: no clause is open there.
+        let chunks = text::chunks(&text[text.len() - rest.len()..], line, |previous| {
+            text::is_data(previous)
+                && !previous.starts_with(['p', '%'])
+                && previous.split_ascii_whitespace().next_back() == Some("0")
+        });
+        let what = format!("reading {file}");
+        let (pieces, end) = text::parse_chunks(
+            &reader,
+            &chunks,
+            SatState::default(),
+            SatState::default(),
+            header.map(|h| h.clauses),
+            &what,
+            stop,
+        )?;
+        let last_line = pieces.iter().rev().find_map(|p| p.last_line).or(header.map(|h| h.line)).unwrap_or(1);
+        if let Some(begun) = end.open {
+            return Err(err(last_line, format!("the clause begun on line {begun} is not ended by 0")));
         }
-        let (format, l, hline, top) = match &header {
+        let count: usize = pieces.iter().map(|p| p.weights.len()).sum();
+        let (format, l, hline, mut top) = match &header {
             Some(h) => {
-                if clauses.len() != h.clauses {
+                if count != h.clauses {
                     return Err(err(
                         last_line,
                         format!(
-                            "the header (line {}) announces {} clauses but the file has {}",
-                            h.line,
-                            h.clauses,
-                            clauses.len()
+                            "the header (line {}) announces {} clauses but the file has {count}",
+                            h.line, h.clauses
                         ),
                     ));
                 }
                 (if h.weighted { SatFormat::Wcnf } else { SatFormat::Cnf }, h.variables, h.line, h.top)
             }
             None => {
-                if clauses.is_empty() {
+                if count == 0 {
                     return Err(err(
                         1,
                         "no clauses and no header `p cnf VARIABLES CLAUSES` or `p wcnf VARIABLES CLAUSES [TOP]`".into(),
                     ));
                 }
-                // A hard clause outweighs all soft ones together.
-                let soft = clauses.iter().try_fold(0i64, |a, c| a.checked_add(c.0.unwrap_or(0)));
-                let top = soft
-                    .and_then(|s| s.checked_add(1))
-                    .ok_or_else(|| err(1, "the soft weights add up to more than 64-bit integers hold".into()))?;
-                (SatFormat::Wcnf2022, max_var.max(1), 1, clauses.iter().any(|c| c.0.is_none()).then_some(top))
+                let max_var = pieces.iter().map(|p| p.max_var).max().unwrap_or(0);
+                (SatFormat::Wcnf2022, max_var.max(1), 1, None)
             }
         };
-        let hard: Vec<bool> = clauses
+        // Hard clauses: weight TOP (classic) or `h` (2022, weight 0 until now).
+        let hard_weight = top.unwrap_or(0);
+        let soft = pieces
             .iter()
-            .map(|c| match (c.0, top) {
-                (None, _) => true,
-                (Some(w), Some(t)) => w == t,
-                (Some(_), None) => false,
-            })
-            .collect();
-        let weighted: Vec<(i64, Vec<u32>)> =
-            clauses.into_iter().map(|(w, lits)| (w.or(top).expect("a hard clause has a top"), lits)).collect();
-        let mut problem = MaxSat::new(name, format, l, &weighted, hard, top).map_err(|e| err(hline, e.to_string()))?;
+            .flat_map(|p| &p.weights)
+            .filter(|&&w| w != hard_weight)
+            .try_fold(0i64, |a, &w| a.checked_add(w));
+        let any_hard = pieces.iter().any(|p| p.weights.contains(&hard_weight));
+        let mut warnings = Vec::new();
+        if any_hard {
+            // A hard clause outweighs all soft ones together: the 2022 format's rule, and the
+            // classic format's demand on TOP, made good where a file breaks it.
+            let needed = soft
+                .and_then(|s| s.checked_add(1))
+                .ok_or_else(|| err(hline, "the soft weights add up to more than 64-bit integers hold".into()))?;
+            match top {
+                None => top = Some(needed),
+                Some(t) if t < needed => {
+                    warnings.push(format!(
+                        "{file}:{hline}: the top weight {t} does not exceed the sum of the soft weights ({}): a hard clause would not outweigh the soft ones, so the hard clauses weigh {needed} (1 + that sum) instead",
+                        needed - 1
+                    ));
+                    top = Some(needed);
+                }
+                Some(_) => {}
+            }
+        }
+        let mut lit_offsets = memory::vec_with_capacity(count + 1, &what)?;
+        let total_lits: usize = pieces.iter().map(|p| p.lits.len()).sum();
+        let mut lits = memory::vec_with_capacity(total_lits, &what)?;
+        let mut weights = memory::vec_with_capacity(count, &what)?;
+        let mut hard = memory::vec_with_capacity(count, &what)?;
+        lit_offsets.push(0u32);
+        let mut duplicates = 0;
+        for piece in pieces {
+            let base = lits.len() as u32;
+            lit_offsets.extend(piece.ends.iter().map(|&e| base + e));
+            lits.extend_from_slice(&piece.lits);
+            for w in piece.weights {
+                hard.push(any_hard && w == hard_weight);
+                weights.push(if any_hard && w == hard_weight { top.expect("hard clauses have a top") } else { w });
+            }
+            duplicates += piece.duplicates;
+        }
+        let mut problem = MaxSat::from_arrays(name, format, l, lit_offsets, lits, weights, hard, top)
+            .map_err(|e| err(hline, e.to_string()))?;
         problem.duplicate_literals = duplicates;
+        problem.warnings = warnings;
+        if let Some((value, at)) = optimum {
+            let (low, high) = problem.functions.fitness_bounds();
+            match i64::try_from(value) {
+                Ok(o) if (low..=high).contains(&o) => problem.optimum = Some(o),
+                _ => {
+                    return Err(err(
+                        at,
+                        format!(
+                            "the stated optimum {value} is outside the fitness range {low}..={high} of these clauses"
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(problem)
     }
 
@@ -362,73 +403,358 @@ impl MaxSat {
         (0..self.clauses()).filter(|&s| self.functions.evaluate_one(s, x) == 0).collect()
     }
 
-    /// The instance in DIMACS CNF (every weight 1 and no hard clause) or classic weighted CNF.
-    pub fn to_text(&self) -> String {
+    /// Writes the instance to `out` in DIMACS CNF (every weight 1 and no hard clause) or
+    /// classic weighted CNF, with its optimum, when known, in a comment `c optimum M` before the
+    /// header.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let weighted = self.top.is_some() || (0..self.clauses()).any(|s| self.clause(s).1 != 1);
-        let mut s = String::new();
-        let _ = writeln!(s, "c {}, written by pgomea", self.name);
+        writeln!(out, "c {}, written by pgomea", self.name)?;
+        if let Some(o) = self.optimum {
+            writeln!(out, "{OPTIMUM_COMMENT}{o}")?;
+        }
         let l = self.functions.variables();
         match (weighted, self.top) {
-            (false, _) => writeln!(s, "p cnf {l} {}", self.clauses()),
-            (true, None) => writeln!(s, "p wcnf {l} {}", self.clauses()),
-            (true, Some(top)) => writeln!(s, "p wcnf {l} {} {top}", self.clauses()),
-        }
-        .expect("a String");
+            (false, _) => writeln!(out, "p cnf {l} {}", self.clauses()),
+            (true, None) => writeln!(out, "p wcnf {l} {}", self.clauses()),
+            (true, Some(top)) => writeln!(out, "p wcnf {l} {} {top}", self.clauses()),
+        }?;
         for c in 0..self.clauses() {
             let (lits, w) = self.clause(c);
             if weighted {
-                let _ = write!(s, "{w} ");
+                write!(out, "{w} ")?;
             }
             for &lit in lits {
                 let v = (lit >> 1) as i64 + 1;
-                let _ = write!(s, "{} ", if lit & 1 == 1 { -v } else { v });
+                write!(out, "{} ", if lit & 1 == 1 { -v } else { v })?;
             }
-            s.push_str("0\n");
+            writeln!(out, "0")?;
         }
-        s
+        Ok(())
     }
 
-    pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_text()).map_err(|e| Error::io(path, e))
+    /// The instance as text ([`MaxSat::write_to`]).
+    pub fn to_text(&self) -> String {
+        text::written(|out| self.write_to(out))
     }
+
+    /// Writes the instance to the file at `path`, as it goes (no copy of the whole text in memory).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        text::write_file(path, |out| self.write_to(out))
+    }
+}
+
+/// How the pieces of a file are read: fixed by its prologue.
+struct SatReader<'f> {
+    file: &'f str,
+    header: Option<Header>,
+    /// The largest variable number allowed: the header's, else the largest supported.
+    variables: u64,
+    /// The 2022 format (no header, `h` for hard clauses).
+    modern: bool,
+}
+
+/// What the text before a piece leaves for it.
+#[derive(Clone, Debug, Default)]
+struct SatState {
+    /// The line of SATLIB's end marker `%`, once seen: only `0` lines may follow.
+    end_marker: Option<usize>,
+    /// The line where the clause still open began.
+    open: Option<usize>,
+    /// The last line of data.
+    last_line: Option<usize>,
+}
+
+/// The clauses begun in a piece of a MAX-SAT file.
+#[derive(Default)]
+struct SatPiece {
+    /// Where each ended clause ends in `lits`.
+    ends: Vec<u32>,
+    lits: Vec<u32>,
+    /// The weight of each clause begun (0: hard, in the 2022 format).
+    weights: Vec<i64>,
+    duplicates: usize,
+    max_var: usize,
+    /// The state at the piece's end.
+    end_marker: Option<usize>,
+    open: Option<usize>,
+    last_line: Option<usize>,
+}
+
+impl ChunkParser for SatReader<'_> {
+    type State = SatState;
+    type Out = SatPiece;
+    // At worst `0\n` (2 bytes) is a clause: an end offset and a weight.
+    const BYTES_PER_BYTE: u128 = 6;
+
+    fn parse(&self, chunk: &Chunk, state: &SatState, allowance: usize, stop: &StopCheck) -> Result<SatPiece> {
+        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        if state.open.is_some() {
+            return Err(Error::Internal("a clause open across a piece of the file".into()));
+        }
+        let weighted = self.modern || self.header.is_some_and(|h| h.weighted);
+        let top = self.header.and_then(|h| h.top);
+        let mut out = SatPiece { end_marker: state.end_marker, last_line: state.last_line, ..SatPiece::default() };
+        // The first literal of the clause being read, in `out.lits`.
+        let mut start: Option<usize> = None;
+        let mut scratch = Vec::new();
+        for item in chunk.lines(stop) {
+            let (lineno, line) = item?;
+            if !text::is_data(line) {
+                continue;
+            }
+            if let Some(at) = out.end_marker {
+                if line == "0" {
+                    continue;
+                }
+                return Err(err(
+                    lineno,
+                    format!("`{line}` after the end marker `%` (line {at}): only `0` lines may follow it"),
+                ));
+            }
+            out.last_line = Some(lineno);
+            if line.starts_with('%') {
+                if line != "%" {
+                    return Err(err(lineno, format!("expected the end marker `%` alone on its line, found `{line}`")));
+                }
+                if let Some(begun) = out.open {
+                    return Err(err(
+                        lineno,
+                        format!("the clause begun on line {begun} is not ended by 0 before the end marker `%`"),
+                    ));
+                }
+                out.end_marker = Some(lineno);
+                continue;
+            }
+            if line.starts_with('p') {
+                return Err(err(
+                    lineno,
+                    match &self.header {
+                        Some(h) => format!("a second header line (the first is line {})", h.line),
+                        None => "the header `p ...` must come before the clauses".into(),
+                    },
+                ));
+            }
+            for (token, value) in text::Tokens::new(line) {
+                let Some(begin) = start else {
+                    if out.weights.len() == allowance {
+                        let h = self.header.expect("a limit comes from a header");
+                        return Err(err(
+                            lineno,
+                            format!(
+                                "more clauses than the {} the header (line {}) announces, at `{token}`",
+                                h.clauses, h.line
+                            ),
+                        ));
+                    }
+                    start = Some(out.lits.len());
+                    out.open = Some(lineno);
+                    if !weighted {
+                        out.weights.push(1);
+                        // An unweighted clause's first token is its first literal.
+                        self.literal(token, value, lineno, out.lits.len(), &mut out, &mut start, &mut scratch)?;
+                        continue;
+                    }
+                    let w = match value {
+                        Some(w) if w >= 1 => w,
+                        _ if self.modern && token == "h" => 0,
+                        _ => {
+                            return Err(err(
+                                lineno,
+                                format!(
+                                    "a clause of a weighted file starts with its weight, a positive integer{}; found `{token}`",
+                                    if self.modern { " or `h`" } else { "" }
+                                ),
+                            ));
+                        }
+                    };
+                    if let Some(top) = top
+                        && w > top
+                    {
+                        return Err(err(lineno, format!("weight {w} exceeds the header's top weight {top}")));
+                    }
+                    out.weights.push(w);
+                    continue;
+                };
+                self.literal(token, value, lineno, begin, &mut out, &mut start, &mut scratch)?;
+            }
+        }
+        Ok(out)
+    }
+
+    fn same_from(&self, _out: &SatPiece, exact: &SatState) -> bool {
+        exact.end_marker.is_none() && exact.open.is_none()
+    }
+
+    fn count(&self, out: &SatPiece) -> usize {
+        out.weights.len()
+    }
+
+    fn after(&self, state: &SatState, out: &SatPiece) -> SatState {
+        SatState { end_marker: out.end_marker, open: out.open, last_line: out.last_line.or(state.last_line) }
+    }
+}
+
+impl SatReader<'_> {
+    /// Reads one literal `token` (of `value`) of the clause whose literals begin at `begin` in
+    /// `out.lits`; a `0` ends the clause, dropping its repeated literals.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn literal(
+        &self,
+        token: &str,
+        value: Option<i64>,
+        lineno: usize,
+        begin: usize,
+        out: &mut SatPiece,
+        start: &mut Option<usize>,
+        scratch: &mut Vec<(u32, u32)>,
+    ) -> Result<()> {
+        let err = |message: String| Error::Parse { file: self.file.to_string(), line: lineno, message };
+        let lit = value.ok_or_else(|| err(format!("literal `{token}` is not an integer in range")))?;
+        if lit == 0 {
+            out.duplicates += drop_repeats(&mut out.lits, begin, scratch);
+            out.ends.push(out.lits.len() as u32);
+            *start = None;
+            out.open = None;
+            return Ok(());
+        }
+        let v = lit.unsigned_abs();
+        if v > self.variables {
+            return Err(err(match &self.header {
+                Some(h) => format!("literal {lit}: variable {v} is out of range 1..={}", h.variables),
+                None => format!("literal {lit}: variable {v} is more than this program supports"),
+            }));
+        }
+        out.max_var = out.max_var.max(v as usize);
+        out.lits.push((2 * (v - 1) + (lit < 0) as u64) as u32);
+        Ok(())
+    }
+}
+
+/// Drops the literals of `lits[begin..]` (one clause) that repeat an earlier one of it, keeping
+/// the order of the rest; returns how many were dropped. Quadratic for short clauses, a sort for
+/// long ones.
+fn drop_repeats(lits: &mut Vec<u32>, begin: usize, scratch: &mut Vec<(u32, u32)>) -> usize {
+    let clause = &lits[begin..];
+    let n = clause.len();
+    if n <= 32 {
+        let mut kept = begin;
+        for i in begin..lits.len() {
+            let lit = lits[i];
+            if !lits[begin..kept].contains(&lit) {
+                lits[kept] = lit;
+                kept += 1;
+            }
+        }
+        lits.truncate(kept);
+        return n - (kept - begin);
+    }
+    scratch.clear();
+    scratch.extend(clause.iter().enumerate().map(|(i, &lit)| (lit, i as u32)));
+    scratch.sort_unstable();
+    // Positions of the repeats (every occurrence of a literal after its first).
+    let mut repeats: Vec<u32> =
+        scratch.chunk_by(|a, b| a.0 == b.0).flat_map(|group| group[1..].iter().map(|&(_, i)| i)).collect();
+    if repeats.is_empty() {
+        return 0;
+    }
+    repeats.sort_unstable();
+    let mut next = repeats.iter().peekable();
+    let mut kept = begin;
+    for i in 0..n {
+        if next.peek() == Some(&&(i as u32)) {
+            next.next();
+            continue;
+        }
+        lits[kept] = lits[begin + i];
+        kept += 1;
+    }
+    lits.truncate(kept);
+    repeats.len()
+}
+
+/// The weight of a hard clause among `clauses` (weight `None`: hard), 1 + the sum of the soft
+/// weights, so that one hard clause outweighs all soft ones together; None without hard clauses.
+fn hard_weight<T>(clauses: &[(Option<i64>, T)]) -> std::result::Result<Option<i64>, String> {
+    if clauses.iter().all(|c| c.0.is_some()) {
+        return Ok(None);
+    }
+    let soft = clauses.iter().try_fold(0i64, |a, c| a.checked_add(c.0.unwrap_or(0)));
+    soft.and_then(|s| s.checked_add(1))
+        .map(Some)
+        .ok_or_else(|| "the soft weights add up to more than 64-bit integers hold".to_string())
+}
+
+/// Clauses with their weights as [`MaxSat::new`] takes them: a hard clause (weight `None`) weighs
+/// `top`, and so is any clause of weight `top` (the classic `wcnf` format's hard clauses).
+fn weigh(clauses: Vec<(Option<i64>, Vec<u32>)>, top: Option<i64>) -> (Vec<(i64, Vec<u32>)>, Vec<bool>) {
+    let hard = clauses
+        .iter()
+        .map(|c| match (c.0, top) {
+            (None, _) => true,
+            (Some(w), Some(t)) => w == t,
+            (Some(_), None) => false,
+        })
+        .collect();
+    let weighted = clauses.into_iter().map(|(w, lits)| (w.or(top).expect("a hard clause has a top"), lits)).collect();
+    (weighted, hard)
 }
 
 /// A satisfiable random 3-SAT instance of `n` variables and `m` clauses, from `seed`: an
 /// assignment is drawn first, then each clause reads 3 distinct variables drawn uniformly with
 /// random signs, drawn again until the assignment satisfies it. The optimum is therefore `m`,
-/// attained by the returned assignment. (Such planted instances are somewhat easier than
-/// SATLIB's uniform ones of the same size: the clauses lean towards the planted assignment.)
+/// attained by the returned assignment (its file states it, `c optimum M`). (Such planted
+/// instances are somewhat easier than SATLIB's uniform ones of the same size: the clauses lean
+/// towards the planted assignment.) The memory is checked before anything is allocated.
 pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> {
-    if n < 3 || n > u32::MAX as usize / 2 {
-        return Err(Error::usage(format!("3-SAT: n = {n}; expected 3 to {} variables", u32::MAX / 2)));
+    if n < 3 || n as u64 > MAX_VARIABLE {
+        return Err(Error::usage(format!("3-SAT: n = {n}; expected 3 to {MAX_VARIABLE} variables")));
     }
     if m == 0 || m > u32::MAX as usize / 3 {
         return Err(Error::usage(format!("3-SAT: m = {m}; expected 1 to {} clauses", u32::MAX / 3)));
     }
+    // The assignment, the clauses' arrays (offsets, literals, weights, hard marks) and the
+    // subfunctions built from them.
+    let what = format!("3-SAT of n = {n}, m = {m}");
+    memory::ensure(n as u128 + 29 * m as u128 + Subfunctions::bytes_beyond_arrays(n, m, 3 * m), &what)?;
     let mut rng = SplitMix64::stream(seed, streams::PLANTED_SAT);
-    let planted: Vec<u8> = (0..n).map(|_| rng.coin() as u8).collect();
-    let clauses: Vec<(i64, Vec<u32>)> = (0..m)
-        .map(|_| {
-            let mut vars: Vec<u32> = Vec::with_capacity(3);
-            while vars.len() < 3 {
-                let v = rng.index(n) as u32;
-                if !vars.contains(&v) {
-                    vars.push(v);
-                }
+    let mut planted = memory::vec_with_capacity(n, &what)?;
+    planted.extend((0..n).map(|_| rng.coin() as u8));
+    let mut lits: Vec<u32> = memory::vec_with_capacity(3 * m, &what)?;
+    for _ in 0..m {
+        let mut vars = [0u32; 3];
+        let mut drawn = 0;
+        while drawn < 3 {
+            let v = rng.index(n) as u32;
+            if !vars[..drawn].contains(&v) {
+                vars[drawn] = v;
+                drawn += 1;
             }
-            // Literal 2v + 1 (not x_v) holds when x_v = 0: a literal holds when its low bit
-            // differs from the gene.
-            let lits = loop {
-                let lits: Vec<u32> = vars.iter().map(|&v| 2 * v + rng.coin() as u32).collect();
-                if lits.iter().any(|&lit| planted[(lit >> 1) as usize] != (lit & 1) as u8) {
-                    break lits;
-                }
-            };
-            (1, lits)
-        })
-        .collect();
-    let mut problem =
-        MaxSat::new(format!("sat3-n{n}-m{m}-s{seed}"), SatFormat::Cnf, n, &clauses, vec![false; m], None)?;
+        }
+        // Literal 2v + 1 (not x_v) holds when x_v = 0: a literal holds when its low bit
+        // differs from the gene.
+        let clause = loop {
+            let clause = vars.map(|v| 2 * v + rng.coin() as u32);
+            if clause.iter().any(|&lit| planted[(lit >> 1) as usize] != (lit & 1) as u8) {
+                break clause;
+            }
+        };
+        lits.extend_from_slice(&clause);
+    }
+    let mut lit_offsets = memory::vec_with_capacity(m + 1, &what)?;
+    lit_offsets.extend((0..=m as u32).map(|s| 3 * s));
+    let weights = memory::vec_filled(1i64, m, &what)?;
+    let hard = memory::vec_filled(false, m, &what)?;
+    let mut problem = MaxSat::from_arrays(
+        format!("sat3-n{n}-m{m}-s{seed}"),
+        SatFormat::Cnf,
+        n,
+        lit_offsets,
+        lits,
+        weights,
+        hard,
+        None,
+    )?;
     problem.optimum = Some(m as i64);
     debug_assert_eq!(problem.evaluate(&planted), m as i64);
     Ok((problem, planted))
@@ -436,7 +762,7 @@ pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> 
 
 /// Reads `p cnf N M` or `p wcnf N M [TOP]`; `bytes` (the file's size) bounds M.
 fn parse_header(line: &str, bytes: usize) -> std::result::Result<Header, String> {
-    let t: Vec<&str> = line.split_whitespace().collect();
+    let t: Vec<&str> = line.split_ascii_whitespace().collect();
     let weighted = match t.get(1).copied() {
         Some("cnf") if t.len() == 4 => false,
         Some("wcnf") if t.len() == 4 || t.len() == 5 => true,
@@ -447,14 +773,14 @@ fn parse_header(line: &str, bytes: usize) -> std::result::Result<Header, String>
         }
     };
     let int = |s: &str, what: &str| {
-        s.parse::<u64>().map_err(|_| format!("{what} `{s}` is not a non-negative integer in range"))
+        text::uint(s).ok_or_else(|| format!("{what} `{s}` is not a non-negative integer in range"))
     };
     let variables = int(t[2], "number of variables")?;
     let clauses = int(t[3], "number of clauses")?;
     if variables == 0 {
         return Err("the number of variables must be at least 1".into());
     }
-    if variables > u32::MAX as u64 / 2 {
+    if variables > MAX_VARIABLE {
         return Err(format!("{variables} variables is more than this program supports"));
     }
     // Each clause takes at least two bytes (`0` and a separator): a larger count cannot be there.
@@ -520,6 +846,9 @@ impl GrayBoxProblem for MaxSat {
     fn known_optimum(&self) -> Option<i64> {
         self.optimum
     }
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
     fn solution_report(&self, x: &[u8]) -> Vec<(&'static str, String)> {
         const LISTED: usize = 20;
         let unsat = self.unsatisfied(x);
@@ -537,5 +866,53 @@ impl GrayBoxProblem for MaxSat {
             out.push(("unsatisfied_clause_numbers", list.join(" ")));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clauses_of_signed_literals_weigh_hard_ones_above_all_soft_ones() {
+        // (x1 or not x2) weight 3, (x2) weight 4, hard (not x1); x3 in no clause.
+        let p = MaxSat::from_literals("t", 3, &[(Some(3), vec![1, -2]), (Some(4), vec![2]), (None, vec![-1])]).unwrap();
+        assert_eq!(p.top, Some(8));
+        assert!(p.is_hard(2) && !p.is_hard(0) && !p.is_hard(1));
+        assert_eq!(p.clause(0), (&[0u32, 3][..], 3));
+        assert_eq!(p.clause(2), (&[1u32][..], 8));
+        assert_eq!(p.format, SatFormat::Wcnf);
+        // Every assignment: the weight of the clauses it satisfies.
+        for bits in 0..8u8 {
+            let x: Vec<u8> = (0..3).map(|v| bits >> v & 1).collect();
+            let want = 3 * (x[0] == 1 || x[1] == 0) as i64 + 4 * (x[1] == 1) as i64 + 8 * (x[0] == 0) as i64;
+            assert_eq!(p.evaluate(&x), want, "{x:?}");
+        }
+        // The same clauses as a 2022 wcnf file read the same.
+        let text = "3 1 -2 0\n4 2 0\nh -1 0\n";
+        let file = MaxSat::parse(text, "t.wcnf", "t", &StopCheck::never()).unwrap();
+        for s in 0..3 {
+            assert_eq!(file.clause(s), p.clause(s));
+            assert_eq!(file.is_hard(s), p.is_hard(s));
+        }
+    }
+
+    #[test]
+    fn repeated_literals_are_dropped_and_bad_clauses_are_named() {
+        let p = MaxSat::from_literals("t", 2, &[(Some(1), vec![1, 1, -2, 1]), (Some(1), vec![])]).unwrap();
+        assert_eq!((p.duplicate_literals, p.clause(0).0), (2, &[0u32, 3][..]));
+        assert_eq!(p.format, SatFormat::Cnf);
+        let long: Vec<i64> = (0..40).map(|k| 1 + k % 20).collect();
+        assert_eq!(MaxSat::from_literals("t", 20, &[(Some(1), long)]).unwrap().duplicate_literals, 20);
+        for (clauses, says) in [
+            (vec![(Some(1), vec![1]), (Some(1), vec![3])], "clause 1: literal 3"),
+            (vec![(Some(1), vec![0])], "clause 0: literal 0"),
+            (vec![(Some(1), vec![-3])], "clause 0: literal -3"),
+            (vec![(Some(0), vec![1])], "clause 0: weight 0"),
+            (vec![(Some(i64::MAX), vec![1]), (Some(1), vec![2]), (None, vec![1])], "64-bit"),
+        ] {
+            let e = MaxSat::from_literals("t", 2, &clauses).unwrap_err().to_string();
+            assert!(e.contains(says), "`{e}` should say `{says}`");
+        }
     }
 }

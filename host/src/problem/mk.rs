@@ -29,119 +29,173 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::tables::TableProblem;
-use super::{GrayBoxProblem, KindArrays};
+use super::tables::{self, TablePiece, TableProblem};
+use super::text::{self, Chunk, ChunkParser};
+use super::{GrayBoxProblem, KindArrays, Subfunctions, memory};
 use crate::error::{Error, Result};
+use crate::stop::StopCheck;
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
-/// Reads an MK-landscape file.
-pub fn read(path: &Path) -> Result<TableProblem> {
-    let text = super::read_text(path)?;
+/// Reads an MK-landscape file, checking `stop` as it goes.
+pub fn read(path: &Path, stop: &StopCheck) -> Result<TableProblem> {
+    let text = text::read(path, stop)?;
     let name = super::instance_name(path);
-    parse(&text, &path.display().to_string(), &name)
+    parse(&text, &path.display().to_string(), &name, stop)
 }
 
-/// Parses the text of an MK-landscape file; `file` names it in error messages.
-pub fn parse(text: &str, file: &str, name: &str) -> Result<TableProblem> {
+/// Parses the text of an MK-landscape file, in parallel pieces, checking `stop` every few
+/// thousand lines; `file` names it in error messages. Sliding windows get their exact optimum.
+pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<TableProblem> {
     let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
-    let mut header: Option<(String, usize, usize)> = None;
-    let mut subfunctions: Vec<(Vec<u32>, Vec<i64>)> = Vec::new();
-    // The variables of an `m` line whose table has not come yet, with its line.
-    let mut pending: Option<(Vec<u32>, usize)> = None;
-    for (k, raw) in text.lines().enumerate() {
-        let lineno = k + 1;
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('c') {
-            continue;
-        }
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        if let Some((vars, mline)) = pending.take() {
-            let want = 1usize << vars.len();
-            if tokens.len() != want {
-                return Err(err(
-                    lineno,
-                    format!(
-                        "the table of the subfunction of line {mline} ({} variables) needs {want} values; found {} tokens",
-                        vars.len(),
-                        tokens.len()
-                    ),
-                ));
-            }
-            let table = tokens.iter().map(|t| value(t)).collect::<std::result::Result<Vec<i64>, String>>();
-            subfunctions.push((vars, table.map_err(|m| err(lineno, m))?));
-            continue;
-        }
-        match (tokens[0], &header) {
-            ("p", None) => {
-                let kind = tokens.get(1).copied().unwrap_or("");
-                if !(kind == "MK" || kind == "NK") || !(3..=4).contains(&tokens.len()) {
-                    return Err(err(lineno, format!("expected a header `p MK N K` or `p NK N K`, found `{line}`")));
-                }
-                let l: usize = tokens[2].parse().map_err(|_| {
-                    err(lineno, format!("number of variables `{}` is not an integer in range", tokens[2]))
-                })?;
-                if l == 0 || l > u32::MAX as usize / 2 {
-                    return Err(err(lineno, format!("{l} variables: expected 1 to {}", u32::MAX / 2)));
-                }
-                if let Some(t) = tokens.get(3) {
-                    t.parse::<u32>()
-                        .map_err(|_| err(lineno, format!("subfunction size K `{t}` is not an integer in range")))?;
-                }
-                header = Some((kind.to_ascii_lowercase(), l, lineno));
-            }
-            ("p", Some(_)) => return Err(err(lineno, "a second header line".into())),
-            (_, None) => {
-                return Err(err(
-                    lineno,
-                    format!("expected the header `p MK N K` or `p NK N K` before anything else, found `{line}`"),
-                ));
-            }
-            ("m", Some((_, l, _))) => {
-                let k = tokens.len() - 1;
-                if k == 0 || k > MAX_TABLE_ARITY as usize {
-                    return Err(err(lineno, format!("a subfunction reads 1 to {MAX_TABLE_ARITY} variables, not {k}")));
-                }
-                let mut vars = Vec::with_capacity(k);
-                for t in &tokens[1..] {
-                    let v: u64 =
-                        t.parse().map_err(|_| err(lineno, format!("variable `{t}` is not an integer in range")))?;
-                    if v >= *l as u64 {
-                        return Err(err(lineno, format!("variable {v} is out of range 0..={} (0-based)", l - 1)));
-                    }
-                    if vars.contains(&(v as u32)) {
-                        return Err(err(lineno, format!("variable {v} appears twice in one subfunction")));
-                    }
-                    vars.push(v as u32);
-                }
-                pending = Some((vars, lineno));
-            }
-            _ => {
-                return Err(err(
-                    lineno,
-                    format!("unknown line `{line}`: expected `c ...`, `m V1 .. VK` or a table after an `m` line"),
-                ));
-            }
-        }
-    }
-    if let Some((_, mline)) = pending {
-        return Err(err(mline, "this subfunction has no table: the file ends after its `m` line".into()));
-    }
-    let Some((problem_type, l, hline)) = header else {
+    let Some((hline, header, rest)) = tables::header_line(text) else {
         return Err(err(1, "no header line `p MK N K` or `p NK N K`".into()));
     };
-    TableProblem::new(name, problem_type, l, &subfunctions, None).map_err(|e| err(hline, e.to_string()))
+    let tokens: Vec<&str> = header.split_ascii_whitespace().collect();
+    if tokens[0] != "p" {
+        return Err(err(
+            hline,
+            format!("expected the header `p MK N K` or `p NK N K` before anything else, found `{header}`"),
+        ));
+    }
+    let kind = tokens.get(1).copied().unwrap_or("");
+    if !(kind == "MK" || kind == "NK") || !(3..=4).contains(&tokens.len()) {
+        return Err(err(hline, format!("expected a header `p MK N K` or `p NK N K`, found `{header}`")));
+    }
+    let l = text::uint(tokens[2])
+        .and_then(|l| usize::try_from(l).ok())
+        .ok_or_else(|| err(hline, format!("number of variables `{}` is not an integer in range", tokens[2])))?;
+    if l == 0 || l > u32::MAX as usize / 2 {
+        return Err(err(hline, format!("{l} variables: expected 1 to {}", u32::MAX / 2)));
+    }
+    if let Some(t) = tokens.get(3) {
+        t.parse::<u32>().map_err(|_| err(hline, format!("subfunction size K `{t}` is not an integer in range")))?;
+    }
+    // Nothing sized by the header is allocated before this check.
+    memory::ensure(Subfunctions::bytes_beyond_arrays(l, 0, 0), &format!("an instance of {l} variables"))
+        .map_err(|e| err(hline, e.to_string()))?;
+    let reader = MkReader { file, l };
+    // A piece begins after a table line: no `m` line waits for its table there.
+    let chunks = text::chunks(rest, hline + 1, |previous| text::is_data(previous) && !previous.starts_with(['m', 'p']));
+    let what = format!("reading {file}");
+    let (pieces, end) = text::parse_chunks(&reader, &chunks, None, None, None, &what, stop)?;
+    if let Some((_, mline)) = end {
+        return Err(err(mline, "this subfunction has no table: the file ends after its `m` line".into()));
+    }
+    let arrays = tables::assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
+    let mut problem = TableProblem::from_arrays(name, kind.to_ascii_lowercase(), l, arrays, None)
+        .map_err(|e| err(hline, e.to_string()))?;
+    problem.settle_optimum(None).map_err(|m| err(hline, m))?;
+    Ok(problem)
 }
 
-fn value(token: &str) -> std::result::Result<i64, String> {
-    token.parse::<i64>().map_err(|_| {
-        if token.parse::<f64>().is_ok() {
-            format!(
-                "table value `{token}` is not an integer: pgomea computes fitness exactly in 64-bit integers, so scale the values to integers"
-            )
-        } else {
-            format!("table value `{token}` is not an integer in range")
+/// How the pieces of an MK file are read: its number of variables.
+struct MkReader<'f> {
+    file: &'f str,
+    l: usize,
+}
+
+impl ChunkParser for MkReader<'_> {
+    /// The `m` line still waiting for its table (arity, line); a piece ends with one only at the
+    /// file's end.
+    type State = Option<(usize, usize)>;
+    type Out = MkPiece;
+    // At worst `0 ` (2 bytes) is a table value of 8 bytes.
+    const BYTES_PER_BYTE: u128 = 4;
+
+    fn parse(&self, chunk: &Chunk, state: &Self::State, _: usize, stop: &StopCheck) -> Result<MkPiece> {
+        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        if state.is_some() {
+            return Err(Error::Internal("an MK subfunction open across a piece of the file".into()));
         }
-    })
+        let mut out = TablePiece::default();
+        // The `m` line waiting for its table: its arity and line.
+        let mut pending: Option<(usize, usize)> = None;
+        for item in chunk.lines(stop) {
+            let (lineno, line) = item?;
+            if !text::is_data(line) {
+                continue;
+            }
+            if let Some((k, mline)) = pending.take() {
+                let want = 1usize << k;
+                // One pass: the values, the count, and the first token that is not a value (a
+                // wrong count is reported first).
+                let (mut found, mut bad) = (0, None);
+                for (token, v) in text::Tokens::new(line) {
+                    match v {
+                        Some(v) if found < want => out.values.push(v),
+                        None if bad.is_none() => bad = Some(token),
+                        _ => {}
+                    }
+                    found += 1;
+                }
+                if found != want {
+                    return Err(err(
+                        lineno,
+                        format!(
+                            "the table of the subfunction of line {mline} ({k} variables) needs {want} values; found {found} tokens"
+                        ),
+                    ));
+                }
+                if let Some(token) = bad {
+                    return Err(err(lineno, value_error(token)));
+                }
+                out.end_subfunction().map_err(|e| err(lineno, e.to_string()))?;
+                continue;
+            }
+            let mut tokens = text::Tokens::new(line);
+            match tokens.next().map(|t| t.0) {
+                Some("p") => return Err(err(lineno, "a second header line".into())),
+                Some("m") => {
+                    let k = tokens.clone().count();
+                    if k == 0 || k > MAX_TABLE_ARITY as usize {
+                        return Err(err(
+                            lineno,
+                            format!("a subfunction reads 1 to {MAX_TABLE_ARITY} variables, not {k}"),
+                        ));
+                    }
+                    out.push_variables(tokens, self.l, 0).map_err(|m| err(lineno, m))?;
+                    pending = Some((k, lineno));
+                }
+                _ => {
+                    return Err(err(
+                        lineno,
+                        format!("unknown line `{line}`: expected `c ...`, `m V1 .. VK` or a table after an `m` line"),
+                    ));
+                }
+            }
+        }
+        // Only the last piece can end with an `m` line waiting (the others end after a table).
+        Ok(MkPiece { tables: out, pending })
+    }
+
+    fn same_from(&self, _: &MkPiece, exact: &Self::State) -> bool {
+        exact.is_none()
+    }
+
+    fn count(&self, out: &MkPiece) -> usize {
+        out.tables.var_ends.len()
+    }
+
+    fn after(&self, _: &Self::State, out: &MkPiece) -> Self::State {
+        out.pending
+    }
+}
+
+/// A piece of an MK file: its subfunctions, and the `m` line at its end that waits for a table.
+struct MkPiece {
+    tables: TablePiece,
+    pending: Option<(usize, usize)>,
+}
+
+/// Why a table value `token` is not one.
+fn value_error(token: &str) -> String {
+    if token.parse::<f64>().is_ok() {
+        format!(
+            "table value `{token}` is not an integer: pgomea computes fitness exactly in 64-bit integers, so scale the values to integers"
+        )
+    } else {
+        format!("table value `{token}` is not an integer in range")
+    }
 }
 
 /// A table problem in the MK-landscape format (`p NK` when its type is `nk`, else `p MK`; K is

@@ -39,6 +39,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::{Clauses, Csr, Kind, MAX_TABLE_ARITY, Pairwise, Tables};
 
+use rayon::prelude::*;
+
 use crate::error::{Error, Result};
 
 /// A binary gray-box problem with additive integer subfunctions (maximised).
@@ -62,6 +64,12 @@ pub trait GrayBoxProblem: Send + Sync {
     /// gives it).
     fn known_optimum(&self) -> Option<i64> {
         None
+    }
+    /// What the reader of the instance's file adjusted in accepting it (a wcnf file's hard weight
+    /// that does not outweigh the soft clauses), for the caller to show: the library prints
+    /// nothing. None by default.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
     }
     /// Facts about a solution `x` beyond its fitness, for the result of a run (name, value): for
     /// MAX-SAT the clauses it leaves unsatisfied. Nothing by default.
@@ -288,6 +296,14 @@ fn check_offsets(what: &str, offsets: &[u32], len: usize) -> Result<()> {
 }
 
 impl Subfunctions {
+    /// Bytes that the subfunctions of `l` variables, `m` subfunctions and `entries` (subfunction,
+    /// variable) entries take beyond the kind's own arrays: the variables of each subfunction,
+    /// the incidence, the bounds and what building them needs for a while. Readers and generators
+    /// check this (with their arrays) before they allocate anything of that size.
+    pub fn bytes_beyond_arrays(l: usize, m: usize, entries: usize) -> u128 {
+        20 * m as u128 + 16 * entries as u128 + 12 * l as u128 + 64
+    }
+
     /// Pairwise weighted subfunctions over `l` variables: subfunction s reads `ends[2s]` and
     /// `ends[2s+1]` (two different variables) and is worth `weights[s]` when they differ.
     pub fn pairwise(l: usize, ends: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
@@ -298,6 +314,7 @@ impl Subfunctions {
                 weights.len()
             )));
         }
+        check_sizes(l, weights.len(), ends.len())?;
         Subfunctions::finish(l, Vec::new(), Vec::new(), Vec::new(), KindArrays::Pairwise { ends, weights })
     }
 
@@ -319,27 +336,29 @@ impl Subfunctions {
                 table_offsets.len()
             )));
         }
-        let mut bounds = Vec::with_capacity(m);
-        for s in 0..m {
-            let arity = (var_offsets[s + 1] - var_offsets[s]) as usize;
-            if arity as u32 > MAX_TABLE_ARITY {
-                return Err(Error::usage(format!(
-                    "subfunction {s} reads {arity} variables; tables read at most {MAX_TABLE_ARITY}"
-                )));
-            }
-            let start = table_offsets[s] as usize;
-            let table = values.get(start..start + (1usize << arity)).ok_or_else(|| {
-                Error::usage(format!(
-                    "subfunction {s}: its table of {} values does not fit in the {} values given",
-                    1usize << arity,
-                    values.len()
-                ))
-            })?;
-            bounds.push((
-                *table.iter().min().expect("a table has an entry"),
-                *table.iter().max().expect("a table has an entry"),
-            ));
-        }
+        check_sizes(l, m, vars.len())?;
+        let bounds = (0..m)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|s| {
+                let arity = (var_offsets[s + 1] - var_offsets[s]) as usize;
+                if arity as u32 > MAX_TABLE_ARITY {
+                    return Err(Error::usage(format!(
+                        "subfunction {s} reads {arity} variables; tables read at most {MAX_TABLE_ARITY}"
+                    )));
+                }
+                let start = table_offsets[s] as usize;
+                let table = values.get(start..start + (1usize << arity)).ok_or_else(|| {
+                    Error::usage(format!(
+                        "subfunction {s}: its table of {} values does not fit in the {} values given",
+                        1usize << arity,
+                        values.len()
+                    ))
+                })?;
+                let (lo, hi) = table.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                Ok((lo, hi))
+            })
+            .collect::<Result<Vec<(i64, i64)>>>()?;
         Subfunctions::finish(
             l,
             var_offsets.clone(),
@@ -362,43 +381,69 @@ impl Subfunctions {
         if weights.len() != m {
             return Err(Error::usage(format!("clauses: {} weights for {m} clauses", weights.len())));
         }
-        let mut sub_offsets = Vec::with_capacity(m + 1);
-        let mut vars = Vec::with_capacity(lits.len());
-        let mut bounds = Vec::with_capacity(m);
-        // The literal of each variable in the current clause: seen[v] = (clause + 1, literal).
-        let mut seen = vec![(0u32, 0u32); l];
-        sub_offsets.push(0u32);
-        for s in 0..m {
-            let clause = &lits[lit_offsets[s] as usize..lit_offsets[s + 1] as usize];
-            let mut tautology = false;
-            for &lit in clause {
-                let v = (lit >> 1) as usize;
-                let Some(entry) = seen.get_mut(v) else {
-                    return Err(Error::usage(format!(
-                        "clause {s} reads variable {v}, but there are only {l} variables"
-                    )));
-                };
-                if entry.0 == s as u32 + 1 {
-                    tautology |= entry.1 != lit;
-                } else {
-                    *entry = (s as u32 + 1, lit);
-                    vars.push(v as u32);
+        check_sizes(l, m, lits.len())?;
+        let clause = |s: usize| &lits[lit_offsets[s] as usize..lit_offsets[s + 1] as usize];
+        // In blocks of clauses, in parallel: first the number of distinct variables of each
+        // clause and its bounds, then (with the offsets known) the variables themselves.
+        const BLOCK: usize = 1 << 14;
+        let mut counts = vec![0u32; m];
+        let mut bounds = vec![(0i64, 0i64); m];
+        counts.par_chunks_mut(BLOCK).zip(bounds.par_chunks_mut(BLOCK)).enumerate().try_for_each(
+            |(b, (counts, bounds))| {
+                let mut scratch = ClauseScratch::default();
+                for (k, (count, bound)) in counts.iter_mut().zip(bounds).enumerate() {
+                    let s = b * BLOCK + k;
+                    let lits = clause(s);
+                    if let Some(&lit) = lits.iter().find(|&&lit| (lit >> 1) as usize >= l) {
+                        return Err(Error::usage(format!(
+                            "clause {s} reads variable {}, but there are only {l} variables",
+                            lit >> 1
+                        )));
+                    }
+                    let (distinct, tautology) = scratch.distinct(lits, None);
+                    *count = distinct;
+                    let w = weights[s];
+                    *bound = if tautology {
+                        (w, w)
+                    } else if lits.is_empty() {
+                        (0, 0)
+                    } else {
+                        (w.min(0), w.max(0))
+                    };
                 }
-            }
-            sub_offsets.push(u32::try_from(vars.len()).map_err(|_| too_large())?);
-            let w = weights[s];
-            bounds.push(if tautology {
-                (w, w)
-            } else if clause.is_empty() {
-                (0, 0)
-            } else {
-                (w.min(0), w.max(0))
-            });
+                Ok(())
+            },
+        )?;
+        let mut sub_offsets = Vec::with_capacity(m + 1);
+        sub_offsets.push(0u32);
+        let mut total = 0u64;
+        for &c in &counts {
+            total += c as u64;
+            sub_offsets.push(u32::try_from(total).map_err(|_| too_large())?);
         }
+        drop(counts);
+        let mut vars = vec![0u32; total as usize];
+        let mut pieces: Vec<(usize, &mut [u32])> = Vec::with_capacity(m.div_ceil(BLOCK));
+        let mut rest = vars.as_mut_slice();
+        for b in 0..m.div_ceil(BLOCK) {
+            let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(m));
+            let (piece, tail) = rest.split_at_mut((sub_offsets[hi] - sub_offsets[lo]) as usize);
+            pieces.push((b, piece));
+            rest = tail;
+        }
+        pieces.into_par_iter().for_each(|(b, piece)| {
+            let mut scratch = ClauseScratch::default();
+            let mut at = 0;
+            for s in b * BLOCK..((b + 1) * BLOCK).min(m) {
+                let (n, _) = scratch.distinct(clause(s), Some(&mut piece[at..]));
+                at += n as usize;
+            }
+        });
         Subfunctions::finish(l, sub_offsets, vars, bounds, KindArrays::Clauses { lit_offsets, lits, weights })
     }
 
-    /// Checks the variables and the value range, and builds the incidence of the variables.
+    /// Checks the variables and the value range, and builds the incidence of the variables (the
+    /// callers checked the memory for it, [`check_sizes`]).
     fn finish(
         l: usize,
         sub_offsets: Vec<u32>,
@@ -410,53 +455,45 @@ impl Subfunctions {
             KindArrays::Pairwise { ends, .. } => ends.len(),
             _ => sub_vars.len(),
         };
-        if l > u32::MAX as usize / 2 || entries > u32::MAX as usize {
-            return Err(too_large());
-        }
-        // A header may announce more variables than the machine can hold (isolated vertices
-        // cost no bytes in the file): five u32 per variable here and in the incidence.
-        memory::ensure(20 * l as u128 + 8 * entries as u128, &format!("an instance of {l} variables"))?;
         let m = count(&arrays, &bounds);
-        let mut degree = vec![0u32; l + 1];
-        let mut last_seen = vec![u32::MAX; l];
-        for s in 0..m {
-            for &v in vars_of(&arrays, &sub_offsets, &sub_vars, s) {
-                if v as usize >= l {
-                    return Err(Error::usage(format!(
-                        "subfunction {s} reads variable {v}, but there are only {l} variables"
-                    )));
-                }
-                if last_seen[v as usize] == s as u32 {
-                    return Err(Error::usage(format!("subfunction {s} names variable {v} twice")));
-                }
-                last_seen[v as usize] = s as u32;
-                degree[v as usize] += 1;
+        let vars_of = |s: usize| vars_of(&arrays, &sub_offsets, &sub_vars, s);
+        // The first subfunction (in order) that reads a variable out of range or one twice.
+        (0..m).into_par_iter().with_min_len(4096).try_for_each_init(Vec::new, |sorted, s| {
+            let vs = vars_of(s);
+            if let Some(&v) = vs.iter().find(|&&v| v as usize >= l) {
+                return Err(Error::usage(format!(
+                    "subfunction {s} reads variable {v}, but there are only {l} variables"
+                )));
             }
-        }
+            if let Some(v) = repeated(vs, sorted) {
+                return Err(Error::usage(format!("subfunction {s} names variable {v} twice")));
+            }
+            Ok(())
+        })?;
         // Fitness in [sum of minima, sum of maxima]; a partial delta is at most the sum of the
         // ranges in absolute value. Computed in i128: no instance may overflow i64 silently.
-        let (low, high, range) =
-            (0..m).map(|s| bounds_of(&arrays, &bounds, s)).fold((0i128, 0i128, 0i128), |(a, b, c), (lo, hi)| {
-                (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128))
-            });
-        if low < i64::MIN as i128 || high > i64::MAX as i128 || range > i64::MAX as i128 {
+        let (low, high, range) = (0..m)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .map(|s| bounds_of(&arrays, &bounds, s))
+            .fold(
+                || (0i128, 0i128, 0i128),
+                |(a, b, c), (lo, hi)| (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128)),
+            )
+            .reduce(|| (0, 0, 0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2));
+        if low < i64::MIN as i128 || high > i64::MAX as i128 {
             return Err(Error::usage(format!(
                 "the fitness of this instance ranges from {low} to {high}: beyond 64-bit integers (at most {}), so it could not be computed exactly",
                 i64::MAX
             )));
         }
-        let mut var_offsets = vec![0u32; l + 1];
-        for v in 0..l {
-            var_offsets[v + 1] = var_offsets[v] + degree[v];
+        if range > i64::MAX as i128 {
+            return Err(Error::usage(format!(
+                "the fitness of this instance ranges from {low} to {high}, which fits in 64-bit integers, but its subfunctions' value ranges add up to {range}: beyond 64-bit integers (at most {}), so a change of fitness could not be computed exactly",
+                i64::MAX
+            )));
         }
-        let mut fill = var_offsets.clone();
-        let mut var_subs = vec![0u32; var_offsets[l] as usize];
-        for s in 0..m {
-            for &v in vars_of(&arrays, &sub_offsets, &sub_vars, s) {
-                var_subs[fill[v as usize] as usize] = s as u32;
-                fill[v as usize] += 1;
-            }
-        }
+        let (var_offsets, var_subs) = incidence(l, m, entries, vars_of);
         Ok(Subfunctions { l, arrays, sub_offsets, sub_vars, var_offsets, var_subs, bounds })
     }
 
@@ -574,7 +611,7 @@ impl Subfunctions {
 /// The text of an instance file, as every parser reads it: a byte-order mark dropped, line
 /// endings made `\n`, bytes that are not UTF-8 an error with their line ([`text::decode`]).
 pub fn read_text(path: &std::path::Path) -> Result<String> {
-    text::read(path)
+    text::read(path, &crate::stop::StopCheck::never())
 }
 
 /// The name an instance read from `path` goes by in reports: the file's stem.
@@ -584,6 +621,149 @@ pub fn instance_name(path: &std::path::Path) -> String {
 
 fn too_large() -> Error {
     Error::usage("the instance is too large for this program (more than 2^31 variables or 2^32 variable entries)")
+}
+
+/// Refuses sizes beyond the kinds' 32-bit indices, and an instance whose incidence and bounds
+/// would not fit in the memory left (a header may announce more variables than the machine can
+/// hold: isolated variables cost no bytes in the file).
+fn check_sizes(l: usize, m: usize, entries: usize) -> Result<()> {
+    if l > u32::MAX as usize / 2 || m >= u32::MAX as usize || entries > u32::MAX as usize {
+        return Err(too_large());
+    }
+    memory::ensure(
+        Subfunctions::bytes_beyond_arrays(l, m, entries),
+        &format!("an instance of {l} variables and {m} subfunctions"),
+    )
+}
+
+/// Reused buffers for the distinct variables of long clauses.
+#[derive(Default)]
+struct ClauseScratch {
+    /// (literal, position) of each literal, sorted by variable and position.
+    sorted: Vec<(u32, u32)>,
+    /// (position, variable) of each variable's first literal.
+    firsts: Vec<(u32, u32)>,
+}
+
+impl ClauseScratch {
+    /// The distinct variables of a clause's literals, in the order of their first literal
+    /// (written to `out` when given): their number, and whether some variable appears with both
+    /// signs (a tautology).
+    fn distinct(&mut self, lits: &[u32], mut out: Option<&mut [u32]>) -> (u32, bool) {
+        let mut tautology = false;
+        if lits.len() <= 32 {
+            let mut n = 0;
+            for (i, &lit) in lits.iter().enumerate() {
+                match lits[..i].iter().find(|&&p| p >> 1 == lit >> 1) {
+                    Some(&first) => tautology |= first != lit,
+                    None => {
+                        if let Some(o) = out.as_deref_mut() {
+                            o[n] = lit >> 1;
+                        }
+                        n += 1;
+                    }
+                }
+            }
+            return (n as u32, tautology);
+        }
+        self.sorted.clear();
+        self.sorted.extend(lits.iter().enumerate().map(|(i, &lit)| (lit, i as u32)));
+        self.sorted.sort_unstable_by_key(|&(lit, i)| (lit >> 1, i));
+        self.firsts.clear();
+        for group in self.sorted.chunk_by(|a, b| a.0 >> 1 == b.0 >> 1) {
+            tautology |= group.iter().any(|&(lit, _)| lit != group[0].0);
+            self.firsts.push((group[0].1, group[0].0 >> 1));
+        }
+        self.firsts.sort_unstable();
+        if let Some(o) = out {
+            for (slot, &(_, v)) in o.iter_mut().zip(&self.firsts) {
+                *slot = v;
+            }
+        }
+        (self.firsts.len() as u32, tautology)
+    }
+}
+
+/// A variable that `vars` names twice, if any (`sorted` is a reused buffer for long lists).
+fn repeated(vars: &[u32], sorted: &mut Vec<u32>) -> Option<u32> {
+    if vars.len() <= 32 {
+        return vars.iter().enumerate().find(|&(i, v)| vars[..i].contains(v)).map(|(_, &v)| v);
+    }
+    sorted.clear();
+    sorted.extend_from_slice(vars);
+    sorted.sort_unstable();
+    sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+}
+
+/// The subfunctions of every variable, ascending, in CSR form (offsets, subfunctions), from the
+/// variables of every subfunction. A transpose in two passes, so that no pass writes at random
+/// over all the variables: blocks of subfunctions (in parallel) sort their (variable,
+/// subfunction) entries into buckets of consecutive variables, then each bucket (in parallel)
+/// counts and places its entries, its counters and its part of the result small enough to stay
+/// in cache. Taking the blocks in order keeps each variable's subfunctions ascending.
+fn incidence<'a>(
+    l: usize,
+    m: usize,
+    entries: usize,
+    vars_of: impl Fn(usize) -> &'a [u32] + Sync,
+) -> (Vec<u32>, Vec<u32>) {
+    let small = entries < 1 << 16;
+    // At most about 1024 buckets of at least 2^14 variables; one for small instances.
+    let shift = if small { usize::BITS } else { (usize::BITS - l.leading_zeros()).saturating_sub(10).max(14) };
+    let buckets = if small { 1 } else { (l >> shift) + 1 };
+    let blocks = if small { 1 } else { (4 * rayon::current_num_threads()).min(m.max(1)) };
+    let block_len = m.div_ceil(blocks).max(1);
+    let scattered: Vec<Vec<Vec<(u32, u32)>>> = (0..blocks)
+        .into_par_iter()
+        .map(|b| {
+            let mut out = vec![Vec::new(); buckets];
+            for s in b * block_len..((b + 1) * block_len).min(m) {
+                for &v in vars_of(s) {
+                    out[(v as usize).checked_shr(shift).unwrap_or(0)].push((v, s as u32));
+                }
+            }
+            out
+        })
+        .collect();
+    let totals: Vec<usize> = (0..buckets).map(|k| scattered.iter().map(|b| b[k].len()).sum()).collect();
+    let mut var_offsets = vec![0u32; l + 1];
+    let mut var_subs = vec![0u32; entries];
+    let mut pieces = Vec::with_capacity(buckets);
+    let (mut offsets_rest, mut subs_rest) = (&mut var_offsets[1..], var_subs.as_mut_slice());
+    let mut base = 0u32;
+    for (k, &total) in totals.iter().enumerate() {
+        let vars = if small { l } else { (l - (k << shift)).min(1 << shift) };
+        let (offsets, rest) = offsets_rest.split_at_mut(vars);
+        let (subs, rest_subs) = subs_rest.split_at_mut(total);
+        pieces.push((k, base, offsets, subs));
+        (offsets_rest, subs_rest) = (rest, rest_subs);
+        base += total as u32;
+    }
+    let scattered = &scattered;
+    pieces.into_par_iter().for_each(|(k, base, offsets, subs)| {
+        let lo = if small { 0 } else { k << shift };
+        // offsets[i] ends variable lo + i: its degree first, then the running sum.
+        for block in scattered {
+            for &(v, _) in &block[k] {
+                offsets[v as usize - lo] += 1;
+            }
+        }
+        let mut cursor = Vec::with_capacity(offsets.len());
+        let mut run = 0u32;
+        for o in offsets.iter_mut() {
+            cursor.push(run);
+            run += *o;
+            *o = base + run;
+        }
+        for block in scattered {
+            for &(v, s) in &block[k] {
+                let c = &mut cursor[v as usize - lo];
+                subs[*c as usize] = s;
+                *c += 1;
+            }
+        }
+    });
+    (var_offsets, var_subs)
 }
 
 /// The partial evaluation of a GOM step: the sum, over the subfunctions that read any changed
@@ -761,6 +941,44 @@ mod tests {
         assert_eq!(clauses.evaluate_one(2, &[0, 1, 0, 1]), 2);
         assert_eq!(tables.bounds(1), (4, 11));
         assert_eq!(pairwise.value_range(1), 2);
+    }
+
+    #[test]
+    fn the_incidence_of_a_large_instance_is_the_transpose_in_order() {
+        // Enough entries and variables for several buckets and blocks of the two-pass transpose.
+        let (l, m) = (100_000u32, 40_000usize);
+        let mut rng = pgomea_device::rng::SplitMix64::new(3);
+        let mut lits = Vec::new();
+        let mut offsets = vec![0u32];
+        for _ in 0..m {
+            for _ in 0..1 + rng.index(5) {
+                lits.push(rng.index(2 * l as usize) as u32);
+            }
+            offsets.push(lits.len() as u32);
+        }
+        let f = Subfunctions::clauses(l as usize, offsets, lits, vec![1; m]).unwrap();
+        assert!(f.entries() >= 1 << 16);
+        let mut expected = vec![Vec::new(); l as usize];
+        for s in 0..m {
+            for &v in f.variables_of(s) {
+                expected[v as usize].push(s as u32);
+            }
+        }
+        for (v, subs) in expected.iter().enumerate() {
+            assert_eq!(f.dependent(v), &subs[..], "variable {v}");
+        }
+        assert_eq!(f.incidence().0.len(), l as usize + 1);
+    }
+
+    #[test]
+    fn a_range_sum_beyond_64_bits_is_named_as_such() {
+        // Both ends of the fitness fit (-2^62 - 2 .. 2^62 - 1), the sum of the ranges does not.
+        let e = Subfunctions::pairwise(3, vec![0, 1, 1, 2], vec![i64::MAX / 2, -(i64::MAX / 2) - 2])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("which fits in 64-bit integers, but its subfunctions' value ranges add up to"), "{e}");
+        let e = Subfunctions::pairwise(2, vec![0, 1, 1, 0], vec![i64::MAX, 1]).unwrap_err().to_string();
+        assert!(e.contains("ranges from 0 to") && !e.contains("value ranges add up"), "{e}");
     }
 
     #[test]

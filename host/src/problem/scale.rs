@@ -188,6 +188,29 @@ pub fn decimals_of(floats: &[f64]) -> Result<Vec<Decimal>, ScaleError> {
         .collect()
 }
 
+/// Real values on one grid of integers, for a problem built from them (a Python gray-box
+/// function's tables, a graph's float weights): [`decimals_of`] and [`to_integers`] with
+/// `resolution` given as a float (None: found from the values). An error names the value it is
+/// about through `name_of(index)` (`edge 3`, `subfunction 2, entry 5`).
+pub fn floats_to_integers(
+    floats: &[f64],
+    resolution: Option<f64>,
+    range_factor: u32,
+    name_of: impl Fn(usize) -> String,
+) -> crate::error::Result<Scaled> {
+    let to_error = |e: ScaleError| {
+        crate::error::Error::usage(match e.index {
+            Some(i) => format!("{}: {}", name_of(i), e.message),
+            None => e.message,
+        })
+    };
+    let values = decimals_of(floats).map_err(to_error)?;
+    let resolution = resolution
+        .map(|r| Decimal::from_f64(r).map_err(|m| crate::error::Error::usage(format!("resolution: {m}"))))
+        .transpose()?;
+    to_integers(&values, resolution, range_factor).map_err(to_error)
+}
+
 /// `values` on a grid of integers. With `resolution`, each value is divided by it and must be
 /// an integer within 1e-9 relative (at most 2^53 steps, where f64 division is still exact to
 /// the step); without one, the grid is 10^-d for the largest number d of decimal places among the

@@ -21,13 +21,19 @@
 //! (i = 0 when all are 0, i = 2^K - 1 when all are 1). Values are integers. The fitness is the
 //! sum of all subfunctions (maximised).
 //!
-//! Every malformed line is an error naming the file and the line.
+//! Every malformed line is an error naming the file and the line, and so is a file that
+//! contradicts itself: an optimum `o` outside the range of fitness its tables allow, or, for
+//! subfunctions that are sliding windows (whose optimum is computed exactly when the file is
+//! read), other than the exact optimum.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
+use super::memory;
+use super::scale::{self, Decimal};
+use super::text::{self, Chunk, ChunkParser};
 use super::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::error::{Error, Result};
+use crate::stop::StopCheck;
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
 /// A problem of table subfunctions.
@@ -51,11 +57,7 @@ impl TableProblem {
         subfunctions: &[(Vec<u32>, Vec<i64>)],
         optimum: Option<i64>,
     ) -> Result<Self> {
-        let mut var_offsets = Vec::with_capacity(subfunctions.len() + 1);
-        let mut vars = Vec::new();
-        let mut table_offsets = Vec::with_capacity(subfunctions.len());
-        let mut values = Vec::new();
-        var_offsets.push(0u32);
+        let mut piece = TablePiece::default();
         for (s, (v, t)) in subfunctions.iter().enumerate() {
             if v.is_empty() || v.len() > MAX_TABLE_ARITY as usize || t.len() != 1 << v.len() {
                 return Err(Error::usage(format!(
@@ -64,104 +66,399 @@ impl TableProblem {
                     t.len()
                 )));
             }
-            vars.extend_from_slice(v);
-            var_offsets.push(u32::try_from(vars.len()).map_err(|_| Error::usage("too many table entries"))?);
-            table_offsets.push(u32::try_from(values.len()).map_err(|_| Error::usage("too many table entries"))?);
-            values.extend_from_slice(t);
+            piece.vars.extend_from_slice(v);
+            piece.values.extend_from_slice(t);
+            piece.end_subfunction()?;
         }
-        u32::try_from(values.len()).map_err(|_| Error::usage("too many table entries (at most 2^32)"))?;
+        TableProblem::from_arrays(name, problem_type, l, assemble(vec![piece], "table subfunctions")?, optimum)
+    }
+
+    /// [`TableProblem::new`] from the flat arrays of the tables kind; every subfunction reads 1
+    /// to 16 variables.
+    pub fn from_arrays(
+        name: impl Into<String>,
+        problem_type: impl Into<String>,
+        l: usize,
+        arrays: TableArrays,
+        optimum: Option<i64>,
+    ) -> Result<Self> {
+        let TableArrays { var_offsets, vars, table_offsets, values } = arrays;
+        if let Some(s) = var_offsets.windows(2).position(|w| w[0] == w[1]) {
+            return Err(Error::usage(format!(
+                "subfunction {s} reads no variable (a table reads 1 to {MAX_TABLE_ARITY})"
+            )));
+        }
         let functions = Subfunctions::tables(l, var_offsets, vars, table_offsets, values)?;
         Ok(TableProblem { name: name.into(), problem_type: problem_type.into(), functions, optimum })
     }
 
-    /// Reads a `.nk` file.
-    pub fn read(path: &Path) -> Result<Self> {
-        let text = super::read_text(path)?;
-        let name = super::instance_name(path);
-        Self::parse(&text, &path.display().to_string(), &name)
+    /// A problem of tables of real values (a Python gray-box function's, tabulated), put on one
+    /// grid of integers by [`scale::floats_to_integers`]: the grid of `resolution`, each value a
+    /// multiple of it within 1e-9 relative, or, when None, of the values' own decimals (integers
+    /// stay integers, exactly). `optimum` (a value to reach, when known) goes on the same grid.
+    /// Returns the problem and its resolution: a fitness f is worth f x resolution. Errors name
+    /// the subfunction and the entry of a value that does not fit.
+    pub fn from_f64(
+        name: impl Into<String>,
+        problem_type: impl Into<String>,
+        l: usize,
+        subfunctions: &[(Vec<u32>, Vec<f64>)],
+        optimum: Option<f64>,
+        resolution: Option<f64>,
+    ) -> Result<(Self, Decimal)> {
+        let mut floats: Vec<f64> = subfunctions.iter().flat_map(|(_, t)| t.iter().copied()).collect();
+        let entries = floats.len();
+        floats.extend(optimum);
+        // The flat index of each subfunction's first entry, to name a value.
+        let starts: Vec<usize> = subfunctions
+            .iter()
+            .scan(0usize, |at, (_, t)| {
+                let start = *at;
+                *at += t.len();
+                Some(start)
+            })
+            .collect();
+        let name_of = |i: usize| {
+            if i >= entries {
+                return "the value to reach".to_string();
+            }
+            let s = starts.partition_point(|&start| start <= i) - 1;
+            format!("subfunction {s}, entry {}", i - starts[s])
+        };
+        // A table's values range over at most twice its largest magnitude.
+        let scaled = scale::floats_to_integers(&floats, resolution, 2, name_of)?;
+        let (values, optimum) = scaled.integers.split_at(entries);
+        let mut rest = values;
+        let integer_tables: Vec<(Vec<u32>, Vec<i64>)> = subfunctions
+            .iter()
+            .map(|(vars, t)| {
+                let (table, after) = rest.split_at(t.len());
+                rest = after;
+                (vars.clone(), table.to_vec())
+            })
+            .collect();
+        let problem = TableProblem::new(name, problem_type, l, &integer_tables, optimum.first().copied())?;
+        Ok((problem, scaled.resolution))
     }
 
-    /// Parses the text of a `.nk` file; `file` names it in error messages.
-    pub fn parse(text: &str, file: &str, name: &str) -> Result<Self> {
+    /// Reads a `.nk` file, checking `stop` as it goes.
+    pub fn read(path: &Path, stop: &StopCheck) -> Result<Self> {
+        let text = text::read(path, stop)?;
+        let name = super::instance_name(path);
+        Self::parse(&text, &path.display().to_string(), &name, stop)
+    }
+
+    /// Parses the text of a `.nk` file, in parallel pieces, checking `stop` every few thousand
+    /// lines; `file` names it in error messages. The optimum is the one the file states (checked
+    /// against the tables), else the exact one of sliding windows, else unknown.
+    pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Self> {
         let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
-        let mut header: Option<(String, usize, usize, usize)> = None;
-        let mut optimum = None;
-        let mut subfunctions: Vec<(Vec<u32>, Vec<i64>)> = Vec::new();
-        let mut last_line = 1;
-        for (k, raw) in text.lines().enumerate() {
-            let lineno = k + 1;
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('c') {
+        let Some((hline, header, rest)) = header_line(text) else {
+            return Err(err(1, "no header line `p TYPE VARIABLES SUBFUNCTIONS`".into()));
+        };
+        let t: Vec<&str> = header.split_ascii_whitespace().collect();
+        if t[0] != "p" {
+            return Err(err(
+                hline,
+                format!("expected the header `p TYPE VARIABLES SUBFUNCTIONS` before anything else, found `{header}`"),
+            ));
+        }
+        if t.len() != 4 {
+            return Err(err(hline, format!("expected a header `p TYPE VARIABLES SUBFUNCTIONS`, found `{header}`")));
+        }
+        if !t[1].chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(err(hline, format!("problem type `{}`: letters, digits and `-` only", t[1])));
+        }
+        let count = |token: &str, what: &str| {
+            text::uint(token)
+                .and_then(|v| usize::try_from(v).ok())
+                .ok_or_else(|| err(hline, format!("{what} `{token}` is not an integer in range")))
+        };
+        let l = count(t[2], "number of variables")?;
+        let m = count(t[3], "number of subfunctions")?;
+        if l == 0 {
+            return Err(err(hline, "the number of variables must be at least 1".into()));
+        }
+        if l > u32::MAX as usize / 2 {
+            return Err(err(hline, format!("{l} variables is more than this program supports")));
+        }
+        // Each `f` line takes at least 5 bytes: a larger count cannot be in the file.
+        if m > text.len() / 5 + 1 {
+            return Err(err(
+                hline,
+                format!("the header announces {m} subfunctions, more than a file of {} bytes can hold", text.len()),
+            ));
+        }
+        // Nothing sized by the header is allocated before this check (a table has 2 values at least).
+        memory::ensure(
+            Subfunctions::bytes_beyond_arrays(l, m, m) + 32 * m as u128,
+            &format!("an instance of {l} variables and {m} subfunctions"),
+        )
+        .map_err(|e| err(hline, e.to_string()))?;
+        let reader = NkReader { file, l, m };
+        let chunks = text::chunks(rest, hline + 1, |_| true);
+        let what = format!("reading {file}");
+        let (pieces, end) =
+            text::parse_chunks(&reader, &chunks, NkState::default(), NkState::default(), Some(m), &what, stop)?;
+        let found: usize = pieces.iter().map(|p| p.tables.var_ends.len()).sum();
+        if found != m {
+            let last_line = pieces.iter().rev().find_map(|p| p.last_line).unwrap_or(hline);
+            return Err(err(
+                last_line,
+                format!("the header (line {hline}) announces {m} subfunctions but the file has {found}"),
+            ));
+        }
+        let arrays = assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
+        let mut problem =
+            TableProblem::from_arrays(name, t[1], l, arrays, None).map_err(|e| err(hline, e.to_string()))?;
+        problem.settle_optimum(end.optimum.map(|(value, _)| value)).map_err(|m| {
+            let (_, line) = end.optimum.expect("only a stated optimum can contradict the tables");
+            err(line, m)
+        })?;
+        Ok(problem)
+    }
+
+    /// Sets the optimum: the `stated` one, when the tables allow it (between the least and the
+    /// largest fitness their values give, and equal to the exact optimum of sliding windows),
+    /// else the exact optimum of sliding windows, else none. A stated optimum that the tables
+    /// contradict is an error saying so (a `--target best-known` would never be reached).
+    pub fn settle_optimum(&mut self, stated: Option<i64>) -> std::result::Result<(), String> {
+        let exact = sliding_window_optimum(&self.functions).map(|(value, _)| value);
+        let (low, high) = self.functions.fitness_bounds();
+        self.optimum = match (stated, exact) {
+            (Some(o), _) if o > high => {
+                return Err(format!(
+                    "the stated optimum {o} is above the largest fitness these tables allow, {high} (the sum of their largest values)"
+                ));
+            }
+            (Some(o), _) if o < low => {
+                return Err(format!(
+                    "the stated optimum {o} is below the least fitness these tables allow, {low} (the sum of their least values)"
+                ));
+            }
+            (Some(o), Some(e)) if o != e => {
+                return Err(format!(
+                    "the stated optimum {o} is not the exact optimum {e} of these subfunctions (sliding windows, solved exactly when read)"
+                ));
+            }
+            (Some(o), _) => Some(o),
+            (None, e) => e,
+        };
+        Ok(())
+    }
+
+    /// Writes the problem in the `.nk` format to `out`.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let f = &self.functions;
+        writeln!(out, "c {} ({}), written by pgomea", self.name, self.problem_type)?;
+        writeln!(out, "p {} {} {}", self.problem_type, f.variables(), f.len())?;
+        if let Some(o) = self.optimum {
+            writeln!(out, "o {o}")?;
+        }
+        let KindArrays::Tables { var_offsets, vars, table_offsets, values } = f.arrays() else {
+            unreachable!("a table problem has tables")
+        };
+        for sub in 0..f.len() {
+            let vs = &vars[var_offsets[sub] as usize..var_offsets[sub + 1] as usize];
+            let start = table_offsets[sub] as usize;
+            write!(out, "f {}", vs.len())?;
+            for v in vs {
+                write!(out, " {}", v + 1)?;
+            }
+            for t in &values[start..start + (1 << vs.len())] {
+                write!(out, " {t}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    /// The problem in the `.nk` format.
+    pub fn to_text(&self) -> String {
+        text::written(|out| self.write_to(out))
+    }
+
+    /// Writes the problem in the `.nk` format to the file at `path`, as it goes (no copy of the
+    /// whole text in memory).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        text::write_file(path, |out| self.write_to(out))
+    }
+}
+
+/// The first line of `text` that is not blank or a comment, trimmed, with its number and the text
+/// after it.
+pub(super) fn header_line(text: &str) -> Option<(usize, &str, &str)> {
+    let (mut rest, mut line) = (text, 1);
+    while !rest.is_empty() {
+        let (raw, after) = text::split_line(rest);
+        let trimmed = raw.trim_ascii();
+        if text::is_data(trimmed) {
+            return Some((line, trimmed, after));
+        }
+        (rest, line) = (after, line + 1);
+    }
+    None
+}
+
+/// Table subfunctions read from a piece of a file, in the order read.
+#[derive(Debug, Default)]
+pub(super) struct TablePiece {
+    /// Where each subfunction's variables end in `vars`.
+    pub var_ends: Vec<u32>,
+    /// Its variables, 0-based.
+    pub vars: Vec<u32>,
+    /// Its table, 2^k values for k variables.
+    pub values: Vec<i64>,
+}
+
+impl TablePiece {
+    /// Ends the subfunction whose variables and table were pushed last.
+    pub fn end_subfunction(&mut self) -> Result<()> {
+        let end = u32::try_from(self.vars.len()).map_err(|_| Error::usage("too many table entries (at most 2^32)"))?;
+        self.var_ends.push(end);
+        Ok(())
+    }
+
+    /// Pushes the variables `vars` (tokens and their values, [`text::Tokens`]; each below `l` once
+    /// `base` is taken off, all different) of a subfunction of 1 to 16 variables; `base` is what
+    /// the file adds to a variable (1 for `.nk`, 0 for MK).
+    pub fn push_variables<'t>(
+        &mut self,
+        vars: impl Iterator<Item = (&'t str, Option<i64>)>,
+        l: usize,
+        base: u64,
+    ) -> std::result::Result<(), String> {
+        let first = self.vars.len();
+        for (token, value) in vars {
+            let v = value
+                .and_then(|v| u64::try_from(v).ok())
+                .ok_or_else(|| format!("variable `{token}` is not an integer in range"))?;
+            if v < base || v - base >= l as u64 {
+                return Err(format!(
+                    "variable {v} is out of range {base}..={}{}",
+                    l as u64 - 1 + base,
+                    if base == 0 { " (0-based)" } else { "" }
+                ));
+            }
+            let v = (v - base) as u32;
+            if self.vars[first..].contains(&v) {
+                return Err(format!("variable {} appears twice in one subfunction", v as u64 + base));
+            }
+            self.vars.push(v);
+        }
+        Ok(())
+    }
+}
+
+/// The arrays of the tables kind (see [`Subfunctions::tables`]): subfunction s reads
+/// `vars[var_offsets[s]..var_offsets[s+1]]` and has the table `values[table_offsets[s]..]`.
+#[derive(Clone, Debug, Default)]
+pub struct TableArrays {
+    pub var_offsets: Vec<u32>,
+    pub vars: Vec<u32>,
+    pub table_offsets: Vec<u32>,
+    pub values: Vec<i64>,
+}
+
+/// The arrays of the tables kind from the pieces in file order, allocated after their memory
+/// check.
+pub(super) fn assemble(pieces: Vec<TablePiece>, what: &str) -> Result<TableArrays> {
+    let m: usize = pieces.iter().map(|p| p.var_ends.len()).sum();
+    let entries: usize = pieces.iter().map(|p| p.vars.len()).sum();
+    let total: usize = pieces.iter().map(|p| p.values.len()).sum();
+    if entries > u32::MAX as usize || total > u32::MAX as usize {
+        return Err(Error::usage("too many table entries (at most 2^32)"));
+    }
+    let mut var_offsets = memory::vec_with_capacity(m + 1, what)?;
+    let mut table_offsets = memory::vec_with_capacity(m, what)?;
+    let mut vars = memory::vec_with_capacity(entries, what)?;
+    let mut values = memory::vec_with_capacity(total, what)?;
+    var_offsets.push(0u32);
+    let mut table = 0u32;
+    for piece in pieces {
+        let base = vars.len() as u32;
+        let mut previous = 0;
+        for &end in &piece.var_ends {
+            var_offsets.push(base + end);
+            table_offsets.push(table);
+            table += 1 << (end - previous);
+            previous = end;
+        }
+        vars.extend_from_slice(&piece.vars);
+        values.extend_from_slice(&piece.values);
+    }
+    Ok(TableArrays { var_offsets, vars, table_offsets, values })
+}
+
+/// How the pieces of a `.nk` file are read: its header's sizes.
+struct NkReader<'f> {
+    file: &'f str,
+    l: usize,
+    m: usize,
+}
+
+/// What the text before a piece of a `.nk` file leaves for it: the optimum stated, with its line.
+#[derive(Clone, Debug, Default)]
+struct NkState {
+    optimum: Option<(i64, usize)>,
+}
+
+/// A piece of a `.nk` file.
+struct NkPiece {
+    tables: TablePiece,
+    /// The optimum stated so far (before the piece or in it).
+    optimum: Option<(i64, usize)>,
+    last_line: Option<usize>,
+}
+
+impl ChunkParser for NkReader<'_> {
+    type State = NkState;
+    type Out = NkPiece;
+    // At worst `0 ` (2 bytes) is a table value of 8 bytes.
+    const BYTES_PER_BYTE: u128 = 4;
+
+    fn parse(&self, chunk: &Chunk, state: &NkState, allowance: usize, stop: &StopCheck) -> Result<NkPiece> {
+        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        let mut out = NkPiece { tables: TablePiece::default(), optimum: state.optimum, last_line: None };
+        let mut tokens: Vec<(&str, Option<i64>)> = Vec::new();
+        for item in chunk.lines(stop) {
+            let (lineno, line) = item?;
+            if !text::is_data(line) {
                 continue;
             }
-            last_line = lineno;
-            let mut tokens = line.split_whitespace();
-            let tag = tokens.next().unwrap_or_default();
-            match (tag, &header) {
-                ("p", None) => {
-                    let t: Vec<&str> = tokens.collect();
-                    if t.len() != 3 {
-                        return Err(err(
-                            lineno,
-                            format!("expected a header `p TYPE VARIABLES SUBFUNCTIONS`, found `{line}`"),
-                        ));
-                    }
-                    if t[0].is_empty() || !t[0].chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-                        return Err(err(lineno, format!("problem type `{}`: letters, digits and `-` only", t[0])));
-                    }
-                    let l: usize = int(t[1], "number of variables").map_err(|m| err(lineno, m))?;
-                    let m: usize = int(t[2], "number of subfunctions").map_err(|m| err(lineno, m))?;
-                    if l == 0 {
-                        return Err(err(lineno, "the number of variables must be at least 1".into()));
-                    }
-                    if l > u32::MAX as usize / 2 {
-                        return Err(err(lineno, format!("{l} variables is more than this program supports")));
-                    }
-                    // Each `f` line takes at least 5 bytes: a larger count cannot be in the file.
-                    if m > text.len() / 5 + 1 {
-                        return Err(err(
-                            lineno,
-                            format!(
-                                "the header announces {m} subfunctions, more than a file of {} bytes can hold",
-                                text.len()
-                            ),
-                        ));
-                    }
-                    subfunctions.reserve(m);
-                    header = Some((t[0].to_string(), l, m, lineno));
-                }
-                ("p", Some(_)) => return Err(err(lineno, "a second header line".into())),
-                (_, None) => {
-                    return Err(err(
-                        lineno,
-                        format!(
-                            "expected the header `p TYPE VARIABLES SUBFUNCTIONS` before anything else, found `{line}`"
-                        ),
-                    ));
-                }
-                ("o", Some(_)) => {
-                    let t: Vec<&str> = tokens.collect();
-                    if t.len() != 1 || optimum.is_some() {
+            out.last_line = Some(lineno);
+            tokens.clear();
+            tokens.extend(text::Tokens::new(line));
+            match tokens[0].0 {
+                "p" => return Err(err(lineno, "a second header line".into())),
+                "o" => {
+                    if tokens.len() != 2 || out.optimum.is_some() {
                         return Err(err(lineno, format!("expected one line `o VALUE`, found `{line}`")));
                     }
-                    optimum = Some(int::<i64>(t[0], "optimum").map_err(|m| err(lineno, m))?);
+                    let o = tokens[1]
+                        .1
+                        .ok_or_else(|| err(lineno, format!("optimum `{}` is not an integer in range", tokens[1].0)))?;
+                    out.optimum = Some((o, lineno));
                 }
-                ("f", Some((_, l, m, _))) => {
-                    if subfunctions.len() == *m {
+                "f" => {
+                    if out.tables.var_ends.len() == allowance {
                         return Err(err(
                             lineno,
-                            format!("more `f` lines than the {m} subfunctions the header announces"),
+                            format!("more `f` lines than the {} subfunctions the header announces", self.m),
                         ));
                     }
-                    let t: Vec<&str> = tokens.collect();
-                    let k: usize =
-                        int(t.first().copied().unwrap_or(""), "number of variables").map_err(|m| err(lineno, m))?;
-                    if k == 0 || k > MAX_TABLE_ARITY as usize {
+                    let t = &tokens[1..];
+                    let k_token = t.first().map_or("", |t| t.0);
+                    let k = text::uint(k_token).ok_or_else(|| {
+                        err(lineno, format!("number of variables `{k_token}` is not an integer in range"))
+                    })?;
+                    if k == 0 || k > MAX_TABLE_ARITY as u64 {
                         return Err(err(
                             lineno,
                             format!("a subfunction reads 1 to {MAX_TABLE_ARITY} variables, not {k}"),
                         ));
                     }
+                    let k = k as usize;
                     if t.len() != 1 + k + (1 << k) {
                         return Err(err(
                             lineno,
@@ -172,24 +469,13 @@ impl TableProblem {
                             ),
                         ));
                     }
-                    let mut vars = Vec::with_capacity(k);
-                    for tok in &t[1..=k] {
-                        let v: u64 = int(tok, "variable").map_err(|m| err(lineno, m))?;
-                        if v < 1 || v > *l as u64 {
-                            return Err(err(lineno, format!("variable {v} is out of range 1..={l}")));
-                        }
-                        let v = (v - 1) as u32;
-                        if vars.contains(&v) {
-                            return Err(err(lineno, format!("variable {} appears twice in one subfunction", v + 1)));
-                        }
-                        vars.push(v);
+                    out.tables.push_variables(t[1..=k].iter().copied(), self.l, 1).map_err(|m| err(lineno, m))?;
+                    for &(token, value) in &t[1 + k..] {
+                        let v = value
+                            .ok_or_else(|| err(lineno, format!("table value `{token}` is not an integer in range")))?;
+                        out.tables.values.push(v);
                     }
-                    let table = t[1 + k..]
-                        .iter()
-                        .map(|tok| int::<i64>(tok, "table value"))
-                        .collect::<std::result::Result<Vec<i64>, String>>()
-                        .map_err(|m| err(lineno, m))?;
-                    subfunctions.push((vars, table));
+                    out.tables.end_subfunction().map_err(|e| err(lineno, e.to_string()))?;
                 }
                 _ => {
                     return Err(err(
@@ -199,52 +485,86 @@ impl TableProblem {
                 }
             }
         }
-        let Some((problem_type, l, m, hline)) = header else {
-            return Err(err(1, "no header line `p TYPE VARIABLES SUBFUNCTIONS`".into()));
-        };
-        if subfunctions.len() != m {
-            return Err(err(
-                last_line,
-                format!("the header (line {hline}) announces {m} subfunctions but the file has {}", subfunctions.len()),
-            ));
-        }
-        TableProblem::new(name, problem_type, l, &subfunctions, optimum).map_err(|e| err(hline, e.to_string()))
+        Ok(out)
     }
 
-    /// The problem in the `.nk` format.
-    pub fn to_text(&self) -> String {
-        let f = &self.functions;
-        let mut s = String::new();
-        let _ = writeln!(s, "c {} ({}), written by pgomea", self.name, self.problem_type);
-        let _ = writeln!(s, "p {} {} {}", self.problem_type, f.variables(), f.len());
-        if let Some(o) = self.optimum {
-            let _ = writeln!(s, "o {o}");
-        }
-        let KindArrays::Tables { var_offsets, vars, table_offsets, values } = f.arrays() else {
-            unreachable!("a table problem has tables")
-        };
-        for sub in 0..f.len() {
-            let vs = &vars[var_offsets[sub] as usize..var_offsets[sub + 1] as usize];
-            let start = table_offsets[sub] as usize;
-            let _ = write!(s, "f {}", vs.len());
-            for v in vs {
-                let _ = write!(s, " {}", v + 1);
-            }
-            for t in &values[start..start + (1 << vs.len())] {
-                let _ = write!(s, " {t}");
-            }
-            s.push('\n');
-        }
-        s
+    fn same_from(&self, out: &NkPiece, exact: &NkState) -> bool {
+        // A piece read as if no `o` came before is right unless it has one and one did.
+        exact.optimum.is_none() || out.optimum.is_none()
     }
 
-    pub fn write(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_text()).map_err(|e| Error::io(path, e))
+    fn count(&self, out: &NkPiece) -> usize {
+        out.tables.var_ends.len()
+    }
+
+    fn after(&self, state: &NkState, out: &NkPiece) -> NkState {
+        NkState { optimum: out.optimum.or(state.optimum) }
     }
 }
 
-fn int<T: std::str::FromStr>(token: &str, what: &str) -> std::result::Result<T, String> {
-    token.parse::<T>().map_err(|_| format!("{what} `{token}` is not an integer in range"))
+/// The optimum of table subfunctions that are sliding windows (subfunction i reads the k
+/// consecutive variables i..i+k-1 in order, `l - k + 1` of them), with a genotype attaining it;
+/// `None` for any other structure. Dynamic programming over the windows: after window i, the
+/// state is the genes of its last k - 1 variables; time O(l 2^k), memory one bit per (window,
+/// state) to recover the genotype.
+pub fn sliding_window_optimum(f: &Subfunctions) -> Option<(i64, Vec<u8>)> {
+    let KindArrays::Tables { var_offsets, vars, table_offsets, values } = f.arrays() else { return None };
+    let (l, m) = (f.variables(), f.len());
+    let k = vars.len().checked_div(m)?;
+    if k == 0 || k > l || m != l - k + 1 {
+        return None;
+    }
+    for s in 0..m {
+        if (var_offsets[s + 1] - var_offsets[s]) as usize != k
+            || (0..k).any(|t| vars[var_offsets[s] as usize + t] as usize != s + t)
+        {
+            return None;
+        }
+    }
+    // Window s's table index holds x_s as its top bit (k-1) down to x_(s+k-1) as bit 0. The
+    // state after window s is its index's low k-1 bits (the genes of s+1..s+k-1); window s's
+    // index is (x_s << (k-1) | state after s), and the state before it is index >> 1.
+    let states = 1usize << (k - 1);
+    let table = |s: usize, index: usize| values[table_offsets[s] as usize + index];
+    // best[state]: the best sum of the windows so far that ends in `state`; for window 0 it
+    // takes the better x_0 (remembered in `top`), for later windows the better dropped gene x_s
+    // (one bit per window and state in `choice`).
+    let mut top = vec![0u8; states];
+    let mut best: Vec<i64> = (0..states)
+        .map(|state| {
+            let (a, b) = (table(0, state), table(0, states | state));
+            top[state] = (b > a) as u8;
+            a.max(b)
+        })
+        .collect();
+    let mut choice = vec![0u64; (m * states).div_ceil(64)];
+    let mut next = vec![0i64; states];
+    for s in 1..m {
+        for (state, slot) in next.iter_mut().enumerate() {
+            let (i0, i1) = (state, states | state);
+            let (a, b) = (best[i0 >> 1] + table(s, i0), best[i1 >> 1] + table(s, i1));
+            *slot = a.max(b);
+            if b > a {
+                let bit = s * states + state;
+                choice[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        std::mem::swap(&mut best, &mut next);
+    }
+    let (mut state, &value) = best.iter().enumerate().max_by_key(|&(st, v)| (*v, std::cmp::Reverse(st)))?;
+    // Walk back from the last window: its state is the genes of the last k-1 variables.
+    let mut x = vec![0u8; l];
+    for t in 0..k - 1 {
+        x[l - 1 - t] = ((state >> t) & 1) as u8;
+    }
+    for s in (1..m).rev() {
+        let bit = s * states + state;
+        let dropped = ((choice[bit / 64] >> (bit % 64)) & 1) as usize;
+        x[s] = dropped as u8;
+        state = (dropped << (k - 1) | state) >> 1;
+    }
+    x[0] = top[state];
+    Some((value, x))
 }
 
 impl GrayBoxProblem for TableProblem {
@@ -273,5 +593,57 @@ impl GrayBoxProblem for TableProblem {
             ("fitness_bound_high", hi.to_string()),
             ("optimum", self.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into())),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_tables_go_on_the_grid_of_their_decimals_and_integers_stay_exact() {
+        let (p, r) = TableProblem::from_f64(
+            "t",
+            "g",
+            3,
+            &[(vec![0], vec![0.5, -1.25]), (vec![1, 2], vec![0.0, 1.0, 2.0, 3.0])],
+            Some(4.25),
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.to_string(), "0.01");
+        assert_eq!(p.optimum, Some(425));
+        assert_eq!(p.evaluate(&[0, 1, 1]), 50 + 300);
+        assert_eq!(p.evaluate(&[1, 0, 1]), -125 + 100);
+        let (q, r) =
+            TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![3.0, 9007199254740992.0])], None, None).unwrap();
+        assert_eq!((r.to_string(), q.evaluate(&[1])), ("1".to_string(), 1 << 53));
+        // A given resolution, and the values off its grid named by subfunction and entry.
+        let (q, _) =
+            TableProblem::from_f64("t", "g", 2, &[(vec![0, 1], vec![0.0, 0.5, 1.0, 1.5])], None, Some(0.5)).unwrap();
+        assert_eq!(q.evaluate(&[1, 1]), 3);
+        let e = TableProblem::from_f64(
+            "t",
+            "g",
+            2,
+            &[(vec![0], vec![0.0, 0.5]), (vec![1], vec![0.25, 1.0])],
+            None,
+            Some(0.5),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("subfunction 1, entry 0: 0.25 is not a multiple of the resolution 0.5"), "{e}");
+        let e =
+            TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.0, f64::NAN])], None, None).unwrap_err().to_string();
+        assert!(e.contains("subfunction 0, entry 1"), "{e}");
+        let e = TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.0, 1.0])], Some(0.5), Some(1.0))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the value to reach: 0.5"), "{e}");
+        // Float noise needs a grid too fine for 64-bit integers: refused, with a resolution to give.
+        let e = TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.1 + 0.2, 1000.0])], None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("give a resolution"), "{e}");
     }
 }

@@ -1,0 +1,182 @@
+"""`solve`: one run of the library's `solve`, its options by the library's names, its answer as a
+`Result` of numpy arrays."""
+
+from __future__ import annotations
+
+import decimal
+import json
+import math
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
+
+import numpy as np
+
+from . import _pgomea
+from ._graybox import GrayBox
+from ._pgomea import Error
+from ._problems import Problem
+
+__all__ = ["solve", "Result", "Trace"]
+
+
+class Trace(NamedTuple):
+    """One entry per improvement of the best solution: seconds from the start of ``solve``,
+    evaluations (full-evaluation equivalents) and the new best fitness."""
+
+    time_s: np.ndarray
+    evaluations: np.ndarray
+    best_fitness: np.ndarray
+
+
+class Result:
+    """What one run found and what it cost.
+
+    Attributes:
+        best_fitness: the best fitness (an int, exact: the library evaluates the best solution
+            again in full before it answers).
+        solution: the best solution, a numpy ``uint8`` array of 0/1, one per model variable (for
+            an Ising model 1 is spin +1; for a QUBO, the binary values).
+        value: the best fitness in the problem's own terms (``best_fitness`` times the problem's
+            resolution: a ``decimal.Decimal``; equal to ``best_fitness`` for integer problems);
+            None for Ising models and QUBOs.
+        energy: the energy of ``solution`` for Ising models and QUBOs, exact (a
+            ``decimal.Decimal``); None for other problems.
+        assignment: ``{label: value}`` of ``solution`` when the problem has labels (a networkx
+            graph's nodes), else None.
+        evaluations: full-evaluation equivalents spent.
+        time_s: seconds from the start of ``solve`` (set-up included); setup_s: the set-up's share.
+        stop_reason: ``target reached``, ``time limit``, ``evaluation limit``, ``interrupted``, ...
+        reached_target: whether a target was given and reached.
+        backend: where the run ran, in words (``cpu (serial)``, ``cpu (16 threads)``,
+            ``cuda (NVIDIA H100 ...)``).
+        notes: what the run had to say (the backend ``auto`` chose and why, a fallback to the CPU,
+            a population cap).
+        trace: a ``Trace`` of numpy arrays.
+        config: the configuration the run ran, complete (every default filled in), as a dict.
+        outcome: everything the library reported, as a dict (``pgomea run --json``'s object:
+            generations, populations, ``report`` facts such as MAX-SAT's unsatisfied clauses, ...).
+    """
+
+    __slots__ = ("best_fitness", "solution", "value", "energy", "assignment", "evaluations", "time_s", "setup_s",
+                 "stop_reason", "reached_target", "backend", "notes", "trace", "config", "outcome")
+
+    def __repr__(self) -> str:
+        shown = f"energy={self.energy}" if self.energy is not None else f"best_fitness={self.best_fitness}"
+        return (f"<pgomea.Result {shown}, {self.evaluations:.6g} evaluations, {self.time_s:.3g} s, "
+                f"stopped by {self.stop_reason!r}, backend {self.backend!r}>")
+
+
+# The keyword arguments of `solve` that are run options, by the library's names (RunOptions).
+_OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
+            "anneal_sweeps", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims", "max_population",
+            "threads", "device_memory_limit", "cuda")
+
+
+def solve(
+    problem: Union[Problem, GrayBox],
+    *,
+    algorithm: Optional[str] = None,
+    backend: Optional[str] = None,
+    linkage: Optional[str] = None,
+    coloring: Optional[str] = None,
+    fos_order: Optional[str] = None,
+    forced_improvement: Optional[bool] = None,
+    fi: Optional[bool] = None,
+    local_search: Optional[str] = None,
+    anneal_sweeps: Optional[int] = None,
+    seed: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    max_evaluations: Optional[float] = None,
+    target: Union[int, str, None] = None,
+    n_base: Optional[int] = None,
+    c_ims: Optional[int] = None,
+    max_population: Optional[int] = None,
+    threads: Optional[int] = None,
+    device_memory_limit: Optional[int] = None,
+    cuda: Optional[Dict[str, Any]] = None,
+    on_improvement: Optional[Callable[[float, float, int], Any]] = None,
+) -> Result:
+    """Maximises ``problem``'s fitness with GOMEA and returns a ``Result``.
+
+    Every option left None takes the default of ``pgomea run`` (the library's ``RunOptions``,
+    resolved in one place; ``result.config`` shows what was chosen): serial GOMEA, the fixed
+    linkage tree, a 10 s time limit when no limit, budget or target is given.
+
+    Args:
+        problem: a ``Problem`` (``max_cut``, ``from_networkx``, ``max_sat``, ``tables``,
+            ``quadratic_model``, ``load``) or a ``GrayBox`` instance (tabulated once).
+        algorithm: ``serial`` or ``parallel`` (colour-grouped parallel GOMEA).
+        backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
+            when there is one, else the CPU, and ``result.backend`` says which).
+        linkage: ``flt``, ``bflt:K``, ``lt`` (serial only) or ``univariate``.
+        coloring: ``welsh-powell`` or ``dsatur``. fos_order: ``random`` or ``colored``.
+        forced_improvement (or ``fi``): Forced Improvement on or off.
+        local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps.
+        seed: the seed; a seed and an evaluation budget repeat a run exactly.
+        time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
+            equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).
+        n_base, c_ims, max_population: the interleaved multi-start scheme.
+        threads: threads of the CPU backend. device_memory_limit: MiB the CUDA backend may use.
+        cuda: the CUDA backend's tuning, for benchmarks (a dict with any of ``generation``
+            (``cooperative`` or ``graph``), ``generation_block``, ``generation_blocks_per_sm``,
+            ``blocks_per_sm``; the defaults measured best on an H100).
+        on_improvement: called as ``on_improvement(time_s, evaluations, best_fitness)`` (with
+            the GIL, from the solving thread) at every improvement of the best solution; if it
+            raises, the run stops and its exception is raised with the result attached
+            (``exc.result``).
+
+    The GIL is released while the run goes on. Ctrl-C (SIGINT) stops the run within one colour
+    group and raises ``KeyboardInterrupt`` whose attribute ``result`` holds the ``Result`` with
+    the best solution so far (``stop_reason`` ``interrupted``). Bad input raises
+    ``pgomea.Error`` (a ``ValueError``) naming the option by its keyword.
+    """
+    if fi is not None:
+        if forced_improvement is not None:
+            raise TypeError("solve: give forced_improvement or its short name fi, not both")
+        forced_improvement = fi
+    given = {}
+    for name in _OPTIONS:
+        value = locals()[name]
+        if value is None:
+            continue
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, float) and not math.isfinite(value):
+            # JSON has no NaN or infinity: said here, in the library's words.
+            raise Error(f"{name} {value}: expected a positive number")
+        if name == "target" and isinstance(value, float) and value.is_integer():
+            value = int(value)  # a fitness is an integer
+        given[name] = value
+    if isinstance(problem, GrayBox):
+        problem = problem.problem()
+    if not isinstance(problem, Problem):
+        raise TypeError(f"solve: expected a pgomea.Problem or a pgomea.GrayBox, not {type(problem).__name__}")
+    (outcome, solution, times, evaluations, fitness, notes, energy, pending) = _pgomea.solve(
+        problem._inner, json.dumps(given), on_improvement)
+    result = _result(problem, json.loads(outcome), solution, times, evaluations, fitness, notes, energy)
+    if pending is not None:
+        pending.result = result
+        raise pending
+    return result
+
+
+def _result(problem: Problem, outcome: Dict[str, Any], solution: bytes, times: bytes, evaluations: bytes,
+            fitness: bytes, notes: List[str], energy: Optional[str]) -> Result:
+    r = Result()
+    r.best_fitness = int(outcome["best_fitness"])
+    r.solution = np.frombuffer(solution, dtype=np.uint8).copy()
+    resolution = problem.resolution
+    r.value = None if resolution is None else (r.best_fitness if resolution == 1 else r.best_fitness * resolution)
+    r.energy = None if energy is None else decimal.Decimal(energy)
+    r.assignment = None if problem.labels is None else dict(zip(problem.labels, r.solution.tolist()))
+    r.evaluations = float(outcome["evaluations"])
+    r.time_s = float(outcome["time_s"])
+    r.setup_s = float(outcome["setup_s"])
+    r.stop_reason = outcome["stop_reason"]
+    r.reached_target = bool(outcome["reached_target"])
+    r.backend = outcome["backend"]
+    r.notes = list(notes)
+    r.trace = Trace(np.frombuffer(times, dtype=np.float64).copy(), np.frombuffer(evaluations, dtype=np.float64).copy(),
+                    np.frombuffer(fitness, dtype=np.int64).copy())
+    r.config = outcome["config"]
+    r.outcome = outcome
+    return r

@@ -1,0 +1,521 @@
+//! `pgomea._pgomea`, the compiled half of the Python package `pgomea`: the library's problems,
+//! its `solve` and its devices, with arrays passed as `bytes` in native byte order (the
+//! pure-Python layer `pgomea/` turns numpy arrays into them and back, and checks their shapes).
+//! Nothing here decides a default or re-implements a check of the library: options go to
+//! `RunOptions::resolve` by their field names, problems to the library's constructors.
+//!
+//! No panic crosses into Python: every entry point runs under [`guarded`], and the solving thread
+//! catches its own; a panic becomes a `RuntimeError` that says it is an internal error.
+
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+
+use pgomea::choice::Choice;
+use pgomea::gomea::run::{Observer, TracePoint};
+use pgomea::problem::GrayBoxProblem;
+use pgomea::problem::graph::{EdgeList, Graph};
+use pgomea::problem::ising::{IsingProblem, Vartype};
+use pgomea::problem::load::{ProblemFormat, read as read_instance};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::maxsat::MaxSat;
+use pgomea::problem::scale::{self, Decimal};
+use pgomea::problem::tables::TableProblem;
+use pgomea::solve::config::RunOptions;
+use pgomea::solve::{Backend, Hooks, Outcome};
+
+pyo3::create_exception!(
+    _pgomea,
+    Error,
+    PyValueError,
+    "Bad input: a malformed instance file (with file:line), a bad array or value (naming it), an \
+     invalid option (by its keyword name)."
+);
+pyo3::create_exception!(
+    _pgomea,
+    BackendError,
+    PyRuntimeError,
+    "The CUDA backend failed (no driver or device with backend='cuda', a failed launch, device memory)."
+);
+
+/// The library's error as a Python exception.
+fn to_py(e: pgomea::Error) -> PyErr {
+    use pgomea::Error as E;
+    let message = e.to_string();
+    match e {
+        E::Parse { .. } | E::Usage(_) | E::Option { .. } => Error::new_err(message),
+        E::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        E::Io { .. } => PyOSError::new_err(message),
+        E::Cuda(_) | E::OutOfMemory { .. } => BackendError::new_err(message),
+        E::Internal(_) | E::Stopped(_) => PyRuntimeError::new_err(message),
+    }
+}
+
+/// The text of a panic's payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+fn internal(what: String) -> PyErr {
+    PyRuntimeError::new_err(format!("internal error (please report it): {what}"))
+}
+
+/// Runs `f`, turning a panic into a `RuntimeError` (never a crash of the interpreter).
+fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(internal(panic_text(&*p))))
+}
+
+/// Native-endian numbers of a `bytes` object (numpy's `tobytes()` of a contiguous array).
+fn numbers<T, const N: usize>(what: &str, bytes: &[u8], from: fn([u8; N]) -> T) -> PyResult<Vec<T>> {
+    if !bytes.len().is_multiple_of(N) {
+        return Err(internal(format!("{what}: {} bytes is not a whole number of {N}-byte values", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(N).map(|c| from(c.try_into().expect("chunks of N"))).collect())
+}
+
+fn u32s(what: &str, b: &[u8]) -> PyResult<Vec<u32>> {
+    numbers(what, b, u32::from_ne_bytes)
+}
+fn i64s(what: &str, b: &[u8]) -> PyResult<Vec<i64>> {
+    numbers(what, b, i64::from_ne_bytes)
+}
+fn f64s(what: &str, b: &[u8]) -> PyResult<Vec<f64>> {
+    numbers(what, b, f64::from_ne_bytes)
+}
+
+/// A problem of the library, ready to solve.
+#[pyclass(frozen, module = "pgomea._pgomea", name = "Problem")]
+struct Problem {
+    inner: Arc<dyn GrayBoxProblem>,
+    /// The worth of one fitness unit in the problem's own terms (problems built from real
+    /// values); None for Ising models and QUBOs, whose fitness is a cut and whose answer is an
+    /// energy.
+    resolution: Option<Decimal>,
+    /// Variables of the problem's own model: the reduced problem's, or an Ising model's n.
+    model_variables: usize,
+}
+
+impl Problem {
+    fn new(inner: Arc<dyn GrayBoxProblem>, resolution: Option<Decimal>) -> Problem {
+        let model_variables = inner.model_solution(&vec![0; inner.variables()]).len();
+        // A problem with energies is a reduction of a model: its fitness is no value of its own.
+        let resolution = if inner.energy(0).is_some() { None } else { resolution };
+        Problem { inner, resolution, model_variables }
+    }
+
+    /// The reduced problem's genotype of a solution of the model's variables (an Ising model's
+    /// field vertex on side 0), each checked to be 0 or 1.
+    fn genes_of(&self, solution: &[u8]) -> PyResult<Vec<u8>> {
+        if solution.len() != self.model_variables {
+            return Err(Error::new_err(format!(
+                "a solution of {} values for a problem of {} variables",
+                solution.len(),
+                self.model_variables
+            )));
+        }
+        if let Some(i) = solution.iter().position(|&g| g > 1) {
+            return Err(Error::new_err(format!("solution[{i}] is {}: expected 0 or 1", solution[i])));
+        }
+        let mut genes = solution.to_vec();
+        genes.resize(self.inner.variables(), 0);
+        Ok(genes)
+    }
+}
+
+#[pymethods]
+impl Problem {
+    #[getter]
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    /// `max-cut`, `max-sat`, `nk`, `trap`, `ising`, `qubo`, ...
+    #[getter]
+    fn problem_type(&self) -> &str {
+        self.inner.problem_type()
+    }
+    /// Variables of the model (an Ising model's spins, not counting the extra field vertex).
+    #[getter]
+    fn variables(&self) -> usize {
+        self.model_variables
+    }
+    /// Variables of the problem that is solved (an Ising model's n + 1).
+    #[getter]
+    fn genes(&self) -> usize {
+        self.inner.variables()
+    }
+    #[getter]
+    fn subfunctions(&self) -> usize {
+        self.inner.subfunctions()
+    }
+    /// The optimum the instance states or the library computed, as an integer fitness.
+    #[getter]
+    fn best_known(&self) -> Option<i64> {
+        self.inner.known_optimum()
+    }
+    /// One fitness unit in the problem's own terms, exactly (a decimal string).
+    #[getter]
+    fn resolution(&self) -> Option<String> {
+        self.resolution.map(|r| r.to_string())
+    }
+    /// Facts about the instance (name, value).
+    fn statistics(&self) -> Vec<(&'static str, String)> {
+        self.inner.statistics()
+    }
+    /// The fitness of `solution` (bytes of 0/1, one per model variable).
+    fn evaluate(&self, solution: &[u8]) -> PyResult<i64> {
+        guarded(|| Ok(self.inner.evaluate(&self.genes_of(solution)?)))
+    }
+    /// The energy of `solution` for Ising models and QUBOs (exact, a decimal string); None for
+    /// the other problems.
+    fn energy(&self, solution: &[u8]) -> PyResult<Option<String>> {
+        guarded(|| {
+            let fitness = self.inner.evaluate(&self.genes_of(solution)?);
+            Ok(self.inner.energy(fitness).map(|e| e.to_string()))
+        })
+    }
+}
+
+/// Weighted Max-Cut on `n` vertices; edge k joins `ends[2k]` and `ends[2k+1]` (u32) with weight
+/// `weights[k]` (i64, or f64 with `float_weights`, put on a grid by the scale module).
+#[pyfunction]
+#[pyo3(signature = (name, n, ends, weights, float_weights, resolution))]
+fn max_cut(
+    name: String,
+    n: usize,
+    ends: &[u8],
+    weights: &[u8],
+    float_weights: bool,
+    resolution: Option<f64>,
+) -> PyResult<Problem> {
+    guarded(|| {
+        let ends = u32s("ends", ends)?;
+        let (weights, unit) = if float_weights {
+            let scaled = scale::floats_to_integers(&f64s("weights", weights)?, resolution, 1, |k| format!("edge {k}"))
+                .map_err(to_py)?;
+            (scaled.integers, scaled.resolution)
+        } else {
+            (i64s("weights", weights)?, Decimal::integer(1))
+        };
+        let edges = EdgeList::from_arrays(ends, weights).ok_or_else(|| internal("edges and weights differ".into()))?;
+        let problem = MaxCut::new(Graph::with_edges(name, n, edges)).map_err(to_py)?;
+        Ok(Problem::new(Arc::new(problem), Some(unit)))
+    })
+}
+
+/// Weighted partial MAX-SAT: clause c holds the signed 1-based literals
+/// `literals[offsets[c]..offsets[c+1]]` (i64; offsets u32) and weighs `weights[c]` (i64), or is
+/// hard when `hard[c]` is 1.
+#[pyfunction]
+#[pyo3(signature = (name, n, offsets, literals, weights, hard))]
+fn max_sat(name: String, n: usize, offsets: &[u8], literals: &[u8], weights: &[u8], hard: &[u8]) -> PyResult<Problem> {
+    guarded(|| {
+        let offsets = u32s("offsets", offsets)?;
+        let literals = i64s("literals", literals)?;
+        let weights = i64s("weights", weights)?;
+        let clauses: Vec<(Option<i64>, Vec<i64>)> = (0..weights.len())
+            .map(|c| {
+                let lits = literals[offsets[c] as usize..offsets[c + 1] as usize].to_vec();
+                ((hard[c] == 0).then_some(weights[c]), lits)
+            })
+            .collect();
+        let problem = MaxSat::from_literals(name, n, &clauses).map_err(to_py)?;
+        Ok(Problem::new(Arc::new(problem), Some(Decimal::integer(1))))
+    })
+}
+
+/// Tables of subfunction values: subfunction s reads `arities[s]` variables of `variables` (u32,
+/// in order) and has a table of 2^arity values in `values` (i64, or f64 with `float_values`,
+/// put on one grid with the optimum by the scale module); `optimum`, the value to reach when
+/// known, an int with integer values.
+#[pyfunction]
+#[pyo3(signature = (name, problem_type, n, arities, variables, values, float_values, optimum, resolution))]
+#[allow(clippy::too_many_arguments)]
+fn tables(
+    name: String,
+    problem_type: String,
+    n: usize,
+    arities: &[u8],
+    variables: &[u8],
+    values: &[u8],
+    float_values: bool,
+    optimum: Option<Bound<'_, PyAny>>,
+    resolution: Option<f64>,
+) -> PyResult<Problem> {
+    guarded(|| {
+        let arities = u32s("arities", arities)?;
+        let mut vars = u32s("variables", variables)?.into_iter();
+        let shapes: Vec<(Vec<u32>, usize)> = arities
+            .iter()
+            .map(|&k| (vars.by_ref().take(k as usize).collect(), 1usize.checked_shl(k).unwrap_or(0)))
+            .collect();
+        if float_values {
+            let mut flat = f64s("values", values)?.into_iter();
+            let subfunctions: Vec<(Vec<u32>, Vec<f64>)> =
+                shapes.into_iter().map(|(v, len)| (v, flat.by_ref().take(len).collect())).collect();
+            let optimum = optimum.map(|o| o.extract::<f64>()).transpose()?;
+            let (problem, unit) =
+                TableProblem::from_f64(name, problem_type, n, &subfunctions, optimum, resolution).map_err(to_py)?;
+            Ok(Problem::new(Arc::new(problem), Some(unit)))
+        } else {
+            let mut flat = i64s("values", values)?.into_iter();
+            let subfunctions: Vec<(Vec<u32>, Vec<i64>)> =
+                shapes.into_iter().map(|(v, len)| (v, flat.by_ref().take(len).collect())).collect();
+            let optimum = optimum.map(|o| o.extract::<i64>()).transpose()?;
+            let problem = TableProblem::new(name, problem_type, n, &subfunctions, optimum).map_err(to_py)?;
+            Ok(Problem::new(Arc::new(problem), Some(Decimal::integer(1))))
+        }
+    })
+}
+
+/// A binary quadratic model (`SPIN` or `BINARY`) over `n` variables: linear biases
+/// `linear_bias[k]` of `linear_index[k]` (u32, f64), quadratic biases `quadratic_bias[k]` of
+/// (`row[k]`, `col[k]`), reduced exactly to Max-Cut on n + 1 vertices.
+#[pyfunction]
+#[pyo3(signature = (name, vartype, n, linear_index, linear_bias, row, col, quadratic_bias, offset, resolution))]
+#[allow(clippy::too_many_arguments)]
+fn quadratic_model(
+    name: String,
+    vartype: &str,
+    n: usize,
+    linear_index: &[u8],
+    linear_bias: &[u8],
+    row: &[u8],
+    col: &[u8],
+    quadratic_bias: &[u8],
+    offset: f64,
+    resolution: Option<f64>,
+) -> PyResult<Problem> {
+    guarded(|| {
+        let vartype = match vartype {
+            "SPIN" => Vartype::Spin,
+            "BINARY" => Vartype::Binary,
+            other => return Err(Error::new_err(format!("vartype {other:?}: expected SPIN or BINARY"))),
+        };
+        let linear: Vec<(u32, f64)> =
+            u32s("linear_index", linear_index)?.into_iter().zip(f64s("linear_bias", linear_bias)?).collect();
+        let quadratic: Vec<(u32, u32, f64)> = u32s("row", row)?
+            .into_iter()
+            .zip(u32s("col", col)?)
+            .zip(f64s("quadratic_bias", quadratic_bias)?)
+            .map(|((i, j), b)| (i, j, b))
+            .collect();
+        let problem =
+            IsingProblem::from_f64(vartype, n, &linear, &quadratic, offset, resolution).map_err(to_py)?.with_name(name);
+        Ok(Problem::new(Arc::new(problem), None))
+    })
+}
+
+/// An instance file of any format the command line reads (`format`: a `--problem` name, or
+/// None to detect it from the extension or the content).
+#[pyfunction]
+#[pyo3(signature = (path, format=None))]
+fn load(py: Python<'_>, path: PathBuf, format: Option<String>) -> PyResult<Problem> {
+    guarded(|| {
+        let format =
+            format.map(|f| ProblemFormat::parse(&f).map_err(|e| Error::new_err(format!("format {e}")))).transpose()?;
+        let problem =
+            py.detach(|| guarded(|| read_instance(&path, format, &pgomea::stop::StopCheck::never()).map_err(to_py)))?;
+        Ok(Problem::new(Arc::from(problem), Some(Decimal::integer(1))))
+    })
+}
+
+/// The names of the run options (`RunOptions`' fields): the keyword arguments of `solve`.
+#[pyfunction]
+fn run_option_names() -> Vec<String> {
+    match serde_json::to_value(RunOptions::default()) {
+        Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Options from JSON (the keyword arguments given, by their field names); a bad value names its
+/// option.
+fn run_options(json: &str) -> PyResult<RunOptions> {
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| internal(format!("options: {e}")))?;
+    let serde_json::Value::Object(map) = &value else { return Err(internal("options: not an object".into())) };
+    for (name, v) in map {
+        let one = serde_json::Value::Object([(name.clone(), v.clone())].into_iter().collect());
+        serde_json::from_value::<RunOptions>(one).map_err(|e| Error::new_err(format!("{name}: {e}")))?;
+    }
+    serde_json::from_value(value).map_err(|e| Error::new_err(e.to_string()))
+}
+
+/// What the solving thread hears: improvements go to the Python callback (with the GIL), notes
+/// are kept; a callback that raises stops the run, and its exception is raised afterwards.
+struct PythonObserver {
+    on_improvement: Option<Py<PyAny>>,
+    error: Arc<Mutex<Option<PyErr>>>,
+    notes: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Observer for PythonObserver {
+    fn improvement(&mut self, point: &TracePoint, _genes: &[u8]) {
+        let Some(callback) = &self.on_improvement else { return };
+        let called =
+            Python::attach(|py| callback.call1(py, (point.time_s, point.evaluations, point.best_fitness)).map(|_| ()));
+        if let Err(e) = called {
+            let mut first = self.error.lock().unwrap_or_else(|p| p.into_inner());
+            first.get_or_insert(e);
+            self.stop.store(true, Ordering::SeqCst);
+        }
+    }
+    fn note(&mut self, note: &str) {
+        self.notes.lock().unwrap_or_else(|p| p.into_inner()).push(note.to_string());
+    }
+}
+
+type Finished = std::thread::Result<pgomea::Result<Outcome>>;
+
+/// How often the waiting thread takes the GIL back to let Python run its signal handlers.
+const SIGNAL_SLICE: Duration = Duration::from_millis(50);
+
+/// Waits for the solving thread with the GIL released, in slices; between them Python's signal
+/// handlers run (`check_signals`). An exception from one (KeyboardInterrupt at Ctrl-C) sets the
+/// stop flag, the run ends within a colour group with its best solution, and the exception is
+/// returned beside the result.
+fn wait(py: Python<'_>, mut rx: Receiver<Finished>, stop: &AtomicBool) -> (Finished, Option<PyErr>) {
+    loop {
+        let (received, back) = py.detach(move || (rx.recv_timeout(SIGNAL_SLICE), rx));
+        rx = back;
+        match received {
+            Ok(done) => return (done, None),
+            Err(RecvTimeoutError::Disconnected) => {
+                return (Err(Box::new("the solving thread ended without an answer")), None);
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop.store(true, Ordering::SeqCst);
+                    let done =
+                        py.detach(move || rx.recv().unwrap_or_else(|_| Err(Box::new("the solving thread ended"))));
+                    return (done, Some(e));
+                }
+            }
+        }
+    }
+}
+
+/// Solves `problem` with the options in `options` (JSON: the keyword arguments given), on a
+/// thread of its own while this one waits with the GIL released. Returns (the outcome as JSON,
+/// the best solution in the model's variables as bytes of 0/1, the trace's times, evaluations
+/// and fitness values as f64, f64, i64 bytes, the notes, the exact energy for Ising models and
+/// QUBOs, and the exception to raise with the result: a signal handler's or the callback's).
+#[pyfunction]
+#[pyo3(signature = (problem, options, on_improvement=None))]
+fn solve<'py>(
+    py: Python<'py>,
+    problem: &Problem,
+    options: &str,
+    on_improvement: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let start = Instant::now();
+    let inner = problem.inner.clone();
+    let config = guarded(|| run_options(options)?.resolve(&*inner, inner.known_optimum()).map_err(to_py))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let callback_error = Arc::new(Mutex::new(None));
+    let notes = Arc::new(Mutex::new(Vec::new()));
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let mut observer =
+        PythonObserver { on_improvement, error: callback_error.clone(), notes: notes.clone(), stop: stop.clone() };
+    let flag = stop.clone();
+    let solver = inner.clone();
+    let thread = std::thread::Builder::new()
+        .name("pgomea-solve".into())
+        .spawn(move || {
+            let done = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let hooks = Hooks { start: Some(start), stop: Some(flag), observer: Some(&mut observer) };
+                pgomea::solve(&*solver, &config, hooks)
+            }));
+            // The callback is a Python object: dropped with the GIL.
+            Python::attach(|_| drop(observer));
+            let _ = tx.send(done);
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the solving thread: {e}")))?;
+    let (done, signal_error) = wait(py, rx, &stop);
+    let _ = py.detach(move || thread.join());
+    let outcome = match done {
+        Ok(result) => result.map_err(to_py)?,
+        Err(panic) => return Err(internal(panic_text(&*panic))),
+    };
+    let pending = signal_error.or_else(|| callback_error.lock().unwrap_or_else(|p| p.into_inner()).take());
+    guarded(|| {
+        let genes = outcome.genes();
+        let solution = inner.model_solution(&genes);
+        let energy = inner.energy(outcome.best_fitness).map(|e| e.to_string());
+        let trace = &outcome.trace;
+        let times: Vec<u8> = trace.iter().flat_map(|p| p.time_s.to_ne_bytes()).collect();
+        let evaluations: Vec<u8> = trace.iter().flat_map(|p| p.evaluations.to_ne_bytes()).collect();
+        let fitness: Vec<u8> = trace.iter().flat_map(|p| p.best_fitness.to_ne_bytes()).collect();
+        let json = serde_json::to_string(&outcome).map_err(|e| internal(format!("outcome: {e}")))?;
+        let notes = std::mem::take(&mut *notes.lock().unwrap_or_else(|p| p.into_inner()));
+        let pending: Option<Py<PyAny>> = pending.map(|e| e.into_value(py).into_any());
+        (
+            json,
+            PyBytes::new(py, &solution),
+            PyBytes::new(py, &times),
+            PyBytes::new(py, &evaluations),
+            PyBytes::new(py, &fitness),
+            notes,
+            energy,
+            pending,
+        )
+            .into_pyobject(py)
+            .map_err(|e| internal(format!("result: {e}")))
+    })
+}
+
+/// One line per CUDA device (index, name, compute capability, memory); empty without a driver or
+/// a device.
+#[pyfunction]
+fn devices(py: Python<'_>) -> PyResult<Vec<String>> {
+    guarded(|| Ok(py.detach(|| pgomea::backend::cuda::devices().unwrap_or_default())))
+}
+
+/// Where `backend='auto'` runs parallel GOM now: (`cuda` or `cpu`, why in words).
+#[pyfunction]
+fn backend(py: Python<'_>) -> PyResult<(&'static str, String)> {
+    guarded(|| {
+        let (chosen, why) = py.detach(|| pgomea::solve::decide_backend(Backend::Auto));
+        Ok((chosen.name(), why))
+    })
+}
+
+#[pymodule]
+fn _pgomea(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("BackendError", py.get_type::<BackendError>())?;
+    m.add("MAX_TABLE_ARITY", pgomea_max_table_arity())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Problem>()?;
+    for f in [
+        wrap_pyfunction!(max_cut, m)?,
+        wrap_pyfunction!(max_sat, m)?,
+        wrap_pyfunction!(tables, m)?,
+        wrap_pyfunction!(quadratic_model, m)?,
+        wrap_pyfunction!(load, m)?,
+        wrap_pyfunction!(solve, m)?,
+        wrap_pyfunction!(run_option_names, m)?,
+        wrap_pyfunction!(devices, m)?,
+        wrap_pyfunction!(backend, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}
+
+/// The most variables one table subfunction may read (the library's tables kind).
+fn pgomea_max_table_arity() -> u32 {
+    pgomea_device::problem::MAX_TABLE_ARITY
+}
