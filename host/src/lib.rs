@@ -7,7 +7,7 @@
 //! [`error`] and [`choice`], [`problem`] (the gray-box interface, the problem kinds, instance formats,
 //! generators), [`linkage`] (linkage models, their interaction graph, colouring), [`gomea`]
 //! (populations, the multi-start scheme, serial GOMEA, the parallel generation loop), [`backend`]
-//! (where parallel GOM runs: CPU cores or a CUDA GPU) and [`solve`] (a configuration to an outcome:
+//! (where parallel GOM runs: CPU cores or a CUDA GPU) and [`solve`](mod@solve) (a configuration to an outcome:
 //! the library's front door). The command line, the benchmarks, the self-test and the experiments
 //! are another crate (`pgomea-cli`), and the Python package a third: the library knows no command
 //! line, prints nothing and never ends the process; a caller hears of a run through a

@@ -79,7 +79,11 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
 /// use pgomea::problem::GrayBoxProblem;
 /// let problem = pgomea::problem::nk::random_neighbourhood(10, 3, 1)?;
 /// assert_eq!((problem.subfunctions(), problem.known_optimum()), (10, None));
-/// assert!((0..10).all(|s| problem.subfunction_variables(s).len() == 3 && problem.subfunction_variables(s)[0] == s as u32));
+/// // Subfunction i reads variable i first, then 2 others.
+/// for s in 0..10 {
+///     let vars = problem.subfunction_variables(s);
+///     assert_eq!((vars.len(), vars[0]), (3, s as u32));
+/// }
 /// // k outside 1..=16 is refused.
 /// assert!(pgomea::problem::nk::random_neighbourhood(10, 0, 1).unwrap_err().to_string().contains("k must be 1 to 16"));
 /// # Ok::<(), pgomea::Error>(())

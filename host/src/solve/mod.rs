@@ -3,8 +3,8 @@
 //!
 //! [`solve`] runs in steps, each a function below: open the device (on another thread, while the
 //! model is built), build the linkage model and its colourings ([`build_model`]), make the
-//! multi-start scheme over the chosen algorithm and backend ([`serial_ims`], [`parallel_ims`]),
-//! run it, and check and report the best solution ([`finish`]). Every step of the set-up checks
+//! multi-start scheme over the chosen algorithm and backend (`serial_ims`, `parallel_ims`),
+//! run it, and check and report the best solution (`finish`). Every step of the set-up checks
 //! the run's clock and stop flag; a run stopped before its first population was evaluated still
 //! answers, with a random solution evaluated in full.
 //!
