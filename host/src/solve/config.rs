@@ -73,7 +73,7 @@ impl Choice for Algorithm {
 pub enum Backend {
     /// CUDA when a driver and a device exist, else the CPU.
     Auto,
-    /// Parallel GOM on all CPU cores.
+    /// Parallel GOM on the CPU cores (all of them, or [`RunOptions::threads`]).
     Cpu,
     /// Parallel GOM on an NVIDIA GPU.
     Cuda,

@@ -129,7 +129,8 @@ pub struct Outcome {
     pub variables: usize,
     pub subfunctions: usize,
     pub algorithm: Algorithm,
-    /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`).
+    /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`, `cpu
+    /// (serial)` for serial GOMEA, `none (stopped during set-up)`).
     pub backend: String,
     pub linkage: String,
     pub seed: u64,
