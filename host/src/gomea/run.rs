@@ -79,8 +79,8 @@ pub trait Observer {
     fn improvement(&mut self, point: &TracePoint, genes: &[u8]) {
         let _ = (point, genes);
     }
-    /// A snapshot of the run, about every [`Observer::progress_interval`] and when the
-    /// populations change.
+    /// A snapshot of the run, about every [`Observer::progress_interval`] (at the run's checks
+    /// of its limits), and once more when it ends.
     fn progress(&mut self, progress: &Progress<'_>) {
         let _ = progress;
     }
