@@ -137,9 +137,13 @@ pub struct Outcome {
     pub best_fitness: i64,
     pub best_known: Option<i64>,
     pub target: Option<i64>,
+    /// Whether the best fitness reached the target (false without one).
     pub reached_target: bool,
+    /// Why the run ended, in words ([`StopReason::as_str`]; as a value: [`Outcome::stopped_by`]).
     pub stop_reason: String,
+    /// Seconds from the run's start ([`Hooks::start`], default: the call) to its end.
     pub time_s: f64,
+    /// Full-evaluation equivalents: a partial evaluation of k of the m subfunctions counts k/m.
     pub evaluations: f64,
     pub subfunction_evaluations: u64,
     /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
