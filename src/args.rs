@@ -92,8 +92,10 @@ pub struct ModelArgs {
     /// [default: flt].
     #[arg(long, value_name = "MODEL")]
     pub linkage: Option<LinkageModel>,
-    /// Colouring of the linkage-model interaction graph (parallel GOM and --fos-order colored)
-    /// [default: welsh-powell].
+    /// Colouring of the linkage sets into groups of independent sets (parallel GOM and
+    /// --fos-order colored): welsh-powell and dsatur order the sets by their conflicts, incidence
+    /// by size and counts no conflicts (faster at scale) [default: welsh-powell up to 50,000
+    /// variables, incidence beyond].
     #[arg(long, value_name = "METHOD")]
     pub coloring: Option<ColoringMethod>,
 }

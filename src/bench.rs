@@ -33,6 +33,7 @@ use pgomea::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
 use pgomea::problem::GrayBoxProblem;
 use pgomea::solve::config;
 use pgomea::solve::{Algorithm, Backend, Hooks, Outcome, RunOptions, build_model, solve};
+use pgomea::stop::StopCheck;
 
 /// The most runs `bench speedup --runs` accepts.
 pub const MAX_RUNS: u64 = 10_000;
@@ -225,12 +226,12 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     .resolve(problem, loaded.best_known)?;
     let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
-    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups));
+    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?);
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
     let gpu = if backend == Backend::Cuda { Some(pgomea::backend::cuda::Gpu::shared()?) } else { None };
     let shared = match &gpu {
-        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None)?),
+        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None, &StopCheck::never())?),
         None => None,
     };
     let pool = Arc::new(cpu::thread_pool(config.threads)?);

@@ -13,6 +13,7 @@ use crate::signal;
 use pgomea::choice::Choice;
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::run::{Limits, Observer, Progress, Run, StopReason, TracePoint};
 use pgomea::problem::generate::{self, WeightDistribution, WeightRange};
 use pgomea::problem::maxsat;
@@ -20,7 +21,10 @@ use pgomea::problem::nk;
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::trap;
 use pgomea::solve::config::{RunConfig, RunOptions, Target};
-use pgomea::solve::{Algorithm, FosOrderKind, Hooks, Outcome, build_model, solve};
+use pgomea::solve::{
+    Algorithm, FosOrderKind, Hooks, Outcome, build_model, peak_resident_memory, reset_peak_resident_memory, solve,
+};
+use pgomea::stop::StopCheck;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -526,7 +530,12 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
 }
 
 fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
+    // Each set-up phase's time and peak resident memory (the phase's own where the peak can be
+    // reset, else the process's so far).
+    let resettable = reset_peak_resident_memory();
+    let t = std::time::Instant::now();
     let loaded = a.instance.load()?;
+    let read = (t.elapsed().as_secs_f64(), peak_resident_memory());
     let problem = &*loaded.problem;
     // The model `run --algo parallel` would build, through the same function.
     let config: RunConfig = RunOptions {
@@ -539,7 +548,16 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         ..RunOptions::default()
     }
     .resolve(problem, loaded.best_known)?;
+    reset_peak_resident_memory();
     let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
+    let model_peak = peak_resident_memory();
+    reset_peak_resident_memory();
+    let t = std::time::Instant::now();
+    let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
+    let layout = GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?;
+    let layout_time = (t.elapsed().as_secs_f64(), peak_resident_memory());
+    drop(layout);
+    let peak = [read.1, model_peak, layout_time.1].into_iter().flatten().max();
     let fos = &model.fos;
     let mut sizes: Vec<usize> = model.groups.as_ref().map(|g| g.iter().map(Vec::len).collect()).unwrap_or_default();
     sizes.sort_unstable();
@@ -571,6 +589,13 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         "group_size_median": median_of(sizes.iter().map(|&s| s as f64).collect()).unwrap_or(0.0),
         "group_size_max": sizes.last().copied().unwrap_or(0),
         "coloring_s": model.times.coloring_s,
+        "read_s": read.0,
+        "layout_s": layout_time.0,
+        "peak_rss_resettable": resettable,
+        "read_peak_rss_bytes": read.1,
+        "model_peak_rss_bytes": model_peak,
+        "layout_peak_rss_bytes": layout_time.1,
+        "peak_rss_bytes": peak,
     });
     info.extend(json.as_object().expect("object").clone());
     if a.json {

@@ -23,7 +23,7 @@ use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageState, Stages};
 use pgomea::gomea::population::initial_population;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::gomea::{Population, PopulationEngine};
-use pgomea::linkage::coloring::{ColoringMethod, variable_groups};
+use pgomea::linkage::coloring::{ColoringMethod, variable_coloring};
 use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::GrayBoxProblem;
 use pgomea::problem::generate::{self, WeightRange};
@@ -31,6 +31,7 @@ use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::maxsat::{self, MaxSat, SatFormat};
 use pgomea::problem::{nk, trap};
 use pgomea::solve::{Algorithm, RunConfig, RunOptions, build_model};
+use pgomea::stop::StopCheck;
 
 #[derive(Args, Debug)]
 pub struct SelftestArgs {
@@ -77,7 +78,7 @@ impl Case {
         let model = build_model(&*problem, &config, &Run::new(&*problem, Limits::default()))?;
         let groups =
             model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
-        let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups));
+        let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups, &StopCheck::never())?);
         Ok(Case {
             name: format!("{} ({}) {linkage} {coloring}", problem.name(), problem.problem_type()),
             problem,
@@ -89,17 +90,18 @@ impl Case {
 
     /// The case with parallel Forced Improvement and local search of the offspring, annealed by
     /// `sweeps` sweeps first (the layout gets the variables' colour groups and the schedule).
-    pub fn hybrid(mut self, sweeps: u32) -> Case {
+    pub fn hybrid(mut self, sweeps: u32) -> Result<Case> {
         self.hybrid =
             Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring, anneal_sweeps: sweeps };
-        let groups = variable_groups(&*self.problem, self.config.coloring);
+        let never = StopCheck::never();
+        let coloring = variable_coloring(&*self.problem, self.config.coloring, &never)?;
         let mut layout = (*self.layout).clone();
-        layout.variable_colors = VariableColors::new(&groups);
-        layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed);
+        layout.variable_colors = VariableColors::from_coloring(&coloring);
+        layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed, &never)?;
         self.layout = Arc::new(layout);
         self.name =
             format!("{} +fi +ls{}", self.name, if sweeps > 0 { format!(" +anneal {sweeps}") } else { String::new() });
-        self
+        Ok(self)
     }
 }
 
@@ -123,7 +125,7 @@ fn with_backend<R>(
         }
         Some(Candidate::Cuda) => {
             let gpu = cuda::Gpu::shared()?;
-            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None)?;
+            let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None, &StopCheck::never())?;
             let tuning = CudaTuning { generation: Some(whole), ..CudaTuning::default() };
             f(cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, &tuning)?)
         }
@@ -322,15 +324,15 @@ pub fn generated_cases() -> Result<Vec<Case>> {
         Case::new(Box::new(weighted_partial_sat(60, 250, 21)?), LinkageModel::Univariate, ColoringMethod::DSatur, 21)?,
         // Hybrid parallel GOMEA: parallel Forced Improvement and local search of the offspring.
         // (greedy, and annealed by a few sweeps first).
-        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(0),
+        Case::new(graph(generate::torus(16, w, 4)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 18)?.hybrid(0)?,
         Case::new(graph(generate::random(2000, 8000, pm, 7)?)?, LinkageModel::Flt, ColoringMethod::DSatur, 19)?
-            .hybrid(6),
+            .hybrid(6)?,
         Case::new(Box::new(nk::sliding_window(1000, 5, 17)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 20)?
-            .hybrid(4),
+            .hybrid(4)?,
         Case::new(Box::new(weighted_partial_sat(300, 1200, 22)?), LinkageModel::Flt, ColoringMethod::DSatur, 22)?
-            .hybrid(4),
+            .hybrid(4)?,
         Case::new(Box::new(trap::concatenated(5, 60, 23, true)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 23)?
-            .hybrid(0),
+            .hybrid(0)?,
     ])
 }
 
@@ -372,7 +374,7 @@ pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
                 graph.name = format!("{set}/{name}");
                 out.push(
                     Case::new(Box::new(MaxCut::new(graph)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 22)?
-                        .hybrid(10),
+                        .hybrid(10)?,
                 );
             }
             out.push(case);

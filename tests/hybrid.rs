@@ -17,13 +17,14 @@ use pgomea::gomea::parallel::{Hybrid, ParallelGomea};
 use pgomea::gomea::population::initial_population;
 use pgomea::gomea::run::{Limits, Run};
 use pgomea::gomea::{Population, PopulationEngine};
-use pgomea::linkage::coloring::{ColoringMethod, variable_groups};
+use pgomea::linkage::coloring::{ColoringMethod, variable_coloring};
 use pgomea::linkage::fos::{Fos, LinkageModel};
 use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::{Edge, Graph};
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::{GrayBoxProblem, KindVisitor, nk};
 use pgomea::solve::{Algorithm, Backend, RunOptions};
+use pgomea::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
 fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
@@ -69,7 +70,7 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
     for p in problems() {
         let l = p.variables();
         for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
-            let groups = variable_groups(&*p, method);
+            let groups = variable_coloring(&*p, method, &StopCheck::never()).unwrap().groups();
             // A valid colouring: every variable once, no subfunction reads two of one colour.
             let mut color = vec![usize::MAX; l];
             for (c, g) in groups.iter().enumerate() {
@@ -93,7 +94,7 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
                 }
             }
             let colors = VariableColors::new(&groups);
-            let schedule = AnnealSchedule::new(p.functions(), 3);
+            let schedule = AnnealSchedule::new(p.functions(), 3, &StopCheck::never()).unwrap();
             for sweeps in [0, 40] {
                 for _ in 0..5 {
                     let mut x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
@@ -123,14 +124,15 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
 #[test]
 fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
     for (k, p) in problems().into_iter().enumerate() {
-        let colors = VariableColors::new(&variable_groups(&*p, ColoringMethod::WelshPowell));
+        let never = StopCheck::never();
+        let colors =
+            VariableColors::from_coloring(&variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap());
         // Greedy and annealed searches.
         let sweeps = 50 * (k as u32 % 2);
-        let schedule = AnnealSchedule::new(p.functions(), 4);
+        let schedule = AnnealSchedule::new(p.functions(), 4, &StopCheck::never()).unwrap();
         let fos = Fos::univariate(p.variables());
-        let lmig = pgomea::linkage::coloring::Lmig::build(&fos, &*p);
-        let groups = ColoringMethod::WelshPowell.color(&lmig).groups();
-        let mut layout = GroupLayout::new(&*p, &fos, &groups);
+        let groups = ColoringMethod::WelshPowell.color(&fos, &*p, &never).unwrap().groups();
+        let mut layout = GroupLayout::new(&*p, &fos, &groups, &never).unwrap();
         layout.variable_colors = colors.clone();
         layout.anneal = schedule.clone();
         let layout = Arc::new(layout);
@@ -162,7 +164,7 @@ fn forced_improvement_accepts_strict_improvements_from_the_elitist_and_replaces_
     let graph = Graph::new("fi", 5, vec![Edge { u: 0, v: 1, w: 1 }, Edge { u: 2, v: 3, w: 1 }]);
     let p = MaxCut::new(graph).unwrap();
     let fos = Fos::univariate(5);
-    let layout = Arc::new(GroupLayout::new(&p, &fos, &[vec![0, 2, 4], vec![1, 3]]));
+    let layout = Arc::new(GroupLayout::new(&p, &fos, &[vec![0, 2, 4], vec![1, 3]], &StopCheck::never()).unwrap());
     let elitist = [1u8, 0, 1, 0, 1];
     let rows: [[u8; 5]; 4] = [
         // 0: both sets of the first group improve (+1 each): out of FI after it, = the elitist.
@@ -260,7 +262,7 @@ fn hybrid_gomea_reaches_proven_optima_with_exact_incremental_fitness() {
 fn annealing_takes_worsening_flips_with_the_metropolis_probability() {
     // The integer power of two of `Anneal::accepts` against exp(gain / T), over many counters.
     let p = MaxCut::new(generate::random(300, 1500, WeightRange { min: 1, max: 3 }, 8).unwrap()).unwrap();
-    let schedule = AnnealSchedule::new(p.functions(), 1);
+    let schedule = AnnealSchedule::new(p.functions(), 1, &StopCheck::never()).unwrap();
     assert_eq!(schedule.table.len(), 256);
     assert_eq!(schedule.table[0], 1 << 32);
     assert_eq!(schedule.scales.len(), pgomea_device::stage::ANNEAL_LEVELS);

@@ -14,6 +14,7 @@ use pgomea::problem::generate::{self, WeightRange};
 use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::solve::{Algorithm, Backend, RunOptions};
+use pgomea::stop::StopCheck;
 use pgomea_cli::selftest::{
     Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
 };
@@ -131,10 +132,10 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
             &[LinkageModel::Flt, LinkageModel::Bflt(10), LinkageModel::Bflt(100), LinkageModel::Univariate]
         };
         for m in models {
-            let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1)).unwrap();
+            let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1), &StopCheck::never()).unwrap();
             let lmig = Lmig::build(&fos, &p);
-            for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
-                let c = method.color(&lmig);
+            for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence] {
+                let c = method.color(&fos, &p, &StopCheck::never()).unwrap();
                 c.validate(&lmig).unwrap_or_else(|e| panic!("{}/{} {m} {method}: {e}", r.set, r.name));
                 if r.vertices <= 2000 {
                     check_groups_independent(&c.groups(), &fos, &p)

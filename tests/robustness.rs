@@ -452,9 +452,12 @@ fn a_linkage_tree_that_would_not_fit_in_memory_is_an_error_not_an_abort() {
     // re-queues every remaining leaf each time; at 20 000 leaves that is gigabytes.
     let edges = (1..2001).map(|v| pgomea::problem::graph::Edge { u: 0, v, w: 1 + (v % 7) as i64 }).collect();
     let p = MaxCut::new(Graph::new("star", 2001, edges)).unwrap();
-    let e = Fos::fixed_linkage_tree_within(&p, None, &mut SplitMix64::new(1), 1 << 20).unwrap_err().to_string();
+    let e = Fos::fixed_linkage_tree_within(&p, None, &mut SplitMix64::new(1), 1 << 20, &StopCheck::never())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("star") && e.contains("bflt:K"), "{e}");
-    let fos = Fos::fixed_linkage_tree_within(&p, None, &mut SplitMix64::new(1), u128::MAX).unwrap();
+    let fos =
+        Fos::fixed_linkage_tree_within(&p, None, &mut SplitMix64::new(1), u128::MAX, &StopCheck::never()).unwrap();
     assert_eq!(fos.len(), 2 * 2001 - 2);
     assert_eq!(fos.largest_set(), 2000);
 }

@@ -110,7 +110,7 @@ def solve(
         backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
             when there is one, else the CPU, and ``result.backend`` says which).
         linkage: ``flt``, ``bflt:K``, ``lt`` (serial only) or ``univariate``.
-        coloring: ``welsh-powell`` or ``dsatur``. fos_order: ``random`` or ``colored``.
+        coloring: ``welsh-powell``, ``dsatur`` or ``incidence``. fos_order: ``random`` or ``colored``.
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps.
         anneal_only: the control: the same multi-start scheme and annealed local search of every

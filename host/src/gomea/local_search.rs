@@ -9,7 +9,10 @@ use pgomea_device::problem::Kind;
 use pgomea_device::rng::{SplitMix64, streams};
 use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs};
 
+use crate::error::Error;
+use crate::linkage::coloring::Coloring;
 use crate::problem::{ArrayPlace, InHost, KindVisitor, Subfunctions};
+use crate::stop::{StopCheck, StopReason};
 
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
 /// `vars[offsets[c]..offsets[c+1]]`. The device crate's `stage::SearchArgs` points to these and
@@ -28,6 +31,13 @@ impl VariableColors {
             c.offsets.push(c.vars.len() as u32);
         }
         c
+    }
+
+    /// The colour groups of a colouring of the variables, ascending within each colour: the
+    /// same arrays as `new(&coloring.groups())`, without the groups.
+    pub fn from_coloring(coloring: &Coloring) -> Self {
+        let (offsets, vars) = coloring.flat_groups();
+        VariableColors { offsets, vars }
     }
 
     pub fn colors(&self) -> usize {
@@ -93,31 +103,37 @@ impl SearchStep {
 }
 
 impl AnnealSchedule {
-    pub fn new(f: &Subfunctions, seed: u64) -> Self {
+    /// Time linear in the subfunction entries; stops with `Error::Stopped` when `stop` says so.
+    pub fn new(f: &Subfunctions, seed: u64, stop: &StopCheck) -> Result<Self, Error> {
         // The gains of the single flips of a random genotype.
         let mut rng = SplitMix64::stream(seed, streams::ANNEAL_PROBE);
         let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
-        struct Gains<'x>(&'x Subfunctions, &'x [u8]);
+        struct Gains<'x>(&'x Subfunctions, &'x [u8], &'x StopCheck);
         impl KindVisitor for Gains<'_> {
-            type Output = Vec<u64>;
-            fn visit<K: Kind>(self, kind: K) -> Vec<u64> {
+            type Output = Result<Vec<u64>, StopReason>;
+            fn visit<K: Kind>(self, kind: K) -> Self::Output {
                 let x = Ptr::from_slice(self.1);
-                (0..self.0.variables() as u32)
-                    .map(|v| {
-                        let flipped = pgomea_device::problem::Flipped { genes: x, variable: v };
-                        // SAFETY: s is a subfunction of the kind's checked arrays, x has l genes.
-                        let g: i64 =
-                            self.0.dependent(v as usize).iter().map(|&s| unsafe { kind.delta(s, x, flipped) }).sum();
-                        g.unsigned_abs()
-                    })
-                    .filter(|&g| g != 0)
-                    .collect()
+                let mut gains = Vec::new();
+                for v in 0..self.0.variables() as u32 {
+                    self.2.every(v as usize, 4096)?;
+                    let flipped = pgomea_device::problem::Flipped { genes: x, variable: v };
+                    // SAFETY: s is a subfunction of the kind's checked arrays, x has l genes.
+                    let g: i64 =
+                        self.0.dependent(v as usize).iter().map(|&s| unsafe { kind.delta(s, x, flipped) }).sum();
+                    if g != 0 {
+                        gains.push(g.unsigned_abs());
+                    }
+                }
+                Ok(gains)
             }
         }
-        let mut gains = f.with_kind(Gains(f, &x));
-        gains.sort_unstable();
-        let (median, smallest) = match gains.first() {
-            Some(&m) => (gains[gains.len() / 2] as f64, m as f64),
+        let mut gains = f.with_kind(Gains(f, &x, stop))?;
+        // The median (the middle of the sorted gains) and the smallest, in linear time.
+        let (median, smallest) = match gains.iter().min() {
+            Some(&m) => {
+                let middle = gains.len() / 2;
+                (*gains.select_nth_unstable(middle).1 as f64, m as f64)
+            }
             None => (1.0, 1.0),
         };
         let hot = median / std::f64::consts::LN_2;
@@ -130,7 +146,7 @@ impl AnnealSchedule {
             })
             .collect();
         let table = (0..256).map(|q| (4294967296.0 * (-(q as f64) / 256.0).exp2()).round() as u64).collect();
-        AnnealSchedule { scales, table }
+        Ok(AnnealSchedule { scales, table })
     }
 
     /// The device's view of one call of a search over these (host) arrays, drawing from `seed`.

@@ -6,10 +6,15 @@
 //! colour are then mutually independent: GOM can mix all of them at the same time, as each one's
 //! partial evaluation reads no variable another one writes.
 //!
-//! Two greedy colourings: Welsh-Powell (the paper's; sets by decreasing LMIG degree, each takes the
-//! smallest colour its coloured neighbours leave free) and DSatur (Brélaz; always the uncoloured
-//! set with the most distinct colours among its neighbours next). [`check_groups_independent`]
-//! re-checks groups against the FOS and the problem directly, without the LMIG.
+//! Three greedy colourings: Welsh-Powell (the paper's; sets by decreasing LMIG degree, each takes
+//! the smallest colour its coloured neighbours leave free), DSatur (Brélaz; always the uncoloured
+//! set with the most distinct colours among its neighbours next), and incidence (Welsh-Powell's
+//! rule in the order of decreasing set size, which needs no degrees). None builds the LMIG: the
+//! conflicts of a set are enumerated when needed ([`Conflicts`]), and the colours a set must
+//! avoid are read from the variables and subfunctions it touches, each of which remembers the
+//! colours of the coloured sets touching it. [`Lmig`] builds the graph for tests and small
+//! instances; [`welsh_powell`] and [`dsatur`] colour it as the streamed versions do.
+//! [`check_groups_independent`] re-checks groups against the FOS and the problem directly.
 
 use std::cmp::Reverse;
 use std::fmt;
@@ -18,24 +23,71 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use crate::error::Error;
+use crate::linkage::conflicts::{Conflicts, Sets};
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
+use crate::stop::StopCheck;
 
 /// Which greedy colouring to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ColoringMethod {
     WelshPowell,
     DSatur,
+    /// Welsh-Powell's rule with the sets by decreasing size (ties: lower index first) instead of
+    /// decreasing LMIG degree: no conflict is ever counted, so it takes time linear in the total
+    /// size of the sets times the subfunctions per variable.
+    Incidence,
 }
 
 impl ColoringMethod {
-    /// Colours `lmig` with this method.
-    pub fn color(&self, lmig: &Lmig) -> Coloring {
-        match self {
-            ColoringMethod::WelshPowell => welsh_powell(lmig),
-            ColoringMethod::DSatur => dsatur(lmig),
-        }
+    /// Colours the linkage sets of `fos` over `problem`'s subfunctions, without building the
+    /// LMIG; stops with `Error::Stopped` when `stop` says so.
+    pub fn color(&self, fos: &Fos, problem: &dyn GrayBoxProblem, stop: &StopCheck) -> Result<Coloring, Error> {
+        Ok(self.color_sets(Sets::Fos(fos), problem, stop)?.0)
     }
+
+    /// Colours `sets`, and reports what it counted on the way.
+    pub fn color_sets(
+        &self,
+        sets: Sets,
+        problem: &dyn GrayBoxProblem,
+        stop: &StopCheck,
+    ) -> Result<(Coloring, ColoringReport), Error> {
+        let conflicts = Conflicts::new(sets, problem, stop)?;
+        let mut report = ColoringReport::default();
+        let mut count = |stop: &StopCheck| -> Result<Vec<u32>, Error> {
+            let t = std::time::Instant::now();
+            let degrees = conflicts.degrees(stop)?;
+            report.lmig_edges = Some(degrees.iter().map(|&d| d as u64).sum::<u64>() / 2);
+            report.degrees_s = t.elapsed().as_secs_f64();
+            Ok(degrees)
+        };
+        let coloring = match self {
+            ColoringMethod::WelshPowell => {
+                let order = degree_order(&count(stop)?);
+                greedy_by_incidence(&conflicts, &order, stop)?
+            }
+            ColoringMethod::DSatur => {
+                let degrees = count(stop)?;
+                let mut marks = conflicts.marks();
+                dsatur_by(&degrees, |i, f| conflicts.for_each(i, &mut marks, f), stop)?
+            }
+            ColoringMethod::Incidence => {
+                let mut order: Vec<u32> = (0..conflicts.len() as u32).collect();
+                order.sort_by_key(|&i| Reverse(conflicts.members(i as usize).len()));
+                greedy_by_incidence(&conflicts, &order, stop)?
+            }
+        };
+        Ok((coloring, report))
+    }
+}
+
+/// What a colouring counted on the way: the LMIG's edges and the seconds spent counting them,
+/// when the method orders by LMIG degree (Welsh-Powell, DSatur).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ColoringReport {
+    pub lmig_edges: Option<u64>,
+    pub degrees_s: f64,
 }
 
 impl fmt::Display for ColoringMethod {
@@ -43,6 +95,7 @@ impl fmt::Display for ColoringMethod {
         f.write_str(match self {
             ColoringMethod::WelshPowell => "welsh-powell",
             ColoringMethod::DSatur => "dsatur",
+            ColoringMethod::Incidence => "incidence",
         })
     }
 }
@@ -50,12 +103,15 @@ impl fmt::Display for ColoringMethod {
 impl FromStr for ColoringMethod {
     type Err = Error;
 
-    /// Parses `welsh-powell` or `dsatur` (ASCII case ignored).
+    /// Parses `welsh-powell`, `dsatur` or `incidence` (ASCII case ignored).
     fn from_str(s: &str) -> Result<Self, Error> {
         match s.trim().to_ascii_lowercase().as_str() {
             "welsh-powell" => Ok(ColoringMethod::WelshPowell),
             "dsatur" => Ok(ColoringMethod::DSatur),
-            _ => Err(Error::usage(format!("unknown colouring method `{s}`: expected `welsh-powell` or `dsatur`"))),
+            "incidence" => Ok(ColoringMethod::Incidence),
+            _ => Err(Error::usage(format!(
+                "unknown colouring method `{s}`: expected `welsh-powell`, `dsatur` or `incidence`"
+            ))),
         }
     }
 }
@@ -231,6 +287,25 @@ impl fmt::Display for ColoringStats {
 }
 
 impl Coloring {
+    /// The sets of each colour in flat form: colour c holds `members[offsets[c]..offsets[c+1]]`,
+    /// ascending (the groups of [`Coloring::groups`] one after another).
+    pub fn flat_groups(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut offsets = vec![0u32; self.num_colors + 1];
+        for &c in &self.colors {
+            offsets[c as usize + 1] += 1;
+        }
+        for c in 0..self.num_colors {
+            offsets[c + 1] += offsets[c];
+        }
+        let mut fill = offsets.clone();
+        let mut members = vec![0u32; self.colors.len()];
+        for (i, &c) in self.colors.iter().enumerate() {
+            members[fill[c as usize] as usize] = i as u32;
+            fill[c as usize] += 1;
+        }
+        (offsets, members)
+    }
+
     /// The sets of each colour, ascending; one group per colour 0..num_colors.
     pub fn groups(&self) -> Vec<Vec<u32>> {
         let mut groups = vec![Vec::new(); self.num_colors];
@@ -278,12 +353,20 @@ impl Coloring {
 
 const UNCOLORED: u32 = u32::MAX;
 
-/// Welsh-Powell: sets in order of decreasing LMIG degree (ties: lower index first), each given
-/// the smallest colour no already-coloured neighbour has. O(edges + sets log sets).
+/// The sets in order of decreasing LMIG degree, ties by lower index first: Welsh-Powell's
+/// order, and DSatur's tie break.
+fn degree_order(degrees: &[u32]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..degrees.len() as u32).collect();
+    order.sort_by_key(|&i| (Reverse(degrees[i as usize]), i));
+    order
+}
+
+/// Welsh-Powell on a built LMIG: sets in order of decreasing LMIG degree (ties: lower index
+/// first), each given the smallest colour no already-coloured neighbour has. O(edges + sets log
+/// sets). [`ColoringMethod::WelshPowell`] gives the same colouring without the LMIG.
 pub fn welsh_powell(lmig: &Lmig) -> Coloring {
     let n = lmig.len();
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by_key(|&i| (Reverse(lmig.degree(i as usize)), i));
+    let order = degree_order(&lmig_degrees(lmig));
     let mut colors = vec![UNCOLORED; n];
     // forbidden[c] == i + 1: colour c is taken by a neighbour of set i.
     let mut forbidden = vec![0u32; lmig.max_degree() + 2];
@@ -303,17 +386,32 @@ pub fn welsh_powell(lmig: &Lmig) -> Coloring {
     Coloring { colors, num_colors }
 }
 
-/// DSatur (Brélaz 1979): repeatedly colour the uncoloured set whose neighbours already use the
-/// most distinct colours (its saturation), ties by larger LMIG degree, then lower index, with the
-/// smallest free colour. An indexed binary max-heap over the uncoloured sets (increase-key when a
-/// saturation grows) holds the priorities; each set keeps a bitset of its neighbours' colours
-/// (freed once it is coloured). O((sets + edges) log sets).
+fn lmig_degrees(lmig: &Lmig) -> Vec<u32> {
+    (0..lmig.len()).map(|i| lmig.degree(i) as u32).collect()
+}
+
+/// DSatur on a built LMIG: see [`dsatur_by`]. [`ColoringMethod::DSatur`] gives the same colouring
+/// without the LMIG.
 pub fn dsatur(lmig: &Lmig) -> Coloring {
-    let n = lmig.len();
+    dsatur_by(&lmig_degrees(lmig), |i, f| lmig.neighbours(i).iter().for_each(|&j| f(j)), &StopCheck::never())
+        .expect("a check that never stops")
+}
+
+/// DSatur (Brélaz 1979): repeatedly colour the uncoloured set whose neighbours already use the
+/// most distinct colours (its saturation), ties by larger LMIG degree (`degrees`), then lower
+/// index, with the smallest free colour; `neighbours(i, f)` calls `f` on every neighbour of i.
+/// An indexed binary max-heap over the uncoloured sets (increase-key when a saturation grows)
+/// holds the priorities; each set keeps a bitset of its neighbours' colours (freed once it is
+/// coloured). O((sets + edges) log sets) plus the enumerations.
+fn dsatur_by(
+    degrees: &[u32],
+    mut neighbours: impl FnMut(usize, &mut dyn FnMut(u32)),
+    stop: &StopCheck,
+) -> Result<Coloring, Error> {
+    let n = degrees.len();
     // Static tie-break rank: larger degree first, then lower index; key = saturation << 32 |
     // (n - 1 - rank), so a larger key is the better choice.
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by_key(|&i| (Reverse(lmig.degree(i as usize)), i));
+    let order = degree_order(degrees);
     let mut key = vec![0u64; n];
     for (r, &i) in order.iter().enumerate() {
         key[i as usize] = (n - 1 - r) as u64;
@@ -326,7 +424,10 @@ pub fn dsatur(lmig: &Lmig) -> Coloring {
     let mut colors = vec![UNCOLORED; n];
     let mut seen: Vec<Vec<u64>> = vec![Vec::new(); n];
     let mut num_colors = 0usize;
+    let mut done = 0usize;
     while let Some(i) = heap.pop() {
+        stop.every(done, 1024)?;
+        done += 1;
         let i = i as usize;
         let bits = std::mem::take(&mut seen[i]);
         let c = match bits.iter().position(|&w| w != u64::MAX) {
@@ -336,10 +437,10 @@ pub fn dsatur(lmig: &Lmig) -> Coloring {
         colors[i] = c as u32;
         num_colors = num_colors.max(c + 1);
         let (word, bit) = (c / 64, 1u64 << (c % 64));
-        for &j in lmig.neighbours(i) {
+        neighbours(i, &mut |j| {
             let j = j as usize;
             if colors[j] != UNCOLORED {
-                continue;
+                return;
             }
             let s = &mut seen[j];
             if s.len() <= word {
@@ -349,9 +450,103 @@ pub fn dsatur(lmig: &Lmig) -> Coloring {
                 s[word] |= bit;
                 heap.increase(j, 1 << 32);
             }
-        }
+        });
     }
-    Coloring { colors, num_colors }
+    Ok(Coloring { colors, num_colors })
+}
+
+/// Greedy colouring of the sets in `order`, each with the smallest colour that no coloured set
+/// conflicting with it has: Welsh-Powell's rule. Conflicts are never enumerated: every variable
+/// and every subfunction keeps a bitset of the colours of the coloured sets holding (reading)
+/// it, and a set must avoid the union of its variables' and its variables' subfunctions'
+/// bitsets, which is exactly the colours of its coloured conflicts. The colours are taken in
+/// blocks (64, then 128, 256, 512, then 1024 at a time): the sets that find no free colour in a
+/// block go on, in order, to the next, which gives each set the colour the one-pass greedy would
+/// (within a block, exactly the sets coloured before it in the block's colours are seen). Time
+/// per block: the blocks' words times the sum over the sets still uncoloured of their variables'
+/// subfunctions.
+fn greedy_by_incidence(c: &Conflicts, order: &[u32], stop: &StopCheck) -> Result<Coloring, Error> {
+    let (l, m) = (c.problem().variables(), c.problem().subfunctions());
+    let mut colors = vec![UNCOLORED; c.len()];
+    let mut pending: Vec<u32> = order.to_vec();
+    let mut base = 0usize;
+    let mut words = 1usize;
+    while !pending.is_empty() {
+        crate::problem::memory::ensure(
+            8 * words as u128 * (l + m) as u128,
+            &format!("the colour marks of {l} variables and {m} subfunctions"),
+        )?;
+        let block = Block { conflicts: c, base, stop };
+        pending = match words {
+            1 => block.color::<1>(&pending, &mut colors)?,
+            2 => block.color::<2>(&pending, &mut colors)?,
+            4 => block.color::<4>(&pending, &mut colors)?,
+            8 => block.color::<8>(&pending, &mut colors)?,
+            _ => block.color::<16>(&pending, &mut colors)?,
+        };
+        base += 64 * words;
+        words = (2 * words).min(16);
+    }
+    let num_colors = colors.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+    Ok(Coloring { colors, num_colors })
+}
+
+/// One block of colours of [`greedy_by_incidence`]: colours `base..base + 64 W`.
+struct Block<'c> {
+    conflicts: &'c Conflicts<'c>,
+    base: usize,
+    stop: &'c StopCheck,
+}
+
+impl Block<'_> {
+    /// Colours the sets of `pending`, in order, that find a free colour in the block; returns the
+    /// others, in order.
+    fn color<const W: usize>(&self, pending: &[u32], colors: &mut [u32]) -> Result<Vec<u32>, Error> {
+        let c = self.conflicts;
+        let p = c.problem().functions();
+        // A variable read by a subfunction needs no bitset of its own: every set holding it
+        // marks the bitsets of its subfunctions too. The others keep one.
+        let mut var_used = vec![[0u64; W]; p.variables()];
+        let mut sub_used = vec![[0u64; W]; p.len()];
+        let mut later = Vec::new();
+        for (k, &i) in pending.iter().enumerate() {
+            self.stop.every(k, 4096)?;
+            let mut forbidden = [0u64; W];
+            let members = c.members(i as usize);
+            for &v in members {
+                let subs = p.dependent(v as usize);
+                if subs.is_empty() {
+                    or_into(&mut forbidden, &var_used[v as usize]);
+                }
+                for &s in subs {
+                    or_into(&mut forbidden, &sub_used[s as usize]);
+                }
+            }
+            let Some(w) = forbidden.iter().position(|&f| f != u64::MAX) else {
+                later.push(i);
+                continue;
+            };
+            let bit = (!forbidden[w]).trailing_zeros() as usize;
+            colors[i as usize] = (self.base + 64 * w + bit) as u32;
+            let mask = 1u64 << bit;
+            for &v in members {
+                let subs = p.dependent(v as usize);
+                if subs.is_empty() {
+                    var_used[v as usize][w] |= mask;
+                }
+                for &s in subs {
+                    sub_used[s as usize][w] |= mask;
+                }
+            }
+        }
+        Ok(later)
+    }
+}
+
+fn or_into<const W: usize>(acc: &mut [u64; W], bits: &[u64; W]) {
+    for (a, b) in acc.iter_mut().zip(bits) {
+        *a |= b;
+    }
 }
 
 /// A binary max-heap of items 0..n with keys, positions tracked for increase-key.
@@ -420,13 +615,17 @@ impl IndexedMaxHeap {
     }
 }
 
-/// The variables of `problem` in colour groups such that no subfunction reads two variables of
-/// one group: the order of colour-grouped local search, whose flips within a group are then
-/// exact together. This is the colouring of the univariate linkage model's interaction graph
-/// (set {v} conflicts with {u} exactly when a subfunction reads both), by `method`.
-pub fn variable_groups(problem: &dyn GrayBoxProblem, method: ColoringMethod) -> Vec<Vec<u32>> {
-    let univariate = Fos::univariate(problem.variables());
-    method.color(&Lmig::build(&univariate, problem)).groups()
+/// The variables of `problem` coloured so that no subfunction reads two variables of one
+/// colour: the groups of colour-grouped local search, whose flips within a group are then exact
+/// together. This is the colouring of the univariate linkage model's interaction graph (set {v}
+/// conflicts with {u} exactly when a subfunction reads both), by `method`, without building the
+/// univariate model or the graph.
+pub fn variable_coloring(
+    problem: &dyn GrayBoxProblem,
+    method: ColoringMethod,
+    stop: &StopCheck,
+) -> Result<Coloring, Error> {
+    Ok(method.color_sets(Sets::Variables(problem.variables()), problem, stop)?.0)
 }
 
 /// Checks groups of linkage sets against the FOS and the problem, without an LMIG: within each
@@ -480,25 +679,13 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &dyn Gr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::linkage::testing::{self, random_graph};
     use crate::problem::graph::{Edge, Graph};
     use crate::problem::maxcut::MaxCut;
     use pgomea_device::rng::SplitMix64;
 
     fn graph(l: usize, edges: &[(u32, u32)]) -> MaxCut {
         MaxCut::new(Graph::new("test", l, edges.iter().map(|&(u, v)| Edge { u, v, w: 1 }).collect())).unwrap()
-    }
-
-    fn random_graph(l: usize, edges: usize, rng: &mut SplitMix64) -> MaxCut {
-        let mut seen = std::collections::HashSet::new();
-        let mut list = Vec::new();
-        for _ in 0..edges {
-            let (a, b) = (rng.below(l as u32), rng.below(l as u32));
-            if a != b && seen.insert((a.min(b), a.max(b))) {
-                let w = rng.below(7) as i64 - 3; // zero weights included: they still count
-                list.push(Edge { u: a, v: b, w });
-            }
-        }
-        MaxCut::new(Graph::new("random", l, list)).unwrap()
     }
 
     fn random_fos(l: usize, rng: &mut SplitMix64) -> Fos {
@@ -535,11 +722,11 @@ mod tests {
         Lmig { offsets, adj }
     }
 
-    fn foses(l: usize, p: &MaxCut, rng: &mut SplitMix64) -> Vec<Fos> {
+    fn foses(l: usize, p: &dyn GrayBoxProblem, rng: &mut SplitMix64) -> Vec<Fos> {
         vec![
             Fos::univariate(l),
-            Fos::fixed_linkage_tree(p, None, rng).unwrap(),
-            Fos::fixed_linkage_tree(p, Some(1 + rng.index(6)), rng).unwrap(),
+            Fos::fixed_linkage_tree(p, None, rng, &StopCheck::never()).unwrap(),
+            Fos::fixed_linkage_tree(p, Some(1 + rng.index(6)), rng, &StopCheck::never()).unwrap(),
             random_fos(l, rng),
         ]
     }
@@ -562,15 +749,14 @@ mod tests {
         }
     }
 
-    /// Every colour below c appears among the neighbours of a set of colour c (both methods take
-    /// the smallest free colour), and for Welsh-Powell among the neighbours coloured before it.
-    fn assert_greedy(coloring: &Coloring, lmig: &Lmig, wp: bool) {
+    /// Every colour below c appears among the neighbours of a set of colour c (every method takes
+    /// the smallest free colour), and, for a method colouring in a fixed `order`, among the
+    /// neighbours coloured before it.
+    fn assert_greedy(coloring: &Coloring, lmig: &Lmig, order: Option<&[u32]>) {
         let n = lmig.len();
         let mut rank = vec![0usize; n];
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (Reverse(lmig.degree(i)), i));
-        for (r, &i) in order.iter().enumerate() {
-            rank[i] = r;
+        for (r, &i) in order.unwrap_or(&[]).iter().enumerate() {
+            rank[i as usize] = r;
         }
         for i in 0..n {
             let c = coloring.colors[i];
@@ -578,7 +764,8 @@ mod tests {
                 assert!(
                     lmig.neighbours(i)
                         .iter()
-                        .any(|&j| coloring.colors[j as usize] == lower && (!wp || rank[j as usize] < rank[i])),
+                        .any(|&j| coloring.colors[j as usize] == lower
+                            && (order.is_none() || rank[j as usize] < rank[i])),
                     "set {i} has colour {c} but colour {lower} was free"
                 );
             }
@@ -587,16 +774,24 @@ mod tests {
         assert_eq!(used.len(), coloring.num_colors, "unused colours");
     }
 
+    /// The sets by decreasing size, ties by lower index: the incidence colouring's order.
+    fn size_order(fos: &Fos) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..fos.len() as u32).collect();
+        order.sort_by_key(|&i| (Reverse(fos.sets[i as usize].len()), i));
+        order
+    }
+
     #[test]
     fn colourings_are_valid() {
         let mut rng = SplitMix64::new(5);
+        let never = StopCheck::never();
         for _ in 0..40 {
             let l = 1 + rng.index(60);
             let p = random_graph(l, rng.index(4 * l), &mut rng);
             for fos in foses(l, &p, &mut rng) {
                 let lmig = Lmig::build(&fos, &p);
-                for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur] {
-                    let coloring = method.color(&lmig);
+                for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence] {
+                    let coloring = method.color(&fos, &p, &never).unwrap();
                     coloring.validate(&lmig).unwrap();
                     assert!(coloring.is_valid(&lmig));
                     let groups = coloring.groups();
@@ -606,7 +801,12 @@ mod tests {
                     assert!(groups.iter().all(|g| !g.is_empty() && g.windows(2).all(|w| w[0] < w[1])));
                     all.sort_unstable();
                     assert_eq!(all, (0..fos.len() as u32).collect::<Vec<_>>());
-                    assert_greedy(&coloring, &lmig, method == ColoringMethod::WelshPowell);
+                    let order = match method {
+                        ColoringMethod::WelshPowell => Some(degree_order(&lmig_degrees(&lmig))),
+                        ColoringMethod::DSatur => None,
+                        ColoringMethod::Incidence => Some(size_order(&fos)),
+                    };
+                    assert_greedy(&coloring, &lmig, order.as_deref());
                     assert!(coloring.num_colors <= lmig.max_degree() + 1);
                 }
             }
@@ -695,12 +895,103 @@ mod tests {
 
     #[test]
     fn method_parse_and_display() {
-        for (s, m) in [("welsh-powell", ColoringMethod::WelshPowell), ("dsatur", ColoringMethod::DSatur)] {
+        for (s, m) in [
+            ("welsh-powell", ColoringMethod::WelshPowell),
+            ("dsatur", ColoringMethod::DSatur),
+            ("incidence", ColoringMethod::Incidence),
+        ] {
             assert_eq!(s.parse::<ColoringMethod>().unwrap(), m);
             assert_eq!(m.to_string(), s);
         }
         assert_eq!("DSatur".parse::<ColoringMethod>().unwrap(), ColoringMethod::DSatur);
         assert!("greedy".parse::<ColoringMethod>().unwrap_err().to_string().contains("welsh-powell"));
+    }
+
+    /// Without the LMIG, the same conflicts, degrees, and Welsh-Powell and DSatur colourings as
+    /// with it; the incidence colouring is a valid greedy colouring in its order. Random instances
+    /// of every kind (pairwise, tables, clauses), with trees (the conflicts walk up the tree) and
+    /// random overlapping families (they use the index).
+    #[test]
+    fn streamed_colourings_equal_the_lmig_ones_on_every_kind() {
+        let mut rng = SplitMix64::new(23);
+        let never = StopCheck::never();
+        for trial in 0..6 {
+            for p in testing::instances(4 + rng.index(if trial < 4 { 30 } else { 150 }), &mut rng) {
+                let p = &*p;
+                for fos in foses(p.variables(), p, &mut rng) {
+                    let lmig = Lmig::build(&fos, p);
+                    let conflicts = Conflicts::new(Sets::Fos(&fos), p, &never).unwrap();
+                    let mut marks = conflicts.marks();
+                    for i in 0..fos.len() {
+                        let mut row = Vec::new();
+                        conflicts.for_each(i, &mut marks, |j| row.push(j));
+                        row.sort_unstable();
+                        assert_eq!(row, lmig.neighbours(i), "{}: set {i} of {:?}", p.name(), fos.sets);
+                    }
+                    assert_eq!(conflicts.degrees(&never).unwrap(), lmig_degrees(&lmig));
+                    let (wp, report) = ColoringMethod::WelshPowell.color_sets(Sets::Fos(&fos), p, &never).unwrap();
+                    assert_eq!(wp, welsh_powell(&lmig), "{}", p.name());
+                    assert_eq!(report.lmig_edges, Some(lmig.num_edges() as u64));
+                    assert_eq!(ColoringMethod::DSatur.color(&fos, p, &never).unwrap(), dsatur(&lmig), "{}", p.name());
+                    let incidence = ColoringMethod::Incidence.color(&fos, p, &never).unwrap();
+                    incidence.validate(&lmig).unwrap();
+                    check_groups_independent(&incidence.groups(), &fos, p).unwrap();
+                    assert_greedy(&incidence, &lmig, Some(&size_order(&fos)));
+                }
+                // The variables' colouring, as the univariate model's.
+                let lmig = Lmig::build(&Fos::univariate(p.variables()), p);
+                assert_eq!(variable_coloring(p, ColoringMethod::WelshPowell, &never).unwrap(), welsh_powell(&lmig));
+                assert_eq!(variable_coloring(p, ColoringMethod::DSatur, &never).unwrap(), dsatur(&lmig));
+                let incidence = variable_coloring(p, ColoringMethod::Incidence, &never).unwrap();
+                incidence.validate(&lmig).unwrap();
+            }
+        }
+    }
+
+    /// Colours beyond the first blocks of 64 and 128: cliques of 300 sets (a complete graph's
+    /// univariate model), and a star of cliques.
+    #[test]
+    fn many_colours_span_several_blocks() {
+        let never = StopCheck::never();
+        let complete: Vec<(u32, u32)> = (0..300).flat_map(|i| (i + 1..300).map(move |j| (i, j))).collect();
+        let p = graph(300, &complete);
+        let lmig = Lmig::build(&Fos::univariate(300), &p);
+        for method in [ColoringMethod::WelshPowell, ColoringMethod::Incidence] {
+            let c = variable_coloring(&p, method, &never).unwrap();
+            assert_eq!(c.num_colors, 300);
+            assert_eq!(c, welsh_powell(&lmig));
+        }
+        let mut rng = SplitMix64::new(3);
+        let p = random_graph(300, 60000, &mut rng);
+        let lmig = Lmig::build(&Fos::univariate(300), &p);
+        let c = variable_coloring(&p, ColoringMethod::WelshPowell, &never).unwrap();
+        assert!(c.num_colors > 64, "{}", c.num_colors);
+        assert_eq!(c, welsh_powell(&lmig));
+    }
+
+    #[test]
+    fn flat_groups_are_the_groups_in_a_row() {
+        let c = Coloring { colors: vec![2, 0, 1, 0, 2, 2], num_colors: 3 };
+        let (offsets, members) = c.flat_groups();
+        assert_eq!(offsets, vec![0, 2, 3, 6]);
+        assert_eq!(members, c.groups().concat());
+    }
+
+    #[test]
+    fn a_stopped_colouring_says_why() {
+        let p = random_graph(2000, 6000, &mut SplitMix64::new(4));
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap();
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let setter = flag.clone();
+        std::thread::spawn(move || setter.store(true, std::sync::atomic::Ordering::Relaxed)).join().unwrap();
+        let interrupted = StopCheck::new(None, Some(flag));
+        let past = StopCheck::new(Some(std::time::Instant::now()), None);
+        for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence] {
+            let e = method.color(&fos, &p, &interrupted).unwrap_err();
+            assert!(matches!(e, Error::Stopped(crate::stop::StopReason::Interrupted)), "{method}: {e}");
+            let e = variable_coloring(&p, method, &past).unwrap_err();
+            assert!(matches!(e, Error::Stopped(crate::stop::StopReason::TimeLimit)), "{method}: {e}");
+        }
     }
 
     #[test]

@@ -34,6 +34,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::problem::GrayBoxProblem;
+use crate::stop::{StopCheck, StopReason};
 
 /// A family of subsets of the variables: the linkage sets GOM mixes. Each set is sorted ascending
 /// and holds distinct variables.
@@ -114,13 +115,19 @@ impl Fos {
     /// The static model of `model` for `problem`. [`LinkageModel::Lt`] is learned from a
     /// population, which does not exist yet: this returns the univariate FOS for it, to be used
     /// until the first [`Fos::learned_linkage_tree`] is built.
-    /// Fails only when a linkage tree would not fit in memory ([`Fos::fixed_linkage_tree`]).
-    pub fn build(model: &LinkageModel, problem: &dyn GrayBoxProblem, rng: &mut SplitMix64) -> Result<Fos, Error> {
+    /// Fails when a linkage tree would not fit in memory ([`Fos::fixed_linkage_tree`]), and
+    /// Stops with `Error::Stopped` when `stop` says so.
+    pub fn build(
+        model: &LinkageModel,
+        problem: &dyn GrayBoxProblem,
+        rng: &mut SplitMix64,
+        stop: &StopCheck,
+    ) -> Result<Fos, Error> {
         let l = problem.variables();
         Ok(match *model {
             LinkageModel::Univariate | LinkageModel::Lt => Fos::univariate(l),
-            LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng)?,
-            LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng)?,
+            LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng, stop)?,
+            LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng, stop)?,
         })
     }
 
@@ -174,30 +181,35 @@ impl Fos {
     /// The fixed linkage tree (FLT) of `problem`, or the bounded one (BFLT) when `max_set_size`
     /// is `Some(k)`: see the module documentation.
     ///
-    /// Sparse UPGMA: each live cluster keeps a list of the live clusters joined to it by an edge
-    /// of nonzero weight, with the summed |w| between them; a max-heap of candidate pairs keyed by
-    /// the exact average similarity (compared as fractions, no rounding) with lazy deletion picks
-    /// the best pair. A merge creates a new cluster id, so a heap entry is current exactly when
-    /// both of its clusters are alive. Ties between pairs of equal similarity are broken by a
-    /// random key drawn for each pair. Time about O((m + sum of the neighbour lists of the merged
-    /// clusters) log m) plus the total size of the sets; memory O(m + l + total set size).
+    /// Sparse UPGMA over the pairs of clusters joined by a nonzero similarity: each live cluster
+    /// keeps a list of its linked clusters (sorted by id) with the summed linkage weight between
+    /// them and the pair's random tie-break key, drawn when the pair is made; the pair merged next
+    /// is the largest by (exact average similarity, key). Each cluster remembers its own best
+    /// pair, and a max-heap holds at least the best pair of every live cluster (entries of merged
+    /// clusters are dropped when they come up), so the heap's first live entry is the best pair
+    /// overall. A merge walks the two merged lists once, makes the new cluster's pairs and offers
+    /// each to the linked cluster's best; only a cluster whose best pair died with the merge scans
+    /// its own list again. Time: the summed list lengths of the merged and re-scanned clusters
+    /// plus the total size of the sets, and O(log) per merge for the heap; memory
+    /// O(l + pairs + total set size), never an l x l table.
     ///
-    /// With no bound, once no edge-connected pair remains, random pairs of the remaining clusters
-    /// are merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
-    /// pairs that would exceed k are never merged and the build stops when no allowed
-    /// edge-connected pair remains. The root (the set of all l variables) is never listed.
+    /// With no bound, once no linked pair remains, random pairs of the remaining clusters are
+    /// merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
+    /// pairs that would exceed k are never merged and the build stops when no allowed linked pair
+    /// remains. The root (the set of all l variables) is never listed.
     ///
-    /// Fails, rather than exhausting memory, when the sets, the neighbour lists and the queue of
-    /// candidate pairs outgrow three quarters of the memory available at the start: a variable
+    /// Checks `stop` every few merges, and fails, rather than exhausting memory, when the sets
+    /// and the lists outgrow three quarters of the memory available at the start: a variable
     /// linked to very many others (a star) makes a caterpillar tree, l^2 / 2 set entries, and
-    /// re-queues its neighbours at every merge.
+    /// re-lists its neighbours at every merge.
     pub fn fixed_linkage_tree(
         problem: &dyn GrayBoxProblem,
         max_set_size: Option<usize>,
         rng: &mut SplitMix64,
+        stop: &StopCheck,
     ) -> Result<Fos, Error> {
         let budget = crate::problem::memory::available().map_or(u128::MAX, |b| b as u128 / 4 * 3);
-        Fos::fixed_linkage_tree_within(problem, max_set_size, rng, budget)
+        Fos::fixed_linkage_tree_within(problem, max_set_size, rng, budget, stop)
     }
 
     /// [`Fos::fixed_linkage_tree`] within `budget` bytes (tests give small budgets).
@@ -206,147 +218,9 @@ impl Fos {
         max_set_size: Option<usize>,
         rng: &mut SplitMix64,
         budget: u128,
+        stop: &StopCheck,
     ) -> Result<Fos, Error> {
-        let l = problem.variables();
-        let bound = max_set_size.unwrap_or(usize::MAX).max(1);
-        let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
-        if l <= 1 || bound == 1 {
-            return Ok(Fos { sets });
-        }
-        // Bytes held beyond the inputs: set entries, neighbour-list entries, queued candidates.
-        let (mut set_entries, mut link_entries) = (l as u128, 0u128);
-        let too_large = |bytes: u128| {
-            Error::usage(format!(
-                "the fixed linkage tree of {} would need more than {} of memory (some variable is linked to \
-                 very many others, as in a star): use --linkage bflt:K (e.g. bflt:100) or univariate",
-                problem.name(),
-                crate::problem::memory::human(bytes)
-            ))
-        };
-        // Cluster c is sets[c]; alive[c] while it has not been merged.
-        let mut alive: Vec<bool> = vec![true; l];
-        // Neighbour lists, sorted by cluster id; may hold dead ids (filtered at the next merge).
-        let mut links: Vec<Vec<(u32, u64)>> = Vec::with_capacity(2 * l);
-        let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(problem.subfunctions());
-        for v in 0..l {
-            // The similarity of v and u: the summed linkage weight of the subfunctions both read.
-            let mut list: Vec<(u32, u64)> = Vec::new();
-            for &s in problem.dependent_subfunctions(v) {
-                let w = problem.linkage_weight(s as usize);
-                if w != 0 {
-                    list.extend(
-                        problem.subfunction_variables(s as usize).iter().filter(|&&u| u as usize != v).map(|&u| (u, w)),
-                    );
-                }
-            }
-            link_entries += list.len() as u128;
-            list.sort_unstable_by_key(|&(u, _)| u);
-            list.dedup_by(|b, a| {
-                if a.0 == b.0 {
-                    a.1 += b.1;
-                    true
-                } else {
-                    false
-                }
-            });
-            for &(u, s) in &list {
-                if (u as usize) > v && bound >= 2 {
-                    heap.push(Candidate { sum: s, pairs: 1, key: rng.next_u64(), a: v as u32, b: u });
-                }
-            }
-            links.push(list);
-        }
-        let mut live = l;
-        while let Some(c) = heap.pop() {
-            let (a, b) = (c.a as usize, c.b as usize);
-            if !alive[a] || !alive[b] {
-                continue;
-            }
-            let size = sets[a].len() + sets[b].len();
-            if size > bound {
-                // Clusters only grow: this pair (and every later cluster containing either) can
-                // never merge under the bound.
-                continue;
-            }
-            let id = sets.len() as u32;
-            alive[a] = false;
-            alive[b] = false;
-            set_entries += size as u128;
-            let held =
-                4 * set_entries + 12 * link_entries + std::mem::size_of::<Candidate>() as u128 * heap.len() as u128;
-            if held > budget {
-                return Err(too_large(held));
-            }
-            let members = union_sorted(&sets[a], &sets[b]);
-            let la = std::mem::take(&mut links[a]);
-            let lb = std::mem::take(&mut links[b]);
-            link_entries = link_entries.saturating_sub((la.len() + lb.len()) as u128);
-            let mut merged: Vec<(u32, u64)> = Vec::with_capacity(la.len() + lb.len());
-            {
-                let keep = |(u, _): &(u32, u64)| alive[*u as usize] && sets[*u as usize].len() + size <= bound;
-                let (mut i, mut j) = (0, 0);
-                while i < la.len() || j < lb.len() {
-                    let next = if j == lb.len() || (i < la.len() && la[i].0 < lb[j].0) {
-                        i += 1;
-                        la[i - 1]
-                    } else if i == la.len() || lb[j].0 < la[i].0 {
-                        j += 1;
-                        lb[j - 1]
-                    } else {
-                        i += 1;
-                        j += 1;
-                        (la[i - 1].0, la[i - 1].1 + lb[j - 1].1)
-                    };
-                    if keep(&next) {
-                        merged.push(next);
-                    }
-                }
-            }
-            for &(u, s) in &merged {
-                // `id` is larger than every id so far: appending keeps u's list sorted.
-                links[u as usize].push((id, s));
-                heap.push(Candidate {
-                    sum: s,
-                    pairs: (size * sets[u as usize].len()) as u64,
-                    key: rng.next_u64(),
-                    a: id,
-                    b: u,
-                });
-            }
-            link_entries += 2 * merged.len() as u128;
-            sets.push(members);
-            links.push(merged);
-            alive.push(true);
-            live -= 1;
-            if live == 1 {
-                break;
-            }
-        }
-        drop(heap);
-        drop(links);
-        if max_set_size.is_none() && live > 1 {
-            // No edge-connected pair left: merge random pairs (UPGMA, similarity 0 everywhere,
-            // random tie breaks) until one cluster remains.
-            let mut rest: Vec<usize> = (0..sets.len()).filter(|&c| alive[c]).collect();
-            while rest.len() > 1 {
-                if 4 * set_entries > budget {
-                    return Err(too_large(4 * set_entries));
-                }
-                let i = rng.index(rest.len());
-                let a = rest.swap_remove(i);
-                let j = rng.index(rest.len());
-                let b = rest.swap_remove(j);
-                let members = union_sorted(&sets[a], &sets[b]);
-                set_entries += members.len() as u128;
-                rest.push(sets.len());
-                sets.push(members);
-            }
-        }
-        // The root is the last merge, when there is one.
-        if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
-            sets.pop();
-        }
-        Ok(Fos { sets })
+        linkage_tree(problem, max_set_size, rng, budget, stop, PairQueue::HOT)
     }
 
     /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
@@ -390,6 +264,69 @@ impl Fos {
         }
         Fos { sets }
     }
+}
+
+/// [`Fos::fixed_linkage_tree_within`] with refills of `hot` pairs for the queue's heap.
+fn linkage_tree(
+    problem: &dyn GrayBoxProblem,
+    max_set_size: Option<usize>,
+    rng: &mut SplitMix64,
+    budget: u128,
+    stop: &StopCheck,
+    hot: usize,
+) -> Result<Fos, Error> {
+    let l = problem.variables();
+    let bound = max_set_size.unwrap_or(usize::MAX).max(1);
+    if l <= 1 || bound == 1 {
+        return Ok(Fos::univariate(l));
+    }
+    let too_large = |bytes: u128| {
+        Error::usage(format!(
+            "the fixed linkage tree of {} would need more than {} of memory (some variable is linked to \
+             very many others, as in a star): use --linkage bflt:K (e.g. bflt:100) or univariate",
+            problem.name(),
+            crate::problem::memory::human(bytes)
+        ))
+    };
+    // Per cluster (up to 2l): its set, list, best pair, liveness; the pairs of the variables.
+    let pairs_bound: u128 = (0..problem.subfunctions())
+        .map(|s| {
+            let k = problem.subfunction_variables(s).len() as u128;
+            if problem.linkage_weight(s) == 0 { 0 } else { k * k.saturating_sub(1) }
+        })
+        .sum();
+    let first = 2 * l as u128 * (24 + 24 + 4 + LINK_BYTES + CANDIDATE_BYTES + 1) + LINK_BYTES * pairs_bound;
+    if first > budget {
+        return Err(too_large(first));
+    }
+    crate::problem::memory::ensure(first, &format!("the fixed linkage tree of {}", problem.name()))?;
+    let mut tree = SparseUpgma::new(problem, hot, rng, stop)?;
+    tree.merge_linked(bound, rng, budget, stop).map_err(|e| e.into_error(&too_large))?;
+    let SparseUpgma { mut sets, alive, mut set_entries, .. } = tree;
+    if max_set_size.is_none() {
+        // No linked pair left: merge random pairs (UPGMA, similarity 0 everywhere, random tie
+        // breaks) until one cluster remains.
+        let mut rest: Vec<usize> = (0..sets.len()).filter(|&c| alive[c]).collect();
+        while rest.len() > 1 {
+            stop.every(rest.len(), 64)?;
+            if 4 * set_entries > budget {
+                return Err(too_large(4 * set_entries));
+            }
+            let i = rng.index(rest.len());
+            let a = rest.swap_remove(i);
+            let j = rng.index(rest.len());
+            let b = rest.swap_remove(j);
+            let members = union_sorted(&sets[a], &sets[b]);
+            set_entries += members.len() as u128;
+            rest.push(sets.len());
+            sets.push(members);
+        }
+    }
+    // The root is the last merge, when there is one.
+    if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
+        sets.pop();
+    }
+    Ok(Fos { sets })
 }
 
 /// UPGMA (average linkage, largest similarity first) over a dense symmetric l x l similarity
@@ -513,6 +450,367 @@ impl PartialEq for Candidate {
 
 impl Eq for Candidate {}
 
+/// One end of a linked pair of clusters, as the other cluster's list keeps it: the summed linkage
+/// weight between the two clusters, the pair's tie-break key, and the cluster's id and size
+/// (fixed while it lives).
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    sum: u64,
+    key: u64,
+    id: u32,
+    size: u32,
+}
+
+const LINK_BYTES: u128 = std::mem::size_of::<Link>() as u128;
+const CANDIDATE_BYTES: u128 = std::mem::size_of::<Candidate>() as u128;
+
+/// No pair: smaller than every candidate (whose sums are positive).
+const NO_PAIR: Candidate = Candidate { sum: 0, pairs: 1, key: 0, a: u32::MAX, b: u32::MAX };
+
+impl Candidate {
+    /// The pair of cluster `x`, of `size` variables, and the cluster `link` names. The pair's
+    /// (a, b), the last tie break: a pair made by a merge names the new cluster (id l or more,
+    /// the larger) first, a pair of two variables the smaller.
+    fn of(x: u32, size: usize, link: &Link, l: u32) -> Candidate {
+        let (lo, hi) = (x.min(link.id), x.max(link.id));
+        let (a, b) = if hi >= l { (hi, lo) } else { (lo, hi) };
+        Candidate { sum: link.sum, pairs: size as u64 * link.size as u64, key: link.key, a, b }
+    }
+
+    /// The other cluster of the pair, seen from `x`.
+    fn partner(&self, x: u32) -> u32 {
+        if self.a == x { self.b } else { self.a }
+    }
+}
+
+/// Why the linked phase of the tree stopped early.
+enum Halt {
+    Stopped(StopReason),
+    TooLarge(u128),
+}
+
+impl Halt {
+    fn into_error(self, too_large: &dyn Fn(u128) -> Error) -> Error {
+        match self {
+            Halt::Stopped(r) => r.into(),
+            Halt::TooLarge(bytes) => too_large(bytes),
+        }
+    }
+}
+
+impl From<StopReason> for Halt {
+    fn from(r: StopReason) -> Self {
+        Halt::Stopped(r)
+    }
+}
+
+/// What a live cluster keeps while it is merged with others: its links (sorted by id; ids of
+/// merged clusters linger until the list is next walked), its best pair, and whether that pair
+/// is known to be in the queue. One cache line: a merge touches it for every linked cluster.
+#[repr(align(64))]
+struct Cluster {
+    links: Vec<Link>,
+    best: Candidate,
+    size: u32,
+    queued: bool,
+}
+
+/// The state of sparse UPGMA ([`Fos::fixed_linkage_tree`]): cluster c (an id, the singletons
+/// 0..l first, then one per merge) has the set `sets[c]` and, while `alive[c]`, `clusters[c]`.
+struct SparseUpgma {
+    l: u32,
+    sets: Vec<Vec<u32>>,
+    alive: Vec<bool>,
+    clusters: Vec<Cluster>,
+    /// Holds the best pair of every live cluster marked `queued`, and of each live pair that is
+    /// the best of both its clusters it is queued for at least one of them.
+    queue: PairQueue,
+    live: usize,
+    set_entries: u128,
+    link_entries: u128,
+}
+
+impl SparseUpgma {
+    /// The singletons, their links (similarity: the summed linkage weight of the subfunctions
+    /// both variables read; the lists built in parallel) and their keys, drawn pair by pair in
+    /// the order (smaller variable, larger variable) ascending.
+    fn new(problem: &dyn GrayBoxProblem, hot: usize, rng: &mut SplitMix64, stop: &StopCheck) -> Result<Self, Error> {
+        let l = problem.variables();
+        let mut clusters: Vec<Cluster> = (0..l)
+            .into_par_iter()
+            .map(|v| {
+                stop.every(v, 4096)?;
+                let mut list: Vec<Link> = Vec::new();
+                for &s in problem.functions().dependent(v) {
+                    let sum = problem.linkage_weight(s as usize);
+                    if sum != 0 {
+                        list.extend(
+                            problem
+                                .functions()
+                                .variables_of(s as usize)
+                                .iter()
+                                .filter(|&&u| u as usize != v)
+                                .map(|&id| Link { sum, key: 0, id, size: 1 }),
+                        );
+                    }
+                }
+                list.sort_unstable_by_key(|e| e.id);
+                list.dedup_by(|b, a| {
+                    if a.id == b.id {
+                        a.sum += b.sum;
+                        true
+                    } else {
+                        false
+                    }
+                });
+                Ok(Cluster { links: list, best: NO_PAIR, size: 1, queued: false })
+            })
+            .collect::<Result<_, StopReason>>()?;
+        // keyed[u]: how many of u's links (those to smaller variables, in order) have their key.
+        let mut keyed = vec![0u32; l];
+        let mut queue = PairQueue::new(hot);
+        let mut link_entries = 0u128;
+        for v in 0..l {
+            stop.every(v, 4096)?;
+            let (head, tail) = clusters.split_at_mut(v + 1);
+            let list = &mut head[v].links;
+            link_entries += list.len() as u128;
+            for e in &mut list[keyed[v] as usize..] {
+                let u = e.id as usize;
+                e.key = rng.next_u64();
+                let back = &mut tail[u - v - 1].links[keyed[u] as usize];
+                debug_assert_eq!(back.id as usize, v);
+                back.key = e.key;
+                keyed[u] += 1;
+            }
+            let top = list.iter().map(|e| Candidate::of(v as u32, 1, e, l as u32)).max().unwrap_or(NO_PAIR);
+            // A pair that is the best of both its variables is queued once.
+            let partner = top.partner(v as u32) as usize;
+            if top.sum != 0 && !(partner < v && head[partner].best == top) {
+                queue.push(top);
+            }
+            head[v].best = top;
+            head[v].queued = top.sum != 0;
+        }
+        drop(keyed);
+        clusters.reserve_exact(l);
+        Ok(SparseUpgma {
+            l: l as u32,
+            sets: (0..l as u32).map(|i| vec![i]).collect(),
+            alive: vec![true; l],
+            clusters,
+            queue,
+            live: l,
+            set_entries: l as u128,
+            link_entries,
+        })
+    }
+
+    fn size(&self, c: u32) -> usize {
+        self.clusters[c as usize].size as usize
+    }
+
+    /// Merges the best linked pair while one is left (and more than one cluster).
+    fn merge_linked(&mut self, bound: usize, rng: &mut SplitMix64, budget: u128, stop: &StopCheck) -> Result<(), Halt> {
+        let mut rescan: Vec<u32> = Vec::new();
+        let mut merges = 0usize;
+        while let Some(c) = self.queue.pop(&self.alive) {
+            // The next pair is most likely the queue's new top: fetch its clusters meanwhile.
+            if let Some(next) = self.queue.hot.peek() {
+                for x in [next.a, next.b] {
+                    prefetch(&self.clusters[x as usize]);
+                    prefetch(&self.sets[x as usize]);
+                }
+            }
+            let (a, b) = (c.a, c.b);
+            if !self.alive[a as usize] || !self.alive[b as usize] {
+                continue;
+            }
+            let size = self.size(a) + self.size(b);
+            if size > bound {
+                // Clusters only grow: this pair (and every later cluster containing either) can
+                // never merge under the bound.
+                continue;
+            }
+            stop.every(merges, 8)?;
+            merges += 1;
+            let id = self.sets.len() as u32;
+            self.alive[a as usize] = false;
+            self.alive[b as usize] = false;
+            self.set_entries += size as u128;
+            let held = 4 * self.set_entries
+                + LINK_BYTES * self.link_entries
+                + CANDIDATE_BYTES * self.queue.len() as u128
+                + std::mem::size_of::<Cluster>() as u128 * self.clusters.len() as u128;
+            if held > budget {
+                return Err(Halt::TooLarge(held));
+            }
+            let members = union_sorted(&self.sets[a as usize], &self.sets[b as usize]);
+            let la = std::mem::take(&mut self.clusters[a as usize].links);
+            let lb = std::mem::take(&mut self.clusters[b as usize].links);
+            self.link_entries = self.link_entries.saturating_sub((la.len() + lb.len()) as u128);
+            // The merged list: the two lists' live clusters that still fit with the new one
+            // under the bound, sums added where both link to one.
+            let mut merged: Vec<Link> = Vec::with_capacity(la.len() + lb.len());
+            let (mut i, mut j) = (0, 0);
+            while i < la.len() || j < lb.len() {
+                let next = if j == lb.len() || (i < la.len() && la[i].id < lb[j].id) {
+                    i += 1;
+                    la[i - 1]
+                } else if i == la.len() || lb[j].id < la[i].id {
+                    j += 1;
+                    lb[j - 1]
+                } else {
+                    i += 1;
+                    j += 1;
+                    Link { sum: la[i - 1].sum + lb[j - 1].sum, ..la[i - 1] }
+                };
+                let u = next.id;
+                if !self.alive[u as usize] {
+                    continue;
+                }
+                if next.size as usize + size <= bound {
+                    merged.push(next);
+                } else if matches!(self.clusters[u as usize].best.partner(u), p if p == a || p == b) {
+                    // Its pairs with a and b are gone with no successor.
+                    rescan.push(u);
+                }
+            }
+            drop((la, lb));
+            let mut top = NO_PAIR;
+            // The linked clusters lie anywhere in memory: ask for all their lines first, then for
+            // the ends of their lists, so that the misses overlap.
+            for e in merged.iter().take(64) {
+                prefetch(&self.clusters[e.id as usize]);
+            }
+            for e in merged.iter().take(64) {
+                let links = &self.clusters[e.id as usize].links;
+                prefetch(links.as_ptr().wrapping_add(links.len()));
+            }
+            for e in &mut merged {
+                e.key = rng.next_u64();
+                let u = e.id;
+                let pair = Candidate::of(id, size, e, self.l);
+                top = top.max(pair);
+                let cluster = &mut self.clusters[u as usize];
+                // `id` is larger than every id so far: appending keeps u's list sorted.
+                cluster.links.push(Link { id, size: size as u32, ..*e });
+                let p = cluster.best.partner(u);
+                if p == a || p == b {
+                    rescan.push(u);
+                } else if pair > cluster.best {
+                    // Queued below if it is also the new cluster's best.
+                    cluster.best = pair;
+                    cluster.queued = false;
+                }
+            }
+            self.link_entries += 2 * merged.len() as u128;
+            self.sets.push(members);
+            self.clusters.push(Cluster { links: merged, best: top, size: size as u32, queued: top.sum != 0 });
+            self.alive.push(true);
+            if top.sum != 0 {
+                self.queue.push(top);
+                let partner = &mut self.clusters[top.partner(id) as usize];
+                partner.queued |= partner.best == top;
+            }
+            for u in rescan.drain(..) {
+                let p = self.clusters[u as usize].best.partner(u);
+                if p == a || p == b {
+                    self.rescan(u);
+                }
+            }
+            self.live -= 1;
+            if self.live == 1 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Drops the merged clusters from u's list and finds u's best pair again.
+    fn rescan(&mut self, u: u32) {
+        let size = self.size(u);
+        let alive = &self.alive;
+        let cluster = &mut self.clusters[u as usize];
+        let before = cluster.links.len();
+        cluster.links.retain(|e| alive[e.id as usize]);
+        self.link_entries = self.link_entries.saturating_sub((before - cluster.links.len()) as u128);
+        let top = cluster.links.iter().map(|e| Candidate::of(u, size, e, self.l)).max().unwrap_or(NO_PAIR);
+        cluster.best = top;
+        cluster.queued = top.sum != 0;
+        if top.sum != 0 {
+            let w = &self.clusters[top.partner(u) as usize];
+            if !(w.queued && w.best == top) {
+                self.queue.push(top);
+            }
+        }
+    }
+}
+
+/// Asks the processor to fetch the cache line at `p` (a hint: nothing is read, no address can
+/// fault).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing architecturally and cannot fault, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// The queue of candidate pairs, largest first: a binary heap of the pairs above a threshold,
+/// small enough to stay in the processor's cache, and an unordered pool of the rest, from which
+/// the heap is refilled with the largest [`PairQueue::HOT`] pairs when it runs dry (dropping on
+/// the way the pairs of merged clusters). Merge heights only fall, so most new pairs go to the
+/// pool, and most pairs that die there are dropped without ever being ordered.
+struct PairQueue {
+    /// How many pairs a refill moves to the heap.
+    refill: usize,
+    hot: BinaryHeap<Candidate>,
+    pool: Vec<Candidate>,
+    /// Every pair in `hot` is at least this, every pair in `pool` at most; `None` before the
+    /// first refill (every pair goes to the pool).
+    threshold: Option<Candidate>,
+}
+
+impl PairQueue {
+    const HOT: usize = 1 << 15;
+
+    fn new(refill: usize) -> Self {
+        PairQueue { refill, hot: BinaryHeap::with_capacity(refill), pool: Vec::new(), threshold: None }
+    }
+
+    fn len(&self) -> usize {
+        self.hot.len() + self.pool.len()
+    }
+
+    fn push(&mut self, pair: Candidate) {
+        match self.threshold {
+            Some(t) if pair > t => self.hot.push(pair),
+            _ => self.pool.push(pair),
+        }
+    }
+
+    /// The largest pair, pairs of merged clusters (not `alive`) included unless the refill
+    /// dropped them.
+    fn pop(&mut self, alive: &[bool]) -> Option<Candidate> {
+        if self.hot.is_empty() {
+            self.pool.retain(|c| alive[c.a as usize] && alive[c.b as usize]);
+            if self.pool.len() > self.refill {
+                self.pool.select_nth_unstable_by(self.refill - 1, |x, y| y.cmp(x));
+                self.threshold = Some(self.pool[self.refill - 1]);
+                self.hot.extend(self.pool.drain(..self.refill));
+            } else {
+                self.threshold = Some(NO_PAIR);
+                self.hot.extend(self.pool.drain(..));
+            }
+        }
+        self.hot.pop()
+    }
+}
+
 /// The union of two sorted lists of distinct values (disjoint in the trees, but not assumed).
 fn union_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -597,6 +895,130 @@ fn mutual_information(genes: &[u8], n: usize, l: usize) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stop::StopCheck;
+
+    /// Today's builder before the rewrite (a heap of every linked pair), kept as the reference
+    /// that the new one must reproduce set for set.
+    fn reference_flt(problem: &dyn GrayBoxProblem, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
+        let l = problem.variables();
+        let bound = max_set_size.unwrap_or(usize::MAX).max(1);
+        let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
+        if l <= 1 || bound == 1 {
+            return Fos { sets };
+        }
+        // Cluster c is sets[c]; alive[c] while it has not been merged.
+        let mut alive: Vec<bool> = vec![true; l];
+        // Neighbour lists, sorted by cluster id; may hold dead ids (filtered at the next merge).
+        let mut links: Vec<Vec<(u32, u64)>> = Vec::with_capacity(2 * l);
+        let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(problem.subfunctions());
+        for v in 0..l {
+            // The similarity of v and u: the summed linkage weight of the subfunctions both read.
+            let mut list: Vec<(u32, u64)> = Vec::new();
+            for &s in problem.dependent_subfunctions(v) {
+                let w = problem.linkage_weight(s as usize);
+                if w != 0 {
+                    list.extend(
+                        problem.subfunction_variables(s as usize).iter().filter(|&&u| u as usize != v).map(|&u| (u, w)),
+                    );
+                }
+            }
+            list.sort_unstable_by_key(|&(u, _)| u);
+            list.dedup_by(|b, a| {
+                if a.0 == b.0 {
+                    a.1 += b.1;
+                    true
+                } else {
+                    false
+                }
+            });
+            for &(u, s) in &list {
+                if (u as usize) > v && bound >= 2 {
+                    heap.push(Candidate { sum: s, pairs: 1, key: rng.next_u64(), a: v as u32, b: u });
+                }
+            }
+            links.push(list);
+        }
+        let mut live = l;
+        while let Some(c) = heap.pop() {
+            let (a, b) = (c.a as usize, c.b as usize);
+            if !alive[a] || !alive[b] {
+                continue;
+            }
+            let size = sets[a].len() + sets[b].len();
+            if size > bound {
+                // Clusters only grow: this pair (and every later cluster containing either) can
+                // never merge under the bound.
+                continue;
+            }
+            let id = sets.len() as u32;
+            alive[a] = false;
+            alive[b] = false;
+            let members = union_sorted(&sets[a], &sets[b]);
+            let la = std::mem::take(&mut links[a]);
+            let lb = std::mem::take(&mut links[b]);
+            let mut merged: Vec<(u32, u64)> = Vec::with_capacity(la.len() + lb.len());
+            {
+                let keep = |(u, _): &(u32, u64)| alive[*u as usize] && sets[*u as usize].len() + size <= bound;
+                let (mut i, mut j) = (0, 0);
+                while i < la.len() || j < lb.len() {
+                    let next = if j == lb.len() || (i < la.len() && la[i].0 < lb[j].0) {
+                        i += 1;
+                        la[i - 1]
+                    } else if i == la.len() || lb[j].0 < la[i].0 {
+                        j += 1;
+                        lb[j - 1]
+                    } else {
+                        i += 1;
+                        j += 1;
+                        (la[i - 1].0, la[i - 1].1 + lb[j - 1].1)
+                    };
+                    if keep(&next) {
+                        merged.push(next);
+                    }
+                }
+            }
+            for &(u, s) in &merged {
+                // `id` is larger than every id so far: appending keeps u's list sorted.
+                links[u as usize].push((id, s));
+                heap.push(Candidate {
+                    sum: s,
+                    pairs: (size * sets[u as usize].len()) as u64,
+                    key: rng.next_u64(),
+                    a: id,
+                    b: u,
+                });
+            }
+            sets.push(members);
+            links.push(merged);
+            alive.push(true);
+            live -= 1;
+            if live == 1 {
+                break;
+            }
+        }
+        drop(heap);
+        drop(links);
+        if max_set_size.is_none() && live > 1 {
+            // No edge-connected pair left: merge random pairs (UPGMA, similarity 0 everywhere,
+            // random tie breaks) until one cluster remains.
+            let mut rest: Vec<usize> = (0..sets.len()).filter(|&c| alive[c]).collect();
+            while rest.len() > 1 {
+                let i = rng.index(rest.len());
+                let a = rest.swap_remove(i);
+                let j = rng.index(rest.len());
+                let b = rest.swap_remove(j);
+                let members = union_sorted(&sets[a], &sets[b]);
+                rest.push(sets.len());
+                sets.push(members);
+            }
+        }
+        // The root is the last merge, when there is one.
+        if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
+            sets.pop();
+        }
+        Fos { sets }
+    }
+
     use crate::problem::graph::{Edge, Graph};
     use crate::problem::maxcut::MaxCut;
 
@@ -682,6 +1104,39 @@ mod tests {
         (0..fos.len()).filter(|&i| parent[i].is_none()).collect()
     }
 
+    /// The sparse builder makes today's model (the reference above) set for set, in the same
+    /// order, for the same seed: FLT and BFLT on random instances of every kind.
+    #[test]
+    fn flt_equals_the_reference_builder_on_every_kind() {
+        let mut rng = SplitMix64::new(41);
+        let mut compared = 0;
+        for trial in 0..12 {
+            let size = 4 + rng.index(if trial < 8 { 40 } else { 400 });
+            for p in crate::linkage::testing::instances(size, &mut rng) {
+                for bound in [None, Some(2), Some(3 + rng.index(8)), Some(50)] {
+                    let seed = rng.next_u64();
+                    let expected = reference_flt(&*p, bound, &mut SplitMix64::new(seed));
+                    let got =
+                        Fos::fixed_linkage_tree(&*p, bound, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
+                    assert_eq!(
+                        got,
+                        expected,
+                        "{} ({} variables), bound {bound:?}, seed {seed}",
+                        p.name(),
+                        p.variables()
+                    );
+                    // Tiny refills of the queue's heap: the pool and its threshold at work.
+                    let hot = 1 + trial % 4;
+                    let never = StopCheck::never();
+                    let got = linkage_tree(&*p, bound, &mut SplitMix64::new(seed), u128::MAX, &never, hot).unwrap();
+                    assert_eq!(got, expected, "{}, bound {bound:?}, refills of {hot}", p.name());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared >= 400);
+    }
+
     #[test]
     fn univariate_and_csr() {
         let fos = Fos::univariate(4);
@@ -725,7 +1180,7 @@ mod tests {
         for trial in 0..30 {
             let l = 2 + rng.index(40);
             let p = random_graph(l, rng.index(3 * l), true, trial % 2 == 0, &mut rng);
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng).unwrap();
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng, &StopCheck::never()).unwrap();
             assert_eq!(fos.len(), 2 * l - 2, "l = {l}");
             let tops = check_tree(&fos, l);
             // The two top-level clusters partition the variables (the root's children).
@@ -740,11 +1195,13 @@ mod tests {
         let l = 16;
         let edges: Vec<(u32, u32, i64)> = (0..l as u32).map(|i| (i, (i + 1) % l as u32, 1)).collect();
         let p = graph(l, &edges);
-        let a = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7)).unwrap();
-        let b = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7)).unwrap();
+        let a = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7), &StopCheck::never()).unwrap();
+        let b = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(7), &StopCheck::never()).unwrap();
         assert_eq!(a, b);
         let distinct: std::collections::HashSet<Vec<u32>> = (0..10)
-            .map(|s| Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s)).unwrap().sets[l].clone())
+            .map(|s| {
+                Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().sets[l].clone()
+            })
             .collect();
         assert!(distinct.len() > 1, "tie breaks do not depend on the seed");
     }
@@ -754,7 +1211,7 @@ mod tests {
         // Path 0-1-2-3-4 with |w| = 1, 5, 2, 9 (the heaviest negative).
         let p = graph(5, &[(0, 1, 1), (1, 2, -5), (2, 3, 2), (3, 4, -9)]);
         for seed in 0..5 {
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed)).unwrap();
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
             check_tree(&fos, 5);
             assert_eq!(fos.sets[5], vec![3, 4]);
             // Then {1,2} (5) beats {0,1} (1) and {2,{3,4}} (2/2 = 1).
@@ -765,7 +1222,7 @@ mod tests {
         // Average linkage, not single linkage: {0,1} joined by 4 and {2} joined to 1 by 6 but
         // to 0 by nothing: similarity 6/2 = 3 < 4 of {3,4}.
         let p = graph(5, &[(0, 1, 10), (1, 2, 6), (3, 4, 4)]);
-        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3)).unwrap();
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3), &StopCheck::never()).unwrap();
         assert_eq!(fos.sets[5], vec![0, 1]);
         assert_eq!(fos.sets[6], vec![3, 4]);
         assert_eq!(fos.sets[7], vec![0, 1, 2]);
@@ -783,7 +1240,7 @@ mod tests {
         edges.push((0, 4, 3));
         let p = graph(12, &edges);
         for seed in 0..10 {
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed)).unwrap();
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
             assert_eq!(fos.len(), 2 * 12 - 2);
             check_tree(&fos, 12);
             assert!(fos.sets.contains(&vec![0, 1, 2, 3, 4]));
@@ -791,7 +1248,7 @@ mod tests {
         }
         // No edges at all, and zero weights only: still a full tree.
         for p in [graph(6, &[]), graph(6, &[(0, 1, 0), (2, 3, 0)])] {
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(5)).unwrap();
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(5), &StopCheck::never()).unwrap();
             assert_eq!(fos.len(), 10);
             check_tree(&fos, 6);
         }
@@ -800,7 +1257,7 @@ mod tests {
         for _ in 0..20 {
             let l = 2 + rng.index(30);
             let p = random_graph(l, rng.index(l), false, false, &mut rng);
-            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng).unwrap();
+            let fos = Fos::fixed_linkage_tree(&p, None, &mut rng, &StopCheck::never()).unwrap();
             assert_eq!(fos.len(), 2 * l - 2);
             check_tree(&fos, l);
         }
@@ -809,10 +1266,19 @@ mod tests {
     #[test]
     fn tiny_trees() {
         let p = graph(1, &[]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).unwrap().sets, vec![vec![0]]);
+        assert_eq!(
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
+            vec![vec![0]]
+        );
         let p = graph(2, &[(0, 1, 3)]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).unwrap().sets, vec![vec![0], vec![1]]);
-        assert_eq!(Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1)).unwrap().sets, vec![vec![0], vec![1]]);
+        assert_eq!(
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
+            vec![vec![0], vec![1]]
+        );
+        assert_eq!(
+            Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
+            vec![vec![0], vec![1]]
+        );
         let lt = Fos::learned_linkage_tree(&[0, 1, 1, 0], 2, 2, &mut SplitMix64::new(1));
         assert_eq!(lt.sets, vec![vec![0], vec![1]]);
         let lt = Fos::learned_linkage_tree(&[], 0, 3, &mut SplitMix64::new(1));
@@ -827,7 +1293,7 @@ mod tests {
             let l = 2 + rng.index(50);
             let k = 1 + rng.index(12);
             let p = random_graph(l, rng.index(2 * l), trial % 3 != 0, trial % 2 == 0, &mut rng);
-            let fos = Fos::fixed_linkage_tree(&p, Some(k), &mut rng).unwrap();
+            let fos = Fos::fixed_linkage_tree(&p, Some(k), &mut rng, &StopCheck::never()).unwrap();
             assert!(fos.largest_set() <= k, "bound {k} exceeded: {}", fos.largest_set());
             let tops = check_tree(&fos, l);
             // Maximality: no two top-level clusters joined by a nonzero edge fit together in k.
@@ -850,18 +1316,18 @@ mod tests {
         }
         // bflt:1 is univariate; a path with bound 2 gives disjoint pairs only.
         let p = random_graph(20, 20, true, false, &mut rng);
-        assert_eq!(Fos::fixed_linkage_tree(&p, Some(1), &mut rng).unwrap(), Fos::univariate(20));
+        assert_eq!(Fos::fixed_linkage_tree(&p, Some(1), &mut rng, &StopCheck::never()).unwrap(), Fos::univariate(20));
         let edges: Vec<(u32, u32, i64)> = (0..9).map(|i| (i, i + 1, 1 + (i as i64 * 7) % 5)).collect();
         let p = graph(10, &edges);
-        let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng).unwrap();
+        let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng, &StopCheck::never()).unwrap();
         assert!(fos.sets[10..].iter().all(|s| s.len() == 2));
         // A bound >= l gives the full tree on a connected graph, root left out.
         let p = random_graph(15, 10, true, false, &mut rng);
-        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng).unwrap();
+        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng, &StopCheck::never()).unwrap();
         assert_eq!(fos.len(), 28);
         // ...but no similarity-0 merges on a disconnected one.
         let p = graph(6, &[(0, 1, 1), (1, 2, 1), (3, 4, 2)]);
-        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng).unwrap();
+        let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng, &StopCheck::never()).unwrap();
         assert_eq!(fos.len(), 6 + 3);
         assert_eq!(fos.largest_set(), 3);
     }
@@ -1061,13 +1527,16 @@ mod tests {
     fn build_dispatches() {
         let mut rng = SplitMix64::new(2);
         let p = random_graph(30, 30, true, false, &mut rng);
-        assert_eq!(Fos::build(&LinkageModel::Univariate, &p, &mut rng).unwrap(), Fos::univariate(30));
-        assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng).unwrap(), Fos::univariate(30));
-        assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng).unwrap().len(), 58);
-        assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng).unwrap().largest_set() <= 4);
         assert_eq!(
-            Fos::build(&LinkageModel::Flt, &p, &mut SplitMix64::new(8)).unwrap(),
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(8)).unwrap()
+            Fos::build(&LinkageModel::Univariate, &p, &mut rng, &StopCheck::never()).unwrap(),
+            Fos::univariate(30)
+        );
+        assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng, &StopCheck::never()).unwrap(), Fos::univariate(30));
+        assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng, &StopCheck::never()).unwrap().len(), 58);
+        assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng, &StopCheck::never()).unwrap().largest_set() <= 4);
+        assert_eq!(
+            Fos::build(&LinkageModel::Flt, &p, &mut SplitMix64::new(8), &StopCheck::never()).unwrap(),
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(8), &StopCheck::never()).unwrap()
         );
     }
 
@@ -1080,7 +1549,7 @@ mod tests {
             return;
         };
         let p = MaxCut::new(Graph::read(&path).unwrap()).unwrap();
-        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1)).unwrap();
+        let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap();
         assert_eq!(fos.len(), 2 * 20000 - 2);
         fos.check(20000).unwrap();
     }

@@ -40,9 +40,11 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::population::{initial_population, population_seed};
 use crate::gomea::run::{Observer, Run, StopReason, TracePoint};
 use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
-use crate::linkage::coloring::{Lmig, variable_groups};
+use crate::linkage::coloring::variable_coloring;
+use crate::linkage::conflicts::Sets;
 use crate::linkage::fos::{Fos, LinkageModel};
 use crate::problem::GrayBoxProblem;
+use crate::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
 
 /// What a caller lends a run besides its configuration: when it started (the time limit counts
@@ -337,7 +339,7 @@ fn set_up<'a>(
             let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
             effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(on)));
             run.stop_check().check()?;
-            let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model)?;
+            let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
             (name, ims, gpu)
         }
     };
@@ -463,12 +465,15 @@ pub struct Model {
     pub times: ModelTimes,
 }
 
-/// Seconds spent building each part of a [`Model`].
+/// Seconds spent building each part of a [`Model`]: the linkage model, the counting of the
+/// LMIG's edges (for colourings that order by degree; the LMIG itself is never built), the rest
+/// of the colouring, and local search's variable colouring and annealing schedule.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct ModelTimes {
     pub fos_s: f64,
     pub lmig_s: f64,
     pub coloring_s: f64,
+    pub local_search_s: f64,
 }
 
 /// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
@@ -476,6 +481,7 @@ pub struct ModelTimes {
 /// run must.
 pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) -> Result<Model> {
     let stop = run.stop_check();
+    stop.check()?;
     let mut rng = SplitMix64::stream(config.seed, pgomea_device::rng::streams::FOS_TIES);
     // The linkage sets (a tree has 2l - 1), their interaction graph and colouring take about this
     // much per variable (the learned tree a dense l x l matrix of mutual information): checked
@@ -488,28 +494,27 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) 
     )?;
     let mut times = ModelTimes::default();
     let t = Instant::now();
-    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng)?);
+    let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng, stop)?);
     times.fos_s = t.elapsed().as_secs_f64();
-    stop.check()?;
     let (groups, lmig_edges) = if config.needs_groups() {
         let t = Instant::now();
-        let lmig = Lmig::build(&fos, problem);
-        times.lmig_s = t.elapsed().as_secs_f64();
-        stop.check()?;
-        let t = Instant::now();
-        let coloring = config.coloring.color(&lmig);
-        times.coloring_s = t.elapsed().as_secs_f64();
-        (Some(Arc::new(coloring.groups())), Some(lmig.num_edges()))
+        let (coloring, report) = config.coloring.color_sets(Sets::Fos(&fos), problem, stop)?;
+        times.lmig_s = report.degrees_s;
+        times.coloring_s = t.elapsed().as_secs_f64() - report.degrees_s;
+        (Some(Arc::new(coloring.groups())), report.lmig_edges.map(|e| e as usize))
     } else {
         (None, None)
     };
-    stop.check()?;
-    let variable_colors = (config.local_search != LocalSearchMode::Off)
-        .then(|| Arc::new(VariableColors::new(&variable_groups(problem, config.coloring))));
+    let t = Instant::now();
+    let variable_colors = match config.local_search {
+        LocalSearchMode::Off => None,
+        _ => Some(Arc::new(VariableColors::from_coloring(&variable_coloring(problem, config.coloring, stop)?))),
+    };
     let anneal = Arc::new(match variable_colors {
-        Some(_) => AnnealSchedule::new(problem.functions(), config.seed),
+        Some(_) => AnnealSchedule::new(problem.functions(), config.seed, stop)?,
         None => AnnealSchedule::default(),
     });
+    times.local_search_s = t.elapsed().as_secs_f64();
     Ok(Model { fos, groups, lmig_edges, variable_colors, anneal, times })
 }
 
@@ -556,9 +561,10 @@ fn parallel_ims<'a>(
     config: &RunConfig,
     gpu: Option<Arc<cuda::Gpu>>,
     model: &Model,
+    stop: &StopCheck,
 ) -> Result<(String, Ims<'a>)> {
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("parallel GOM needs colour groups".into()))?;
-    let mut layout = GroupLayout::new(problem, &model.fos, groups);
+    let mut layout = GroupLayout::new(problem, &model.fos, groups, stop)?;
     if let Some(colors) = &model.variable_colors {
         layout.variable_colors = (**colors).clone();
         layout.anneal = (*model.anneal).clone();
@@ -577,7 +583,7 @@ fn parallel_ims<'a>(
     match gpu {
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
-            let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit_bytes())?;
+            let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit_bytes(), stop)?;
             let tuning = config.cuda;
             let factory =
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
@@ -608,11 +614,19 @@ fn parallel_ims<'a>(
     }
 }
 
-/// The process's peak resident set size (VmHWM of /proc/self/status), where the system tells it.
-fn peak_resident_memory() -> Option<u64> {
+/// The process's peak resident set size in bytes (VmHWM of /proc/self/status), where the system
+/// tells it: since the process started or since the last [`reset_peak_resident_memory`].
+pub fn peak_resident_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// Starts a new peak of [`peak_resident_memory`] at the present resident size (Linux: writing 5
+/// to /proc/self/clear_refs), so that a phase's own peak can be read after it; false where the
+/// system does not allow it (the peak then stays the process's).
+pub fn reset_peak_resident_memory() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
 /// Named facts as a JSON object, in their order; a value that reads as an integer (or else as a

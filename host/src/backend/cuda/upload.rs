@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::gomea::parallel::StageDevice;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::problem::{ArrayPlace, GrayBoxProblem, KindVisitor, Plain, bytes_of};
+use crate::stop::StopCheck;
 
 /// A run's limit on the device memory it may allocate (`--device-memory-limit`), and what it has
 /// allocated: populations that would exceed it fail as out of memory (the multi-start scheme
@@ -84,15 +85,18 @@ impl ArrayPlace for Count {
     }
 }
 
-/// Device memory: a copy of each array on the GPU (an empty one as eight zero bytes), kept here.
+/// Device memory: a copy of each array on the GPU (an empty one as eight zero bytes), kept here;
+/// `stop` is checked before each array (one array of 10^7 entries copies in milliseconds).
 struct Upload<'s> {
     stream: &'s Arc<CudaStream>,
     arrays: Vec<CudaSlice<u8>>,
+    stop: &'s StopCheck,
 }
 
 impl ArrayPlace for Upload<'_> {
     type Error = Error;
     fn place<T: Plain>(&mut self, array: &[T]) -> Result<Ptr<T>> {
+        self.stop.check()?;
         let bytes = if array.is_empty() { &[0u8; 8][..] } else { bytes_of(array) };
         let copy = self.stream.clone_htod(bytes).map_err(cuda_err("upload"))?;
         let at = device_ptr(&copy, self.stream).cast();
@@ -145,12 +149,14 @@ pub struct SharedArrays {
 
 impl SharedArrays {
     /// Uploads the arrays of `problem` and `layout`, counted in a new budget of `limit` bytes
-    /// for the run (None: no limit but the device's).
+    /// for the run (None: no limit but the device's). Stops with `Error::Stopped` between two
+    /// arrays when `stop` says so (what was uploaded is freed).
     pub fn upload(
         gpu: &Gpu,
         problem: &dyn GrayBoxProblem,
         layout: &GroupLayout,
         limit: Option<u64>,
+        stop: &StopCheck,
     ) -> Result<Arc<SharedArrays>> {
         let budget = Arc::new(DeviceBudget::new(limit));
         let f = problem.functions();
@@ -160,7 +166,7 @@ impl SharedArrays {
         let reserved = budget
             .reserve(count.0 as u64, 0)
             .map_err(|e| Error::usage(format!("the problem's arrays do not fit: {e}")))?;
-        let mut upload = Upload { stream: &gpu.stream, arrays: Vec::new() };
+        let mut upload = Upload { stream: &gpu.stream, arrays: Vec::new(), stop };
         let (layout_arrays, search) = layout.place(f.incidence(), &mut upload)?;
         let kind = f.arrays().place(&mut upload, OnDevice)?;
         gpu.note_memory()?;

@@ -16,10 +16,13 @@
 
 use pgomea_device::gom::{CrewKind, crew_kind};
 use pgomea_device::stage::{BufferSizes, Layout, SearchArgs};
+use rayon::prelude::*;
 
+use crate::error::Error;
 use crate::gomea::local_search::{AnnealSchedule, VariableColors, search_args};
 use crate::linkage::fos::Fos;
 use crate::problem::{ArrayPlace, GrayBoxProblem};
+use crate::stop::{StopCheck, StopReason};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupLayout {
@@ -44,7 +47,204 @@ pub struct GroupLayout {
 }
 
 impl GroupLayout {
-    pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>]) -> Self {
+    /// The layout of the colour groups `groups` of `fos`'s sets. Two passes over the sets, both
+    /// in parallel: the first counts each set's dependent subfunctions (which fixes its crew and
+    /// its place), the second writes the variables and the subfunctions straight into their
+    /// places. Time linear in the sum over the sets of their variables' subfunction entries;
+    /// memory: the arrays themselves. Stops with `Error::Stopped` when `stop` says so.
+    pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>], stop: &StopCheck) -> Result<Self, Error> {
+        let l = problem.variables();
+        let slots: usize = groups.iter().map(Vec::len).sum();
+        let n = fos.len();
+        if let Some(&s) = groups.iter().flatten().find(|&&s| s as usize >= n) {
+            return Err(Error::Internal(format!("colour group names linkage set {s} of {n}")));
+        }
+        crate::problem::memory::ensure(
+            4 * (2 * slots as u128 + groups.len() as u128 * 3) + 4 * n as u128,
+            &format!("the layout of {slots} linkage sets"),
+        )?;
+        // Pass 1: the dependent subfunctions of every set, counted.
+        let counts: Vec<u32> = (0..n)
+            .into_par_iter()
+            .map_init(
+                || vec![false; l],
+                |in_set, i| -> Result<u32, StopReason> {
+                    stop.every(i, 1024)?;
+                    let mut count = 0u32;
+                    for_each_dependent(problem, &fos.sets[i], in_set, |_| count += 1);
+                    Ok(count)
+                },
+            )
+            .collect::<Result<_, StopReason>>()?;
+        // The slots: group by group, within a group by crew (stable: the colouring's order).
+        let mut layout = GroupLayout {
+            variables: l,
+            group_slots: Vec::with_capacity(groups.len() + 1),
+            group_crews: Vec::with_capacity(2 * groups.len()),
+            slot_set: Vec::with_capacity(slots),
+            var_offsets: Vec::with_capacity(slots + 1),
+            vars: Vec::new(),
+            dep_offsets: Vec::with_capacity(slots + 1),
+            dep_subfunctions: Vec::new(),
+            max_group_slots: 0,
+            max_group_deps: 0,
+            variable_colors: VariableColors::default(),
+            anneal: AnnealSchedule::default(),
+        };
+        let (mut var_end, mut dep_end) = (0u64, 0u64);
+        layout.group_slots.push(0);
+        layout.var_offsets.push(0);
+        layout.dep_offsets.push(0);
+        for group in groups {
+            let crew = |s: u32| crew_kind(fos.sets[s as usize].len(), counts[s as usize] as usize);
+            let dep_start = dep_end;
+            let first = layout.slot_set.len();
+            for kind in [CrewKind::Lane, CrewKind::Warp, CrewKind::Block] {
+                for &s in group.iter().filter(|&&s| crew(s) == kind) {
+                    layout.slot_set.push(s);
+                    var_end += fos.sets[s as usize].len() as u64;
+                    dep_end += counts[s as usize] as u64;
+                    layout.var_offsets.push(u32::try_from(var_end).map_err(|_| too_large(var_end))?);
+                    layout.dep_offsets.push(u32::try_from(dep_end).map_err(|_| too_large(dep_end))?);
+                }
+                if kind != CrewKind::Block {
+                    layout.group_crews.push((layout.slot_set.len() - first) as u32);
+                }
+            }
+            layout.group_slots.push(layout.slot_set.len() as u32);
+            layout.max_group_slots = layout.max_group_slots.max(group.len());
+            layout.max_group_deps = layout.max_group_deps.max((dep_end - dep_start) as usize);
+        }
+        drop(counts);
+        crate::problem::memory::ensure(
+            4 * (var_end + dep_end) as u128,
+            &format!("the layout's {var_end} variables and {dep_end} dependent subfunctions"),
+        )?;
+        layout.vars = vec![0; var_end as usize];
+        layout.dep_subfunctions = vec![0; dep_end as usize];
+        // Pass 2: every slot's variables and subfunctions into their places, group by group in
+        // parallel (each group's ranges are its own).
+        let mut work = Vec::with_capacity(groups.len());
+        let (mut vars, mut deps) = (&mut layout.vars[..], &mut layout.dep_subfunctions[..]);
+        for g in 0..groups.len() {
+            let range = layout.group_slots[g] as usize..layout.group_slots[g + 1] as usize;
+            let v = layout.var_offsets[range.end] - layout.var_offsets[range.start];
+            let d = layout.dep_offsets[range.end] - layout.dep_offsets[range.start];
+            let (gv, rest_v) = std::mem::take(&mut vars).split_at_mut(v as usize);
+            let (gd, rest_d) = std::mem::take(&mut deps).split_at_mut(d as usize);
+            (vars, deps) = (rest_v, rest_d);
+            work.push((range, gv, gd));
+        }
+        let slot_set = &layout.slot_set;
+        work.into_par_iter().try_for_each_init(
+            || vec![false; l],
+            |in_set, (range, gv, gd)| -> Result<(), StopReason> {
+                let (mut v, mut d) = (0, 0);
+                for (k, &s) in slot_set[range].iter().enumerate() {
+                    stop.every(k, 1024)?;
+                    let set = &fos.sets[s as usize];
+                    gv[v..v + set.len()].copy_from_slice(set);
+                    v += set.len();
+                    for_each_dependent(problem, set, in_set, |e| {
+                        gd[d] = e;
+                        d += 1;
+                    });
+                }
+                Ok(())
+            },
+        )?;
+        Ok(layout)
+    }
+
+    pub fn groups(&self) -> usize {
+        self.group_slots.len() - 1
+    }
+
+    /// The slots of group g.
+    pub fn slots(&self, g: usize) -> std::ops::Range<usize> {
+        self.group_slots[g] as usize..self.group_slots[g + 1] as usize
+    }
+
+    /// The dependent entries of group g.
+    pub fn deps(&self, g: usize) -> std::ops::Range<usize> {
+        let s = self.slots(g);
+        self.dep_offsets[s.start] as usize..self.dep_offsets[s.end] as usize
+    }
+
+    pub fn set_vars(&self, slot: usize) -> &[u32] {
+        &self.vars[self.var_offsets[slot] as usize..self.var_offsets[slot + 1] as usize]
+    }
+
+    /// The sizes of the buffers of a population of `n` in this layout.
+    pub fn buffer_sizes(&self, n: usize) -> BufferSizes {
+        BufferSizes {
+            n,
+            l: self.variables,
+            row_slots: self.max_group_slots.max(1),
+            row_deps: self.max_group_deps.max(1),
+            groups: self.groups(),
+        }
+    }
+
+    /// What every population of a run shares, put in `place`: the layout's arrays (in the order
+    /// of the device's `Layout`) and what local search reads, with the problem's `incidence`
+    /// (`Subfunctions::incidence`).
+    pub fn place<P: ArrayPlace>(
+        &self,
+        incidence: (&[u32], &[u32]),
+        place: &mut P,
+    ) -> Result<(Layout, SearchArgs), P::Error> {
+        let arrays = [
+            &self.group_slots,
+            &self.group_crews,
+            &self.slot_set,
+            &self.var_offsets,
+            &self.vars,
+            &self.dep_offsets,
+            &self.dep_subfunctions,
+        ];
+        let mut pointers = [Default::default(); Layout::ARRAYS];
+        for (p, a) in pointers.iter_mut().zip(arrays) {
+            *p = place.place(a)?;
+        }
+        let search = search_args(&self.variable_colors, incidence, &self.anneal, place)?;
+        Ok((Layout::from_arrays(pointers), search))
+    }
+}
+
+/// Calls `f` with each subfunction reading a variable of `set`, once: a subfunction is listed by
+/// the first of its variables (in its own order) that lies in the set, the variables taken in
+/// the set's order. `in_set` is all false, and is left so.
+fn for_each_dependent(problem: &dyn GrayBoxProblem, set: &[u32], in_set: &mut [bool], mut f: impl FnMut(u32)) {
+    let p = problem.functions();
+    for &v in set {
+        in_set[v as usize] = true;
+    }
+    for &v in set {
+        for &e in p.dependent(v as usize) {
+            let first = p.variables_of(e as usize).iter().find(|&&u| in_set[u as usize]);
+            if first == Some(&v) {
+                f(e);
+            }
+        }
+    }
+    for &v in set {
+        in_set[v as usize] = false;
+    }
+}
+
+fn too_large(entries: u64) -> Error {
+    Error::usage(format!("the layout would hold {entries} entries, more than 2^32: use a smaller linkage model"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linkage::fos::LinkageModel;
+    use pgomea_device::rng::SplitMix64;
+
+    /// Today's layout before the rewrite (one list per slot, then copied), kept as the reference.
+    fn reference(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>]) -> GroupLayout {
         let l = problem.variables();
         let mut layout = GroupLayout {
             variables: l,
@@ -103,58 +303,35 @@ impl GroupLayout {
         layout
     }
 
-    pub fn groups(&self) -> usize {
-        self.group_slots.len() - 1
-    }
-
-    /// The slots of group g.
-    pub fn slots(&self, g: usize) -> std::ops::Range<usize> {
-        self.group_slots[g] as usize..self.group_slots[g + 1] as usize
-    }
-
-    /// The dependent entries of group g.
-    pub fn deps(&self, g: usize) -> std::ops::Range<usize> {
-        let s = self.slots(g);
-        self.dep_offsets[s.start] as usize..self.dep_offsets[s.end] as usize
-    }
-
-    pub fn set_vars(&self, slot: usize) -> &[u32] {
-        &self.vars[self.var_offsets[slot] as usize..self.var_offsets[slot + 1] as usize]
-    }
-
-    /// The sizes of the buffers of a population of `n` in this layout.
-    pub fn buffer_sizes(&self, n: usize) -> BufferSizes {
-        BufferSizes {
-            n,
-            l: self.variables,
-            row_slots: self.max_group_slots.max(1),
-            row_deps: self.max_group_deps.max(1),
-            groups: self.groups(),
+    /// The same arrays as the reference, for random colourings (valid or not: the layout does
+    /// not care) of every model over random instances of every kind.
+    #[test]
+    fn layout_equals_the_reference() {
+        let mut rng = SplitMix64::new(8);
+        let never = StopCheck::never();
+        for size in [5, 30, 200] {
+            for p in crate::linkage::testing::instances(size, &mut rng) {
+                for model in [LinkageModel::Univariate, LinkageModel::Flt, LinkageModel::Bflt(4)] {
+                    let fos = Fos::build(&model, &*p, &mut rng, &never).unwrap();
+                    let colors = 1 + rng.index(6);
+                    let mut groups = vec![Vec::new(); colors];
+                    for s in 0..fos.len() as u32 {
+                        groups[rng.index(colors)].push(s);
+                    }
+                    let got = GroupLayout::new(&*p, &fos, &groups, &never).unwrap();
+                    assert_eq!(got, reference(&*p, &fos, &groups), "{} {model}", p.name());
+                }
+            }
         }
     }
 
-    /// What every population of a run shares, put in `place`: the layout's arrays (in the order
-    /// of the device's `Layout`) and what local search reads, with the problem's `incidence`
-    /// (`Subfunctions::incidence`).
-    pub fn place<P: ArrayPlace>(
-        &self,
-        incidence: (&[u32], &[u32]),
-        place: &mut P,
-    ) -> Result<(Layout, SearchArgs), P::Error> {
-        let arrays = [
-            &self.group_slots,
-            &self.group_crews,
-            &self.slot_set,
-            &self.var_offsets,
-            &self.vars,
-            &self.dep_offsets,
-            &self.dep_subfunctions,
-        ];
-        let mut pointers = [Default::default(); Layout::ARRAYS];
-        for (p, a) in pointers.iter_mut().zip(arrays) {
-            *p = place.place(a)?;
-        }
-        let search = search_args(&self.variable_colors, incidence, &self.anneal, place)?;
-        Ok((Layout::from_arrays(pointers), search))
+    #[test]
+    fn a_stopped_layout_says_why() {
+        let p = crate::linkage::testing::random_graph(3000, 9000, &mut SplitMix64::new(1));
+        let fos = Fos::univariate(3000);
+        let groups = vec![(0..3000).collect::<Vec<u32>>()];
+        let past = StopCheck::new(Some(std::time::Instant::now()), None);
+        let e = GroupLayout::new(&p, &fos, &groups, &past).unwrap_err();
+        assert!(matches!(e, Error::Stopped(StopReason::TimeLimit)), "{e}");
     }
 }

@@ -1,0 +1,155 @@
+//! The set-up before the first generation stops when told: every phase (linkage model,
+//! colourings, the variables' colouring, the annealing schedule, the group layout) returns
+//! `Error::Stopped` once the stop flag is set or the time limit has passed; a run stopped from
+//! another thread during its set-up ends promptly and answers with one evaluated solution
+//! (`tests/robustness.rs` checks that answer for a limit passed before the set-up).
+//!
+//! The `#[ignore]` tests measure, at 10^6 scale, how long a stop takes to end a run's set-up:
+//! `cargo test --release --test setup -- --ignored --nocapture`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use pgomea::error::Error;
+use pgomea::gomea::LocalSearchMode;
+use pgomea::gomea::local_search::AnnealSchedule;
+use pgomea::gomea::parallel::layout::GroupLayout;
+use pgomea::gomea::run::{Limits, Run, StopReason};
+use pgomea::linkage::coloring::{ColoringMethod, variable_coloring};
+use pgomea::linkage::fos::{Fos, LinkageModel};
+use pgomea::problem::generate::{self, WeightRange};
+use pgomea::problem::maxcut::MaxCut;
+use pgomea::problem::{GrayBoxProblem, maxsat, nk};
+use pgomea::solve::config::RunConfig;
+use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, build_model, solve};
+use pgomea::stop::StopCheck;
+use pgomea_device::rng::SplitMix64;
+
+const WEIGHTS: WeightRange = WeightRange { min: 1, max: 5 };
+
+/// A flag another thread has set.
+fn set_elsewhere() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let setter = flag.clone();
+    std::thread::spawn(move || setter.store(true, Ordering::Relaxed)).join().unwrap();
+    flag
+}
+
+/// A parallel (CPU) run's configuration for `p`, with local search (so that the variables'
+/// colouring and the annealing schedule are built too).
+fn parallel(p: &dyn GrayBoxProblem) -> RunConfig {
+    RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cpu),
+        threads: Some(2),
+        local_search: Some(LocalSearchMode::Initial),
+        ..RunOptions::default()
+    }
+    .resolve(p, None)
+    .unwrap()
+}
+
+fn assert_stopped<T>(result: Result<T, Error>, reason: StopReason, what: &str) {
+    match result {
+        Err(Error::Stopped(r)) => assert_eq!(r, reason, "{what}"),
+        Err(e) => panic!("{what}: {e}, expected stopped ({})", reason.as_str()),
+        Ok(_) => panic!("{what}: finished, expected stopped ({})", reason.as_str()),
+    }
+}
+
+fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
+    vec![
+        Box::new(MaxCut::new(generate::torus(40, WEIGHTS, 1).unwrap()).unwrap()),
+        Box::new(maxsat::planted_3sat(1500, 6000, 2).unwrap().0),
+        Box::new(nk::random_neighbourhood(1500, 4, 3).unwrap()),
+    ]
+}
+
+#[test]
+fn every_set_up_phase_stops_at_a_flag_or_a_passed_deadline() {
+    let never = StopCheck::never();
+    for p in problems() {
+        let p = &*p;
+        let flag = set_elsewhere();
+        let cases = [
+            (StopCheck::new(None, Some(flag.clone())), StopReason::Interrupted),
+            (StopCheck::new(Some(Instant::now()), None), StopReason::TimeLimit),
+        ];
+        for (check, reason) in cases {
+            let what = |phase: &str| format!("{} {phase}", p.name());
+            for model in [LinkageModel::Flt, LinkageModel::Bflt(10)] {
+                assert_stopped(Fos::build(&model, p, &mut SplitMix64::new(1), &check), reason, &what("FOS"));
+            }
+            let fos = Fos::build(&LinkageModel::Flt, p, &mut SplitMix64::new(1), &never).unwrap();
+            for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence] {
+                assert_stopped(method.color(&fos, p, &check), reason, &what(&format!("{method}")));
+                assert_stopped(variable_coloring(p, method, &check), reason, &what("variable colouring"));
+            }
+            assert_stopped(AnnealSchedule::new(p.functions(), 1, &check), reason, &what("annealing schedule"));
+            let groups = ColoringMethod::WelshPowell.color(&fos, p, &never).unwrap().groups();
+            assert_stopped(GroupLayout::new(p, &fos, &groups, &check), reason, &what("layout"));
+            let run = match reason {
+                StopReason::Interrupted => Run::new(p, Limits::default()).with_stop_flag(flag.clone()),
+                _ => Run::new(p, Limits { time: Some(Duration::ZERO), ..Limits::default() }),
+            };
+            assert_stopped(build_model(p, &parallel(p), &run), reason, &what("model"));
+        }
+    }
+}
+
+/// How long after the flag a parallel run (CPU backend) ends when the flag comes during its
+/// set-up: the flag is set after growing delays (so that it lands in different phases: linkage
+/// model, colouring, variables' colouring and schedule, layout); the run must end within a second
+/// of it, with one evaluated solution when it was still setting up.
+fn measure_stop_latency(p: &dyn GrayBoxProblem) {
+    let config = parallel(p);
+    let t = Instant::now();
+    let never = Run::new(p, Limits::default());
+    let model = build_model(p, &config, &never).unwrap();
+    let built = t.elapsed();
+    GroupLayout::new(p, &model.fos, model.groups.as_ref().unwrap(), &StopCheck::never()).unwrap();
+    let whole = t.elapsed();
+    drop(model);
+    println!("{}: model {:.2} s, with the layout {:.2} s", p.name(), built.as_secs_f64(), whole.as_secs_f64());
+    let mut worst = Duration::ZERO;
+    for k in 1..=8 {
+        let delay = whole.mul_f64(k as f64 / 9.0);
+        let flag = Arc::new(AtomicBool::new(false));
+        let (outcome, latency) = std::thread::scope(|scope| {
+            let worker = scope.spawn(|| {
+                let hooks = Hooks { stop: Some(flag.clone()), ..Hooks::default() };
+                (solve(p, &config, hooks), Instant::now())
+            });
+            std::thread::sleep(delay);
+            flag.store(true, Ordering::Relaxed);
+            let set = Instant::now();
+            let (outcome, done) = worker.join().unwrap();
+            (outcome.unwrap(), done.saturating_duration_since(set))
+        });
+        assert_eq!(outcome.stop_reason, "interrupted");
+        assert_eq!(p.evaluate(&outcome.genes()), outcome.best_fitness);
+        let phase = if outcome.populations.is_empty() { "set-up" } else { "generations" };
+        println!("  flag at {:.2} s ({phase}): ended {:.3} s later", delay.as_secs_f64(), latency.as_secs_f64());
+        worst = worst.max(latency);
+    }
+    assert!(worst < Duration::from_secs(1), "{}: a stop took {:.3} s", p.name(), worst.as_secs_f64());
+}
+
+#[test]
+#[ignore = "10^6 variables: minutes; run with --ignored --nocapture"]
+fn a_stop_ends_the_set_up_of_a_million_vertex_torus_within_a_second() {
+    measure_stop_latency(&MaxCut::new(generate::torus(1000, WEIGHTS, 1).unwrap()).unwrap());
+}
+
+#[test]
+#[ignore = "10^6 variables: minutes; run with --ignored --nocapture"]
+fn a_stop_ends_the_set_up_of_a_million_variable_3sat_within_a_second() {
+    measure_stop_latency(&maxsat::planted_3sat(1_000_000, 4_260_000, 1).unwrap().0);
+}
+
+#[test]
+#[ignore = "3 x 10^5 variables: minutes; run with --ignored --nocapture"]
+fn a_stop_ends_the_set_up_of_a_random_nk_landscape_within_a_second() {
+    measure_stop_latency(&nk::random_neighbourhood(300_000, 5, 1).unwrap());
+}
