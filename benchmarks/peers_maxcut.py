@@ -117,9 +117,19 @@ def run_sa(n, edges, seconds, seed, processes):
     return trace
 
 
+def set_of(data, name):
+    """The instance set of a G-set graph in best_known.csv: C (the paper's Set C) or G (the rest)."""
+    with open(os.path.join(data, "best_known.csv")) as f:
+        for row in f:
+            cols = row.split(",")
+            if len(cols) > 1 and cols[1] == name and cols[0] in ("C", "G"):
+                return cols[0]
+    raise SystemExit(f"{name}: not in {data}/best_known.csv as a G-set graph")
+
+
 def run_pgomea(binary, data, name, variant, seconds, seed, out):
     trace_file = os.path.join(out, f"trace-{name}-{variant}-{seed}.csv")
-    cmd = [binary, "run", "--instances-dir", data, "--set", "C", "--name", name, "--algo", "parallel",
+    cmd = [binary, "run", "--instances-dir", data, "--set", set_of(data, name), "--name", name, "--algo", "parallel",
            "--backend", "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
            "--json", "--quiet"] + variant_options(variant)
     done = subprocess.run(cmd, capture_output=True, text=True)

@@ -4,6 +4,18 @@
 use std::fmt;
 use std::path::PathBuf;
 
+/// Every failure a caller can cause, as a value with a message to show as it is:
+///
+/// ```
+/// use pgomea::Error;
+/// use pgomea::problem::maxsat::MaxSat;
+/// use pgomea::stop::StopCheck;
+/// // Literal -4 on line 3 names a fourth variable of a file that announces three.
+/// let text = "c a comment\np cnf 3 2\n1 -4 0\n2 3 0\n";
+/// let error = MaxSat::parse(text, "tiny.cnf", "tiny", &StopCheck::never()).unwrap_err();
+/// assert!(matches!(&error, Error::Parse { file, line: 3, .. } if file == "tiny.cnf"));
+/// assert!(error.to_string().starts_with("tiny.cnf:3: "));
+/// ```
 #[derive(Debug)]
 pub enum Error {
     /// A malformed instance file: where, and what is wrong.
@@ -17,7 +29,10 @@ pub enum Error {
     Option { name: &'static str, message: String },
     /// The CUDA backend could not be used (no driver, no device, a failed launch).
     Cuda(String),
-    /// The device ran out of memory for a population of this size.
+    /// A population of this size does not fit in memory: the host's (checked before serial
+    /// GOMEA or the CPU backend allocates it) or the GPU's (the CUDA backend). The multi-start
+    /// scheme stops growing there; only a first population that does not fit ends the run (as
+    /// [`Error::Usage`]).
     OutOfMemory { population_size: usize, message: String },
     /// A check of the program's own results failed (a bug): no answer is given rather than a
     /// wrong one.

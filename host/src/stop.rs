@@ -46,6 +46,32 @@ impl StopReason {
 
 /// The clock and the stop flag of one run, as every phase checks them: cheap to clone and to ask
 /// (an atomic load and, with a deadline, a read of the monotonic clock).
+///
+/// A long phase of the caller's own, stopped by a flag (which another thread or a signal
+/// handler may set):
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use pgomea::stop::{StopCheck, StopReason};
+///
+/// fn sum(n: usize, stop: &StopCheck) -> pgomea::Result<usize> {
+///     let mut total = 0;
+///     for i in 0..n {
+///         stop.every(i, 4096)?; // the clock and the flag, every 4096 steps
+///         total += i;
+///     }
+///     Ok(total)
+/// }
+///
+/// let flag = Arc::new(AtomicBool::new(false));
+/// let stop = StopCheck::new(None, Some(flag.clone()));
+/// assert_eq!(sum(10_000, &stop)?, 49_995_000);
+/// flag.store(true, Ordering::Relaxed);
+/// assert_eq!(stop.reason(), Some(StopReason::Interrupted));
+/// assert!(matches!(sum(10_000, &stop), Err(pgomea::Error::Stopped(StopReason::Interrupted))));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct StopCheck {
     deadline: Option<Instant>,

@@ -161,9 +161,9 @@ macro_rules! population_buffers {
                 delta: i64 [n * row_slots] Any;
                 /// Stage 5's mask (n rows of `row_slots`).
                 mask: u8 [n * row_slots] Flag;
-                /// 1 where P[i] is the elitist (n).
+                /// 1 where `P[i]` is the elitist (n).
                 is_elitist: u8 [n] Flag;
-                /// 1 where GOM accepted a set of O[i] this generation (n; set atomically, cleared
+                /// 1 where GOM accepted a set of `O[i]` this generation (n; set atomically, cleared
                 /// by the host).
                 changed: u8 [n] Flag;
                 /// Forced Improvement's state of each solution (n): `FI_OFF`, `FI_ACTIVE`,

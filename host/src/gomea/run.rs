@@ -39,13 +39,48 @@ pub struct TracePoint {
 /// What a caller hears of a run while it goes on (all methods do nothing by default). The CLI
 /// prints progress lines and writes the trace file from these; the Python package calls its
 /// `on_improvement` callback. Called on the solving thread; keep them quick.
+///
+/// An observer that collects every improvement of the best solution, and the notes:
+///
+/// ```
+/// use pgomea::gomea::run::{Observer, TracePoint};
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::solve::{Hooks, RunOptions, solve};
+///
+/// #[derive(Default)]
+/// struct Collect {
+///     improvements: Vec<(i64, Vec<u8>)>,
+///     notes: Vec<String>,
+/// }
+///
+/// impl Observer for Collect {
+///     fn improvement(&mut self, point: &TracePoint, genes: &[u8]) {
+///         self.improvements.push((point.best_fitness, genes.to_vec()));
+///     }
+///     fn note(&mut self, note: &str) {
+///         self.notes.push(note.to_string());
+///     }
+/// }
+///
+/// let problem = pgomea::problem::nk::sliding_window(30, 4, 1)?;
+/// let config = RunOptions { max_evaluations: Some(3000.0), ..RunOptions::default() }.resolve(&problem, None)?;
+/// let mut seen = Collect::default();
+/// let outcome = solve(&problem, &config, Hooks { observer: Some(&mut seen), ..Hooks::default() })?;
+/// // Each improvement strictly better than the last, its genes worth its fitness; the last is
+/// // the outcome's.
+/// assert!(seen.improvements.windows(2).all(|w| w[0].0 < w[1].0));
+/// assert!(seen.improvements.iter().all(|(fitness, genes)| problem.evaluate(genes) == *fitness));
+/// assert_eq!(seen.improvements.last().map(|i| i.0), Some(outcome.best_fitness));
+/// assert_eq!(seen.improvements.len(), outcome.trace.len());
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub trait Observer {
     /// The elitist improved: `point` is the new trace row, `genes` the new best solution.
     fn improvement(&mut self, point: &TracePoint, genes: &[u8]) {
         let _ = (point, genes);
     }
-    /// A snapshot of the run, about every [`Observer::progress_interval`] and when the
-    /// populations change.
+    /// A snapshot of the run, about every [`Observer::progress_interval`] (at the run's checks
+    /// of its limits), and once more when it ends.
     fn progress(&mut self, progress: &Progress<'_>) {
         let _ = progress;
     }

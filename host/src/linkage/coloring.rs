@@ -390,7 +390,7 @@ fn lmig_degrees(lmig: &Lmig) -> Vec<u32> {
     (0..lmig.len()).map(|i| lmig.degree(i) as u32).collect()
 }
 
-/// DSatur on a built LMIG: see [`dsatur_by`]. [`ColoringMethod::DSatur`] gives the same colouring
+/// DSatur on a built LMIG: see `dsatur_by`. [`ColoringMethod::DSatur`] gives the same colouring
 /// without the LMIG.
 pub fn dsatur(lmig: &Lmig) -> Coloring {
     dsatur_by(&lmig_degrees(lmig), |i, f| lmig.neighbours(i).iter().for_each(|&j| f(j)), &StopCheck::never())

@@ -128,6 +128,20 @@ impl Choice for WeightDistribution {
 
 /// An L x L torus (every vertex joined to its right and lower neighbour, with wrap-around):
 /// n = L^2 vertices, 2n edges for L >= 3, every vertex of degree 4. See [`torus_nd`].
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::problem::generate::{WeightRange, torus};
+/// use pgomea::problem::maxcut::MaxCut;
+/// let graph = torus(4, WeightRange { min: 1, max: 3 }, 7)?;
+/// assert_eq!((graph.vertices, graph.edges.len()), (16, 32));
+/// // An even side: bipartite, so the optimum is the total weight, cut by the checkerboard.
+/// assert_eq!(graph.optimum, Some(graph.total_weight()?));
+/// let problem = MaxCut::new(graph)?;
+/// let checkerboard: Vec<u8> = (0..16).map(|v| ((v / 4 + v % 4) % 2) as u8).collect();
+/// assert_eq!(Some(problem.evaluate(&checkerboard)), problem.known_optimum());
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     torus_nd(2, side, EdgeWeights::Uniform(weights), seed)
 }
@@ -138,6 +152,16 @@ pub fn torus(side: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
 /// 2 dims. The weights are drawn in edge order from one stream of the seed. The optimum is set
 /// when it is proven: an even side (the torus is bipartite) and no negative weight, where every
 /// edge can be cut.
+///
+/// ```
+/// use pgomea::problem::generate::{EdgeWeights, torus_nd};
+/// // A 3D +-J spin glass: negative weights, so no optimum is claimed.
+/// let glass = torus_nd(3, 4, EdgeWeights::PlusMinusOne, 2)?;
+/// assert_eq!((glass.vertices, glass.edges.len(), glass.optimum), (64, 192, None));
+/// assert!(glass.edges.weights().iter().all(|&w| w == 1 || w == -1));
+/// assert!(torus_nd(4, 4, EdgeWeights::Gaussian, 2).is_err()); // 2 or 3 dimensions
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn torus_nd(dims: usize, side: usize, weights: EdgeWeights, seed: u64) -> Result<Graph> {
     weights.check()?;
     if !(2..=3).contains(&dims) {
@@ -193,6 +217,15 @@ impl Hasher for PairHasher {
 }
 
 /// A random graph with n vertices and m distinct edges, chosen uniformly.
+///
+/// ```
+/// use pgomea::problem::generate::{WeightRange, random};
+/// let graph = random(10, 20, WeightRange { min: -2, max: 2 }, 1)?;
+/// assert_eq!((graph.vertices, graph.edges.len()), (10, 20));
+/// assert!(graph.edges.iter().all(|e| e.u < e.v && (-2..=2).contains(&e.w)));
+/// assert!(random(4, 7, WeightRange { min: 1, max: 1 }, 1).is_err()); // at most 6 edges
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     weights.check()?;
     let max = n.saturating_mul(n.saturating_sub(1)) / 2;
@@ -218,6 +251,14 @@ pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Gra
 }
 
 /// A complete graph on n vertices (like Set A).
+///
+/// ```
+/// use pgomea::problem::generate::{WeightRange, brute_force_max_cut, complete};
+/// // Unit weights: the best cut of K5 splits it 2 + 3, cutting 6 edges.
+/// let k5 = complete(5, WeightRange { min: 1, max: 1 }, 1)?;
+/// assert_eq!((k5.edges.len(), brute_force_max_cut(&k5)), (10, 6));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
     weights.check()?;
     if n < 2 {
@@ -267,6 +308,13 @@ pub fn brute_force_max_cut(instance: &Graph) -> i64 {
 
 /// The embedded default instance of `pgomea run`: a 20 x 20 torus with weights 1..=5 (seed 1),
 /// whose optimum is its total weight (set in the graph).
+///
+/// ```
+/// let graph = pgomea::problem::generate::default_instance();
+/// assert_eq!((graph.vertices, graph.edges.len()), (400, 800));
+/// assert_eq!(graph.optimum, Some(graph.total_weight()?));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn default_instance() -> Graph {
     let mut i = torus(20, WeightRange { min: 1, max: 5 }, 1).expect("valid generator arguments");
     i.name = "default-torus-20x20".into();

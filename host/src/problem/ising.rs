@@ -79,6 +79,25 @@ impl IsingProblem {
     /// An Ising model over `n` spins with integer fields h_i, couplings J_ij and offset.
     /// Repeated terms are summed, a coupling of a spin with itself is the constant it is
     /// (s_i s_i = 1: added to the offset), as dimod's C++ core does; indices must be below n.
+    ///
+    /// ```
+    /// use pgomea::problem::GrayBoxProblem;
+    /// use pgomea::problem::ising::IsingProblem;
+    /// // E(s) = s0 - s0 s1 - s1 s2 + 5 over 3 spins: Max-Cut on 4 vertices (the last the field
+    /// // vertex). Spin +1 is 1.
+    /// let model = IsingProblem::spin(3, &[(0, 1)], &[(0, 1, -1), (1, 2, -1)], 5)?;
+    /// assert_eq!((model.model_variables(), model.variables()), (3, 4));
+    /// assert_eq!(model.energy_of_model_solution(&[0, 0, 0]).unwrap().to_string(), "2"); // -1 - 1 - 1 + 5
+    /// assert_eq!(model.energy_of_model_solution(&[1, 1, 1]).unwrap().to_string(), "4");
+    /// // Exact: the best cut of the 16 genotypes is the lowest energy, and reads as s = (-1, -1, -1).
+    /// let genotypes = (0..16u8).map(|i| (0..4).map(|v| i >> v & 1).collect::<Vec<u8>>());
+    /// let best = genotypes.max_by_key(|g| model.evaluate(g)).unwrap();
+    /// assert_eq!(model.energy_of(model.evaluate(&best)).unwrap().to_string(), "2");
+    /// assert_eq!(model.model_solution(&best), vec![0, 0, 0]);
+    /// // An index beyond n is refused.
+    /// assert!(IsingProblem::spin(3, &[(3, 1)], &[], 0).unwrap_err().to_string().contains("out of range 0..3"));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn spin(n: usize, fields: &[(u32, i64)], couplings: &[(u32, u32, i64)], offset: i64) -> Result<Self> {
         IsingProblem::new(Vartype::Spin, n, fields, couplings, offset, Decimal::integer(1))
     }
@@ -86,12 +105,35 @@ impl IsingProblem {
     /// A QUBO over `n` binary variables with integer linear terms Q_ii, quadratic terms Q_ij and
     /// offset. Repeated terms are summed, a quadratic term of a variable with itself is linear
     /// (x_i x_i = x_i), as dimod's C++ core does; indices must be below n.
+    ///
+    /// ```
+    /// use pgomea::problem::ising::IsingProblem;
+    /// use pgomea::solve::{Hooks, RunOptions, solve};
+    /// // E(x) = x0 + x1 - 3 x0 x1: lowest (-1) at x = (1, 1).
+    /// let qubo = IsingProblem::binary(2, &[(0, 1), (1, 1)], &[(0, 1, -3)], 0)?;
+    /// assert_eq!(qubo.energy_of_model_solution(&[1, 1]).unwrap().to_string(), "-1");
+    /// let config = RunOptions { max_evaluations: Some(1e5), ..RunOptions::default() }.resolve(&qubo, None)?;
+    /// let outcome = solve(&qubo, &config, Hooks::default())?;
+    /// assert_eq!((outcome.energy, outcome.model_solution.as_deref()), (Some(-1.0), Some("11")));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn binary(n: usize, linear: &[(u32, i64)], quadratic: &[(u32, u32, i64)], offset: i64) -> Result<Self> {
         IsingProblem::new(Vartype::Binary, n, linear, quadratic, offset, Decimal::integer(1))
     }
 
     /// A model with real biases: put on the grid of `resolution` (each bias a multiple of it
     /// within 1e-9 relative), or of the biases' own decimals when None ([`scale::to_integers`]).
+    ///
+    /// ```
+    /// use pgomea::problem::ising::{IsingProblem, Vartype};
+    /// // E(s) = 0.5 s0 - 1.25 s0 s1 + 0.1, on the grid of hundredths.
+    /// let model = IsingProblem::from_f64(Vartype::Spin, 2, &[(0, 0.5)], &[(0, 1, -1.25)], 0.1, None)?;
+    /// assert_eq!(model.resolution().to_string(), "0.01");
+    /// assert_eq!(model.energy_of_model_solution(&[0, 0]).unwrap().to_string(), "-1.65");
+    /// let error = IsingProblem::from_f64(Vartype::Spin, 2, &[(0, f64::NAN)], &[], 0.0, None).unwrap_err();
+    /// assert!(error.to_string().starts_with("linear term 0: "));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn from_f64(
         vartype: Vartype,
         n: usize,

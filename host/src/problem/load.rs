@@ -110,6 +110,23 @@ impl ProblemFormat {
 /// Reads the instance file at `path` in `format`, or in the format [`ProblemFormat::detect`]
 /// finds, checking `stop` as it reads (a signal or the time limit ends a read of any size within
 /// well under a second).
+///
+/// ```
+/// use pgomea::problem::load::{ProblemFormat, read};
+/// use pgomea::stop::StopCheck;
+/// let dir = std::env::temp_dir().join(format!("pgomea-doc-load-read-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("tiny.cnf");
+/// std::fs::write(&path, "p cnf 3 2\n1 -3 0\n2 3 0\n").unwrap();
+/// let problem = read(&path, None, &StopCheck::never())?;
+/// assert_eq!((problem.name(), problem.problem_type()), ("tiny", "max-sat"));
+/// assert_eq!((problem.variables(), problem.evaluate(&[0, 0, 0])), (3, 1));
+/// // A graph forced on the same text: `p` is no vertex count, and the error says where.
+/// let Err(error) = read(&path, Some(ProblemFormat::MaxCut), &StopCheck::never()) else { panic!("read") };
+/// assert!(error.to_string().starts_with(&format!("{}:1: ", path.display())), "{error}");
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn read(path: &Path, format: Option<ProblemFormat>, stop: &StopCheck) -> Result<Box<dyn GrayBoxProblem>> {
     let name = super::instance_name(path);
     read_named(path, format, &name, stop)

@@ -19,7 +19,27 @@ pub struct MaxCut {
 
 impl MaxCut {
     /// The problem of a graph (its edge arrays taken over without a copy); fails (with a clear
-    /// message) when its cut values do not fit in 64-bit integers.
+    /// message) when an edge joins a vertex to itself, or when its cut values do not fit in
+    /// 64-bit integers.
+    ///
+    /// ```
+    /// use pgomea::problem::GrayBoxProblem;
+    /// use pgomea::problem::graph::{Edge, EdgeList, Graph};
+    /// use pgomea::problem::maxcut::MaxCut;
+    /// // A square of unit edges: cutting it into alternate corners cuts every edge.
+    /// let edges = (0..4).map(|u| Edge { u, v: (u + 1) % 4, w: 1 }).collect();
+    /// let square = MaxCut::new(Graph::new("square", 4, edges))?;
+    /// assert_eq!(square.evaluate(&[0, 1, 0, 1]), 4);
+    /// assert_eq!(square.evaluate(&[0, 0, 1, 1]), 2);
+    /// // From the arrays of an edge list: ends two per edge, then the weights.
+    /// let path = EdgeList::from_arrays(vec![0, 1, 1, 2], vec![5, -2]).expect("two ends per weight");
+    /// let path = MaxCut::new(Graph::with_edges("path", 3, path))?;
+    /// assert_eq!((path.evaluate(&[0, 1, 1]), path.edge(1)), (5, Edge { u: 1, v: 2, w: -2 }));
+    /// // Cuts that 64-bit integers cannot hold are refused.
+    /// let heavy = Graph::new("heavy", 3, vec![Edge { u: 0, v: 1, w: i64::MAX }, Edge { u: 1, v: 2, w: 1 }]);
+    /// assert!(MaxCut::new(heavy).unwrap_err().to_string().contains("beyond 64-bit integers"));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn new(graph: Graph) -> Result<Self> {
         let Graph { name, vertices, edges, optimum } = graph;
         let (ends, weights) = edges.into_arrays();

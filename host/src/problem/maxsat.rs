@@ -165,6 +165,20 @@ impl MaxSat {
     /// weighs 1 + the sum of the soft weights, so that it outweighs them all (as in the 2022
     /// `wcnf` format). A repeated literal is dropped (and counted in `duplicate_literals`); an
     /// error names the clause (0-based) and what is wrong.
+    ///
+    /// ```
+    /// use pgomea::problem::GrayBoxProblem;
+    /// use pgomea::problem::maxsat::MaxSat;
+    /// // (x1 or not x2) of weight 2, (x2 or x3 or x3) of weight 1, and the hard clause (not x1).
+    /// let clauses = [(Some(2), vec![1, -2]), (Some(1), vec![2, 3, 3]), (None, vec![-1])];
+    /// let sat = MaxSat::from_literals("tiny", 3, &clauses)?;
+    /// assert_eq!((sat.top, sat.duplicate_literals), (Some(4), 1)); // hard: 1 + 2 + 1
+    /// assert_eq!(sat.evaluate(&[0, 0, 1]), 2 + 1 + 4); // every clause satisfied
+    /// assert_eq!(sat.unsatisfied(&[1, 0, 0]), vec![1, 2]);
+    /// let error = MaxSat::from_literals("bad", 3, &[(Some(1), vec![1, 4])]).unwrap_err();
+    /// assert_eq!(error.to_string(), "clause 0: literal 4 is not a variable of 1..=3 (negative for a negated one)");
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn from_literals(name: impl Into<String>, l: usize, clauses: &[(Option<i64>, Vec<i64>)]) -> Result<Self> {
         if l > u32::MAX as usize / 2 {
             return Err(Error::usage(format!("{l} variables is more than this program supports")));
@@ -706,6 +720,16 @@ fn weigh(clauses: Vec<(Option<i64>, Vec<u32>)>, top: Option<i64>) -> (Vec<(i64, 
 /// attained by the returned assignment (its file states it, `c optimum M`). (Such planted
 /// instances are somewhat easier than SATLIB's uniform ones of the same size: the clauses lean
 /// towards the planted assignment.) The memory is checked before anything is allocated.
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::problem::maxsat::planted_3sat;
+/// let (sat, planted) = planted_3sat(20, 85, 3)?;
+/// assert_eq!((sat.variables(), sat.clauses(), sat.optimum), (20, 85, Some(85)));
+/// assert_eq!(sat.evaluate(&planted), 85); // the planted assignment satisfies every clause
+/// assert!(sat.unsatisfied(&planted).is_empty());
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> {
     if n < 3 || n as u64 > MAX_VARIABLE {
         return Err(Error::usage(format!("3-SAT: n = {n}; expected 3 to {MAX_VARIABLE} variables")));

@@ -44,6 +44,67 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 
 /// A binary gray-box problem with additive integer subfunctions (maximised).
+///
+/// The fitness is the sum of the subfunctions, so a change of a few variables is re-evaluated
+/// from the subfunctions that read them alone (what GOM does at every step):
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::problem::tables::TableProblem;
+/// // f(x) = 3 [x0 != x1] + 2 [x1 = x2 = 1]; a table's index is its genes read as a binary
+/// // number, the first variable the most significant bit.
+/// let tables = [(vec![0, 1], vec![0, 3, 3, 0]), (vec![1, 2], vec![0, 0, 0, 2])];
+/// let problem = TableProblem::new("tiny", "example", 3, &tables, None)?;
+/// assert_eq!((problem.variables(), problem.subfunctions()), (3, 2));
+/// assert_eq!(problem.subfunction_variables(1), &[1, 2]);
+/// assert_eq!(problem.dependent_subfunctions(1), &[0, 1]);
+///
+/// let mut x = vec![0, 1, 1];
+/// let fitness = problem.evaluate(&x);
+/// assert_eq!(fitness, 5);
+/// assert_eq!(fitness, (0..2).map(|s| problem.evaluate_subfunction(s, &x)).sum::<i64>());
+/// // Flip x2: only the subfunctions that read it change.
+/// let part = |x: &[u8]| -> i64 {
+///     problem.dependent_subfunctions(2).iter().map(|&s| problem.evaluate_subfunction(s as usize, x)).sum()
+/// };
+/// let before = part(&x);
+/// x[2] = 0;
+/// assert_eq!(problem.evaluate(&x), fitness - before + part(&x));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
+///
+/// A problem of one's own needs a name, a type and its [`Subfunctions`] (checked when they are
+/// built); every other method has a default:
+///
+/// ```
+/// use pgomea::problem::{GrayBoxProblem, Subfunctions};
+/// use pgomea::solve::{Hooks, RunOptions, Target, solve};
+///
+/// /// OneMax: one subfunction per variable, worth 1 when the variable is 1.
+/// struct OneMax(Subfunctions);
+///
+/// impl GrayBoxProblem for OneMax {
+///     fn name(&self) -> &str {
+///         "onemax"
+///     }
+///     fn problem_type(&self) -> &str {
+///         "onemax"
+///     }
+///     fn functions(&self) -> &Subfunctions {
+///         &self.0
+///     }
+/// }
+///
+/// let l = 20;
+/// let offsets: Vec<u32> = (0..=l as u32).collect();
+/// let tables: Vec<u32> = (0..l as u32).map(|s| 2 * s).collect();
+/// let values: Vec<i64> = (0..l).flat_map(|_| [0, 1]).collect();
+/// let problem = OneMax(Subfunctions::tables(l, offsets, (0..l as u32).collect(), tables, values)?);
+/// let options = RunOptions { target: Some(Target::Fitness(20)), time_limit: Some(60.0), ..RunOptions::default() };
+/// let outcome = solve(&problem, &options.resolve(&problem, None)?, Hooks::default())?;
+/// assert_eq!(outcome.solution, "1".repeat(20));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub trait GrayBoxProblem: Send + Sync {
     /// A short name for reports (the file stem, or the generator's description).
     fn name(&self) -> &str;

@@ -47,6 +47,18 @@ fn check(n: usize, k: usize, m: usize, extra: u128, too_few: &str) -> Result<()>
 
 /// A sliding-window NK landscape of `n` variables and windows of `k`, from `seed`, with its
 /// optimum.
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// let problem = pgomea::problem::nk::sliding_window(12, 3, 5)?;
+/// assert_eq!((problem.variables(), problem.subfunctions()), (12, 10));
+/// // The optimum (by dynamic programming) is that of all 2^12 genotypes.
+/// let best = (0..1u32 << 12)
+///     .map(|i| problem.evaluate(&(0..12).map(|v| (i >> v & 1) as u8).collect::<Vec<u8>>()))
+///     .max();
+/// assert_eq!(problem.known_optimum(), best);
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     let m = n.saturating_sub(k) + 1;
     // The dynamic programming's choice bits and the genotype it returns.
@@ -62,6 +74,20 @@ pub fn sliding_window(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
 /// An NK landscape of `n` variables with random neighbourhoods, from `seed`: subfunction i reads
 /// variable i (the most significant bit of its table index) and `k - 1` other distinct variables
 /// drawn uniformly, in the order drawn. Its optimum is unknown (but for k = 1: each variable alone).
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// let problem = pgomea::problem::nk::random_neighbourhood(10, 3, 1)?;
+/// assert_eq!((problem.subfunctions(), problem.known_optimum()), (10, None));
+/// // Subfunction i reads variable i first, then 2 others.
+/// for s in 0..10 {
+///     let vars = problem.subfunction_variables(s);
+///     assert_eq!((vars.len(), vars[0]), (3, s as u32));
+/// }
+/// // k outside 1..=16 is refused.
+/// assert!(pgomea::problem::nk::random_neighbourhood(10, 0, 1).unwrap_err().to_string().contains("k must be 1 to 16"));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn random_neighbourhood(n: usize, k: usize, seed: u64) -> Result<TableProblem> {
     check(n, k, n, 0, "cannot give a subfunction k = {k} distinct variables")?;
     let mut rng = SplitMix64::stream(seed, streams::NK_RANDOM);

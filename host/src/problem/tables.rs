@@ -49,7 +49,26 @@ pub struct TableProblem {
 
 impl TableProblem {
     /// A problem of `l` variables whose subfunction s reads `subfunctions[s].0` and has the table
-    /// `subfunctions[s].1` (2^k entries for k variables).
+    /// `subfunctions[s].1` (2^k entries for k variables): entry i is its value when its genes,
+    /// read as a binary number with the first variable the most significant bit, are i.
+    /// `optimum`, when known, is kept as given (what a target `best-known` reaches for).
+    ///
+    /// ```
+    /// use pgomea::problem::GrayBoxProblem;
+    /// use pgomea::problem::tables::TableProblem;
+    /// // Two overlapping subfunctions: x0 XOR x1 (worth 4), and 3 when x1 = 0 and x2 = 1.
+    /// let tables = [(vec![0, 1], vec![0, 4, 4, 0]), (vec![1, 2], vec![0, 3, 0, 0])];
+    /// let problem = TableProblem::new("tiny", "example", 3, &tables, Some(7))?;
+    /// // The optimum by enumeration: 7, at x = (1, 0, 1) alone.
+    /// let all: Vec<Vec<u8>> = (0..8u8).map(|i| vec![i >> 2 & 1, i >> 1 & 1, i & 1]).collect();
+    /// let best = all.iter().max_by_key(|x| problem.evaluate(x)).unwrap();
+    /// assert_eq!((best.as_slice(), problem.evaluate(best)), (&[1, 0, 1][..], 7));
+    /// assert_eq!(problem.known_optimum(), Some(7));
+    /// // A table of the wrong length is refused, naming the subfunction.
+    /// let error = TableProblem::new("bad", "example", 2, &[(vec![0, 1], vec![1, 2, 3])], None).unwrap_err();
+    /// assert!(error.to_string().starts_with("subfunction 0: 2 variables and 3 table entries"));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn new(
         name: impl Into<String>,
         problem_type: impl Into<String>,
@@ -98,6 +117,21 @@ impl TableProblem {
     /// stay integers, exactly). `optimum` (a value to reach, when known) goes on the same grid.
     /// Returns the problem and its resolution: a fitness f is worth f x resolution. Errors name
     /// the subfunction and the entry of a value that does not fit.
+    ///
+    /// ```
+    /// use pgomea::problem::GrayBoxProblem;
+    /// use pgomea::problem::tables::TableProblem;
+    /// let tables = [(vec![0, 1], vec![0.0, 0.5, 0.25, 1.5])];
+    /// // The grid of the values' own decimals: hundredths.
+    /// let (problem, resolution) = TableProblem::from_f64("real", "example", 2, &tables, None, None)?;
+    /// assert_eq!((resolution.to_string(), problem.evaluate(&[1, 1])), ("0.01".to_string(), 150));
+    /// // A grid given: quarters.
+    /// let (problem, resolution) = TableProblem::from_f64("real", "example", 2, &tables, None, Some(0.25))?;
+    /// assert_eq!((resolution.to_string(), problem.evaluate(&[1, 1])), ("0.25".to_string(), 6));
+    /// let error = TableProblem::from_f64("real", "example", 2, &tables, None, Some(0.3)).unwrap_err();
+    /// assert!(error.to_string().starts_with("subfunction 0, entry 1: 0.5 is not a multiple"));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn from_f64(
         name: impl Into<String>,
         problem_type: impl Into<String>,
@@ -151,6 +185,21 @@ impl TableProblem {
     /// Parses the text of a `.nk` file, in parallel pieces, checking `stop` every few thousand
     /// lines; `file` names it in error messages. The optimum is the one the file states (checked
     /// against the tables), else the exact one of sliding windows, else unknown.
+    ///
+    /// ```
+    /// use pgomea::problem::GrayBoxProblem;
+    /// use pgomea::problem::tables::TableProblem;
+    /// use pgomea::stop::StopCheck;
+    /// let text = "p trap 2 1\no 2\nf 2 1 2 1 0 0 2\n";
+    /// let problem = TableProblem::parse(text, "two.nk", "two", &StopCheck::never())?;
+    /// assert_eq!((problem.problem_type(), problem.known_optimum()), ("trap", Some(2)));
+    /// assert_eq!(problem.evaluate(&[1, 1]), 2);
+    /// assert_eq!(problem.to_text(), "c two (trap), written by pgomea\n".to_string() + text);
+    /// // An optimum the tables cannot reach is refused, with its line.
+    /// let error = TableProblem::parse("p trap 2 1\no 3\nf 2 1 2 1 0 0 2\n", "two.nk", "two", &StopCheck::never());
+    /// assert!(error.unwrap_err().to_string().starts_with("two.nk:2: the stated optimum 3 is above"));
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
     pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Self> {
         let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
         let Some((hline, header, rest)) = header_line(text) else {

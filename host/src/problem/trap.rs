@@ -23,6 +23,16 @@ pub fn trap_value(k: usize, ones: usize) -> i64 {
 /// Concatenated traps of size `k` over `blocks` blocks (`blocks * k` variables), the blocks
 /// adjacent or (with `shuffle`) a random assignment drawn from `seed`, with the optimum. The
 /// memory is checked before anything is allocated.
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::problem::trap::{concatenated, trap_value};
+/// let problem = concatenated(4, 3, 9, true)?;
+/// assert_eq!((problem.variables(), problem.known_optimum()), (12, Some(12)));
+/// assert_eq!(problem.evaluate(&[1; 12]), 12); // the optimum: all ones
+/// assert_eq!(problem.evaluate(&[0; 12]), 3 * trap_value(4, 0)); // the deceptive attractor: 9
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn concatenated(k: usize, blocks: usize, seed: u64, shuffle: bool) -> Result<TableProblem> {
     if k == 0 || k > MAX_TABLE_ARITY as usize {
         return Err(Error::usage(format!("trap: k = {k}; k must be 1 to {MAX_TABLE_ARITY} (a table has 2^k entries)")));

@@ -46,12 +46,34 @@ impl Choice for Algorithm {
     }
 }
 
+/// Where parallel GOM runs. `Cuda` asked for where no GPU can be used is an error
+/// ([`Error::Cuda`]), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
+/// which it got):
+///
+/// ```
+/// use pgomea::Error;
+/// use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, solve};
+/// let problem = pgomea::problem::trap::concatenated(3, 4, 1, false)?;
+/// let options = |backend| RunOptions {
+///     algorithm: Some(Algorithm::Parallel),
+///     backend: Some(backend),
+///     max_evaluations: Some(1000.0),
+///     ..RunOptions::default()
+/// };
+/// let auto = solve(&problem, &options(Backend::Auto).resolve(&problem, None)?, Hooks::default())?;
+/// match solve(&problem, &options(Backend::Cuda).resolve(&problem, None)?, Hooks::default()) {
+///     Ok(outcome) => assert!(outcome.backend.starts_with("cuda") && auto.backend.starts_with("cuda")),
+///     Err(Error::Cuda(why)) => assert!(!why.is_empty() && auto.backend.starts_with("cpu")),
+///     Err(e) => panic!("{e}"),
+/// }
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Backend {
     /// CUDA when a driver and a device exist, else the CPU.
     Auto,
-    /// Parallel GOM on all CPU cores.
+    /// Parallel GOM on the CPU cores (all of them, or [`RunOptions::threads`]).
     Cpu,
     /// Parallel GOM on an NVIDIA GPU.
     Cuda,
@@ -126,6 +148,15 @@ impl Target {
 /// (those of `pgomea run`). Serialised with the field names below (the Python package's keyword
 /// arguments are the same names).
 ///
+/// ```
+/// use pgomea::solve::{Algorithm, RunOptions, Target};
+/// let options: RunOptions =
+///     serde_json::from_str(r#"{"algorithm": "parallel", "time_limit": 5, "target": "best-known"}"#).unwrap();
+/// assert_eq!(options.algorithm, Some(Algorithm::Parallel));
+/// assert_eq!((options.time_limit, options.target), (Some(5.0), Some(Target::BEST_KNOWN)));
+/// assert!(serde_json::from_str::<RunOptions>(r#"{"time_limt": 5}"#).is_err()); // misspelt
+/// ```
+///
 /// [`resolve`]: RunOptions::resolve
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,6 +193,20 @@ pub struct RunOptions {
 
 /// A complete run configuration: what `solve` runs, and what every result records. Build it with
 /// [`RunOptions::resolve`]; its fields are checked there.
+///
+/// ```
+/// use pgomea::solve::{Algorithm, RunConfig, RunOptions};
+/// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+/// let config = RunOptions { seed: Some(7), max_evaluations: Some(1e4), ..RunOptions::default() }
+///     .resolve(&problem, None)?;
+/// // Every default filled in: serial GOMEA with Forced Improvement, no time limit beside the budget.
+/// assert_eq!((config.algorithm, config.forced_improvement, config.seed), (Algorithm::Serial, true, 7));
+/// assert_eq!((config.time_limit, config.limits().evaluations), (None, Some(1e4)));
+/// // What a result file records, and reads back as the same configuration.
+/// let again: RunConfig = serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
+/// assert_eq!(again, config);
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
@@ -348,6 +393,12 @@ impl RunOptions {
     ///     .resolve(&problem, None)?;
     /// assert!(!config.forced_improvement); // parallel GOMEA's default
     /// assert_eq!(config.time_limit, Some(10.0)); // no limit given: 10 s
+    ///
+    /// // A refused option is an error naming its field.
+    /// let refused = RunOptions { threads: Some(0), ..RunOptions::default() }.resolve(&problem, None);
+    /// let error = refused.unwrap_err();
+    /// assert!(matches!(error, pgomea::Error::Option { name: "threads", .. }));
+    /// assert_eq!(error.to_string(), "threads 0: expected 1 to 4096 threads");
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn resolve(&self, problem: &dyn GrayBoxProblem, best_known: Option<i64>) -> Result<RunConfig> {

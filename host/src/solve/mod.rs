@@ -3,8 +3,8 @@
 //!
 //! [`solve`] runs in steps, each a function below: open the device (on another thread, while the
 //! model is built), build the linkage model and its colourings ([`build_model`]), make the
-//! multi-start scheme over the chosen algorithm and backend ([`serial_ims`], [`parallel_ims`]),
-//! run it, and check and report the best solution ([`finish`]). Every step of the set-up checks
+//! multi-start scheme over the chosen algorithm and backend (`serial_ims`, `parallel_ims`),
+//! run it, and check and report the best solution (`finish`). Every step of the set-up checks
 //! the run's clock and stop flag; a run stopped before its first population was evaluated still
 //! answers, with a random solution evaluated in full.
 //!
@@ -49,7 +49,50 @@ use pgomea_device::rng::SplitMix64;
 
 /// What a caller lends a run besides its configuration: when it started (the time limit counts
 /// from there; default: now), the flag that stops it (a signal handler's, Ctrl-C in Python),
-/// and who hears of its progress.
+/// and who hears of its progress ([`Observer`]).
+///
+/// A clock started before the run (say, before the instance was read) counts against its time
+/// limit; a run whose limit is spent before its first population still answers, with a random
+/// solution evaluated in full:
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::solve::{Hooks, RunOptions, solve};
+/// use pgomea::stop::StopReason;
+/// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+/// let config = RunOptions { time_limit: Some(1.0), ..RunOptions::default() }.resolve(&problem, None)?;
+/// let start = Instant::now().checked_sub(Duration::from_secs(2)).expect("the clock has run 2 s");
+/// let outcome = solve(&problem, &config, Hooks { start: Some(start), ..Hooks::default() })?;
+/// assert_eq!(outcome.stopped_by(), Some(StopReason::TimeLimit));
+/// assert!(outcome.time_s >= 2.0);
+/// assert_eq!(outcome.best_fitness, problem.evaluate(&outcome.genes()));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
+///
+/// The stop flag, set from another thread, ends a run within a moment (the time limit here
+/// would end it after 10 minutes):
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::time::Duration;
+/// use pgomea::solve::{Hooks, RunOptions, solve};
+/// use pgomea::stop::StopReason;
+/// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+/// let config = RunOptions { time_limit: Some(600.0), ..RunOptions::default() }.resolve(&problem, None)?;
+/// let stop = Arc::new(AtomicBool::new(false));
+/// let flag = stop.clone();
+/// let stopper = std::thread::spawn(move || {
+///     std::thread::sleep(Duration::from_millis(200));
+///     flag.store(true, Ordering::Relaxed);
+/// });
+/// let outcome = solve(&problem, &config, Hooks { stop: Some(stop), ..Hooks::default() })?;
+/// stopper.join().unwrap();
+/// assert_eq!(outcome.stopped_by(), Some(StopReason::Interrupted));
+/// assert!(outcome.time_s < 600.0);
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 #[derive(Default)]
 pub struct Hooks<'a> {
     pub start: Option<Instant>,
@@ -58,6 +101,28 @@ pub struct Hooks<'a> {
 }
 
 /// What a run found, and what it cost.
+///
+/// For a problem reduced from an energy model (here an Ising model of 3 spins, solved as Max-Cut
+/// on 4 vertices), the outcome has the energy and the solution in the model's variables too:
+///
+/// ```
+/// use pgomea::problem::ising::IsingProblem;
+/// use pgomea::solve::{Hooks, RunOptions, solve};
+/// use pgomea::stop::StopReason;
+/// // E(s) = s0 - s0 s1 - s1 s2, lowest (-3) at s = (-1, -1, -1).
+/// let model = IsingProblem::spin(3, &[(0, 1)], &[(0, 1, -1), (1, 2, -1)], 0)?;
+/// // (The default local search anneals each new population: a budget smaller than that anneal
+/// // ends the run before the first population has cooled.)
+/// let config = RunOptions { max_evaluations: Some(1e5), ..RunOptions::default() }.resolve(&model, None)?;
+/// let outcome = solve(&model, &config, Hooks::default())?;
+/// assert_eq!(outcome.stopped_by(), Some(StopReason::EvaluationLimit));
+/// assert_eq!(outcome.energy, Some(-3.0));
+/// assert_eq!(outcome.energy_text.as_deref(), Some("-3"));
+/// assert_eq!(outcome.model_solution.as_deref(), Some("000")); // spin -1 is 0
+/// assert_eq!(outcome.genes().len(), 4); // the last gene is the reduction's field vertex
+/// assert_eq!((outcome.variables, outcome.problem.as_str()), (4, "ising"));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
     pub instance: String,
@@ -66,16 +131,21 @@ pub struct Outcome {
     pub variables: usize,
     pub subfunctions: usize,
     pub algorithm: Algorithm,
-    /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`).
+    /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`, `cpu
+    /// (serial)` for serial GOMEA, `none (stopped during set-up)`).
     pub backend: String,
     pub linkage: String,
     pub seed: u64,
     pub best_fitness: i64,
     pub best_known: Option<i64>,
     pub target: Option<i64>,
+    /// Whether the best fitness reached the target (false without one).
     pub reached_target: bool,
+    /// Why the run ended, in words ([`StopReason::as_str`]; as a value: [`Outcome::stopped_by`]).
     pub stop_reason: String,
+    /// Seconds from the run's start ([`Hooks::start`], default: the call) to its end.
     pub time_s: f64,
+    /// Full-evaluation equivalents: a partial evaluation of k of the m subfunctions counts k/m.
     pub evaluations: f64,
     pub subfunction_evaluations: u64,
     /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
@@ -127,7 +197,31 @@ impl Outcome {
 }
 
 /// Runs `config` on `problem` and returns its outcome; `hooks` give the start of the clock, the
-/// stop flag and the observer.
+/// stop flag and the observer ([`Hooks`] shows both). The best solution is evaluated again in
+/// full before it is returned; errors (a GPU asked for that cannot be used, a population that
+/// cannot fit) are values, and the library prints nothing.
+///
+/// ```
+/// use pgomea::problem::GrayBoxProblem;
+/// use pgomea::problem::trap;
+/// use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, Target, solve};
+/// // 4 deceptive traps of 4 variables: the optimum, 16, is all ones.
+/// let problem = trap::concatenated(4, 4, 1, true)?;
+/// let options = RunOptions {
+///     algorithm: Some(Algorithm::Parallel),
+///     backend: Some(Backend::Cpu),
+///     target: Some(Target::BEST_KNOWN),
+///     time_limit: Some(60.0),
+///     ..RunOptions::default()
+/// };
+/// let config = options.resolve(&problem, problem.known_optimum())?;
+/// let outcome = solve(&problem, &config, Hooks::default())?;
+/// assert!(outcome.reached_target);
+/// assert_eq!(outcome.best_fitness, 16);
+/// assert_eq!(outcome.solution, "1111111111111111");
+/// assert!(outcome.backend.starts_with("cpu"));
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn solve(problem: &dyn GrayBoxProblem, config: &RunConfig, hooks: Hooks<'_>) -> Result<Outcome> {
     let mut run = Run::new(problem, config.limits());
     if let Some(start) = hooks.start {
@@ -145,6 +239,22 @@ pub fn solve(problem: &dyn GrayBoxProblem, config: &RunConfig, hooks: Hooks<'_>)
 
 /// [`solve`] with a run the caller made (and may look into afterwards: its trace, its counters).
 /// The run's limits are the caller's; `config`'s limits are not applied again.
+///
+/// ```
+/// use pgomea::gomea::run::Run;
+/// use pgomea::solve::{RunOptions, solve_run};
+/// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+/// let config = RunOptions { max_evaluations: Some(2000.0), ..RunOptions::default() }.resolve(&problem, None)?;
+/// let mut run = Run::new(&problem, config.limits());
+/// let outcome = solve_run(&problem, &config, &mut run)?;
+/// // The run is the caller's to look into: its trace ends at the best fitness, its counter
+/// // stopped at the budget.
+/// assert_eq!(run.trace.last().map(|p| p.best_fitness), Some(outcome.best_fitness));
+/// assert_eq!(run.elitist_fitness(), Some(outcome.best_fitness));
+/// assert!(run.evaluations() >= 2000.0);
+/// assert_eq!(run.evaluations(), outcome.evaluations);
+/// # Ok::<(), pgomea::Error>(())
+/// ```
 pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run) -> Result<Outcome> {
     let setup_start = Instant::now();
     let mut effective = config.clone();
@@ -238,7 +348,17 @@ fn set_up<'a>(
 }
 
 /// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with
-/// the reason, in words (the device's name, or why there is none).
+/// the reason, in words (the device's name, or why there is none). Any other backend is
+/// returned as it is, with no reason.
+///
+/// ```
+/// use pgomea::solve::{Backend, decide_backend};
+/// assert_eq!(decide_backend(Backend::Cpu), (Backend::Cpu, String::new()));
+/// match decide_backend(Backend::Auto) {
+///     (Backend::Cuda, why) => assert!(why.starts_with("CUDA on ")),
+///     (backend, why) => assert_eq!((backend, &why[..4]), (Backend::Cpu, "CPU ")),
+/// }
+/// ```
 pub fn decide_backend(asked: Backend) -> (Backend, String) {
     match asked {
         Backend::Auto => match cuda::probe() {

@@ -1,6 +1,6 @@
 //! Device memory: a run's budget (`--device-memory-limit`) and its accounting, the arrays every
 //! population of a run shares, uploaded once ([`SharedArrays`]), and the buffers of one
-//! population ([`DeviceBuffers`]), all counted against the budget before they are allocated.
+//! population (`DeviceBuffers`), all counted against the budget before they are allocated.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

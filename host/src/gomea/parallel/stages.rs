@@ -40,7 +40,7 @@ pub trait StageDevice {
     /// and the greedy descent `step` asks for); returns the sweeps and rounds, summed over the
     /// solutions.
     fn search(&mut self, step: SearchStep) -> Result<u64>;
-    /// `is_elitist[i]` = whether P[i] equals `reference`.
+    /// `is_elitist[i]` = whether `P[i]` equals `reference`.
     fn mark_elitist(&mut self) -> Result<()>;
     /// Forced Improvement's end: the solutions still marked active become copies of
     /// `reference`, with `elitist_fitness`.
@@ -163,12 +163,12 @@ impl<'a> Stages<'a> {
         self.device.run_all_groups(self.forced)
     }
 
-    /// After GOM's groups: the fitness of O, and 1 where GOM accepted a set of O[i].
+    /// After GOM's groups: the fitness of O, and 1 where GOM accepted a set of `O[i]`.
     pub fn mixed(&self) -> Result<(Vec<i64>, Vec<u8>)> {
         Ok((self.download_all(BUFFER.fitness)?, self.download_all(BUFFER.changed)?))
     }
 
-    /// O[i].
+    /// `O[i]`.
     pub fn offspring(&self, i: usize) -> Result<Vec<u8>> {
         self.genotype(BUFFER.offspring, i)
     }
@@ -213,7 +213,7 @@ impl<'a> Stages<'a> {
         self.device.synchronize()
     }
 
-    /// P[i].
+    /// `P[i]`.
     pub fn solution(&self, i: usize) -> Result<Vec<u8>> {
         self.genotype(BUFFER.parents, i)
     }
