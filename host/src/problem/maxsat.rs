@@ -219,13 +219,6 @@ impl MaxSat {
         Ok(problem)
     }
 
-    /// Reads a `.cnf` or `.wcnf` file, checking `stop` as it goes.
-    pub fn read(path: &Path, stop: &StopCheck) -> Result<Self> {
-        let text = text::read(path, stop)?;
-        let name = super::instance_name(path);
-        Self::parse(&text, &path.display().to_string(), &name, stop)
-    }
-
     /// Parses the text of a MAX-SAT file, in parallel pieces, checking `stop` every few thousand
     /// lines; `file` names it in error messages (and a name ending in `.wcnf` allows the 2022
     /// format's missing header).

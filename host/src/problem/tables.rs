@@ -175,13 +175,6 @@ impl TableProblem {
         Ok((problem, scaled.resolution))
     }
 
-    /// Reads a `.nk` file, checking `stop` as it goes.
-    pub fn read(path: &Path, stop: &StopCheck) -> Result<Self> {
-        let text = text::read(path, stop)?;
-        let name = super::instance_name(path);
-        Self::parse(&text, &path.display().to_string(), &name, stop)
-    }
-
     /// Parses the text of a `.nk` file, in parallel pieces, checking `stop` every few thousand
     /// lines; `file` names it in error messages. The optimum is the one the file states (checked
     /// against the tables), else the exact one of sliding windows, else unknown.
