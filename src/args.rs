@@ -7,7 +7,7 @@ use clap::Args;
 use clap::builder::PossibleValue;
 
 use pgomea::choice::Choice;
-use pgomea::error::Result;
+use pgomea::error::{Error, Result};
 use pgomea::linkage::coloring::ColoringMethod;
 use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::GrayBoxProblem;
@@ -56,6 +56,12 @@ impl InstanceArgs {
     }
 
     pub fn load(&self) -> Result<LoadedInstance> {
+        if self.problem.is_some() && self.instance.is_none() {
+            return Err(Error::usage(
+                "--problem reads an --instance file in that format; the instances of --set/--name (and the \
+                 embedded default) have their own kind",
+            ));
+        }
         if let (Some(set), Some(name)) = (&self.set, &self.name) {
             let dir = data::data_dir(self.instances_dir.as_deref())?;
             let rows = data::read_best_known(&dir)?;

@@ -215,3 +215,17 @@ fn anneal_only_is_the_control_without_gom() {
         assert!(err.contains("error: --anneal-only ") && err.contains("no generation"), "{bad:?}: {err}");
     }
 }
+
+#[test]
+fn problem_without_an_instance_file_is_refused() {
+    // A set's instance (and the embedded default) have their own kind: --problem would be ignored.
+    for args in [
+        &["run", "--problem", "nk", "--max-evals", "10"][..],
+        &["run", "--set", "C", "--name", "G1", "--problem", "nk"],
+    ] {
+        let o = pgomea(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--problem"), "{err}");
+    }
+}
