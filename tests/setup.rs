@@ -44,6 +44,8 @@ fn parallel(p: &dyn GrayBoxProblem) -> RunConfig {
         backend: Some(Backend::Cpu),
         threads: Some(2),
         local_search: Some(LocalSearchMode::Initial),
+        // No time limit ends these runs: only the stop flag or deadline a test sets.
+        time_limit: Some(86_400.0),
         ..RunOptions::default()
     }
     .resolve(p, None)
