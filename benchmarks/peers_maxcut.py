@@ -68,13 +68,20 @@ def read_gset(path):
     return n, edges
 
 
-def best_known(data, name):
+def g_set_row(data, name):
+    """The row of G-set graph `name` in best_known.csv (set, instance, vertices, edges, best known,
+    ...): set C (the paper's Set C) or G (the rest); None when it is not there."""
     with open(os.path.join(data, "best_known.csv")) as f:
         for line in f:
             parts = line.strip().split(",")
-            if len(parts) > 4 and parts[1] == name:
-                return int(parts[4])
+            if len(parts) > 4 and parts[1] == name and parts[0] in ("C", "G"):
+                return parts
     return None
+
+
+def best_known(data, name):
+    row = g_set_row(data, name)
+    return int(row[4]) if row else None
 
 
 def sa_worker(args):
@@ -117,19 +124,12 @@ def run_sa(n, edges, seconds, seed, processes):
     return trace
 
 
-def set_of(data, name):
-    """The instance set of a G-set graph in best_known.csv: C (the paper's Set C) or G (the rest)."""
-    with open(os.path.join(data, "best_known.csv")) as f:
-        for row in f:
-            cols = row.split(",")
-            if len(cols) > 1 and cols[1] == name and cols[0] in ("C", "G"):
-                return cols[0]
-    raise SystemExit(f"{name}: not in {data}/best_known.csv as a G-set graph")
-
-
 def run_pgomea(binary, data, name, variant, seconds, seed, out):
+    row = g_set_row(data, name)
+    if row is None:
+        raise SystemExit(f"{name}: not in {data}/best_known.csv as a G-set graph")
     trace_file = os.path.join(out, f"trace-{name}-{variant}-{seed}.csv")
-    cmd = [binary, "run", "--instances-dir", data, "--set", set_of(data, name), "--name", name, "--algo", "parallel",
+    cmd = [binary, "run", "--instances-dir", data, "--set", row[0], "--name", name, "--algo", "parallel",
            "--backend", "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
            "--json", "--quiet"] + variant_options(variant)
     done = subprocess.run(cmd, capture_output=True, text=True)

@@ -7,7 +7,7 @@ use clap::Args;
 use clap::builder::PossibleValue;
 
 use pgomea::choice::Choice;
-use pgomea::error::{Error, Result};
+use pgomea::error::Result;
 use pgomea::linkage::coloring::ColoringMethod;
 use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::GrayBoxProblem;
@@ -28,7 +28,7 @@ pub struct InstanceArgs {
     #[arg(long, value_name = "PATH", conflicts_with_all = ["set", "name"])]
     pub instance: Option<PathBuf>,
     /// Read --instance in this format, whatever its extension.
-    #[arg(long, value_parser = choice::<ProblemFormat>(), value_name = "FORMAT", requires = "instance")]
+    #[arg(long, value_parser = choice::<ProblemFormat>(), value_name = "FORMAT", requires = "instance", conflicts_with_all = ["set", "name"])]
     pub problem: Option<ProblemFormat>,
     /// An instance set of the data directory: A, B, Bgrid, C or G (with --name).
     #[arg(long, value_name = "S", requires = "name")]
@@ -56,12 +56,6 @@ impl InstanceArgs {
     }
 
     pub fn load(&self) -> Result<LoadedInstance> {
-        if self.problem.is_some() && self.instance.is_none() {
-            return Err(Error::usage(
-                "--problem reads an --instance file in that format; the instances of --set/--name (and the \
-                 embedded default) have their own kind",
-            ));
-        }
         if let (Some(set), Some(name)) = (&self.set, &self.name) {
             let dir = data::data_dir(self.instances_dir.as_deref())?;
             let rows = data::read_best_known(&dir)?;
