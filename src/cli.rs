@@ -282,6 +282,14 @@ pub fn main() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
+    // The GPU the runs of this process use (the library reads no environment).
+    if let Ok(v) = std::env::var("PGOMEA_CUDA_DEVICE") {
+        let ordinal = v
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| Error::usage(format!("PGOMEA_CUDA_DEVICE={v}: expected a device number")))?;
+        pgomea::backend::cuda::use_device(ordinal);
+    }
     match cli.command {
         Command::Run(a) => cmd_run(&a),
         Command::Info(a) => cmd_info(&a),

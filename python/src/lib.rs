@@ -494,6 +494,14 @@ fn backend(py: Python<'_>) -> PyResult<(&'static str, String)> {
 #[pymodule]
 fn _pgomea(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The GPU the runs of this process use, as the CLI takes it (the library reads no environment).
+    if let Ok(v) = std::env::var("PGOMEA_CUDA_DEVICE") {
+        let ordinal = v
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| Error::new_err(format!("PGOMEA_CUDA_DEVICE={v}: expected a device number")))?;
+        pgomea::backend::cuda::use_device(ordinal);
+    }
     m.add("Error", py.get_type::<Error>())?;
     m.add("BackendError", py.get_type::<BackendError>())?;
     m.add("MAX_TABLE_ARITY", pgomea_max_table_arity())?;

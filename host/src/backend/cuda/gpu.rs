@@ -87,6 +87,15 @@ pub struct Gpu {
     memory_lowest: AtomicUsize,
 }
 
+/// The device [`Gpu::shared`] opens.
+static DEVICE: AtomicUsize = AtomicUsize::new(0);
+
+/// Chooses the device (its number, as `devices` lists them) that the process's runs use: call it
+/// before the first run on the GPU; once the GPU is open, the choice changes nothing.
+pub fn use_device(ordinal: usize) {
+    DEVICE.store(ordinal, Relaxed);
+}
+
 impl Gpu {
     pub fn open(ordinal: usize) -> Result<Gpu> {
         probe().map_err(|why| Error::Cuda(format!("{why}; use the CPU backend")))?;
@@ -150,18 +159,11 @@ impl Gpu {
     /// the kernels costs far more than most runs' first generations, and every run, self-test
     /// case and benchmark pass of a process can share them. An error is remembered too.
     ///
-    /// The device is number 0, or the one `PGOMEA_CUDA_DEVICE` names.
+    /// The device is number 0, or the one [`use_device`] chose before.
     pub fn shared() -> Result<Arc<Gpu>> {
         static GPU: std::sync::OnceLock<std::result::Result<Arc<Gpu>, String>> = std::sync::OnceLock::new();
         GPU.get_or_init(|| {
-            let ordinal = match std::env::var("PGOMEA_CUDA_DEVICE") {
-                Ok(v) => v
-                    .trim()
-                    .parse::<usize>()
-                    .map_err(|_| format!("PGOMEA_CUDA_DEVICE={v}: expected a device number"))?,
-                Err(_) => 0,
-            };
-            Gpu::open(ordinal).map(Arc::new).map_err(|e| match e {
+            Gpu::open(DEVICE.load(Relaxed)).map(Arc::new).map_err(|e| match e {
                 // Kept without the prefix that displaying adds again.
                 Error::Cuda(m) => m,
                 other => other.to_string(),

@@ -19,7 +19,7 @@ pub mod stages;
 pub mod tuning;
 pub mod upload;
 
-pub use gpu::{Gpu, devices, probe};
+pub use gpu::{Gpu, devices, probe, use_device};
 
 /// The PTX of every kernel, compiled from the device crate by build.rs and carried by the library.
 pub const KERNELS_PTX: &str = include_str!(env!("PGOMEA_KERNELS_PTX"));
