@@ -44,6 +44,10 @@ impl StopReason {
     }
 }
 
+/// The work (variables, entries visited) between two checks of [`StopCheck::after`]: well
+/// under a millisecond of work, and many clock reads' worth.
+pub const WORK_PER_CHECK: usize = 1 << 16;
+
 /// The clock and the stop flag of one run, as every phase checks them: cheap to clone and to ask
 /// (an atomic load and, with a deadline, a read of the monotonic clock).
 ///
@@ -118,6 +122,17 @@ impl StopCheck {
         if i.is_multiple_of(every.max(1)) { self.check() } else { Ok(()) }
     }
 
+    /// Counts `work` units into `done` and checks on a fresh counter (`done == 0`: a phase, or a
+    /// thread's share of it, starting) and then once [`WORK_PER_CHECK`] units have been counted
+    /// since the last check: for loops whose iterations differ widely in cost (a linkage set of
+    /// one variable or of 10^6): `let mut done = 0; ... stop.after(&mut done, set.len())?`.
+    #[inline]
+    pub fn after(&self, done: &mut usize, work: usize) -> Result<(), StopReason> {
+        let due = *done == 0 || *done >= WORK_PER_CHECK;
+        *done = if due { 0 } else { *done } + work.max(1);
+        if due { self.check() } else { Ok(()) }
+    }
+
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline
     }
@@ -131,6 +146,23 @@ impl StopCheck {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn after_checks_as_a_phase_starts_and_then_by_work_done() {
+        let past = StopCheck::new(Some(Instant::now() - Duration::from_millis(1)), None);
+        let mut done = 0;
+        assert_eq!(past.after(&mut done, 10), Err(StopReason::TimeLimit), "a fresh counter checks");
+        assert_eq!(done, 10);
+        // Then not before WORK_PER_CHECK units, then at once.
+        assert_eq!(past.after(&mut done, WORK_PER_CHECK - 11), Ok(()));
+        assert_eq!(past.after(&mut done, 1), Ok(()));
+        assert_eq!(past.after(&mut done, 5), Err(StopReason::TimeLimit));
+        assert_eq!(done, 5, "counted from the check");
+        // Work of 0 still counts, so that a loop of empty items checks too.
+        let mut done = 1;
+        let empties = (0..WORK_PER_CHECK).take_while(|_| past.after(&mut done, 0).is_ok()).count();
+        assert_eq!(empties, WORK_PER_CHECK - 1);
+    }
 
     #[test]
     fn a_set_flag_or_a_past_deadline_stops_and_says_why() {

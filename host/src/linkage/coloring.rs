@@ -509,12 +509,15 @@ impl Block<'_> {
         let mut var_used = vec![[0u64; W]; p.variables()];
         let mut sub_used = vec![[0u64; W]; p.len()];
         let mut later = Vec::new();
-        for (k, &i) in pending.iter().enumerate() {
-            self.stop.every(k, 4096)?;
+        let mut done = 0;
+        for &i in pending {
             let mut forbidden = [0u64; W];
             let members = c.members(i as usize);
             for &v in members {
                 let subs = p.dependent(v as usize);
+                // Sets of an FLT hold from one variable to all of them (a second per set at 10^6
+                // variables): the work is counted per variable.
+                self.stop.after(&mut done, W * subs.len())?;
                 if subs.is_empty() {
                     or_into(&mut forbidden, &var_used[v as usize]);
                 }

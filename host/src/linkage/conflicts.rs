@@ -211,9 +211,10 @@ impl<'a> Conflicts<'a> {
         let degrees = (0..self.len())
             .into_par_iter()
             .map_init(
-                || self.marks(),
-                |marks, i| {
-                    stop.every(i, 256)?;
+                || (self.marks(), 0),
+                |(marks, done), i| {
+                    // A set's conflicts take time in its variables' subfunctions' variables.
+                    stop.after(done, 16 * self.members(i).len())?;
                     let mut degree = 0u32;
                     self.for_each(i, marks, |_| degree += 1);
                     Ok(degree)
@@ -331,8 +332,9 @@ impl Conflicts<'_> {
                     };
                     let mut out = Vec::with_capacity(path.len());
                     let mut below = NONE;
-                    for (k, &i) in path.iter().rev().enumerate() {
-                        stop.every(k, 64)?;
+                    let mut done = 0;
+                    for &i in path.iter().rev() {
+                        stop.after(&mut done, fos.sets[i as usize].len())?;
                         // The variables of set i not in the set below it.
                         let skip = if below == NONE {
                             0..0
@@ -403,9 +405,10 @@ fn tree(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Option<(Vec<u32>, Vec<u
     // set being taken.
     let mut top = vec![NONE; l];
     let mut seen = vec![0u32; n];
-    for (k, &i) in by_size.iter().enumerate() {
-        stop.every(k, 4096)?;
+    let mut done = 0;
+    for &i in &by_size {
         let set = &fos.sets[i as usize];
+        stop.after(&mut done, set.len())?;
         for &v in set {
             let Some(t) = top.get(v as usize) else { return Ok(None) };
             if *t == NONE {
@@ -456,8 +459,9 @@ fn index(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Shape> {
     }
     let mut fill = offsets.clone();
     let mut sets = vec![0u32; total];
+    let mut done = 0;
     for (i, set) in fos.sets.iter().enumerate() {
-        stop.every(i, 4096)?;
+        stop.after(&mut done, set.len())?;
         for &v in set {
             sets[fill[v as usize]] = i as u32;
             fill[v as usize] += 1;

@@ -67,9 +67,9 @@ impl GroupLayout {
         let counts: Vec<u32> = (0..n)
             .into_par_iter()
             .map_init(
-                || vec![false; l],
-                |in_set, i| -> Result<u32, StopReason> {
-                    stop.every(i, 1024)?;
+                || (vec![false; l], 0),
+                |(in_set, done), i| -> Result<u32, StopReason> {
+                    stop.after(done, fos.sets[i].len())?;
                     let mut count = 0u32;
                     for_each_dependent(problem, &fos.sets[i], in_set, |_| count += 1);
                     Ok(count)
@@ -139,10 +139,10 @@ impl GroupLayout {
         work.into_par_iter().try_for_each_init(
             || vec![false; l],
             |in_set, (range, gv, gd)| -> Result<(), StopReason> {
-                let (mut v, mut d) = (0, 0);
-                for (k, &s) in slot_set[range].iter().enumerate() {
-                    stop.every(k, 1024)?;
+                let (mut v, mut d, mut done) = (0, 0, 0);
+                for &s in &slot_set[range] {
                     let set = &fos.sets[s as usize];
+                    stop.after(&mut done, set.len())?;
                     gv[v..v + set.len()].copy_from_slice(set);
                     v += set.len();
                     for_each_dependent(problem, set, in_set, |e| {
