@@ -17,7 +17,7 @@ use pgomea::backend::cuda::{CudaTuning, WholeGeneration};
 use pgomea::backend::{cpu, cuda};
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
-use pgomea::gomea::local_search::{AnnealSchedule, VariableColors};
+use pgomea::gomea::local_search::{AnnealSchedule, SearchCalls, VariableColors};
 use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageState, Stages};
 use pgomea::gomea::population::initial_population;
@@ -201,7 +201,47 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
             checks += 1;
         }
     }
+    if case.hybrid.local_search != LocalSearchMode::Off {
+        checks += check_search_calls(case, candidate, n, seed)?;
+    }
     Ok(checks)
+}
+
+/// The local search of a random population in calls of one sweep or round (every call of the
+/// descent only of the solutions whose descent goes on) on the candidate, both ways it can run on
+/// a GPU, against the CPU backend's search in one call; returns the number of checks.
+fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) -> Result<usize> {
+    let state = &random_state(case, n, seed ^ 0x5ea4c4);
+    let l = case.layout.variables;
+    let search = |per_call: u32| {
+        move |mut b: Stages<'_>| -> Result<StageState> {
+            b.set_state(state)?;
+            // O = P: a search from the parents' genotypes.
+            b.start_generation(&state.parents[..l], state.parent_fitness[0], &state.parent_fitness)?;
+            let mut calls = SearchCalls::new(3, case.hybrid.anneal_sweeps, per_call);
+            let mut descending = true;
+            while let Some(step) = calls.next(descending) {
+                (_, descending) = b.search_offspring(step, &StopCheck::never())?;
+            }
+            b.state()
+        }
+    };
+    let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
+    let reference = with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut search(u32::MAX))?;
+    let wholes: &[WholeGeneration] = match candidate {
+        Candidate::Cuda => &[WholeGeneration::Cooperative, WholeGeneration::Graph],
+        Candidate::Cpu { .. } => &[WholeGeneration::Cooperative],
+    };
+    for &whole in wholes {
+        let other = with_backend(case, Some(candidate), whole, placeholder.clone(), &mut search(1))?;
+        if let Some(what) = reference.first_difference(&other) {
+            return Err(Error::Cuda(format!(
+                "{}: local search in calls of one sweep or round ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
+                case.name
+            )));
+        }
+    }
+    Ok(wholes.len())
 }
 
 /// What one backend did, group by group.

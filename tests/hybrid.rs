@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use pgomea::backend::cpu;
 use pgomea::gomea::LocalSearchMode;
-use pgomea::gomea::local_search::{self, AnnealSchedule, SearchStep, VariableColors};
+use pgomea::gomea::local_search::{self, AnnealSchedule, SearchCalls, SearchStep, VariableColors};
 use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::parallel::{Hybrid, ParallelGomea};
 use pgomea::gomea::population::initial_population;
@@ -36,32 +36,124 @@ fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
     ]
 }
 
+/// One call of the host's sequential local search of genotype `x` (solution `i`, seed 5).
+fn search_call(
+    p: &dyn GrayBoxProblem,
+    (colors, schedule): (&VariableColors, &AnnealSchedule),
+    step: SearchStep,
+    i: u32,
+    x: &mut [u8],
+    stop: &StopCheck,
+) -> (i64, u64, bool) {
+    struct Search<'x>(
+        &'x dyn GrayBoxProblem,
+        (&'x VariableColors, &'x AnnealSchedule),
+        SearchStep,
+        u32,
+        &'x mut [u8],
+        &'x StopCheck,
+    );
+    impl KindVisitor for Search<'_> {
+        type Output = (i64, u64, bool);
+        fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64, bool) {
+            let Search(p, (colors, schedule), step, i, x, stop) = self;
+            // SAFETY: the kind of the problem, its colours, l genes.
+            unsafe { local_search::search_genotype(&kind, p.functions(), colors, schedule, 5, step, i, x, stop) }
+        }
+    }
+    p.functions().with_kind(Search(p, (colors, schedule), step, i, x, stop))
+}
+
 /// The host's sequential local search of one genotype (solution `i`, seed 5), every call of a
-/// search of `sweeps` annealing sweeps and the descent, of stream `stream`.
-fn search(
+/// search of `sweeps` annealing sweeps and the descent, of stream `stream`, in calls of
+/// `per_call` sweeps or rounds.
+fn search_in_calls(
     p: &dyn GrayBoxProblem,
     colors: &VariableColors,
     schedule: &AnnealSchedule,
     (sweeps, stream, i): (u32, u32, u32),
+    per_call: u32,
     x: &mut [u8],
 ) -> (i64, u64) {
-    struct Search<'x>(&'x dyn GrayBoxProblem, &'x VariableColors, &'x AnnealSchedule, SearchStep, u32, &'x mut [u8]);
-    impl KindVisitor for Search<'_> {
-        type Output = (i64, u64);
-        fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64) {
-            // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe {
-                local_search::search_genotype(&kind, self.0.functions(), self.1, self.2, 5, self.3, self.4, self.5)
+    let (mut gain, mut rounds) = (0, 0);
+    let mut calls = SearchCalls::new(stream, sweeps, per_call);
+    let mut descending = true;
+    while let Some(step) = calls.next(descending) {
+        let (g, r, d) = search_call(p, (colors, schedule), step, i, &mut *x, &StopCheck::never());
+        gain += g;
+        rounds += r;
+        descending = d;
+    }
+    (gain, rounds)
+}
+
+/// As [`search_in_calls`], in calls of one sweep or round.
+fn search(
+    p: &dyn GrayBoxProblem,
+    colors: &VariableColors,
+    schedule: &AnnealSchedule,
+    search: (u32, u32, u32),
+    x: &mut [u8],
+) -> (i64, u64) {
+    search_in_calls(p, colors, schedule, search, 1, x)
+}
+
+#[test]
+fn a_search_gives_the_same_genotype_however_it_is_split_into_calls() {
+    let mut rng = SplitMix64::new(17);
+    let never = StopCheck::never();
+    for p in problems() {
+        let colors = VariableColors::from_coloring(&variable_coloring(&*p, ColoringMethod::DSatur, &never).unwrap());
+        let schedule = AnnealSchedule::new(p.functions(), 9, &never).unwrap();
+        for sweeps in [0, 1, 37] {
+            let x: Vec<u8> = (0..p.variables()).map(|_| rng.coin() as u8).collect();
+            let results: Vec<_> = [1, 2, 5, 64, u32::MAX]
+                .into_iter()
+                .map(|per_call| {
+                    let mut y = x.clone();
+                    let r = search_in_calls(&*p, &colors, &schedule, (sweeps, 3, 1), per_call, &mut y);
+                    (y, r)
+                })
+                .collect();
+            // From a random genotype the descent takes several rounds, so that the calls really
+            // split it.
+            if sweeps == 0 {
+                assert!(results[0].1.1 > 2, "{}: {} rounds", p.name(), results[0].1.1);
+            }
+            for r in &results[1..] {
+                assert_eq!(r, &results[0], "{}, {sweeps} sweeps", p.name());
             }
         }
     }
-    let (mut gain, mut rounds) = (0, 0);
-    for step in SearchStep::calls(stream, sweeps) {
-        let (g, r) = p.functions().with_kind(Search(p, colors, schedule, step, i, &mut *x));
-        gain += g;
-        rounds += r;
+}
+
+#[test]
+fn a_stopped_search_ends_within_its_next_question_with_exact_fitness() {
+    // A search asks whether to go on every ASK_EVERY flips: stopped from the start, it flips
+    // only the first ASK_EVERY variables in colour order, in its first sweep or round.
+    let p = MaxCut::new(generate::torus(120, WeightRange { min: 1, max: 5 }, 6).unwrap()).unwrap();
+    let l = p.variables();
+    let every = pgomea_device::stage::ASK_EVERY as usize;
+    assert!(l > 3 * every);
+    let never = StopCheck::never();
+    let colors = VariableColors::from_coloring(&variable_coloring(&p, ColoringMethod::DSatur, &never).unwrap());
+    let schedule = AnnealSchedule::new(p.functions(), 2, &never).unwrap();
+    let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let stopped = StopCheck::new(None, Some(flag));
+    let mut rng = SplitMix64::new(3);
+    for step in [
+        SearchStep { stream: 0, sweeps: 10, from: 0, to: 10, descent_rounds: 0, resume: false },
+        SearchStep { stream: 0, sweeps: 0, from: 0, to: 0, descent_rounds: 50, resume: false },
+    ] {
+        let x: Vec<u8> = (0..l).map(|_| rng.coin() as u8).collect();
+        let mut y = x.clone();
+        let (gain, rounds, going_on) = search_call(&p, (&colors, &schedule), step, 0, &mut y, &stopped);
+        assert_eq!((rounds, going_on), (1, true), "{step:?}");
+        assert_eq!(p.evaluate(&y), p.evaluate(&x) + gain, "{step:?}");
+        let asked: std::collections::HashSet<u32> = colors.vars[..every].iter().copied().collect();
+        let changed: Vec<usize> = (0..l).filter(|&v| x[v] != y[v]).collect();
+        assert!(!changed.is_empty() && changed.iter().all(|&v| asked.contains(&(v as u32))), "{step:?}");
     }
-    (gain, rounds)
 }
 
 #[test]
@@ -141,13 +233,32 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         let population = initial_population(&*p, 24, 5, &mut run).unwrap();
         let mut expected = population.clone();
         let l = p.variables();
+        let mut expected_rounds = 0;
         for i in 0..24 {
-            let (gain, _) =
+            let (gain, rounds) =
                 search(&*p, &colors, &schedule, (sweeps, u32::MAX, i as u32), &mut expected.genes[i * l..(i + 1) * l]);
             expected.fitness[i] += gain;
+            expected_rounds += rounds;
         }
         let fitness = population.fitness.clone();
         let pool = Arc::new(cpu::thread_pool(Some(3)).unwrap());
+        // The backend's search in calls of one sweep or round (each call of the descent only
+        // of the solutions whose descent goes on).
+        let mut b = cpu::new_backend(&*p, layout.clone(), population.clone(), 5, pool.clone()).unwrap();
+        b.start_generation(population.solution(0), fitness[0], &fitness).unwrap();
+        let (mut calls, mut descending, mut descent_calls, mut rounds) =
+            (SearchCalls::new(u32::MAX, sweeps, 1), true, 0, 0);
+        while let Some(step) = calls.next(descending) {
+            descent_calls += (step.descent_rounds > 0) as u32;
+            let r;
+            (r, descending) = b.search_offspring(step, &never).unwrap();
+            rounds += r;
+        }
+        assert!(sweeps > 0 || descent_calls > 1, "{}", p.name());
+        // The solutions whose descent has ended sit out the later calls.
+        assert_eq!(rounds, expected_rounds, "{}", p.name());
+        let st = b.state().unwrap();
+        assert_eq!((st.offspring, st.fitness), (expected.genes.clone(), expected.fitness.clone()), "{}", p.name());
         let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool).unwrap();
         // The initial population's search is stream u32::MAX, seed 5 (the backend's).
         let hybrid =
@@ -269,7 +380,8 @@ fn annealing_takes_worsening_flips_with_the_metropolis_probability() {
     // Temperatures fall: the scales (1 / T) grow.
     assert!(schedule.scales.windows(2).all(|w| w[0] < w[1]), "{:?}", schedule.scales);
     // A search of 512 sweeps spends two sweeps on each level.
-    let anneal = schedule.anneal(11, SearchStep { stream: 2, sweeps: 512, from: 0, to: 512, descend: true });
+    let anneal =
+        schedule.anneal(11, SearchStep { stream: 2, sweeps: 512, from: 0, to: 512, descent_rounds: 1, resume: false });
     for k in [0u32, 101, 300, 511] {
         let t = std::f64::consts::LOG2_E * 4294967296.0 / schedule.scales[k as usize / 2] as f64;
         for gain in [-1i64, -2, -3, -5, -8] {

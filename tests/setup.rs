@@ -101,9 +101,10 @@ fn every_set_up_phase_stops_at_a_flag_or_a_passed_deadline() {
 }
 
 /// How long after the flag a parallel run (CPU backend) ends when the flag comes during its
-/// set-up: the flag is set after growing delays (so that it lands in different phases: linkage
-/// model, colouring, variables' colouring and schedule, layout); the run must end within a second
-/// of it, with one evaluated solution when it was still setting up.
+/// set-up or after it: the flag is set after growing delays (so that it lands in different
+/// phases: linkage model, colouring, variables' colouring and schedule, layout, and then the
+/// first population's local search); the run must end within a second of it, with one evaluated
+/// solution when it was still setting up.
 fn measure_stop_latency(p: &dyn GrayBoxProblem) {
     let config = parallel(p);
     let t = Instant::now();
@@ -115,8 +116,8 @@ fn measure_stop_latency(p: &dyn GrayBoxProblem) {
     drop(model);
     println!("{}: model {:.2} s, with the layout {:.2} s", p.name(), built.as_secs_f64(), whole.as_secs_f64());
     let mut worst = Duration::ZERO;
-    for k in 1..=8 {
-        let delay = whole.mul_f64(k as f64 / 9.0);
+    for fraction in (1..=8).map(|k| k as f64 / 9.0).chain([1.5, 2.0]) {
+        let delay = whole.mul_f64(fraction);
         let flag = Arc::new(AtomicBool::new(false));
         let (outcome, latency) = std::thread::scope(|scope| {
             let worker = scope.spawn(|| {

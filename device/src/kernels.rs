@@ -172,16 +172,16 @@ unsafe fn search_round_ends(b: &Buffers, n: usize) {
     }
 }
 
-/// One call of the local search of every solution: its annealing sweeps, then (when asked for)
-/// rounds of the greedy descent over the colours, a grid barrier after each colour, until a round
-/// leaves no solution active. Every thread decides alike: the count of solutions still active
+/// One call of the local search of every solution: its annealing sweeps, then at most
+/// `descent_rounds` rounds of the greedy descent of the solutions marked active, over the
+/// colours, a grid barrier after each colour, until a round leaves no solution active. Every thread decides alike: the count of solutions still active
 /// after a round's end is read by all threads between two barriers, before any thread can change
 /// it again.
 ///
 /// # Safety
 ///
 /// As [`search_color`] for every colour, a cooperative launch, `a.buffers.barrier` and
-/// `a.buffers.search_counters` zero at launch, every solution marked active and none flipped.
+/// `a.buffers.search_counters` zero at launch, no solution marked flipped.
 #[inline(always)]
 unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
@@ -194,12 +194,10 @@ unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
                 barrier.sync();
             }
         }
-        if anneal.descend == 0 {
-            return;
-        }
-        // The greedy descent: rounds until a whole round flips nothing in any solution.
+        // The greedy descent: at most `descent_rounds` rounds, until a whole round flips nothing
+        // in any solution.
         let mut before = 0;
-        loop {
+        for _ in 0..anneal.descent_rounds {
             for c in 0..a.search.colors as usize {
                 search_color(a, c, None);
                 barrier.sync();
@@ -272,7 +270,7 @@ macro_rules! kernel_set {
                 }
             }
 
-            #[doc = concat!("One call of the colour-grouped local search of every solution of O (annealing sweeps, then the greedy descent to a local optimum), on a `", stringify!($kind), "` problem.")]
+            #[doc = concat!("One call of the colour-grouped local search of every solution of O (annealing sweeps, then rounds of the greedy descent towards a local optimum), on a `", stringify!($kind), "` problem.")]
             ///
             /// # Safety
             ///
@@ -281,8 +279,8 @@ macro_rules! kernel_set {
             /// - cooperative launch, one-dimensional blocks of a multiple of 32 threads, at most 1024;
             /// - `a` points to live population buffers, `a.search` to the colouring of this
             ///   problem's variables and their subfunctions; `a.buffers.barrier` and
-            ///   `a.buffers.search_counters` are zero, `search_active` is 1 and `search_flipped` 0
-            ///   for every solution.
+            ///   `a.buffers.search_counters` are zero, `search_flipped` is 0 for every solution,
+            ///   and `search_active` marks the solutions whose descent goes on.
             #[unsafe(export_name = kernel_name!(flip_search, $name))]
             pub unsafe extern "ptx-kernel" fn flip_search(a: GomArgs<$kind>) {
                 // SAFETY: the launch preconditions above.

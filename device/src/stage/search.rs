@@ -42,31 +42,46 @@ impl SearchArgs {
         unsafe { self.color_vars.read(self.color_offsets.read(c) as usize + k) }
     }
 
-    /// Calls `f` with every variable, colour after colour.
+    /// Calls `f` with every variable, colour after colour, asking `go_on` every
+    /// [`ASK_EVERY`] variables; returns false (at once) when it says no.
     ///
     /// # Safety
     ///
     /// The colour arrays are live and hold `colors + 1` offsets.
     #[inline(always)]
-    unsafe fn each_variable(&self, mut f: impl FnMut(u32)) {
+    unsafe fn each_variable(&self, go_on: &impl Fn() -> bool, mut f: impl FnMut(u32)) -> bool {
+        let mut since = 0;
         // SAFETY: the function's precondition.
         unsafe {
             for c in 0..self.colors as usize {
                 for t in self.color_offsets.read(c) as usize..self.color_offsets.read(c + 1) as usize {
                     f(self.color_vars.read(t));
+                    since += 1;
+                    if since == ASK_EVERY {
+                        since = 0;
+                        if !go_on() {
+                            return false;
+                        }
+                    }
                 }
             }
         }
+        true
     }
 }
+
+/// How many flips a host's search of one genotype tries between two questions whether to go on
+/// (a sweep of 10^7 variables takes seconds on a CPU core; a question reads the clock).
+pub const ASK_EVERY: u32 = 4096;
 
 /// The temperature levels of an annealing schedule, hottest first: a search of any number of
 /// sweeps walks through them (sweep k of `sweeps` is at level `k * LEVELS / sweeps`).
 pub const ANNEAL_LEVELS: usize = 256;
 
 /// An annealed local search: `sweeps` Metropolis sweeps over the colours, then the greedy
-/// descent. This call runs sweeps `from..to` and then, with `descend`, the descent (the host
-/// splits a long search into calls, watching its clock between them). In sweep k a flip that
+/// descent. This call runs sweeps `from..to` and then at most `descent_rounds` rounds of the
+/// descent (the host splits a long search into short calls, watching its clock between them; a
+/// solution's descent goes on over calls while it is marked active). In sweep k a flip that
 /// changes the fitness by `gain` is taken when `gain >= 0`, and when `gain < 0` with probability
 /// 2^(-|gain| * scale / 2^32), i.e. exp(gain / T), for the level's `scale` = 2^32 log2(e) / T.
 /// The power of two is computed in integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's
@@ -78,8 +93,8 @@ pub struct Anneal {
     pub sweeps: u32,
     pub from: u32,
     pub to: u32,
-    /// 1: the greedy descent after the sweeps.
-    pub descend: u32,
+    /// The rounds of the greedy descent after the sweeps, at most (0: none).
+    pub descent_rounds: u32,
     /// Which search this is (the host numbers them), so that every search draws its own numbers.
     pub stream: u32,
     pub seed: u64,
@@ -186,58 +201,81 @@ pub unsafe fn anneal_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32,
 }
 
 /// Local search of genotype `x` (of solution `solution`): the annealing sweeps `from..to` of
-/// `s.anneal`, then, with `descend`, rounds of [`try_flip`] over the colours in order until a
-/// round flips nothing (a local optimum: no single flip improves it). Returns the gain and the
-/// number of rounds and sweeps (each evaluates every variable's subfunctions once). The GPU's
-/// parallel version reaches the same genotype, since within a colour the flips (and their random
-/// numbers) are independent.
+/// `s.anneal`, then at most `descent_rounds` rounds of [`try_flip`] over the colours in order,
+/// until a round flips nothing (a local optimum: no single flip improves it). Returns the gain,
+/// the number of rounds and sweeps (each evaluates every variable's subfunctions once), and
+/// whether the descent goes on (its last round flipped a variable: a later call continues it).
+/// `go_on` is asked every [`ASK_EVERY`] flips: when it says no, the search ends there (the gain
+/// stays exact; the descent counts as going on).
+/// The descent's rounds and the sweeps' random numbers do not depend on how the host splits a
+/// search into calls. The GPU's parallel version reaches the same genotype, since within a
+/// colour the flips (and their random numbers) are independent.
 ///
 /// # Safety
 ///
 /// As [`try_flip`], for every variable of every colour.
 #[inline(always)]
-pub unsafe fn search_genotype<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, solution: u32) -> (i64, u64) {
+pub unsafe fn search_genotype<K: Kind>(
+    kind: &K,
+    s: &SearchArgs,
+    x: Ptr<u8>,
+    solution: u32,
+    go_on: &impl Fn() -> bool,
+) -> (i64, u64, bool) {
     let (mut gain, mut rounds) = (0, 0);
+    let mut descending = false;
     // SAFETY: the function's precondition; the colour arrays hold `colors + 1` offsets.
     unsafe {
         for k in s.anneal.from..s.anneal.to {
             rounds += 1;
-            s.each_variable(|v| gain += anneal_flip(kind, s, x, v, k, solution));
+            if !s.each_variable(go_on, |v| gain += anneal_flip(kind, s, x, v, k, solution)) {
+                return (gain, rounds, true);
+            }
         }
-        // The greedy descent, when asked for: rounds of improving flips until none improves.
-        if s.anneal.descend != 0 {
-            loop {
-                rounds += 1;
-                let mut flipped = false;
-                s.each_variable(|v| {
-                    let g = try_flip(kind, s, x, v);
-                    gain += g;
-                    flipped |= g > 0;
-                });
-                if !flipped {
-                    break;
-                }
+        // The greedy descent: rounds of improving flips until one improves nothing.
+        for _ in 0..s.anneal.descent_rounds {
+            rounds += 1;
+            descending = false;
+            let whole = s.each_variable(go_on, |v| {
+                let g = try_flip(kind, s, x, v);
+                gain += g;
+                descending |= g > 0;
+            });
+            if !whole {
+                return (gain, rounds, true);
+            }
+            if !descending {
+                break;
             }
         }
     }
-    (gain, rounds)
+    (gain, rounds, descending)
 }
 
-/// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does.
-/// Returns the number of rounds.
+/// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does. A
+/// call of the descent searches only the solutions marked active (`search_active`, set by the
+/// host at the descent's start) and marks those whose descent has ended; `go_on` as in
+/// [`search_genotype`]. Returns the number of rounds.
 ///
 /// # Safety
 ///
 /// The precondition of the stage steps ([`super::pair_step`]), and `a.search` describes
 /// `a.problem`.
 #[inline(always)]
-pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize) -> u64 {
-    // SAFETY: the function's precondition; only solution i's row and fitness are written.
+pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize, go_on: &impl Fn() -> bool) -> u64 {
+    let descent = a.search.anneal.descent_rounds != 0;
+    // SAFETY: the function's precondition; only solution i's row, fitness and mark are written.
     unsafe {
-        let (gain, rounds) =
-            search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), i as u32);
+        if descent && a.buffers.search_active.read(i) == 0 {
+            return 0;
+        }
+        let (gain, rounds, descending) =
+            search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), i as u32, go_on);
         if gain != 0 {
             a.buffers.fitness.write(i, a.buffers.fitness.read(i) + gain);
+        }
+        if descent {
+            a.buffers.search_active.write(i, descending as u8);
         }
         rounds
     }

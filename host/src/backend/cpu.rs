@@ -23,6 +23,7 @@ use crate::gomea::local_search::SearchStep;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageDevice, Stages};
 use crate::problem::{GrayBoxProblem, InHost, KindVisitor, bytes_of, bytes_of_mut};
+use crate::stop::StopCheck;
 
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
@@ -177,12 +178,15 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         Ok(false)
     }
 
-    fn search(&mut self, step: SearchStep) -> Result<u64> {
+    fn search(&mut self, step: SearchStep, stop: &StopCheck) -> Result<u64> {
         let mut a = self.args();
         a.search.anneal = step.anneal(self.seed, a.search.anneal);
+        // A solution's sweep or round takes seconds at 10^7 variables: the search asks the
+        // clock and the stop flag as it goes (a stopped search keeps what it reached).
+        let go_on = || stop.reason().is_none();
         // SAFETY: as in `pass`; `a.search` holds the layout's colours of this problem's
         // variables and the problem's incidence; each task searches only its own solution.
-        Ok(self.per_solution(|i| unsafe { search_solution(&a, i) }))
+        Ok(self.per_solution(|i| unsafe { search_solution(&a, i, &go_on) }))
     }
 
     fn mark_elitist(&mut self) -> Result<()> {

@@ -57,36 +57,91 @@ pub struct AnnealSchedule {
     pub table: Vec<u64>,
 }
 
-/// Sweeps of one call of an annealed search: the host checks its clock between calls.
-pub const SWEEPS_PER_CALL: u32 = 32;
+/// Subfunction evaluations that one call of a search spends at most: its sweeps or rounds times
+/// those of one sweep of every solution it searches. About 0.1-0.3 s on two CPU cores and a few
+/// milliseconds on a GPU, so that the host's clock, checked between calls, ends a run within a
+/// second of its limit. The calls depend only on the problem's and the population's sizes, so a
+/// run under an evaluation budget stays deterministic.
+pub const EVALUATIONS_PER_CALL: u64 = 1 << 25;
 
-/// One call of a local search: sweeps `from..to` of a search of `sweeps`, then the greedy descent
-/// if `descend`; `stream` numbers the search for its random numbers.
+/// The sweeps or rounds of one call of a search of `solutions` solutions at once whose sweep
+/// evaluates `per_sweep` subfunctions each ([`evaluations_per_round`]): at least one.
+pub fn per_call(per_sweep: u64, solutions: usize) -> u32 {
+    let sweep = per_sweep.saturating_mul(solutions as u64).max(1);
+    (EVALUATIONS_PER_CALL / sweep).clamp(1, u32::MAX as u64) as u32
+}
+
+/// One call of a local search: sweeps `from..to` of a search of `sweeps`, then at most
+/// `descent_rounds` rounds of the greedy descent; `resume` when it goes on with the descent of
+/// the call before (only the solutions whose descent has not ended take part); `stream` numbers
+/// the search for its random numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchStep {
     pub stream: u32,
     pub sweeps: u32,
     pub from: u32,
     pub to: u32,
-    pub descend: bool,
+    pub descent_rounds: u32,
+    pub resume: bool,
+}
+
+/// The calls of one whole search of `sweeps` annealing sweeps and then the greedy descent, each
+/// of `per_call` sweeps or rounds (the calls of the descent go on while a solution's descent
+/// does). The result of a search does not depend on `per_call`: a sweep's random numbers are
+/// counters of its number, and the descent is deterministic.
+///
+/// ```
+/// use pgomea::gomea::local_search::SearchCalls;
+/// let mut calls = SearchCalls::new(7, 10, 4);
+/// let mut descending = true;
+/// let mut steps = Vec::new();
+/// while let Some(step) = calls.next(descending) {
+///     steps.push((step.from, step.to, step.descent_rounds, step.resume));
+///     // Say the descent ends in its second call.
+///     descending = !step.resume;
+/// }
+/// assert_eq!(steps, [(0, 4, 0, false), (4, 8, 0, false), (8, 10, 0, false), (10, 10, 4, false), (10, 10, 4, true)]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SearchCalls {
+    stream: u32,
+    sweeps: u32,
+    per_call: u32,
+    last: Option<SearchStep>,
+}
+
+impl SearchCalls {
+    pub fn new(stream: u32, sweeps: u32, per_call: u32) -> Self {
+        SearchCalls { stream, sweeps, per_call: per_call.max(1), last: None }
+    }
+
+    /// The next call, if any; `descending` says whether the call before left a solution's
+    /// descent going on (read only after a call of the descent).
+    pub fn next(&mut self, descending: bool) -> Option<SearchStep> {
+        let (sweeps, per_call) = (self.sweeps, self.per_call);
+        let sweep_from = |from: u32| SearchStep {
+            stream: self.stream,
+            sweeps,
+            from,
+            to: from.saturating_add(per_call).min(sweeps),
+            descent_rounds: 0,
+            resume: false,
+        };
+        let descent = SearchStep { from: sweeps, to: sweeps, descent_rounds: per_call, ..sweep_from(sweeps) };
+        let next = match self.last {
+            None if sweeps == 0 => descent,
+            None => sweep_from(0),
+            Some(s) if s.descent_rounds == 0 && s.to < sweeps => sweep_from(s.to),
+            Some(s) if s.descent_rounds == 0 => descent,
+            Some(_) if descending => SearchStep { resume: true, ..descent },
+            Some(_) => return None,
+        };
+        self.last = Some(next);
+        Some(next)
+    }
 }
 
 impl SearchStep {
-    /// The calls of a whole search of `sweeps` sweeps: chunks of [`SWEEPS_PER_CALL`], then the
-    /// descent.
-    pub fn calls(stream: u32, sweeps: u32) -> impl Iterator<Item = SearchStep> {
-        let chunks = sweeps.div_ceil(SWEEPS_PER_CALL);
-        (0..chunks)
-            .map(move |c| SearchStep {
-                stream,
-                sweeps,
-                from: c * SWEEPS_PER_CALL,
-                to: ((c + 1) * SWEEPS_PER_CALL).min(sweeps),
-                descend: false,
-            })
-            .chain(std::iter::once(SearchStep { stream, sweeps, from: sweeps, to: sweeps, descend: true }))
-    }
-
     /// The device's annealing of this call, drawing from `seed`, with the schedule's levels and
     /// table where `placed` has them.
     pub fn anneal(self, seed: u64, placed: Anneal) -> Anneal {
@@ -94,7 +149,7 @@ impl SearchStep {
             sweeps: self.sweeps,
             from: self.from,
             to: self.to,
-            descend: self.descend as u32,
+            descent_rounds: self.descent_rounds,
             stream: self.stream,
             seed,
             ..placed
@@ -187,8 +242,10 @@ pub fn evaluations_per_round(f: &Subfunctions) -> u64 {
 }
 
 /// One call of the local search of `x` (the genotype of solution `solution`), colour after
-/// colour: the annealing sweeps and the greedy descent that `step` asks for, drawing from
-/// `seed`. Returns the gain in fitness and the number of sweeps and rounds.
+/// colour: the annealing sweeps and the rounds of the greedy descent that `step` asks for,
+/// drawing from `seed`, asking `stop` as it goes. Returns the gain in fitness, the number of
+/// sweeps and rounds, and whether the descent goes on (see
+/// `pgomea_device::stage::search_genotype`).
 ///
 /// # Safety
 ///
@@ -204,10 +261,11 @@ pub unsafe fn search_genotype<K: Kind>(
     step: SearchStep,
     solution: u32,
     x: &mut [u8],
-) -> (i64, u64) {
+    stop: &StopCheck,
+) -> (i64, u64, bool) {
     let Ok(mut args) = search_args(colors, f.incidence(), schedule, &mut InHost);
     args.anneal = step.anneal(seed, args.anneal);
     // SAFETY: the caller's precondition: the arrays describe the kind's problem, x holds l genes
     // and nothing else touches it; the schedule holds its levels and table.
-    unsafe { stage::search_genotype(kind, &args, Ptr::from_mut_slice(x), solution) }
+    unsafe { stage::search_genotype(kind, &args, Ptr::from_mut_slice(x), solution, &|| stop.reason().is_none()) }
 }

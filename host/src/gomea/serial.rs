@@ -13,7 +13,7 @@ use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
-use super::local_search::{AnnealSchedule, SearchStep, VariableColors};
+use super::local_search::{AnnealSchedule, SearchCalls, VariableColors, per_call};
 use super::run::Run;
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
@@ -132,17 +132,21 @@ fn search_solution<K: Kind>(
     let per_round = super::local_search::evaluations_per_round(f);
     // Call by call, the clock checked between them (a search cut short keeps what it reached).
     let mut gain = 0;
-    for step in SearchStep::calls(stream, ls.sweeps) {
+    let stop = run.stop_check().clone();
+    let mut calls = SearchCalls::new(stream, ls.sweeps, per_call(per_round, 1));
+    let mut descending = true;
+    while let Some(step) = calls.next(descending) {
         if run.should_stop() {
             break;
         }
         // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l
         // genes.
-        let (g, rounds) = unsafe {
-            super::local_search::search_genotype(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes)
+        let (g, rounds, d) = unsafe {
+            super::local_search::search_genotype(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes, &stop)
         };
         run.counter.add_subfunctions(rounds * per_round);
         gain += g;
+        descending = d;
     }
     if gain != 0 {
         *fitness += gain;

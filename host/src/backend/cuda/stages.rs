@@ -19,6 +19,7 @@ use crate::gomea::local_search::SearchStep;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageDevice, Stages};
 use crate::problem::bytes_of_mut;
+use crate::stop::StopCheck;
 
 /// A CUDA backend for a population, on `gpu`, with the arrays of `shared` (uploaded for this
 /// layout and problem), the random numbers of `seed` and the launch shapes of `tuning`.
@@ -312,9 +313,8 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         }
     }
 
-    fn search(&mut self, step: SearchStep) -> Result<u64> {
+    fn search(&mut self, step: SearchStep, _stop: &StopCheck) -> Result<u64> {
         self.base.search.anneal = step.anneal(self.base.seed, self.base.search.anneal);
-        self.fill(BUFFER.search_active.index(), 1)?;
         self.fill(BUFFER.search_flipped.index(), 0)?;
         self.fill(BUFFER.search_counters.index(), 0)?;
         if let Some(cfg) = self.search_grid {
@@ -330,19 +330,17 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
                 }
             }
             // The descent: rounds (every colour, then the round's end) until one leaves no
-            // solution active.
+            // solution active, at most `descent_rounds` of them.
             let mut before = 0;
-            if step.descend {
-                loop {
-                    for c in 0..=colors {
-                        self.launch_search_color(c, step.sweeps)?;
-                    }
-                    let now = self.search_counters()?[1];
-                    if now == before {
-                        break;
-                    }
-                    before = now;
+            for _ in 0..step.descent_rounds {
+                for c in 0..=colors {
+                    self.launch_search_color(c, step.sweeps)?;
                 }
+                let now = self.search_counters()?[1];
+                if now == before {
+                    break;
+                }
+                before = now;
             }
         }
         // The greedy rounds counted on the device, and every solution's annealing sweeps.

@@ -20,7 +20,7 @@ use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
 use self::layout::GroupLayout;
 pub use self::stages::{StageDevice, Stages};
 pub use self::state::StageState;
-use super::local_search::SearchStep;
+use super::local_search::{SearchCalls, per_call};
 use super::run::Run;
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
@@ -242,13 +242,16 @@ impl<'a> ParallelGomea<'a> {
     /// the generation, or `u32::MAX` for the initial population.
     fn search_offspring(&mut self, run: &mut Run, stream: u32) -> Result<()> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
-        // A long annealing runs call by call, the clock checked between them; a search the clock
-        // cuts short keeps what it reached (the fitness stays exact), without the descent.
-        for step in SearchStep::calls(stream, self.hybrid.anneal_sweeps) {
+        // Call by call, the clock checked between them; a search the clock cuts short keeps
+        // what it reached (the fitness stays exact).
+        let mut calls = SearchCalls::new(stream, self.hybrid.anneal_sweeps, per_call(per_round, self.n));
+        let mut descending = true;
+        while let Some(step) = calls.next(descending) {
             if run.should_stop() {
                 return Ok(());
             }
-            let rounds = self.backend.search_offspring(step)?;
+            let rounds;
+            (rounds, descending) = self.backend.search_offspring(step, run.stop_check())?;
             run.counter.add_subfunctions(rounds * per_round);
         }
         if run.verify {

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::gomea::Population;
 use crate::gomea::local_search::SearchStep;
 use crate::problem::{Plain, bytes_of, bytes_of_mut};
+use crate::stop::StopCheck;
 
 /// What a backend does for the stage schedule. A buffer is named by its index in the device
 /// crate's `BUFFERS` and handled as bytes; [`Stages`] checks every range before it asks.
@@ -37,9 +38,10 @@ pub trait StageDevice {
     /// if it cannot, and then the caller runs them group by group.
     fn run_all_groups(&mut self, forced: bool) -> Result<bool>;
     /// One call of the colour-grouped local search of every solution of O (the annealing sweeps
-    /// and the greedy descent `step` asks for); returns the sweeps and rounds, summed over the
-    /// solutions.
-    fn search(&mut self, step: SearchStep) -> Result<u64>;
+    /// and the rounds of the greedy descent `step` asks for, the descent of the solutions marked
+    /// in `search_active`); returns the sweeps and rounds, summed over the solutions. A device
+    /// that runs the solutions one by one skips those not begun when `stop` says so.
+    fn search(&mut self, step: SearchStep, stop: &StopCheck) -> Result<u64>;
     /// `is_elitist[i]` = whether `P[i]` equals `reference`.
     fn mark_elitist(&mut self) -> Result<()>;
     /// Forced Improvement's end: the solutions still marked active become copies of
@@ -195,10 +197,17 @@ impl<'a> Stages<'a> {
     }
 
     /// One call of the colour-grouped local search of every solution of O (the layout's
-    /// variable colours and annealing schedule): the annealing sweeps and the greedy descent
-    /// `step` asks for; returns the sweeps and rounds, summed over the solutions.
-    pub fn search_offspring(&mut self, step: SearchStep) -> Result<u64> {
-        self.device.search(step)
+    /// variable colours and annealing schedule): the annealing sweeps and the rounds of the
+    /// greedy descent `step` asks for. Returns the sweeps and rounds, summed over the solutions,
+    /// and whether some solution's descent goes on.
+    pub fn search_offspring(&mut self, step: SearchStep, stop: &StopCheck) -> Result<(u64, bool)> {
+        let descent = step.descent_rounds > 0;
+        if descent && !step.resume {
+            self.device.fill(BUFFER.search_active.index(), 1)?;
+        }
+        let rounds = self.device.search(step, stop)?;
+        let descending = descent && self.download_all(BUFFER.search_active)?.iter().any(|&a| a != 0);
+        Ok((rounds, descending))
     }
 
     /// P = O. Returns the fitness of every solution.
