@@ -15,9 +15,15 @@ each of the --at times (1, 10, 60 s by default) from its own record of improveme
   options; its clock starts when the process has read the instance (the GPU's opening and the
   linkage model's build count).
 
+An instance is a G-set graph's name (read from the data directory, with its best-known value)
+or the path of a graph file in the G-set format (e.g. a spin glass written by `pgomea generate
+torus --dims 3 --weights gaussian`; its `c optimum V` comment, when there is one, is the
+reference value).
+
 Usage (on the GPU machine; dimod and dwave-samplers installed from wheels):
   benchmarks/peers_maxcut.py --pgomea target/release/pgomea --data DIR --instances G22,G55 \
       --seeds 1,2,3 --time 60 --out OUT [--methods sa,paper,hybrid] [--sa-processes 16]
+  benchmarks/peers_maxcut.py ... --instances sg3d-L10.txt,sg3d-L22.txt  (files: no --data needed)
 
 Writes OUT/peers.json (every run with its record of improvements) and prints a table of the best
 cut at each time, per instance and method (median over seeds, and each seed), as a share of the
@@ -59,13 +65,28 @@ def variant_options(method):
 
 
 def read_gset(path):
+    """The vertices and edges (0-based) of a G-set file, and its `c optimum V` value if it states
+    one (comment lines start with `c`)."""
+    n, edges, optimum = None, [], None
     with open(path) as f:
-        n, m = map(int, f.readline().split())
-        edges = []
-        for _ in range(m):
-            i, j, w = f.readline().split()
-            edges.append((int(i) - 1, int(j) - 1, int(w)))
-    return n, edges
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            if parts[0] == "c":
+                if len(parts) == 3 and parts[1] == "optimum":
+                    optimum = int(parts[2])
+                continue
+            if n is None:
+                n = int(parts[0])
+            else:
+                i, j, w = parts
+                edges.append((int(i) - 1, int(j) - 1, int(w)))
+    return n, edges, optimum
+
+
+def is_file_instance(name):
+    return os.sep in name or name.endswith((".txt", ".gset", ".rud", ".mc"))
 
 
 def g_set_row(data, name):
@@ -125,11 +146,16 @@ def run_sa(n, edges, seconds, seed, processes):
 
 
 def run_pgomea(binary, data, name, variant, seconds, seed, out):
-    row = g_set_row(data, name)
-    if row is None:
-        raise SystemExit(f"{name}: not in {data}/best_known.csv as a G-set graph")
-    trace_file = os.path.join(out, f"trace-{name}-{variant}-{seed}.csv")
-    cmd = [binary, "run", "--instances-dir", data, "--set", row[0], "--name", name, "--algo", "parallel",
+    if is_file_instance(name):
+        where = ["--instance", name]
+    else:
+        row = g_set_row(data, name)
+        if row is None:
+            raise SystemExit(f"{name}: not in {data}/best_known.csv as a G-set graph")
+        where = ["--instances-dir", data, "--set", row[0], "--name", name]
+    label = os.path.splitext(os.path.basename(name))[0]
+    trace_file = os.path.join(out, f"trace-{label}-{variant}-{seed}.csv")
+    cmd = [binary, "run", *where, "--algo", "parallel",
            "--backend", "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
            "--json", "--quiet"] + variant_options(variant)
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -156,7 +182,7 @@ def best_at(trace, t):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pgomea", required=True)
-    ap.add_argument("--data", required=True, help="instance data directory (gset/, best_known.csv)")
+    ap.add_argument("--data", help="instance data directory (gset/, best_known.csv): for G-set names")
     ap.add_argument("--instances", default="G22,G55,G81")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--time", type=float, default=60.0)
@@ -169,8 +195,13 @@ def main():
     at = [float(x) for x in a.at.split(",")]
     runs = []
     for name in a.instances.split(","):
-        n, edges = read_gset(os.path.join(a.data, "gset", f"{name}.txt"))
-        bkv = best_known(a.data, name)
+        if is_file_instance(name):
+            n, edges, bkv = read_gset(name)
+        elif a.data is None:
+            raise SystemExit(f"{name}: a G-set name needs --data")
+        else:
+            n, edges, _ = read_gset(os.path.join(a.data, "gset", f"{name}.txt"))
+            bkv = best_known(a.data, name)
         for seed in [int(s) for s in a.seeds.split(",")]:
             for method in a.methods.split(","):
                 started = time.time()

@@ -71,7 +71,7 @@ def main():
     runs, totals = [], {}
     print(f"{machine_line()}; commit {git_commit()}; `{' '.join(sys.argv)}`", flush=True)
     for name in a.instances.split(","):
-        n, edges = read_gset(os.path.join(a.data, "gset", f"{name}.txt"))
+        n, edges, _ = read_gset(os.path.join(a.data, "gset", f"{name}.txt"))
         total = totals[name] = sum(w for _, _, w in edges)
         bkv = best_known(a.data, name)
         bqm = ising_model(n, edges)
