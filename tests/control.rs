@@ -112,3 +112,24 @@ fn the_control_stops_at_the_budget_and_the_target_like_the_default() {
         assert_eq!((o.best_fitness, &o.populations[..], o.generations), (first.best_fitness, &[16][..], 0));
     }
 }
+
+/// `anneal_growth`: population i anneals with `anneal_sweeps x anneal_growth^i` sweeps. The
+/// control with two populations, growth 2 against 1: the first population is the same, the
+/// second (32 solutions) anneals 48 sweeps more per solution, each sweep a round of local search
+/// (every variable's subfunctions once); only the greedy descents after the annealing may differ.
+#[test]
+fn each_population_anneals_growth_times_longer_than_the_one_before() {
+    let p = MaxCut::new(generate::random(150, 600, WeightRange { min: -3, max: 7 }, 1).unwrap()).unwrap();
+    let per_sweep = 32.0 * p.functions().entries() as f64 / p.functions().len() as f64;
+    for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+        let control = |growth| {
+            let options = RunOptions { anneal_growth: Some(growth), ..options(algorithm, true, 32, 48) };
+            solve(&p, &options, Limits::default())
+        };
+        let (same, doubled) = (control(1), control(2));
+        assert_eq!((same.config.anneal_growth, doubled.config.anneal_growth), (Some(1), Some(2)));
+        assert_eq!((&same.populations[..], &doubled.populations[..]), (&[16, 32][..], &[16, 32][..]));
+        let extra_sweeps = (doubled.evaluations - same.evaluations) / per_sweep;
+        assert!((44.0..52.0).contains(&extra_sweeps), "{algorithm:?}: {extra_sweeps} sweeps more, not about 48");
+    }
+}

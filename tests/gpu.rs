@@ -215,6 +215,8 @@ fn cuda_control_anneals_as_the_cpu_backend_and_runs_no_gom() {
             backend: Some(backend),
             local_search: Some(LocalSearchMode::Initial),
             anneal_sweeps: Some(96),
+            // Given, since the default differs by backend (2 on the GPU for Max-Cut, 1 on the CPU).
+            anneal_growth: Some(2),
             anneal_only: Some(true),
             max_population: Some(64),
             seed: Some(3),
@@ -224,6 +226,16 @@ fn cuda_control_anneals_as_the_cpu_backend_and_runs_no_gom() {
         solve_run(&p, &config, &mut Run::new(&p, Limits::default())).unwrap()
     };
     let (cuda, cpu) = (outcome(Backend::Cuda), outcome(Backend::Cpu));
+    // Max-Cut on the GPU doubles its annealing with every population by default.
+    let options = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cuda),
+        max_evaluations: Some(1e3),
+        ..RunOptions::default()
+    };
+    let config = options.resolve(&p, None).unwrap();
+    let default = solve_run(&p, &config, &mut Run::new(&p, config.limits())).unwrap();
+    assert_eq!((default.config.anneal_sweeps, default.config.anneal_growth), (Some(3000), Some(2)));
     assert!(cuda.backend.starts_with("cuda"), "{}", cuda.backend);
     assert_eq!(cuda.populations, [16, 32, 64]);
     assert_eq!((cuda.generations, cuda.gom_steps), (0, 0));

@@ -67,9 +67,8 @@ class Result:
 
 # The keyword arguments of `solve` that are run options, by the library's names (RunOptions).
 _OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
-            "anneal_sweeps", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims", "max_population",
-            "threads", "device_memory_limit", "cuda",
-            "anneal_only")
+            "anneal_sweeps", "anneal_growth", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims",
+            "max_population", "threads", "device_memory_limit", "cuda", "anneal_only")
 
 
 def solve(
@@ -84,6 +83,7 @@ def solve(
     fi: Optional[bool] = None,
     local_search: Optional[str] = None,
     anneal_sweeps: Optional[int] = None,
+    anneal_growth: Optional[int] = None,
     anneal_only: Optional[bool] = None,
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
@@ -113,6 +113,9 @@ def solve(
         coloring: ``welsh-powell``, ``dsatur`` or ``incidence``. fos_order: ``random`` or ``colored``.
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps.
+        anneal_growth: population ``i`` of the multi-start scheme anneals with
+            ``anneal_sweeps * anneal_growth**i`` sweeps (default 2 for Max-Cut, Ising and QUBO
+            models, else 1).
         anneal_only: the control: the same multi-start scheme and annealed local search of every
             new population, and no GOM generations (to measure what GOM adds).
         seed: the seed; a seed and an evaluation budget repeat a run exactly.

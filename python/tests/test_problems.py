@@ -249,6 +249,8 @@ def test_bad_options_raise_naming_the_option():
         ({"cuda": {"generation_block": 33}}, "generation_block"),
         ({"cuda": {"blocks": 1}}, "cuda: unknown field"),
         ({"anneal_only": True, "local_search": "off"}, "anneal_only"),
+        ({"anneal_growth": 0}, "anneal_growth"),
+        ({"anneal_growth": 2, "local_search": "off"}, "anneal_growth"),
     ]:
         with pytest.raises(Error, match=says):
             pgomea.solve(p, **kwargs)
@@ -259,6 +261,10 @@ def test_bad_options_raise_naming_the_option():
     with pytest.raises(TypeError):
         pgomea.solve("graph.txt")
     assert pgomea.solve(p, fi=False, max_evaluations=10).config["forced_improvement"] is False
+    # Max-Cut doubles its annealing with every population by default on the GPU only; an explicit
+    # growth is kept.
+    assert pgomea.solve(p, backend="cpu", algorithm="parallel", max_evaluations=10).config["anneal_growth"] == 1
+    assert pgomea.solve(p, anneal_growth=2, max_evaluations=10).config["anneal_growth"] == 2
 
 
 def test_on_improvement_hears_every_improvement_and_its_exception_stops_the_run():

@@ -171,6 +171,9 @@ pub struct RunOptions {
     pub forced_improvement: Option<bool>,
     pub local_search: Option<LocalSearchMode>,
     pub anneal_sweeps: Option<u32>,
+    /// The factor by which each new population's annealing is longer than the one before (see
+    /// [`RunConfig::anneal_growth`]).
+    pub anneal_growth: Option<u32>,
     /// The control of the hybrid: the same multi-start scheme and annealed local search of every
     /// new population, and no GOM generation (see [`RunConfig::anneal_only`]).
     pub anneal_only: Option<bool>,
@@ -227,6 +230,14 @@ pub struct RunConfig {
     /// until the run knows its backend: then [`default_anneal_sweeps`] of it (the outcome's
     /// configuration has the number).
     pub anneal_sweeps: Option<u32>,
+    /// Population `i` of the multi-start scheme anneals with `anneal_sweeps x anneal_growth^i`
+    /// sweeps ([`RunConfig::anneal_sweeps_of`]): 1 keeps every population's annealing the same;
+    /// 2 doubles it with every population, as a multi-start annealer doubles the sweeps of its
+    /// restarts, so that a long run gets long anneals and a short one its short first ones.
+    /// `None` until the run knows its backend: then [`default_anneal_growth`] (the outcome's
+    /// configuration has the number; one stored before the option reads as 1).
+    #[serde(default = "one")]
+    pub anneal_growth: Option<u32>,
     /// The control of the hybrid (no GOM): every population of the multi-start scheme is
     /// initialised and annealed (its local search), its best offered, and then terminated,
     /// before any generation (GOM, Forced Improvement); the scheme goes on with the next larger
@@ -303,6 +314,26 @@ pub fn default_anneal_sweeps(backend: Backend) -> u32 {
     }
 }
 
+/// The annealing growth by default (see [`RunConfig::anneal_growth`]): 2 for the pairwise kind
+/// (Max-Cut, and Ising and QUBO models through it) on the GPU when new populations are annealed,
+/// else 1. Measured (benchmarks/RESULTS.md, section 19): on the GPU, doubling the annealing with
+/// every population lifted 3D spin glasses by 0.1-0.8 % at 10 s and 60 s (from behind simulated
+/// annealing on 16 processes at 60 s to ahead of it), equalled or improved G22, G55 and G60 at
+/// 10 s, and cost at most 0.03 % on G81 at 10 s (0.03-0.07 % at 60 s). On the dev machine's two
+/// cores, where a 10 s run makes three populations, it cost 0.2 % on G81: the CPU keeps 1 until
+/// measured on more cores. The other kinds keep 1: on traps the annealing already slows GOM
+/// down (section 15).
+pub fn default_anneal_growth(
+    problem: &dyn GrayBoxProblem,
+    backend: Backend,
+    local_search: LocalSearchMode,
+    anneal_sweeps: u32,
+) -> u32 {
+    let pairwise = matches!(problem.functions().arrays(), crate::problem::KindArrays::Pairwise { .. });
+    let annealed = local_search != LocalSearchMode::Off && anneal_sweeps > 0;
+    if pairwise && annealed && backend == Backend::Cuda { 2 } else { 1 }
+}
+
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three
 /// copies, as parallel GOM keeps) fit in a quarter of the memory available to the process.
 pub fn default_population_cap(l: usize, n_base: usize) -> usize {
@@ -314,6 +345,14 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
     }
     n
 }
+
+fn one() -> Option<u32> {
+    Some(1)
+}
+
+/// The largest `anneal_growth` accepted: beyond it the third population would already anneal for
+/// longer than any run lasts.
+pub const MAX_ANNEAL_GROWTH: u32 = 1024;
 
 /// An option's value refused: `name` is the option's field name (the faces spell it their way).
 fn invalid(name: &'static str, message: impl Into<String>) -> Error {
@@ -376,6 +415,30 @@ fn check_anneal_only(
         return Err(invalid(
             "anneal_only",
             format!("{why}: Forced Improvement, a part of the generations, cannot be on (leave it out or off)"),
+        ));
+    }
+    Ok(())
+}
+
+/// `anneal_growth` is at least 1 and at most [`MAX_ANNEAL_GROWTH`], and above 1 only where there
+/// is an annealing to grow (a local search of new populations, with sweeps).
+fn check_anneal_growth(growth: u32, local_search: LocalSearchMode, anneal_sweeps: Option<u32>) -> Result<()> {
+    if !(1..=MAX_ANNEAL_GROWTH).contains(&growth) {
+        return Err(invalid(
+            "anneal_growth",
+            format!("{growth}: from 1 (the same annealing for every population) to {MAX_ANNEAL_GROWTH}"),
+        ));
+    }
+    if growth > 1 && local_search == LocalSearchMode::Off {
+        return Err(invalid(
+            "anneal_growth",
+            format!("{growth}: there is no annealing to grow with the local search off"),
+        ));
+    }
+    if growth > 1 && anneal_sweeps == Some(0) {
+        return Err(invalid(
+            "anneal_growth",
+            format!("{growth}: there is no annealing to grow with 0 annealing sweeps"),
         ));
     }
     Ok(())
@@ -478,6 +541,9 @@ impl RunOptions {
         if anneal_only {
             check_anneal_only(local_search, self.anneal_sweeps, forced_improvement)?;
         }
+        if let Some(growth) = self.anneal_growth {
+            check_anneal_growth(growth, local_search, self.anneal_sweeps)?;
+        }
         Ok(RunConfig {
             algorithm,
             backend,
@@ -487,6 +553,7 @@ impl RunOptions {
             forced_improvement,
             local_search,
             anneal_sweeps: self.anneal_sweeps,
+            anneal_growth: self.anneal_growth,
             anneal_only,
             seed: self.seed.unwrap_or(1),
             time_limit,
@@ -512,6 +579,24 @@ impl RunConfig {
             evaluations: self.max_evaluations,
             target: self.target,
         }
+    }
+
+    /// The annealing sweeps of population `index` of the multi-start scheme (0 from 0):
+    /// `anneal_sweeps x anneal_growth^index`, at most `u32::MAX` (the clock still ends it).
+    ///
+    /// ```
+    /// use pgomea::solve::RunOptions;
+    /// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
+    /// let options = RunOptions { anneal_sweeps: Some(3000), anneal_growth: Some(2), ..RunOptions::default() };
+    /// let config = options.resolve(&problem, None)?;
+    /// assert_eq!([0, 1, 4].map(|i| config.anneal_sweeps_of(i)), [3000, 6000, 48000]);
+    /// assert_eq!(config.anneal_sweeps_of(40), u32::MAX);
+    /// # Ok::<(), pgomea::Error>(())
+    /// ```
+    pub fn anneal_sweeps_of(&self, index: usize) -> u32 {
+        let growth =
+            u64::from(self.anneal_growth.unwrap_or(1)).saturating_pow(u32::try_from(index).unwrap_or(u32::MAX));
+        u64::from(self.anneal_sweeps.unwrap_or(0)).saturating_mul(growth).min(u64::from(u32::MAX)) as u32
     }
 
     /// The multi-start scheme's settings.
@@ -677,6 +762,18 @@ mod tests {
                 "anneal_only",
                 "Forced Improvement",
             ),
+            (RunOptions { anneal_growth: Some(0), ..Default::default() }, "anneal_growth", "from 1"),
+            (RunOptions { anneal_growth: Some(MAX_ANNEAL_GROWTH + 1), ..Default::default() }, "anneal_growth", "1024"),
+            (
+                RunOptions { anneal_growth: Some(2), local_search: Some(LocalSearchMode::Off), ..Default::default() },
+                "anneal_growth",
+                "local search off",
+            ),
+            (
+                RunOptions { anneal_growth: Some(2), anneal_sweeps: Some(0), ..Default::default() },
+                "anneal_growth",
+                "0 annealing",
+            ),
         ];
         for (options, name, says) in bad {
             match options.resolve(&problem(), None) {
@@ -713,6 +810,27 @@ mod tests {
             old.as_object_mut().unwrap().remove("anneal_only");
             assert!(!serde_json::from_value::<RunConfig>(old).unwrap().anneal_only);
         }
+    }
+
+    #[test]
+    fn the_annealing_grows_by_default_for_pairwise_problems_on_the_gpu_only() {
+        let graph = problem();
+        let traps = crate::problem::trap::concatenated(5, 4, 1, true).unwrap();
+        let initial = LocalSearchMode::Initial;
+        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 3000), 2);
+        assert_eq!(default_anneal_growth(&graph, Backend::Cpu, initial, 1000), 1);
+        assert_eq!(default_anneal_growth(&traps, Backend::Cuda, initial, 3000), 1);
+        // Nothing to grow: 1, not a refusal.
+        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, LocalSearchMode::Off, 3000), 1);
+        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 0), 1);
+        // Given, it is kept; left out, the run decides it with its backend.
+        let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
+        assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));
+        assert_eq!(RunOptions::default().resolve(&graph, None).unwrap().anneal_growth, None);
+        // A configuration stored before the option ran with the same annealing for every population.
+        let mut old = serde_json::to_value(RunOptions::default().resolve(&graph, None).unwrap()).unwrap();
+        old.as_object_mut().unwrap().remove("anneal_growth");
+        assert_eq!(serde_json::from_value::<RunConfig>(old).unwrap().anneal_growth, Some(1));
     }
 
     #[test]

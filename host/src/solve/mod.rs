@@ -26,8 +26,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use self::config::default_anneal_sweeps;
 pub use self::config::{Algorithm, Backend, FosOrderKind, RunConfig, RunOptions, Target};
+use self::config::{default_anneal_growth, default_anneal_sweeps};
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
@@ -318,6 +318,7 @@ fn set_up<'a>(
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
             effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)));
+            decide_anneal_growth(problem, config, effective, Backend::Cpu);
             let (name, ims) = serial_ims(problem, effective, &model)?;
             (name, ims, None)
         }
@@ -338,6 +339,7 @@ fn set_up<'a>(
             }
             let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
             effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(on)));
+            decide_anneal_growth(problem, config, effective, on);
             run.stop_check().check()?;
             let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
             (name, ims, gpu)
@@ -345,6 +347,15 @@ fn set_up<'a>(
     };
     run.stop_check().check()?;
     Ok(Setup { ims, backend: backend_name, fos_sets, colors, device })
+}
+
+/// `effective.anneal_growth`: the one asked for, or the default for `problem` on `backend` (the
+/// sweeps decided first).
+fn decide_anneal_growth(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
+    let sweeps = effective.anneal_sweeps.unwrap_or(0);
+    effective.anneal_growth = Some(
+        config.anneal_growth.unwrap_or_else(|| default_anneal_growth(problem, backend, config.local_search, sweeps)),
+    );
 }
 
 /// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with
@@ -547,9 +558,15 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
     let seed = config.seed;
     // Population and offspring, their fitness, the FI counters.
     let per_solution = 2 * problem.variables() as u128 + 24;
+    let scheme = config.clone();
     let factory = move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
         fits_in_memory(size, per_solution)?;
-        Ok(serial::new_engine(serial.clone(), problem, size, population_seed(seed, index), run))
+        // Population `index`'s annealing grows with the index.
+        let mut serial = serial.clone();
+        if let Some(search) = &mut serial.local_search {
+            search.sweeps = scheme.anneal_sweeps_of(index);
+        }
+        Ok(serial::new_engine(serial, problem, size, population_seed(seed, index), run))
     };
     Ok(("cpu (serial)".to_string(), Ims::new(config.ims(), Box::new(factory))?))
 }
@@ -570,10 +587,14 @@ fn parallel_ims<'a>(
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
-    let hybrid = Hybrid {
-        forced_improvement: config.forced_improvement,
-        local_search: config.local_search,
-        anneal_sweeps: config.anneal_sweeps.unwrap_or(0),
+    // Population `index`'s hybrid parts: its annealing grows with the index.
+    let hybrid = {
+        let config = config.clone();
+        move |index: usize| Hybrid {
+            forced_improvement: config.forced_improvement,
+            local_search: config.local_search,
+            anneal_sweeps: config.anneal_sweeps_of(index),
+        }
     };
     // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),
     // fitness, and a row of donors, deltas, masks and subfunction differences per solution.
@@ -593,7 +614,9 @@ fn parallel_ims<'a>(
                     let fitness = population.fitness.clone();
                     let backend =
                         cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, &tuning)?;
-                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
+                    Ok(Some(Box::new(
+                        ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid(index), run)?,
+                    )))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
         }
@@ -607,7 +630,9 @@ fn parallel_ims<'a>(
                     let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
                     let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone())?;
-                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
+                    Ok(Some(Box::new(
+                        ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid(index), run)?,
+                    )))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
         }
