@@ -317,8 +317,7 @@ fn set_up<'a>(
     let (fos_sets, colors) = (model.fos.sets.len(), model.groups.as_ref().map(|g| g.len()));
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
-            effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)));
-            decide_anneal_growth(problem, config, effective, Backend::Cpu);
+            decide_annealing(problem, config, effective, Backend::Cpu);
             let (name, ims) = serial_ims(problem, effective, &model)?;
             (name, ims, None)
         }
@@ -338,8 +337,7 @@ fn set_up<'a>(
                 gpu.reset_memory_peak()?;
             }
             let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
-            effective.anneal_sweeps = Some(config.anneal_sweeps.unwrap_or(default_anneal_sweeps(on)));
-            decide_anneal_growth(problem, config, effective, on);
+            decide_annealing(problem, config, effective, on);
             run.stop_check().check()?;
             let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
             (name, ims, gpu)
@@ -349,10 +347,11 @@ fn set_up<'a>(
     Ok(Setup { ims, backend: backend_name, fos_sets, colors, device })
 }
 
-/// `effective.anneal_growth`: the one asked for, or the default for `problem` on `backend` (the
-/// sweeps decided first).
-fn decide_anneal_growth(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
-    let sweeps = effective.anneal_sweeps.unwrap_or(0);
+/// `effective`'s annealing sweeps and their growth: those asked for, or the defaults for
+/// `problem` on `backend`, the one place where a run's annealing is decided.
+fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
+    let sweeps = config.anneal_sweeps.unwrap_or(default_anneal_sweeps(backend));
+    effective.anneal_sweeps = Some(sweeps);
     effective.anneal_growth = Some(
         config.anneal_growth.unwrap_or_else(|| default_anneal_growth(problem, backend, config.local_search, sweeps)),
     );
@@ -536,7 +535,7 @@ fn fits_in_memory(size: usize, per_solution: u128) -> Result<()> {
         .map_err(|e| Error::OutOfMemory { population_size: size, message: e.to_string() })
 }
 
-/// The multi-start scheme over serial GOMEA (`config.anneal_sweeps` decided).
+/// The multi-start scheme over serial GOMEA (`config`'s annealing decided).
 fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &Model) -> Result<(String, Ims<'a>)> {
     let serial = SerialConfig {
         forced_improvement: config.forced_improvement,
@@ -552,7 +551,8 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
             mode: config.local_search,
             colors,
             anneal: model.anneal.clone(),
-            sweeps: config.anneal_sweeps.unwrap_or(default_anneal_sweeps(Backend::Cpu)),
+            // Each population's own, set by the factory below.
+            sweeps: config.anneal_sweeps_of(0),
         }),
     };
     let seed = config.seed;
@@ -572,7 +572,7 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
 }
 
 /// The multi-start scheme over parallel GOMEA: on `gpu` if one is given (opened by the caller),
-/// else on the CPU backend (`config.anneal_sweeps` decided).
+/// else on the CPU backend (`config`'s annealing decided).
 fn parallel_ims<'a>(
     problem: &'a dyn GrayBoxProblem,
     config: &RunConfig,
