@@ -22,14 +22,13 @@
 //! (decreasing similarity); the root (the set of all variables) is left out, as in the classic
 //! linkage tree, so a tree over a connected graph has 2l - 2 sets (l = 1: the one singleton).
 //! Every random choice (tie breaks, the similarity-0 merges) comes from the caller's seeded
-//! [`SplitMix64`], so a seed fixes the model.
+//! [`SplitMix64`], so a seed fixes the model, whatever the number of threads that builds it.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
-use pgomea_device::rng::SplitMix64;
+use pgomea_device::rng::{SplitMix64, mix64};
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -181,27 +180,32 @@ impl Fos {
     /// The fixed linkage tree (FLT) of `problem`, or the bounded one (BFLT) when `max_set_size`
     /// is `Some(k)`: see the module documentation.
     ///
-    /// Sparse UPGMA over the pairs of clusters joined by a nonzero similarity: each live cluster
-    /// keeps a list of its linked clusters (sorted by id) with the summed linkage weight between
-    /// them and the pair's random tie-break key, drawn when the pair is made; the pair merged next
-    /// is the largest by (exact average similarity, key). Each cluster remembers its own best
-    /// pair, and a max-heap holds at least the best pair of every live cluster (entries of merged
-    /// clusters are dropped when they come up), so the heap's first live entry is the best pair
-    /// overall. A merge walks the two merged lists once, makes the new cluster's pairs and offers
-    /// each to the linked cluster's best; only a cluster whose best pair died with the merge scans
-    /// its own list again. Time: the summed list lengths of the merged and re-scanned clusters
-    /// plus the total size of the sets, and O(log) per merge for the heap; memory
-    /// O(l + pairs + total set size), never an l x l table.
+    /// Sparse UPGMA over the pairs of clusters joined by a nonzero similarity, in rounds: each
+    /// live cluster keeps the list of its linked clusters (the summed linkage weight between them,
+    /// their size) and its best pair, the largest by (exact average similarity, tie key, the
+    /// clusters' smallest variables). Every pair that is the best of both its clusters merges in
+    /// the round; then the merged clusters and their neighbours, and only they, rebuild their
+    /// lists and best pairs, in parallel. Because average linkage is reducible and the tie key of
+    /// a pair is a hash of the seed and the two clusters' smallest variables (a merged cluster's
+    /// smallest variable is one of its parts'), such a pair is merged by greedy UPGMA too, and the
+    /// rounds give greedy's tree for any number of threads; the merges are listed in greedy's
+    /// order (decreasing (similarity, key)). Ties are broken at random (by the keys) as before,
+    /// but not by the same draws as the sequential builder this replaced (a key drawn when a pair
+    /// was made): trees where no two pairs tie are the same, set for set (tested).
+    ///
+    /// Time: the summed lengths of the lists rebuilt, O(log) each for a sort, over the rounds,
+    /// plus the total size of the sets (one layout of the variables, then every set copied and
+    /// sorted in parallel); memory O(l + linked pairs + total set size), never an l x l table.
     ///
     /// With no bound, once no linked pair remains, random pairs of the remaining clusters are
     /// merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
     /// pairs that would exceed k are never merged and the build stops when no allowed linked pair
     /// remains. The root (the set of all l variables) is never listed.
     ///
-    /// Checks `stop` every few merges, and fails, rather than exhausting memory, when the sets
-    /// and the lists outgrow three quarters of the memory available at the start: a variable
-    /// linked to very many others (a star) makes a caterpillar tree, l^2 / 2 set entries, and
-    /// re-lists its neighbours at every merge.
+    /// Checks `stop` every round and every few thousand clusters within one, and fails, rather
+    /// than exhausting memory, when the sets and the lists outgrow three quarters of the memory
+    /// available at the start: a variable linked to very many others (a star) makes a
+    /// caterpillar tree, l^2 / 2 set entries, and re-lists its neighbours at every merge.
     pub fn fixed_linkage_tree(
         problem: &dyn GrayBoxProblem,
         max_set_size: Option<usize>,
@@ -220,7 +224,7 @@ impl Fos {
         budget: u128,
         stop: &StopCheck,
     ) -> Result<Fos, Error> {
-        linkage_tree(problem, max_set_size, rng, budget, stop, PairQueue::HOT)
+        linkage_tree(problem, max_set_size, rng, budget, stop, PARALLEL_FROM)
     }
 
     /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
@@ -264,69 +268,6 @@ impl Fos {
         }
         Fos { sets }
     }
-}
-
-/// [`Fos::fixed_linkage_tree_within`] with refills of `hot` pairs for the queue's heap.
-fn linkage_tree(
-    problem: &dyn GrayBoxProblem,
-    max_set_size: Option<usize>,
-    rng: &mut SplitMix64,
-    budget: u128,
-    stop: &StopCheck,
-    hot: usize,
-) -> Result<Fos, Error> {
-    let l = problem.variables();
-    let bound = max_set_size.unwrap_or(usize::MAX).max(1);
-    if l <= 1 || bound == 1 {
-        return Ok(Fos::univariate(l));
-    }
-    let too_large = |bytes: u128| {
-        Error::usage(format!(
-            "the fixed linkage tree of {} would need more than {} of memory (some variable is linked to \
-             very many others, as in a star): use --linkage bflt:K (e.g. bflt:100) or univariate",
-            problem.name(),
-            crate::problem::memory::human(bytes)
-        ))
-    };
-    // Per cluster (up to 2l): its set, list, best pair, liveness; the pairs of the variables.
-    let pairs_bound: u128 = (0..problem.subfunctions())
-        .map(|s| {
-            let k = problem.subfunction_variables(s).len() as u128;
-            if problem.linkage_weight(s) == 0 { 0 } else { k * k.saturating_sub(1) }
-        })
-        .sum();
-    let first = 2 * l as u128 * (24 + 24 + 4 + LINK_BYTES + CANDIDATE_BYTES + 1) + LINK_BYTES * pairs_bound;
-    if first > budget {
-        return Err(too_large(first));
-    }
-    crate::problem::memory::ensure(first, &format!("the fixed linkage tree of {}", problem.name()))?;
-    let mut tree = SparseUpgma::new(problem, hot, rng, stop)?;
-    tree.merge_linked(bound, rng, budget, stop).map_err(|e| e.into_error(&too_large))?;
-    let SparseUpgma { mut sets, alive, mut set_entries, .. } = tree;
-    if max_set_size.is_none() {
-        // No linked pair left: merge random pairs (UPGMA, similarity 0 everywhere, random tie
-        // breaks) until one cluster remains.
-        let mut rest: Vec<usize> = (0..sets.len()).filter(|&c| alive[c]).collect();
-        while rest.len() > 1 {
-            stop.every(rest.len(), 64)?;
-            if 4 * set_entries > budget {
-                return Err(too_large(4 * set_entries));
-            }
-            let i = rng.index(rest.len());
-            let a = rest.swap_remove(i);
-            let j = rng.index(rest.len());
-            let b = rest.swap_remove(j);
-            let members = union_sorted(&sets[a], &sets[b]);
-            set_entries += members.len() as u128;
-            rest.push(sets.len());
-            sets.push(members);
-        }
-    }
-    // The root is the last merge, when there is one.
-    if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
-        sets.pop();
-    }
-    Ok(Fos { sets })
 }
 
 /// UPGMA (average linkage, largest similarity first) over a dense symmetric l x l similarity
@@ -416,8 +357,153 @@ fn upgma_nn_chain(mut s: Vec<f32>, l: usize, rng: &mut SplitMix64) -> Vec<(f32, 
     merges
 }
 
-/// A candidate merge of the FLT: clusters a and b with `sum` of |w| between them over `pairs`
-/// = |a||b| variable pairs; `key` is a random tie break.
+/// Rounds of merges with fewer clusters to look at than this run on the calling thread: late in
+/// a tree a round has a handful, and rayon's hand-off would cost more than the work.
+const PARALLEL_FROM: usize = 2048;
+
+/// [`Fos::fixed_linkage_tree_within`], handling rounds of fewer than `parallel_from` clusters on
+/// the calling thread (tests pass 1 to run every round on rayon's pool).
+fn linkage_tree(
+    problem: &dyn GrayBoxProblem,
+    max_set_size: Option<usize>,
+    rng: &mut SplitMix64,
+    budget: u128,
+    stop: &StopCheck,
+    parallel_from: usize,
+) -> Result<Fos, Error> {
+    let l = problem.variables();
+    let bound = max_set_size.unwrap_or(usize::MAX).max(1);
+    if l <= 1 || bound == 1 {
+        return Ok(Fos::univariate(l));
+    }
+    let too_large = |bytes: u128| {
+        Error::usage(format!(
+            "the fixed linkage tree of {} would need more than {} of memory (some variable is linked to \
+             very many others, as in a star): use --linkage bflt:K (e.g. bflt:100) or univariate",
+            problem.name(),
+            crate::problem::memory::human(bytes)
+        ))
+    };
+    // Per variable: its cluster's list header, best pair, size, node and liveness, a mate and one
+    // merge record; the links of the variables.
+    let pairs_bound: u128 = (0..problem.subfunctions())
+        .map(|s| {
+            let k = problem.subfunction_variables(s).len() as u128;
+            if problem.linkage_weight(s) == 0 { 0 } else { k * k.saturating_sub(1) }
+        })
+        .sum();
+    let first = l as u128 * PER_VARIABLE_BYTES + LINK_BYTES * pairs_bound;
+    if first > budget {
+        return Err(too_large(first));
+    }
+    crate::problem::memory::ensure(first, &format!("the fixed linkage tree of {}", problem.name()))?;
+    let keys = TieKeys(rng.next_u64());
+    let mut upgma = MutualPairs::new(problem, bound, keys, parallel_from, stop)?;
+    upgma.merge_linked(budget, stop).map_err(|e| e.into_error(&too_large))?;
+    let MutualPairs { mut merges, node, alive, mut set_entries, .. } = upgma;
+    // Greedy UPGMA's order: decreasing (similarity, key), which puts every child before its parent.
+    merges.par_sort_unstable_by(|x, y| y.pair.cmp(&x.pair));
+    let mut index = vec![0u32; merges.len()];
+    for (k, m) in merges.iter().enumerate() {
+        index[m.node as usize - l] = (l + k) as u32;
+    }
+    let place = |x: u32| if (x as usize) < l { x } else { index[x as usize - l] };
+    let mut children: Vec<(u32, u32)> = merges.iter().map(|m| (place(m.left), place(m.right))).collect();
+    if max_set_size.is_none() {
+        // No linked pair left: merge random pairs (UPGMA, similarity 0 everywhere, random tie
+        // breaks) until one cluster remains.
+        let mut rest: Vec<u32> = (0..l).filter(|&v| alive[v]).map(|v| place(node[v])).collect();
+        rest.sort_unstable();
+        let mut size: Vec<u64> = Vec::new();
+        if rest.len() > 1 {
+            size = subtree_sizes(l, &children);
+        }
+        while rest.len() > 1 {
+            stop.every(rest.len(), 64)?;
+            let i = rng.index(rest.len());
+            let a = rest.swap_remove(i);
+            let j = rng.index(rest.len());
+            let b = rest.swap_remove(j);
+            let merged = size[a as usize] + size[b as usize];
+            set_entries += merged as u128;
+            if 4 * set_entries > budget {
+                return Err(too_large(4 * set_entries));
+            }
+            rest.push((l + children.len()) as u32);
+            children.push((a, b));
+            size.push(merged);
+        }
+    }
+    drop((merges, index, node, alive));
+    let mut sets = members(l, &children, stop)?;
+    // The root is the last merge, when there is one.
+    if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
+        sets.pop();
+    }
+    Ok(Fos { sets })
+}
+
+/// The number of variables under every node of a forest whose node l + k has the children
+/// `children[k]` (listed after them) and whose nodes 0..l are the variables.
+fn subtree_sizes(l: usize, children: &[(u32, u32)]) -> Vec<u64> {
+    let mut size = vec![1u64; l + children.len()];
+    for (k, &(a, b)) in children.iter().enumerate() {
+        size[l + k] = size[a as usize] + size[b as usize];
+    }
+    size
+}
+
+/// The sets of the nodes of that forest, each sorted: one walk lays the variables out so that
+/// every node's variables are one contiguous range, then the sets are copied and sorted in
+/// parallel. Time O(total set size x log), no set built twice.
+fn members(l: usize, children: &[(u32, u32)], stop: &StopCheck) -> Result<Vec<Vec<u32>>, StopReason> {
+    let size = subtree_sizes(l, children);
+    let total = size.len();
+    let mut has_parent = vec![false; total];
+    for &(a, b) in children {
+        has_parent[a as usize] = true;
+        has_parent[b as usize] = true;
+    }
+    // Each top node takes the next range; a node's first child the front of its range, the second
+    // the rest (parents are listed after their children, so walk backwards).
+    let mut start = vec![0u64; total];
+    let mut offset = 0u64;
+    for x in (0..total).filter(|&x| !has_parent[x]) {
+        start[x] = offset;
+        offset += size[x];
+    }
+    drop(has_parent);
+    for (k, &(a, b)) in children.iter().enumerate().rev() {
+        let s = start[l + k];
+        start[a as usize] = s;
+        start[b as usize] = s + size[a as usize];
+    }
+    let mut order = vec![0u32; l];
+    for v in 0..l {
+        order[start[v] as usize] = v as u32;
+    }
+    (0..total)
+        .into_par_iter()
+        .map_init(
+            || 0usize,
+            |done, x| {
+                stop.after(done, size[x] as usize)?;
+                let range = start[x] as usize..(start[x] + size[x]) as usize;
+                let mut set = order[range].to_vec();
+                set.sort_unstable();
+                Ok(set)
+            },
+        )
+        .collect()
+}
+
+/// Bytes per variable before the first merge (see `linkage_tree`).
+const PER_VARIABLE_BYTES: u128 = (24 + CANDIDATE_BYTES + 4 + 4 + 1 + 4 + std::mem::size_of::<Merge>() + 8 + 8) as u128;
+
+/// A candidate merge of the FLT: the clusters whose smallest variables are a < b, with `sum` of
+/// linkage weight between them over `pairs` = |a||b| variable pairs, and their tie-break `key`.
+/// Ordered by the exact average similarity sum / pairs, then the key, then (a, b): a strict
+/// order over the pairs of live clusters.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     sum: u64,
@@ -450,37 +536,55 @@ impl PartialEq for Candidate {
 
 impl Eq for Candidate {}
 
-/// One end of a linked pair of clusters, as the other cluster's list keeps it: the summed linkage
-/// weight between the two clusters, the pair's tie-break key, and the cluster's id and size
-/// (fixed while it lives).
-#[derive(Clone, Copy, Debug)]
-struct Link {
-    sum: u64,
-    key: u64,
-    id: u32,
-    size: u32,
-}
-
-const LINK_BYTES: u128 = std::mem::size_of::<Link>() as u128;
-const CANDIDATE_BYTES: u128 = std::mem::size_of::<Candidate>() as u128;
-
 /// No pair: smaller than every candidate (whose sums are positive).
 const NO_PAIR: Candidate = Candidate { sum: 0, pairs: 1, key: 0, a: u32::MAX, b: u32::MAX };
 
-impl Candidate {
-    /// The pair of cluster `x`, of `size` variables, and the cluster `link` names. The pair's
-    /// (a, b), the last tie break: a pair made by a merge names the new cluster (id l or more,
-    /// the larger) first, a pair of two variables the smaller.
-    fn of(x: u32, size: usize, link: &Link, l: u32) -> Candidate {
-        let (lo, hi) = (x.min(link.id), x.max(link.id));
-        let (a, b) = if hi >= l { (hi, lo) } else { (lo, hi) };
-        Candidate { sum: link.sum, pairs: size as u64 * link.size as u64, key: link.key, a, b }
+/// The tie-break key of two clusters: a hash of the seed's draw and of the clusters' smallest
+/// variables. A merged cluster's smallest variable is one of its parts', so its key with any
+/// third cluster is one of theirs: the order stays reducible with the keys included, and the
+/// key does not depend on when the pair is made (which is what lets merges run in parallel).
+#[derive(Clone, Copy)]
+struct TieKeys(u64);
+
+impl TieKeys {
+    fn key(&self, a: u32, b: u32) -> u64 {
+        mix64(self.0 ^ mix64((a as u64) << 32 | b as u64))
     }
 
+    /// The pair of cluster `x`, of `size` variables, and the cluster `link` names.
+    fn pair(&self, x: u32, size: usize, link: &Link) -> Candidate {
+        let (a, b) = (x.min(link.rep), x.max(link.rep));
+        Candidate { sum: link.sum, pairs: size as u64 * link.size as u64, key: self.key(a, b), a, b }
+    }
+}
+
+impl Candidate {
     /// The other cluster of the pair, seen from `x`.
     fn partner(&self, x: u32) -> u32 {
         if self.a == x { self.b } else { self.a }
     }
+}
+
+/// One end of a linked pair of clusters, as the other cluster's list keeps it: the summed linkage
+/// weight between the two, and the cluster's smallest variable and size.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    sum: u64,
+    rep: u32,
+    size: u32,
+}
+
+const LINK_BYTES: u128 = std::mem::size_of::<Link>() as u128;
+const CANDIDATE_BYTES: usize = std::mem::size_of::<Candidate>();
+
+/// A merge made: its pair, and the nodes of the merged clusters and of the new one (the variables
+/// are nodes 0..l, merges l, l + 1, ... in the order made).
+#[derive(Clone, Copy)]
+struct Merge {
+    pair: Candidate,
+    left: u32,
+    right: u32,
+    node: u32,
 }
 
 /// Why the linked phase of the tree stopped early.
@@ -504,39 +608,39 @@ impl From<StopReason> for Halt {
     }
 }
 
-/// What a live cluster keeps while it is merged with others: its links (sorted by id; ids of
-/// merged clusters linger until the list is next walked), its best pair, and whether that pair
-/// is known to be in the queue. One cache line: a merge touches it for every linked cluster.
-#[repr(align(64))]
-struct Cluster {
-    links: Vec<Link>,
-    best: Candidate,
-    size: u32,
-    queued: bool,
-}
+/// No mate this round.
+const NONE: u32 = u32::MAX;
 
-/// The state of sparse UPGMA ([`Fos::fixed_linkage_tree`]): cluster c (an id, the singletons
-/// 0..l first, then one per merge) has the set `sets[c]` and, while `alive[c]`, `clusters[c]`.
-struct SparseUpgma {
-    l: u32,
-    sets: Vec<Vec<u32>>,
+/// The state of sparse UPGMA ([`Fos::fixed_linkage_tree`]). A live cluster is named by its
+/// smallest variable (its slot), and keeps there its links (sorted by slot), its best pair, its
+/// size and its node.
+struct MutualPairs {
+    l: usize,
+    bound: usize,
+    keys: TieKeys,
+    parallel_from: usize,
+    links: Vec<Vec<Link>>,
+    best: Vec<Candidate>,
+    size: Vec<u32>,
+    node: Vec<u32>,
     alive: Vec<bool>,
-    clusters: Vec<Cluster>,
-    /// Holds the best pair of every live cluster marked `queued`, and of each live pair that is
-    /// the best of both its clusters it is queued for at least one of them.
-    queue: PairQueue,
-    live: usize,
-    set_entries: u128,
+    merges: Vec<Merge>,
     link_entries: u128,
+    set_entries: u128,
 }
 
-impl SparseUpgma {
-    /// The singletons, their links (similarity: the summed linkage weight of the subfunctions
-    /// both variables read; the lists built in parallel) and their keys, drawn pair by pair in
-    /// the order (smaller variable, larger variable) ascending.
-    fn new(problem: &dyn GrayBoxProblem, hot: usize, rng: &mut SplitMix64, stop: &StopCheck) -> Result<Self, Error> {
+impl MutualPairs {
+    /// The singletons, their links (similarity: the summed linkage weight of the subfunctions both
+    /// variables read) and their best pairs, built in parallel.
+    fn new(
+        problem: &dyn GrayBoxProblem,
+        bound: usize,
+        keys: TieKeys,
+        parallel_from: usize,
+        stop: &StopCheck,
+    ) -> Result<Self, Error> {
         let l = problem.variables();
-        let mut clusters: Vec<Cluster> = (0..l)
+        let links: Vec<Vec<Link>> = (0..l)
             .into_par_iter()
             .map(|v| {
                 stop.every(v, 4096)?;
@@ -550,265 +654,172 @@ impl SparseUpgma {
                                 .variables_of(s as usize)
                                 .iter()
                                 .filter(|&&u| u as usize != v)
-                                .map(|&id| Link { sum, key: 0, id, size: 1 }),
+                                .map(|&rep| Link { sum, rep, size: 1 }),
                         );
                     }
                 }
-                list.sort_unstable_by_key(|e| e.id);
-                list.dedup_by(|b, a| {
-                    if a.id == b.id {
-                        a.sum += b.sum;
-                        true
-                    } else {
-                        false
-                    }
-                });
-                Ok(Cluster { links: list, best: NO_PAIR, size: 1, queued: false })
+                Ok(sum_duplicates(list))
             })
             .collect::<Result<_, StopReason>>()?;
-        // keyed[u]: how many of u's links (those to smaller variables, in order) have their key.
-        let mut keyed = vec![0u32; l];
-        let mut queue = PairQueue::new(hot);
-        let mut link_entries = 0u128;
-        for v in 0..l {
-            stop.every(v, 4096)?;
-            let (head, tail) = clusters.split_at_mut(v + 1);
-            let list = &mut head[v].links;
-            link_entries += list.len() as u128;
-            for e in &mut list[keyed[v] as usize..] {
-                let u = e.id as usize;
-                e.key = rng.next_u64();
-                let back = &mut tail[u - v - 1].links[keyed[u] as usize];
-                debug_assert_eq!(back.id as usize, v);
-                back.key = e.key;
-                keyed[u] += 1;
-            }
-            let top = list.iter().map(|e| Candidate::of(v as u32, 1, e, l as u32)).max().unwrap_or(NO_PAIR);
-            // A pair that is the best of both its variables is queued once.
-            let partner = top.partner(v as u32) as usize;
-            if top.sum != 0 && !(partner < v && head[partner].best == top) {
-                queue.push(top);
-            }
-            head[v].best = top;
-            head[v].queued = top.sum != 0;
-        }
-        drop(keyed);
-        clusters.reserve_exact(l);
-        Ok(SparseUpgma {
-            l: l as u32,
-            sets: (0..l as u32).map(|i| vec![i]).collect(),
+        let best = links
+            .par_iter()
+            .enumerate()
+            .map(|(v, list)| list.iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR))
+            .collect();
+        let link_entries = links.iter().map(|list| list.len() as u128).sum();
+        Ok(MutualPairs {
+            l,
+            bound,
+            keys,
+            parallel_from,
+            links,
+            best,
+            size: vec![1; l],
+            node: (0..l as u32).collect(),
             alive: vec![true; l],
-            clusters,
-            queue,
-            live: l,
-            set_entries: l as u128,
+            merges: Vec::with_capacity(l - 1),
             link_entries,
+            set_entries: l as u128,
         })
     }
 
-    fn size(&self, c: u32) -> usize {
-        self.clusters[c as usize].size as usize
-    }
-
-    /// Merges the best linked pair while one is left (and more than one cluster).
-    fn merge_linked(&mut self, bound: usize, rng: &mut SplitMix64, budget: u128, stop: &StopCheck) -> Result<(), Halt> {
-        let mut rescan: Vec<u32> = Vec::new();
-        let mut merges = 0usize;
-        while let Some(c) = self.queue.pop(&self.alive) {
-            // The next pair is most likely the queue's new top: fetch its clusters meanwhile.
-            if let Some(next) = self.queue.hot.peek() {
-                for x in [next.a, next.b] {
-                    prefetch(&self.clusters[x as usize]);
-                    prefetch(&self.sets[x as usize]);
-                }
+    /// Merges linked clusters while a linked pair is left, in rounds: every pair that is the best
+    /// pair of both its clusters merges. Greedy UPGMA merges such a pair too, whatever it merges
+    /// first: average linkage is reducible (a merged cluster is never more similar to a third than
+    /// the more similar of its parts, nor, at equal similarity, ahead of it by key), so no later
+    /// pair can overtake it. Hence the rounds give greedy UPGMA's tree, whatever the thread count;
+    /// `linkage_tree` lists the merges in greedy's order. A round touches only the merged
+    /// clusters and their neighbours, and only they can form a new mutual pair in the next one.
+    fn merge_linked(&mut self, budget: u128, stop: &StopCheck) -> Result<(), Halt> {
+        let l = self.l;
+        let mut mate = vec![NONE; l];
+        let mut active: Vec<u32> = (0..l as u32).collect();
+        let fixed = l as u128 * PER_VARIABLE_BYTES;
+        loop {
+            stop.check()?;
+            let best = &self.best;
+            let pairs: Vec<Option<(u32, u32)>> = self.map(&active, stop, |c| {
+                let pair = best[c as usize];
+                let mutual = pair.sum != 0 && best[pair.partner(c) as usize] == pair;
+                Ok(mutual.then_some((pair.a, pair.b)))
+            })?;
+            let mut pairs: Vec<(u32, u32)> = pairs.into_iter().flatten().collect();
+            pairs.par_sort_unstable();
+            pairs.dedup();
+            if pairs.is_empty() {
+                return Ok(());
             }
-            let (a, b) = (c.a, c.b);
-            if !self.alive[a as usize] || !self.alive[b as usize] {
-                continue;
+            for &(a, b) in &pairs {
+                mate[a as usize] = b;
+                mate[b as usize] = a;
             }
-            let size = self.size(a) + self.size(b);
-            if size > bound {
-                // Clusters only grow: this pair (and every later cluster containing either) can
-                // never merge under the bound.
-                continue;
+            // The neighbours of the merged clusters that are not merged themselves.
+            let links = &self.links;
+            let mut touched: Vec<u32> = pairs
+                .par_iter()
+                .flat_map_iter(|&(a, b)| {
+                    links[a as usize]
+                        .iter()
+                        .chain(&links[b as usize])
+                        .map(|e| e.rep)
+                        .filter(|&u| mate[u as usize] == NONE)
+                })
+                .collect();
+            touched.par_sort_unstable();
+            touched.dedup();
+            let merged: Vec<u32> = pairs.iter().map(|&(a, _)| a).collect();
+            let relisted_merged = self.map(&merged, stop, |a| Ok(self.relist(a, &mate)))?;
+            let relisted_touched = self.map(&touched, stop, |c| Ok(self.relist(c, &mate)))?;
+            for (&(a, b), (list, pair)) in pairs.iter().zip(relisted_merged) {
+                let (a, b) = (a as usize, b as usize);
+                let node = (l + self.merges.len()) as u32;
+                self.merges.push(Merge { pair: self.best[a], left: self.node[a], right: self.node[b], node });
+                self.node[a] = node;
+                self.size[a] += self.size[b];
+                self.set_entries += self.size[a] as u128;
+                self.alive[b] = false;
+                self.best[b] = NO_PAIR;
+                let old = self.links[a].len() + std::mem::take(&mut self.links[b]).len();
+                self.link_entries = self.link_entries + list.len() as u128 - old as u128;
+                self.links[a] = list;
+                self.best[a] = pair;
+                mate[a] = NONE;
+                mate[b] = NONE;
             }
-            stop.every(merges, 8)?;
-            merges += 1;
-            let id = self.sets.len() as u32;
-            self.alive[a as usize] = false;
-            self.alive[b as usize] = false;
-            self.set_entries += size as u128;
-            let held = 4 * self.set_entries
-                + LINK_BYTES * self.link_entries
-                + CANDIDATE_BYTES * self.queue.len() as u128
-                + std::mem::size_of::<Cluster>() as u128 * self.clusters.len() as u128;
+            for (&c, (list, pair)) in touched.iter().zip(relisted_touched) {
+                let c = c as usize;
+                self.link_entries = self.link_entries + list.len() as u128 - self.links[c].len() as u128;
+                self.links[c] = list;
+                self.best[c] = pair;
+            }
+            let held = fixed + 4 * self.set_entries + LINK_BYTES * self.link_entries;
             if held > budget {
                 return Err(Halt::TooLarge(held));
             }
-            let members = union_sorted(&self.sets[a as usize], &self.sets[b as usize]);
-            let la = std::mem::take(&mut self.clusters[a as usize].links);
-            let lb = std::mem::take(&mut self.clusters[b as usize].links);
-            self.link_entries = self.link_entries.saturating_sub((la.len() + lb.len()) as u128);
-            // The merged list: the two lists' live clusters that still fit with the new one
-            // under the bound, sums added where both link to one.
-            let mut merged: Vec<Link> = Vec::with_capacity(la.len() + lb.len());
-            let (mut i, mut j) = (0, 0);
-            while i < la.len() || j < lb.len() {
-                let next = if j == lb.len() || (i < la.len() && la[i].id < lb[j].id) {
-                    i += 1;
-                    la[i - 1]
-                } else if i == la.len() || lb[j].id < la[i].id {
-                    j += 1;
-                    lb[j - 1]
-                } else {
-                    i += 1;
-                    j += 1;
-                    Link { sum: la[i - 1].sum + lb[j - 1].sum, ..la[i - 1] }
-                };
-                let u = next.id;
-                if !self.alive[u as usize] {
-                    continue;
-                }
-                if next.size as usize + size <= bound {
-                    merged.push(next);
-                } else if matches!(self.clusters[u as usize].best.partner(u), p if p == a || p == b) {
-                    // Its pairs with a and b are gone with no successor.
-                    rescan.push(u);
-                }
-            }
-            drop((la, lb));
-            let mut top = NO_PAIR;
-            // The linked clusters lie anywhere in memory: ask for all their lines first, then for
-            // the ends of their lists, so that the misses overlap.
-            for e in merged.iter().take(64) {
-                prefetch(&self.clusters[e.id as usize]);
-            }
-            for e in merged.iter().take(64) {
-                let links = &self.clusters[e.id as usize].links;
-                prefetch(links.as_ptr().wrapping_add(links.len()));
-            }
-            for e in &mut merged {
-                e.key = rng.next_u64();
-                let u = e.id;
-                let pair = Candidate::of(id, size, e, self.l);
-                top = top.max(pair);
-                let cluster = &mut self.clusters[u as usize];
-                // `id` is larger than every id so far: appending keeps u's list sorted.
-                cluster.links.push(Link { id, size: size as u32, ..*e });
-                let p = cluster.best.partner(u);
-                if p == a || p == b {
-                    rescan.push(u);
-                } else if pair > cluster.best {
-                    // Queued below if it is also the new cluster's best.
-                    cluster.best = pair;
-                    cluster.queued = false;
-                }
-            }
-            self.link_entries += 2 * merged.len() as u128;
-            self.sets.push(members);
-            self.clusters.push(Cluster { links: merged, best: top, size: size as u32, queued: top.sum != 0 });
-            self.alive.push(true);
-            if top.sum != 0 {
-                self.queue.push(top);
-                let partner = &mut self.clusters[top.partner(id) as usize];
-                partner.queued |= partner.best == top;
-            }
-            for u in rescan.drain(..) {
-                let p = self.clusters[u as usize].best.partner(u);
-                if p == a || p == b {
-                    self.rescan(u);
-                }
-            }
-            self.live -= 1;
-            if self.live == 1 {
-                break;
-            }
+            active = merged;
+            active.extend_from_slice(&touched);
         }
-        Ok(())
     }
 
-    /// Drops the merged clusters from u's list and finds u's best pair again.
-    fn rescan(&mut self, u: u32) {
-        let size = self.size(u);
-        let alive = &self.alive;
-        let cluster = &mut self.clusters[u as usize];
-        let before = cluster.links.len();
-        cluster.links.retain(|e| alive[e.id as usize]);
-        self.link_entries = self.link_entries.saturating_sub((before - cluster.links.len()) as u128);
-        let top = cluster.links.iter().map(|e| Candidate::of(u, size, e, self.l)).max().unwrap_or(NO_PAIR);
-        cluster.best = top;
-        cluster.queued = top.sum != 0;
-        if top.sum != 0 {
-            let w = &self.clusters[top.partner(u) as usize];
-            if !(w.queued && w.best == top) {
-                self.queue.push(top);
+    /// Cluster c's list and best pair after this round's merges (`mate`): its mate's links joined
+    /// to its own if it merges, every linked cluster named and sized as after the round, the links
+    /// to one cluster summed, and the clusters that no longer fit with it under the bound dropped.
+    fn relist(&self, c: u32, mate: &[u32]) -> (Vec<Link>, Candidate) {
+        let after = |u: u32| match mate[u as usize] {
+            NONE => (u, self.size[u as usize]),
+            m => (u.min(m), self.size[u as usize] + self.size[m as usize]),
+        };
+        let (_, size) = after(c);
+        let own = &self.links[c as usize];
+        let theirs: &[Link] = match mate[c as usize] {
+            NONE => &[],
+            m => &self.links[m as usize],
+        };
+        let mut list: Vec<Link> = Vec::with_capacity(own.len() + theirs.len());
+        for e in own.iter().chain(theirs) {
+            let (rep, size) = after(e.rep);
+            if rep != c {
+                list.push(Link { sum: e.sum, rep, size });
             }
+        }
+        let mut list = sum_duplicates(list);
+        list.retain(|e| e.size as usize + size as usize <= self.bound);
+        let pair = list.iter().map(|e| self.keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR);
+        (list, pair)
+    }
+
+    /// `f` of every item, on rayon's pool when there are `parallel_from` items or more (a round
+    /// late in the tree has a handful), checking `stop` every few thousand items.
+    fn map<T: Send>(
+        &self,
+        items: &[u32],
+        stop: &StopCheck,
+        f: impl Fn(u32) -> Result<T, StopReason> + Sync + Send,
+    ) -> Result<Vec<T>, StopReason> {
+        let one = |(i, &x): (usize, &u32)| {
+            stop.every(i, 4096)?;
+            f(x)
+        };
+        if items.len() < self.parallel_from {
+            items.iter().enumerate().map(one).collect()
+        } else {
+            items.par_iter().enumerate().map(one).collect()
         }
     }
 }
 
-/// Asks the processor to fetch the cache line at `p` (a hint: nothing is read, no address can
-/// fault).
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing architecturally and cannot fault, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-/// The queue of candidate pairs, largest first: a binary heap of the pairs above a threshold,
-/// small enough to stay in the processor's cache, and an unordered pool of the rest, from which
-/// the heap is refilled with the largest [`PairQueue::HOT`] pairs when it runs dry (dropping on
-/// the way the pairs of merged clusters). Merge heights only fall, so most new pairs go to the
-/// pool, and most pairs that die there are dropped without ever being ordered.
-struct PairQueue {
-    /// How many pairs a refill moves to the heap.
-    refill: usize,
-    hot: BinaryHeap<Candidate>,
-    pool: Vec<Candidate>,
-    /// Every pair in `hot` is at least this, every pair in `pool` at most; `None` before the
-    /// first refill (every pair goes to the pool).
-    threshold: Option<Candidate>,
-}
-
-impl PairQueue {
-    const HOT: usize = 1 << 15;
-
-    fn new(refill: usize) -> Self {
-        PairQueue { refill, hot: BinaryHeap::with_capacity(refill), pool: Vec::new(), threshold: None }
-    }
-
-    fn len(&self) -> usize {
-        self.hot.len() + self.pool.len()
-    }
-
-    fn push(&mut self, pair: Candidate) {
-        match self.threshold {
-            Some(t) if pair > t => self.hot.push(pair),
-            _ => self.pool.push(pair),
+/// The list sorted by cluster, the links to one cluster made one (their sums added).
+fn sum_duplicates(mut list: Vec<Link>) -> Vec<Link> {
+    list.sort_unstable_by_key(|e| e.rep);
+    list.dedup_by(|b, a| {
+        if a.rep == b.rep {
+            a.sum += b.sum;
+            true
+        } else {
+            false
         }
-    }
-
-    /// The largest pair, pairs of merged clusters (not `alive`) included unless the refill
-    /// dropped them.
-    fn pop(&mut self, alive: &[bool]) -> Option<Candidate> {
-        if self.hot.is_empty() {
-            self.pool.retain(|c| alive[c.a as usize] && alive[c.b as usize]);
-            if self.pool.len() > self.refill {
-                self.pool.select_nth_unstable_by(self.refill - 1, |x, y| y.cmp(x));
-                self.threshold = Some(self.pool[self.refill - 1]);
-                self.hot.extend(self.pool.drain(..self.refill));
-            } else {
-                self.threshold = Some(NO_PAIR);
-                self.hot.extend(self.pool.drain(..));
-            }
-        }
-        self.hot.pop()
-    }
+    });
+    list
 }
 
 /// The union of two sorted lists of distinct values (disjoint in the trees, but not assumed).
@@ -897,20 +908,55 @@ mod tests {
     use super::*;
     use crate::stop::StopCheck;
 
-    /// Today's builder before the rewrite (a heap of every linked pair), kept as the reference
-    /// that the new one must reproduce set for set.
-    fn reference_flt(problem: &dyn GrayBoxProblem, max_set_size: Option<usize>, rng: &mut SplitMix64) -> Fos {
+    use std::collections::BinaryHeap;
+
+    /// How the reference builder breaks ties between pairs of equal similarity.
+    #[derive(Clone, Copy, Debug)]
+    enum Ties {
+        /// The builder's rule: a key hashed from one draw of the seed and the two clusters'
+        /// smallest variables.
+        Keys,
+        /// The rule before the parallel builder: a key drawn from the seed's stream when the pair
+        /// is made (pairs in order of creation), the pair's cluster ids last.
+        Drawn,
+    }
+
+    /// Greedy UPGMA with a heap of every linked pair, merging the best live pair one at a time:
+    /// the reference that the builder must reproduce set for set.
+    fn reference_flt(
+        problem: &dyn GrayBoxProblem,
+        max_set_size: Option<usize>,
+        rng: &mut SplitMix64,
+        ties: Ties,
+    ) -> Fos {
         let l = problem.variables();
         let bound = max_set_size.unwrap_or(usize::MAX).max(1);
         let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
         if l <= 1 || bound == 1 {
             return Fos { sets };
         }
+        let keys = match ties {
+            Ties::Keys => Some(TieKeys(rng.next_u64())),
+            Ties::Drawn => None,
+        };
+        // The pair of clusters x (of `size` variables) and y, in the heap with their ids.
+        let pair = |rng: &mut SplitMix64, sets: &[Vec<u32>], sum: u64, size: usize, x: u32, y: u32| {
+            let pairs = (size * sets[y as usize].len()) as u64;
+            let c = match keys {
+                Some(k) => {
+                    let (a, b) =
+                        (sets[x as usize][0].min(sets[y as usize][0]), sets[x as usize][0].max(sets[y as usize][0]));
+                    Candidate { sum, pairs, key: k.key(a, b), a, b }
+                }
+                None => Candidate { sum, pairs, key: rng.next_u64(), a: x, b: y },
+            };
+            (c, x, y)
+        };
         // Cluster c is sets[c]; alive[c] while it has not been merged.
         let mut alive: Vec<bool> = vec![true; l];
         // Neighbour lists, sorted by cluster id; may hold dead ids (filtered at the next merge).
         let mut links: Vec<Vec<(u32, u64)>> = Vec::with_capacity(2 * l);
-        let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(problem.subfunctions());
+        let mut heap: BinaryHeap<(Candidate, u32, u32)> = BinaryHeap::new();
         for v in 0..l {
             // The similarity of v and u: the summed linkage weight of the subfunctions both read.
             let mut list: Vec<(u32, u64)> = Vec::new();
@@ -932,15 +978,15 @@ mod tests {
                 }
             });
             for &(u, s) in &list {
-                if (u as usize) > v && bound >= 2 {
-                    heap.push(Candidate { sum: s, pairs: 1, key: rng.next_u64(), a: v as u32, b: u });
+                if (u as usize) > v {
+                    heap.push(pair(rng, &sets, s, 1, v as u32, u));
                 }
             }
             links.push(list);
         }
         let mut live = l;
-        while let Some(c) = heap.pop() {
-            let (a, b) = (c.a as usize, c.b as usize);
+        while let Some((_, a, b)) = heap.pop() {
+            let (a, b) = (a as usize, b as usize);
             if !alive[a] || !alive[b] {
                 continue;
             }
@@ -977,18 +1023,12 @@ mod tests {
                     }
                 }
             }
+            sets.push(members);
             for &(u, s) in &merged {
                 // `id` is larger than every id so far: appending keeps u's list sorted.
                 links[u as usize].push((id, s));
-                heap.push(Candidate {
-                    sum: s,
-                    pairs: (size * sets[u as usize].len()) as u64,
-                    key: rng.next_u64(),
-                    a: id,
-                    b: u,
-                });
+                heap.push(pair(rng, &sets, s, size, id, u));
             }
-            sets.push(members);
             links.push(merged);
             alive.push(true);
             live -= 1;
@@ -1104,8 +1144,9 @@ mod tests {
         (0..fos.len()).filter(|&i| parent[i].is_none()).collect()
     }
 
-    /// The sparse builder makes today's model (the reference above) set for set, in the same
-    /// order, for the same seed: FLT and BFLT on random instances of every kind.
+    /// The builder makes greedy UPGMA's model set for set, in the same order, for the same seed:
+    /// FLT and BFLT on random instances of every kind, with its rounds on the calling thread and
+    /// (`parallel_from` 1) every round on rayon's pool.
     #[test]
     fn flt_equals_the_reference_builder_on_every_kind() {
         let mut rng = SplitMix64::new(41);
@@ -1115,7 +1156,7 @@ mod tests {
             for p in crate::linkage::testing::instances(size, &mut rng) {
                 for bound in [None, Some(2), Some(3 + rng.index(8)), Some(50)] {
                     let seed = rng.next_u64();
-                    let expected = reference_flt(&*p, bound, &mut SplitMix64::new(seed));
+                    let expected = reference_flt(&*p, bound, &mut SplitMix64::new(seed), Ties::Keys);
                     let got =
                         Fos::fixed_linkage_tree(&*p, bound, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
                     assert_eq!(
@@ -1125,16 +1166,40 @@ mod tests {
                         p.name(),
                         p.variables()
                     );
-                    // Tiny refills of the queue's heap: the pool and its threshold at work.
-                    let hot = 1 + trial % 4;
                     let never = StopCheck::never();
-                    let got = linkage_tree(&*p, bound, &mut SplitMix64::new(seed), u128::MAX, &never, hot).unwrap();
-                    assert_eq!(got, expected, "{}, bound {bound:?}, refills of {hot}", p.name());
+                    let got = linkage_tree(&*p, bound, &mut SplitMix64::new(seed), u128::MAX, &never, 1).unwrap();
+                    assert_eq!(got, expected, "{}, bound {bound:?}, every round in parallel", p.name());
                     compared += 1;
                 }
             }
         }
         assert!(compared >= 400);
+    }
+
+    /// Where no two pairs tie, the tie keys decide nothing: the builder makes the same sets in the
+    /// same order as the rule before it (keys drawn as pairs are made), on graphs and tables with
+    /// large random weights, with and without a bound.
+    #[test]
+    fn flt_without_ties_is_the_model_of_drawn_keys() {
+        let mut rng = SplitMix64::new(77);
+        for trial in 0..40 {
+            let l = 3 + rng.index(if trial < 30 { 60 } else { 600 });
+            let big = |rng: &mut SplitMix64| 1 + (rng.next_u64() >> 24) as i64;
+            let mut edges: Vec<(u32, u32, i64)> = (1..l as u32).map(|v| (rng.below(v), v, big(&mut rng))).collect();
+            for _ in 0..rng.index(2 * l) {
+                let (a, b) = (rng.below(l as u32), rng.below(l as u32));
+                if a != b && !edges.iter().any(|&(x, y, _)| (x, y) == (a.min(b), a.max(b))) {
+                    edges.push((a.min(b), a.max(b), big(&mut rng)));
+                }
+            }
+            let p = graph(l, &edges);
+            for bound in [None, Some(2 + rng.index(10))] {
+                let seed = rng.next_u64();
+                let drawn = reference_flt(&p, bound, &mut SplitMix64::new(seed), Ties::Drawn);
+                let got = Fos::fixed_linkage_tree(&p, bound, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
+                assert_eq!(got, drawn, "l = {l}, bound {bound:?}");
+            }
+        }
     }
 
     #[test]
