@@ -764,26 +764,33 @@ impl MutualPairs {
     /// Cluster c's list and best pair after this round's merges (`mate`): its mate's links joined
     /// to its own if it merges, every linked cluster named and sized as after the round, the links
     /// to one cluster summed, and the clusters that no longer fit with it under the bound dropped.
+    /// The links to clusters that did not merge keep their order (the two sorted lists are merged
+    /// in one walk); only the few to merged clusters are renamed and sorted, then merged back.
     fn relist(&self, c: u32, mate: &[u32]) -> (Vec<Link>, Candidate) {
-        let after = |u: u32| match mate[u as usize] {
-            NONE => (u, self.size[u as usize]),
-            m => (u.min(m), self.size[u as usize] + self.size[m as usize]),
+        let size_after = |u: u32| match mate[u as usize] {
+            NONE => self.size[u as usize],
+            m => self.size[u as usize] + self.size[m as usize],
         };
-        let (_, size) = after(c);
+        let size = size_after(c);
         let own = &self.links[c as usize];
         let theirs: &[Link] = match mate[c as usize] {
             NONE => &[],
             m => &self.links[m as usize],
         };
-        let mut list: Vec<Link> = Vec::with_capacity(own.len() + theirs.len());
-        for e in own.iter().chain(theirs) {
-            let (rep, size) = after(e.rep);
-            if rep != c {
-                list.push(Link { sum: e.sum, rep, size });
+        let mut kept: Vec<Link> = Vec::with_capacity(own.len() + theirs.len());
+        let mut moved: Vec<Link> = Vec::new();
+        for e in merge_sorted(own, theirs) {
+            match mate[e.rep as usize] {
+                NONE => kept.push(e),
+                // c's link to its own mate, from either side, ends inside the merged cluster.
+                m if e.rep.min(m) == c => {}
+                m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: size_after(e.rep) }),
             }
         }
-        let mut list = sum_duplicates(list);
-        list.retain(|e| e.size as usize + size as usize <= self.bound);
+        let moved = sum_duplicates(moved);
+        // A merged cluster is named by a variable of a merged pair: never one of `kept`'s.
+        let list: Vec<Link> =
+            merge_sorted(&kept, &moved).filter(|e| e.size as usize + size as usize <= self.bound).collect();
         let pair = list.iter().map(|e| self.keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR);
         (list, pair)
     }
@@ -806,6 +813,32 @@ impl MutualPairs {
             items.par_iter().enumerate().map(one).collect()
         }
     }
+}
+
+/// The links of two lists sorted by cluster, in order, the links of both to one cluster made one
+/// (their sums added).
+fn merge_sorted<'a>(a: &'a [Link], b: &'a [Link]) -> impl Iterator<Item = Link> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let take_a = match (a.get(i), b.get(j)) {
+            (None, None) => return None,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(x), Some(y)) if x.rep == y.rep => {
+                i += 1;
+                j += 1;
+                return Some(Link { sum: x.sum + y.sum, ..*x });
+            }
+            (Some(x), Some(y)) => x.rep < y.rep,
+        };
+        if take_a {
+            i += 1;
+            Some(a[i - 1])
+        } else {
+            j += 1;
+            Some(b[j - 1])
+        }
+    })
 }
 
 /// The list sorted by cluster, the links to one cluster made one (their sums added).
