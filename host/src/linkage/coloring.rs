@@ -56,9 +56,9 @@ impl ColoringMethod {
         problem: &dyn GrayBoxProblem,
         stop: &StopCheck,
     ) -> Result<(Coloring, ColoringReport), Error> {
-        let conflicts = Conflicts::new(sets, problem, stop)?;
+        let members = Members::new(sets, problem)?;
         let mut report = ColoringReport::default();
-        let mut count = |stop: &StopCheck| -> Result<Vec<u32>, Error> {
+        let mut count = |conflicts: &Conflicts, stop: &StopCheck| -> Result<Vec<u32>, Error> {
             let t = std::time::Instant::now();
             let degrees = conflicts.degrees(stop)?;
             report.lmig_edges = Some(degrees.iter().map(|&d| d as u64).sum::<u64>() / 2);
@@ -67,18 +67,22 @@ impl ColoringMethod {
         };
         let coloring = match self {
             ColoringMethod::WelshPowell => {
-                let order = degree_order(&count(stop)?);
-                greedy_by_incidence(&conflicts, &order, stop)?
+                let conflicts = Conflicts::new(sets, problem, stop)?;
+                let order = degree_order(&count(&conflicts, stop)?);
+                greedy_by_incidence(&members, &order, stop)?
             }
             ColoringMethod::DSatur => {
-                let degrees = count(stop)?;
+                let conflicts = Conflicts::new(sets, problem, stop)?;
+                let degrees = count(&conflicts, stop)?;
                 let mut marks = conflicts.marks();
                 dsatur_by(&degrees, |i, f| conflicts.for_each(i, &mut marks, f), stop)?
             }
+            // No conflict is counted or enumerated: the sets' nesting is not needed either.
             ColoringMethod::Incidence => {
-                let mut order: Vec<u32> = (0..conflicts.len() as u32).collect();
-                order.sort_by_key(|&i| Reverse(conflicts.members(i as usize).len()));
-                greedy_by_incidence(&conflicts, &order, stop)?
+                let mut order: Vec<u32> = (0..members.len() as u32).collect();
+                // Stable: ties keep the lower index first.
+                order.par_sort_by_key(|&i| Reverse(members.of(i as usize).len()));
+                greedy_by_incidence(&members, &order, stop)?
             }
         };
         Ok((coloring, report))
@@ -458,6 +462,39 @@ fn dsatur_by(
     Ok(Coloring { colors, num_colors })
 }
 
+/// The variables of each set being coloured: all the greedy pass by incidence needs.
+struct Members<'a> {
+    problem: &'a dyn GrayBoxProblem,
+    sets: Sets<'a>,
+    /// 0..l, the variables' own sets.
+    identity: Vec<u32>,
+}
+
+impl<'a> Members<'a> {
+    fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem) -> Result<Self, Error> {
+        if sets.len() >= UNCOLORED as usize {
+            return Err(Error::usage(format!("{} linkage sets: more than this program can colour", sets.len())));
+        }
+        let identity = match sets {
+            Sets::Fos(_) => Vec::new(),
+            Sets::Variables(l) => (0..l as u32).collect(),
+        };
+        Ok(Members { problem, sets, identity })
+    }
+
+    fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// The variables of set i.
+    fn of(&self, i: usize) -> &[u32] {
+        match self.sets {
+            Sets::Fos(fos) => &fos.sets[i],
+            Sets::Variables(_) => std::slice::from_ref(&self.identity[i]),
+        }
+    }
+}
+
 /// Greedy colouring of the sets in `order`, each with the smallest colour that no coloured set
 /// conflicting with it has: Welsh-Powell's rule. Conflicts are never enumerated: every
 /// subfunction, and every variable that no subfunction reads, keeps a bitset of the colours of
@@ -469,12 +506,12 @@ fn dsatur_by(
 /// per block: the blocks' words times the sum over the sets still uncoloured of their variables'
 /// subfunctions. With [`Pace::PARALLEL_THREADS`] threads or more a block is coloured in parallel
 /// ([`Block::color_in_batches`]), to the same colours.
-fn greedy_by_incidence(c: &Conflicts, order: &[u32], stop: &StopCheck) -> Result<Coloring, Error> {
+fn greedy_by_incidence(c: &Members, order: &[u32], stop: &StopCheck) -> Result<Coloring, Error> {
     greedy_by_incidence_paced(c, order, Pace::for_threads(rayon::current_num_threads()), stop)
 }
 
-fn greedy_by_incidence_paced(c: &Conflicts, order: &[u32], pace: Pace, stop: &StopCheck) -> Result<Coloring, Error> {
-    let (l, m) = (c.problem().variables(), c.problem().subfunctions());
+fn greedy_by_incidence_paced(c: &Members, order: &[u32], pace: Pace, stop: &StopCheck) -> Result<Coloring, Error> {
+    let (l, m) = (c.problem.variables(), c.problem.subfunctions());
     let mut colors = vec![UNCOLORED; c.len()];
     let mut pending: Vec<u32> = order.to_vec();
     let mut base = 0usize;
@@ -486,7 +523,7 @@ fn greedy_by_incidence_paced(c: &Conflicts, order: &[u32], pace: Pace, stop: &St
             (8 * words as u128 + ranks) * (l + m) as u128,
             &format!("the colour marks of {l} variables and {m} subfunctions"),
         )?;
-        let block = Block { conflicts: c, base, stop };
+        let block = Block { sets: c, base, stop };
         pending = match words {
             1 => block.color::<1>(&pending, &mut colors, pace)?,
             2 => block.color::<2>(&pending, &mut colors, pace)?,
@@ -530,7 +567,7 @@ impl Pace {
 
 /// One block of colours of [`greedy_by_incidence`]: colours `base..base + 64 W`.
 struct Block<'c> {
-    conflicts: &'c Conflicts<'c>,
+    sets: &'c Members<'c>,
     base: usize,
     stop: &'c StopCheck,
 }
@@ -554,7 +591,7 @@ impl Block<'_> {
     /// its variables that no subfunction reads (index m + v). A variable read by a subfunction
     /// needs no slot of its own: every set holding it touches its subfunctions too.
     fn slots(&self, members: &[u32], mut f: impl FnMut(usize)) {
-        let p = self.conflicts.problem().functions();
+        let p = self.sets.problem.functions();
         let m = p.len();
         for &v in members {
             let subs = p.dependent(v as usize);
@@ -569,7 +606,7 @@ impl Block<'_> {
 
     /// The number of slots the variables touch: the work of reading or marking them.
     fn work(&self, members: &[u32]) -> usize {
-        let p = self.conflicts.problem().functions();
+        let p = self.sets.problem.functions();
         members.iter().map(|&v| p.dependent(v as usize).len().max(1)).sum()
     }
 
@@ -612,7 +649,7 @@ impl Block<'_> {
     /// Colours the sets of `pending`, in order, that find a free colour in the block; returns the
     /// others, in order.
     fn color<const W: usize>(&self, pending: &[u32], colors: &mut [u32], pace: Pace) -> Result<Vec<u32>, Error> {
-        let p = self.conflicts.problem().functions();
+        let p = self.sets.problem.functions();
         let slots = p.len() + p.variables();
         let taken: Vec<Taken<W>> = (0..slots).map(|_| std::array::from_fn(|_| AtomicU64::new(0))).collect();
         if pace.batched() {
@@ -621,7 +658,7 @@ impl Block<'_> {
         let mut later = Vec::new();
         let mut done = 0;
         for &i in pending {
-            let members = self.conflicts.members(i as usize);
+            let members = self.sets.of(i as usize);
             match Self::free(&self.forbidden(&taken, members, &mut done)?) {
                 Some(free) => {
                     colors[i as usize] = self.color_of(free);
@@ -648,7 +685,7 @@ impl Block<'_> {
         taken: &[Taken<W>],
         pace: Pace,
     ) -> Result<Vec<u32>, Error> {
-        let c = self.conflicts;
+        let c = self.sets;
         // A slot's earliest toucher in the latest batch that touched it: (u32::MAX - batch) << 32
         // | rank, so the current batch's keys are below every earlier batch's and need no reset.
         let rank: Vec<AtomicU64> = (0..taken.len()).map(|_| AtomicU64::new(u64::MAX)).collect();
@@ -657,7 +694,7 @@ impl Block<'_> {
         let mut k = 0;
         while k < pending.len() {
             self.stop.check()?;
-            let members = c.members(pending[k] as usize);
+            let members = c.of(pending[k] as usize);
             if members.len() >= pace.large {
                 let forbidden = members
                     .par_chunks(pace.large)
@@ -682,7 +719,7 @@ impl Block<'_> {
             let mut end = k;
             let mut work = 0;
             while end < pending.len() && work < pace.batch {
-                let members = c.members(pending[end] as usize);
+                let members = c.of(pending[end] as usize);
                 if members.len() >= pace.large {
                     break;
                 }
@@ -697,7 +734,7 @@ impl Block<'_> {
                 .map_init(
                     || 0,
                     |done, (r, &i)| {
-                        let members = c.members(i as usize);
+                        let members = c.of(i as usize);
                         let forbidden = self.forbidden(taken, members, done)?;
                         self.slots(members, |x| {
                             if rank[x].load(Relaxed) > key(r) {
@@ -714,7 +751,7 @@ impl Block<'_> {
                 .zip(&forbidden)
                 .enumerate()
                 .map(|(r, (&i, forbidden))| {
-                    let members = c.members(i as usize);
+                    let members = c.of(i as usize);
                     let mut met = false;
                     self.slots(members, |x| met |= rank[x].load(Relaxed) < key(r));
                     if met {
@@ -735,7 +772,7 @@ impl Block<'_> {
                     Outcome::Colored(color) => colors[i as usize] = color,
                     Outcome::Deferred => later.push(i),
                     Outcome::Met => {
-                        let members = c.members(i as usize);
+                        let members = c.of(i as usize);
                         match Self::free(&self.forbidden(taken, members, &mut done)?) {
                             Some(free) => {
                                 colors[i as usize] = self.color_of(free);
@@ -1173,10 +1210,11 @@ mod tests {
         let check = |fos: &Fos, p: &dyn GrayBoxProblem, paces: &[Pace]| {
             let conflicts = Conflicts::new(Sets::Fos(fos), p, &never).unwrap();
             let degrees = conflicts.degrees(&never).unwrap();
+            let members = Members::new(Sets::Fos(fos), p).unwrap();
             for order in [size_order(fos), degree_order(&degrees)] {
-                let one_pass = greedy_by_incidence_paced(&conflicts, &order, Pace::IN_ORDER, &never).unwrap();
+                let one_pass = greedy_by_incidence_paced(&members, &order, Pace::IN_ORDER, &never).unwrap();
                 for &pace in paces {
-                    let batched = greedy_by_incidence_paced(&conflicts, &order, pace, &never).unwrap();
+                    let batched = greedy_by_incidence_paced(&members, &order, pace, &never).unwrap();
                     assert_eq!(batched, one_pass, "{} with {pace:?}: {:?}", p.name(), fos.sets);
                 }
             }
