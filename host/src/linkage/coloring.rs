@@ -26,7 +26,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::linkage::conflicts::{Conflicts, Sets};
+use crate::linkage::conflicts::{Conflicts, Members, Sets};
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
 use crate::stop::StopCheck;
@@ -462,39 +462,6 @@ fn dsatur_by(
     Ok(Coloring { colors, num_colors })
 }
 
-/// The variables of each set being coloured: all the greedy pass by incidence needs.
-struct Members<'a> {
-    problem: &'a dyn GrayBoxProblem,
-    sets: Sets<'a>,
-    /// 0..l, the variables' own sets.
-    identity: Vec<u32>,
-}
-
-impl<'a> Members<'a> {
-    fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem) -> Result<Self, Error> {
-        if sets.len() >= UNCOLORED as usize {
-            return Err(Error::usage(format!("{} linkage sets: more than this program can colour", sets.len())));
-        }
-        let identity = match sets {
-            Sets::Fos(_) => Vec::new(),
-            Sets::Variables(l) => (0..l as u32).collect(),
-        };
-        Ok(Members { problem, sets, identity })
-    }
-
-    fn len(&self) -> usize {
-        self.sets.len()
-    }
-
-    /// The variables of set i.
-    fn of(&self, i: usize) -> &[u32] {
-        match self.sets {
-            Sets::Fos(fos) => &fos.sets[i],
-            Sets::Variables(_) => std::slice::from_ref(&self.identity[i]),
-        }
-    }
-}
-
 /// Greedy colouring of the sets in `order`, each with the smallest colour that no coloured set
 /// conflicting with it has: Welsh-Powell's rule. Conflicts are never enumerated: every
 /// subfunction, and every variable that no subfunction reads, keeps a bitset of the colours of
@@ -511,7 +478,7 @@ fn greedy_by_incidence(c: &Members, order: &[u32], stop: &StopCheck) -> Result<C
 }
 
 fn greedy_by_incidence_paced(c: &Members, order: &[u32], pace: Pace, stop: &StopCheck) -> Result<Coloring, Error> {
-    let (l, m) = (c.problem.variables(), c.problem.subfunctions());
+    let (l, m) = (c.problem().variables(), c.problem().subfunctions());
     let mut colors = vec![UNCOLORED; c.len()];
     let mut pending: Vec<u32> = order.to_vec();
     let mut base = 0usize;
@@ -591,7 +558,7 @@ impl Block<'_> {
     /// its variables that no subfunction reads (index m + v). A variable read by a subfunction
     /// needs no slot of its own: every set holding it touches its subfunctions too.
     fn slots(&self, members: &[u32], mut f: impl FnMut(usize)) {
-        let p = self.sets.problem.functions();
+        let p = self.sets.problem().functions();
         let m = p.len();
         for &v in members {
             let subs = p.dependent(v as usize);
@@ -606,7 +573,7 @@ impl Block<'_> {
 
     /// The number of slots the variables touch: the work of reading or marking them.
     fn work(&self, members: &[u32]) -> usize {
-        let p = self.sets.problem.functions();
+        let p = self.sets.problem().functions();
         members.iter().map(|&v| p.dependent(v as usize).len().max(1)).sum()
     }
 
@@ -618,14 +585,17 @@ impl Block<'_> {
         done: &mut usize,
     ) -> Result<[u64; W], Error> {
         let mut forbidden = [0u64; W];
-        // Sets of an FLT hold from one variable to all of them: the work is counted per variable.
+        // Sets of an FLT hold from one variable to all of them: the work is counted per chunk of
+        // variables, as the slots are read.
         for chunk in members.chunks(256) {
-            self.stop.after(done, W * self.work(chunk))?;
+            let mut read = 0;
             self.slots(chunk, |x| {
+                read += 1;
                 for (f, t) in forbidden.iter_mut().zip(&taken[x]) {
                     *f |= t.load(Relaxed);
                 }
             });
+            self.stop.after(done, W * read)?;
         }
         Ok(forbidden)
     }
@@ -649,7 +619,7 @@ impl Block<'_> {
     /// Colours the sets of `pending`, in order, that find a free colour in the block; returns the
     /// others, in order.
     fn color<const W: usize>(&self, pending: &[u32], colors: &mut [u32], pace: Pace) -> Result<Vec<u32>, Error> {
-        let p = self.sets.problem.functions();
+        let p = self.sets.problem().functions();
         let slots = p.len() + p.variables();
         let taken: Vec<Taken<W>> = (0..slots).map(|_| std::array::from_fn(|_| AtomicU64::new(0))).collect();
         if pace.batched() {
@@ -658,16 +628,30 @@ impl Block<'_> {
         let mut later = Vec::new();
         let mut done = 0;
         for &i in pending {
-            let members = self.sets.of(i as usize);
-            match Self::free(&self.forbidden(&taken, members, &mut done)?) {
-                Some(free) => {
-                    colors[i as usize] = self.color_of(free);
-                    self.mark(&taken, members, free);
-                }
-                None => later.push(i),
-            }
+            self.color_one(&taken, i, colors, &mut later, &mut done)?;
         }
         Ok(later)
+    }
+
+    /// Gives set i the smallest colour of the block its slots leave free and marks them, or puts
+    /// it on `later`: one step of the one-pass greedy.
+    fn color_one<const W: usize>(
+        &self,
+        taken: &[Taken<W>],
+        i: u32,
+        colors: &mut [u32],
+        later: &mut Vec<u32>,
+        done: &mut usize,
+    ) -> Result<(), Error> {
+        let members = self.sets.of(i as usize);
+        match Self::free(&self.forbidden(taken, members, done)?) {
+            Some(free) => {
+                colors[i as usize] = self.color_of(free);
+                self.mark(taken, members, free);
+            }
+            None => later.push(i),
+        }
+        Ok(())
     }
 
     /// [`Block::color`] in parallel, to the same colours. A large set reads and marks its slots in
@@ -771,16 +755,7 @@ impl Block<'_> {
                 match outcome {
                     Outcome::Colored(color) => colors[i as usize] = color,
                     Outcome::Deferred => later.push(i),
-                    Outcome::Met => {
-                        let members = c.of(i as usize);
-                        match Self::free(&self.forbidden(taken, members, &mut done)?) {
-                            Some(free) => {
-                                colors[i as usize] = self.color_of(free);
-                                self.mark(taken, members, free);
-                            }
-                            None => later.push(i),
-                        }
-                    }
+                    Outcome::Met => self.color_one(taken, i, colors, &mut later, &mut done)?,
                 }
             }
             batch += 1;

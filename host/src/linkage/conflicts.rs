@@ -58,45 +58,27 @@ enum Shape {
     Index { offsets: Vec<usize>, sets: Vec<u32> },
 }
 
-/// The conflicts of a family of linkage sets over a problem.
-pub struct Conflicts<'a> {
+/// The variables of each set of a family, over a problem: all a colouring by incidence needs, and
+/// what [`Conflicts`] adds the nesting to.
+pub struct Members<'a> {
     problem: &'a dyn GrayBoxProblem,
     sets: Sets<'a>,
-    shape: Shape,
+    /// 0..l, the variables' own sets (empty for a FOS).
+    identity: Vec<u32>,
 }
 
-/// A thread's marks for one enumeration: `set_mark[j] == mark` once set j was met (and, for the
-/// index, `var_mark[v]` for closure variables).
-pub struct Marks {
-    mark: u32,
-    set_mark: Vec<u32>,
-    var_mark: Vec<u32>,
-    closure: Vec<u32>,
-}
-
-impl<'a> Conflicts<'a> {
-    /// Finds how the sets nest: a tree when the family is laminar, else an index. Time and memory
-    /// linear in the total size of the sets.
-    pub fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem, stop: &StopCheck) -> Result<Self> {
-        let l = problem.variables();
+impl<'a> Members<'a> {
+    /// Refuses more sets than a `u32` colour or set index can name.
+    pub fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem) -> Result<Self> {
         let n = sets.len();
         if n >= NONE as usize {
             return Err(Error::usage(format!("{n} linkage sets: more than this program can colour")));
         }
-        let shape = match sets {
-            Sets::Variables(_) => Shape::Tree { leaf: (0..l as u32).collect(), parent: vec![NONE; l] },
-            Sets::Fos(fos) => {
-                crate::problem::memory::ensure(
-                    8 * (l + n) as u128,
-                    &format!("the nesting of {n} linkage sets over {l} variables"),
-                )?;
-                match tree(fos, l, stop)? {
-                    Some((leaf, parent)) => Shape::Tree { leaf, parent },
-                    None => index(fos, l, stop)?,
-                }
-            }
+        let identity = match sets {
+            Sets::Fos(_) => Vec::new(),
+            Sets::Variables(l) => (0..l as u32).collect(),
         };
-        Ok(Conflicts { problem, sets, shape })
+        Ok(Members { problem, sets, identity })
     }
 
     pub fn sets(&self) -> Sets<'a> {
@@ -117,20 +99,79 @@ impl<'a> Conflicts<'a> {
     }
 
     /// The variables of set i.
-    pub fn members(&self, i: usize) -> &[u32] {
-        match (self.sets, &self.shape) {
-            (Sets::Fos(fos), _) => &fos.sets[i],
-            // The variables' own "sets": the identity, which the tree's leaves are.
-            (Sets::Variables(_), Shape::Tree { leaf, .. }) => std::slice::from_ref(&leaf[i]),
-            (Sets::Variables(_), Shape::Index { .. }) => unreachable!("variables always nest as a tree"),
+    pub fn of(&self, i: usize) -> &[u32] {
+        match self.sets {
+            Sets::Fos(fos) => &fos.sets[i],
+            Sets::Variables(_) => std::slice::from_ref(&self.identity[i]),
         }
+    }
+}
+
+/// The conflicts of a family of linkage sets over a problem.
+pub struct Conflicts<'a> {
+    members: Members<'a>,
+    shape: Shape,
+}
+
+/// A thread's marks for one enumeration: `set_mark[j] == mark` once set j was met (and, for the
+/// index, `var_mark[v]` for closure variables).
+pub struct Marks {
+    mark: u32,
+    set_mark: Vec<u32>,
+    var_mark: Vec<u32>,
+    closure: Vec<u32>,
+}
+
+impl<'a> Conflicts<'a> {
+    /// Finds how the sets nest: a tree when the family is laminar, else an index. Time and memory
+    /// linear in the total size of the sets.
+    pub fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem, stop: &StopCheck) -> Result<Self> {
+        let members = Members::new(sets, problem)?;
+        let l = problem.variables();
+        let n = sets.len();
+        let shape = match sets {
+            Sets::Variables(_) => Shape::Tree { leaf: (0..l as u32).collect(), parent: vec![NONE; l] },
+            Sets::Fos(fos) => {
+                crate::problem::memory::ensure(
+                    8 * (l + n) as u128,
+                    &format!("the nesting of {n} linkage sets over {l} variables"),
+                )?;
+                match tree(fos, l, stop)? {
+                    Some((leaf, parent)) => Shape::Tree { leaf, parent },
+                    None => index(fos, l, stop)?,
+                }
+            }
+        };
+        Ok(Conflicts { members, shape })
+    }
+
+    pub fn sets(&self) -> Sets<'a> {
+        self.members.sets()
+    }
+
+    /// The number of sets.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn problem(&self) -> &'a dyn GrayBoxProblem {
+        self.members.problem()
+    }
+
+    /// The variables of set i.
+    pub fn members(&self, i: usize) -> &[u32] {
+        self.members.of(i)
     }
 
     /// Fresh marks for one thread.
     pub fn marks(&self) -> Marks {
         let var_mark = match self.shape {
             Shape::Tree { .. } => Vec::new(),
-            Shape::Index { .. } => vec![0; self.problem.variables()],
+            Shape::Index { .. } => vec![0; self.problem().variables()],
         };
         Marks { mark: 0, set_mark: vec![0; self.len()], var_mark, closure: Vec::new() }
     }
@@ -138,7 +179,7 @@ impl<'a> Conflicts<'a> {
     /// Calls `f` once for every set conflicting with set i.
     pub fn for_each(&self, i: usize, marks: &mut Marks, mut f: impl FnMut(u32)) {
         let mark = marks.next();
-        let p = self.problem.functions();
+        let p = self.problem().functions();
         match &self.shape {
             Shape::Tree { leaf, parent } => {
                 let set_mark = &mut marks.set_mark;
@@ -205,7 +246,7 @@ impl<'a> Conflicts<'a> {
             4 * self.len() as u128 * (6 + rayon::current_num_threads() as u128),
             &format!("the conflict counts of {} linkage sets", self.len()),
         )?;
-        if let (Sets::Fos(fos), Shape::Tree { leaf, parent }) = (self.sets, &self.shape) {
+        if let (Sets::Fos(fos), Shape::Tree { leaf, parent }) = (self.sets(), &self.shape) {
             return self.tree_degrees(fos, leaf, parent, stop);
         }
         let degrees = (0..self.len())
@@ -229,7 +270,7 @@ impl Conflicts<'_> {
     /// [`Conflicts::degrees`] of a tree, path by path.
     fn tree_degrees(&self, fos: &Fos, leaf: &[u32], parent: &[u32], stop: &StopCheck) -> Result<Vec<u32>> {
         let n = fos.len();
-        let p = self.problem.functions();
+        let p = self.problem().functions();
         // Children in CSR form; the heavy child of each set is its largest (ties: lowest index).
         let mut offsets = vec![0u32; n + 1];
         for &q in parent {

@@ -409,15 +409,12 @@ fn linkage_tree(
     }
     let place = |x: u32| if (x as usize) < l { x } else { index[x as usize - l] };
     let mut children: Vec<(u32, u32)> = merges.iter().map(|m| (place(m.left), place(m.right))).collect();
+    let mut size = subtree_sizes(l, &children);
     if max_set_size.is_none() {
         // No linked pair left: merge random pairs (UPGMA, similarity 0 everywhere, random tie
         // breaks) until one cluster remains.
         let mut rest: Vec<u32> = (0..l).filter(|&v| alive[v]).map(|v| place(node[v])).collect();
         rest.sort_unstable();
-        let mut size: Vec<u64> = Vec::new();
-        if rest.len() > 1 {
-            size = subtree_sizes(l, &children);
-        }
         while rest.len() > 1 {
             stop.every(rest.len(), 64)?;
             let i = rng.index(rest.len());
@@ -435,7 +432,7 @@ fn linkage_tree(
         }
     }
     drop((merges, index, node, alive));
-    let mut sets = members(l, &children, stop)?;
+    let mut sets = members(l, &children, &size, stop)?;
     // The root is the last merge, when there is one.
     if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
         sets.pop();
@@ -453,11 +450,10 @@ fn subtree_sizes(l: usize, children: &[(u32, u32)]) -> Vec<u64> {
     size
 }
 
-/// The sets of the nodes of that forest, each sorted: one walk lays the variables out so that
-/// every node's variables are one contiguous range, then the sets are copied and sorted in
-/// parallel. Time O(total set size x log), no set built twice.
-fn members(l: usize, children: &[(u32, u32)], stop: &StopCheck) -> Result<Vec<Vec<u32>>, StopReason> {
-    let size = subtree_sizes(l, children);
+/// The sets of the nodes of that forest (`size`: its [`subtree_sizes`]), each sorted: one walk
+/// lays the variables out so that every node's variables are one contiguous range, then the sets
+/// are copied and sorted in parallel. Time O(total set size x log), no set built twice.
+fn members(l: usize, children: &[(u32, u32)], size: &[u64], stop: &StopCheck) -> Result<Vec<Vec<u32>>, StopReason> {
     let total = size.len();
     let mut has_parent = vec![false; total];
     for &(a, b) in children {
