@@ -5,6 +5,12 @@
 #                scheme annealed, then GOM generations on it)
 #   anneal-only  the same with --anneal-only (the same scheme, population sizes and annealing of
 #                every new population, and no GOM generation: each population ends once annealed)
+# and, asked for with --variants, the two settings that `run`'s default chooses between:
+#   annealed     --local-search initial --anneal-sweeps S (S: the backend's default sweeps,
+#                growth as `run` decides it): every new population annealed, then descended
+#   descent      --local-search initial --anneal-sweeps 0: every new population brought to local
+#                optima by the greedy descent alone, no annealing
+#   unannealed   --local-search off: no local search, GOM alone (the paper's parallel GOMEA)
 # and writes one CSV row per run, the traces (best fitness over time: the --trace file of `pgomea
 # run`) and a summary: per instance and variant the mean best fitness; per class and variant the
 # mean gap to the reference value (the optimum or best-known value where known, else the best any
@@ -20,11 +26,14 @@
 #   trap         concatenated deceptive traps, k = 5, shuffled, two sizes (optimum = n)
 #   maxsat       planted 3-SAT (pgomea generate sat; optimum m) and SATLIB uf150-01 (data
 #                directory; satisfiable: optimum m)
+#   maxsat-large planted 3-SAT of 2000 and 10^4 variables, 4.26 clauses per variable (optimum m)
+#   torus        2D tori of positive uniform weights 1-5, sides 100 and 300 (bipartite: optimum =
+#                total weight)
 # The instances are generated here by the binary or read from the data directory (never copied).
 # A run stops at T seconds, or at the optimum where it is proven (--target, both variants alike).
 #
 # Needs only bash, awk, the pgomea binary and the data directory (no Rust, no Python).
-# Run time: at most classes x 2 instances x 2 variants x SEEDS x T seconds, plus the set-up of each
+# Run time: at most classes x 2 instances x variants x SEEDS x T seconds, plus the set-up of each
 # run beyond T when T is shorter than it (reading G81 and building its model) and the generation
 # of the instances; e.g. 7 x 2 x 2 x 3 x 10 s = 840 s; CLASSES=gset-random,gset-torus,sg2d,nk,maxsat
 # with T=10 and SEEDS=3: 600 s; SEEDS=2: 400 s.
@@ -37,7 +46,9 @@
 #   --seeds N         seeds 1..N (default 3)
 #   --backend B       cuda, cpu or auto (default cuda)
 #   --threads N       threads of the CPU backend (default: all cores)
-#   --classes LIST    comma-separated classes (default: all seven above)
+#   --classes LIST    comma-separated classes (default: the first seven above)
+#   --variants LIST   comma-separated variants (default: default,anneal-only; also annealed,
+#                     descent, unannealed)
 #   --sizes small     small generated instances (to check the script on a CPU; default full)
 # Files: OUT/runs.csv (one row per run), OUT/traces/<run>.csv (time_s,evaluations,best_fitness),
 # OUT/json/<run>.json (pgomea's JSON result, with the effective configuration), OUT/instances/
@@ -54,6 +65,7 @@ BACKEND=cuda
 THREADS=
 CLASSES=gset-random,gset-torus,sg2d,sg3d,nk,trap,maxsat
 SIZES=full
+VARIANT_LIST=default,anneal-only
 
 die() { echo "control.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -66,6 +78,7 @@ while [ $# -gt 0 ]; do
         --backend) BACKEND="$2"; shift 2 ;;
         --threads) THREADS="$2"; shift 2 ;;
         --classes) CLASSES="$2"; shift 2 ;;
+        --variants) VARIANT_LIST="$2"; shift 2 ;;
         --sizes) SIZES="$2"; shift 2 ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
@@ -77,15 +90,19 @@ done
 awk -v t="$T" 'BEGIN { exit !(t + 0 > 0) }' || die "--time $T: expected a positive number of seconds"
 case "$BACKEND" in cuda|cpu|auto) ;; *) die "--backend $BACKEND: expected cuda, cpu or auto" ;; esac
 case "$SIZES" in small|full) ;; *) die "--sizes $SIZES: expected small or full" ;; esac
+IFS=, read -r -a VARIANTS <<<"$VARIANT_LIST"
+for v in "${VARIANTS[@]}"; do
+    case "$v" in default|anneal-only|annealed|descent|unannealed) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed)" ;; esac
+done
 "$BIN" run --help | grep -q -- --anneal-only || die "$BIN has no --anneal-only (build the branch with the control)"
 
 mkdir -p "$OUT/traces" "$OUT/json" "$OUT/instances" || die "cannot create $OUT"
 GEN="$OUT/instances"
 
 if [ "$SIZES" = small ]; then
-    SG2=16; SG3=6; NK_A=400; NK_R=200; TRAP=(40 100); SAT_N=60; SAT_M=255; UF=uf50-01
+    SG2=16; SG3=6; NK_A=400; NK_R=200; TRAP=(40 100); SAT_N=60; SAT_M=255; UF=uf50-01; SAT_L=(100 200); TORI=(16 30)
 else
-    SG2=100; SG3=20; NK_A=10000; NK_R=2000; TRAP=(400 2000); SAT_N=250; SAT_M=1065; UF=uf150-01
+    SG2=100; SG3=20; NK_A=10000; NK_R=2000; TRAP=(400 2000); SAT_N=250; SAT_M=1065; UF=uf150-01; SAT_L=(2000 10000); TORI=(100 300)
 fi
 
 # Instances: "class name file reference kind", kind: optimum (proven: the runs stop there),
@@ -142,11 +159,22 @@ for class in ${CLASSES//,/ }; do
             else
                 echo "control.sh: no $f; maxsat has one instance" >&2
             fi ;;
-        *) die "unknown class $class (gset-random, gset-torus, sg2d, sg3d, nk, trap, maxsat)" ;;
+        maxsat-large)
+            for n in "${SAT_L[@]}"; do
+                m=$((n * 426 / 100)); f="$GEN/sat3-n$n-m$m.cnf"
+                opt=$(gen sat --n "$n" --m "$m" --seed 1 -o "$f") || die "generate sat failed"
+                add maxsat-large "sat3-planted-n$n" "$f" $(known "$opt")
+            done ;;
+        torus)
+            for side in "${TORI[@]}"; do
+                f="$GEN/torus-L$side.txt"
+                opt=$(gen torus --side "$side" --seed 1 -o "$f") || die "generate torus failed"
+                add torus "torus-L$side" "$f" $(known "$opt")
+            done ;;
+        *) die "unknown class $class (gset-random, gset-torus, sg2d, sg3d, nk, trap, maxsat, maxsat-large, torus)" ;;
     esac
 done
 
-VARIANTS=(default anneal-only)
 runs=$(( ${#INSTANCES[@]} * ${#VARIANTS[@]} * SEEDS ))
 echo "control.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -srm), $(nproc) CPUs"
 if command -v nvidia-smi >/dev/null; then
@@ -154,6 +182,8 @@ if command -v nvidia-smi >/dev/null; then
 fi
 echo "binary: $BIN; backend $BACKEND; ${#INSTANCES[@]} instances x ${#VARIANTS[@]} variants x $SEEDS seeds = $runs runs of at most $T s (about $(awk -v r=$runs -v t="$T" 'BEGIN { printf "%.0f", r * t }') s)"
 
+# The backend's default annealing sweeps, for the variant `annealed` (what `run --help` states).
+SWEEPS=$([ "$BACKEND" = cuda ] && echo 3000 || echo 1000)
 CSV="$OUT/runs.csv"
 echo "instance,class,variant,seed,best_fitness,time_to_best_s,reference,reference_kind,reached_reference,stop_reason,time_s,evaluations,generations,gom_steps,populations,backend" > "$CSV"
 # A top-level field of pgomea's one-line JSON (the first occurrence: the outcome's own fields come
@@ -172,7 +202,12 @@ for inst in "${INSTANCES[@]}"; do
                 --time-limit "$T" --json --quiet --trace "$OUT/traces/$id.csv")
             [ -n "$THREADS" ] && args+=(--threads "$THREADS")
             [ "$kind" = optimum ] && args+=(--target "$ref")
-            [ "$variant" = anneal-only ] && args+=(--anneal-only)
+            case "$variant" in
+                anneal-only) args+=(--anneal-only) ;;
+                annealed) args+=(--local-search initial --anneal-sweeps "$SWEEPS") ;;
+                descent) args+=(--local-search initial --anneal-sweeps 0) ;;
+                unannealed) args+=(--local-search off) ;;
+            esac
             if ! "$BIN" "${args[@]}" > "$OUT/json/$id.json" 2> "$OUT/json/$id.err"; then
                 echo "[$k/$runs] $id: FAILED ($(tail -1 "$OUT/json/$id.err"))"
                 echo "$name,$class,$variant,$seed,,,$refcsv,$kind,,failed,,,,,," >> "$CSV"
@@ -193,16 +228,20 @@ for inst in "${INSTANCES[@]}"; do
     done
 done
 
-# The tables: per instance, per class, and default against control seed by seed (in the order
-# of the runs).
-awk -F, '
+# The tables: per instance, per class, and the first variant against each other seed by seed (in
+# the order of the runs).
+awk -F, -v variants="$VARIANT_LIST" -v T="$T" '
+BEGIN { nv = split(variants, V, ",") }
 NR == 1 { next }
 $5 == "" { failed++; next }
 {
     if (!($1 in inst)) { order[++ni] = $1; inst[$1] = $2 }
     if (!($2 in seen)) { corder[++nc] = $2; seen[$2] = 1 }
     key = $1 SUBSEP $3
-    n[key]++; sum[key] += $5; ttb[key] += $6; if ($9 == "true") hit[key]++
+    n[key]++; sum[key] += $5; ttb[key] += $6
+    # Time to the reference: the time of the last improvement where it was reached, else the
+    # whole run (a lower bound, counted in cut[]).
+    if ($9 == "true") { hit[key]++; tto[key] += $6 } else { tto[key] += ($11 == "" ? T : $11); cut[key]++ }
     if ($7 != "") ref[$1] = $7
     if (!($1 in top) || $5 + 0 > top[$1] + 0) top[$1] = $5
     best[$1 SUBSEP $3 SUBSEP $4] = $5
@@ -211,36 +250,46 @@ $5 == "" { failed++; next }
 # The gap of fitness f on instance i to its reference, in percent.
 function gap(i, f,   r) { r = (i in ref) ? ref[i] : top[i]; return r == 0 ? 0 : 100 * (r - f) / (r < 0 ? -r : r) }
 END {
-    V[1] = "default"; V[2] = "anneal-only"
-    printf "Per instance: mean best fitness over seeds (runs that reached the reference / runs)\n"
-    printf "%-12s %-24s %14s %8s %14s %8s %12s\n", "class", "instance", "default", "reached", "anneal-only", "reached", "reference"
+    printf "Per instance and variant: mean best fitness over seeds, runs that reached the reference / runs,\n"
+    printf "mean time to the reference in s where there is one (>: some runs did not reach it and count with\n"
+    printf "their whole time, a lower bound)\n"
+    printf "%-12s %-24s %-12s %16s %8s %10s %14s\n", "class", "instance", "variant", "mean best", "reached", "time", "reference"
     for (x = 1; x <= ni; x++) {
-        i = order[x]; printf "%-12s %-24s", inst[i], i
-        for (v = 1; v <= 2; v++) { k = i SUBSEP V[v]; printf " %14.1f %4d/%-3d", n[k] ? sum[k] / n[k] : 0, hit[k], n[k] }
-        printf " %12s\n", (i in ref) ? ref[i] : "-"
+        i = order[x]
+        for (v = 1; v <= nv; v++) {
+            k = i SUBSEP V[v]; if (!n[k]) continue
+            t = (i in ref) ? sprintf("%s%.3f", cut[k] ? ">" : "", tto[k] / n[k]) : "-"
+            printf "%-12s %-24s %-12s %16.1f %4d/%-3d %10s %14s\n", inst[i], i, V[v], sum[k] / n[k], hit[k], n[k], t, (i in ref) ? ref[i] : "-"
+        }
     }
     for (x = 1; x <= ns; x++) {
         split(sorder[x], p, SUBSEP); i = p[1]; c = inst[i]
-        for (v = 1; v <= 2; v++) {
+        for (v = 1; v <= nv; v++) {
             k = i SUBSEP V[v] SUBSEP p[2]
-            if (k in best) { cn[c, V[v]]++; cg[c, V[v]] += gap(i, best[k]) }
+            if (k in best) { cn[c, v]++; cg[c, v] += gap(i, best[k]) }
         }
-        a = i SUBSEP "default" SUBSEP p[2]; b = i SUBSEP "anneal-only" SUBSEP p[2]
-        if (!(a in best) || !(b in best)) continue
-        if (best[a] + 0 > best[b] + 0) gt[c]++; else if (best[a] + 0 == best[b] + 0) eq[c]++; else lt[c]++
+        a = i SUBSEP V[1] SUBSEP p[2]
+        for (v = 2; v <= nv; v++) {
+            b = i SUBSEP V[v] SUBSEP p[2]
+            if (!(a in best) || !(b in best)) continue
+            if (best[a] + 0 > best[b] + 0) gt[c, v]++; else if (best[a] + 0 == best[b] + 0) eq[c, v]++; else lt[c, v]++
+        }
     }
-    for (x = 1; x <= ni; x++) for (v = 1; v <= 2; v++) { i = order[x]; k = i SUBSEP V[v]; ct[inst[i], V[v]] += ttb[k] }
-    printf "\nPer class: mean gap to the reference in %% (the optimum or best-known value, else the best of all runs\n"
-    printf "on the instance; 0 is best), mean time to the best in s, and seed by seed how often the default ended\n"
-    printf "better than (>), equal to (=) or worse than (<) the control\n"
-    printf "%-12s %13s %9s %13s %9s %5s %5s %5s\n", "class", "default gap", "ttb", "control gap", "ttb", ">", "=", "<"
+    for (x = 1; x <= ni; x++) for (v = 1; v <= nv; v++) { i = order[x]; k = i SUBSEP V[v]; ct[inst[i], v] += ttb[k]; cc[inst[i], v] += n[k] }
+    printf "\nPer class and variant: mean gap to the reference in %% (the optimum or best-known value, else the\n"
+    printf "best of all runs on the instance; 0 is best), mean time to the best in s, and seed by seed how often\n"
+    printf "%s ended better than (>), equal to (=) or worse than (<) the variant\n", V[1]
+    printf "%-12s %-12s %12s %9s %5s %5s %5s\n", "class", "variant", "gap", "ttb", ">", "=", "<"
     for (x = 1; x <= nc; x++) {
-        c = corder[x]; d = cn[c, "default"]; a = cn[c, "anneal-only"]
-        printf "%-12s %12.4f%% %9.2f %12.4f%% %9.2f %5d %5d %5d\n", c, d ? cg[c, "default"] / d : 0, d ? ct[c, "default"] / d : 0, \
-            a ? cg[c, "anneal-only"] / a : 0, a ? ct[c, "anneal-only"] / a : 0, gt[c], eq[c], lt[c]
-        tg += gt[c]; te += eq[c]; tl += lt[c]
+        c = corder[x]
+        for (v = 1; v <= nv; v++) {
+            d = cn[c, v]; if (!d) continue
+            printf "%-12s %-12s %11.4f%% %9.2f", c, V[v], cg[c, v] / d, cc[c, v] ? ct[c, v] / cc[c, v] : 0
+            if (v == 1) printf " %5s %5s %5s\n", "", "", ""
+            else { printf " %5d %5d %5d\n", gt[c, v], eq[c, v], lt[c, v]; tg[v] += gt[c, v]; te[v] += eq[c, v]; tl[v] += lt[c, v] }
+        }
     }
-    printf "%-12s %13s %9s %13s %9s %5d %5d %5d\n", "all", "", "", "", "", tg, te, tl
+    for (v = 2; v <= nv; v++) printf "%-12s %-12s %12s %9s %5d %5d %5d\n", "all", V[v], "", "", tg[v], te[v], tl[v]
     if (failed) printf "\n%d run(s) failed: see the .err files in the json directory\n", failed
 }' "$CSV" | tee "$OUT/summary.txt"
 echo "rows: $CSV; traces: $OUT/traces; summary: $OUT/summary.txt"
