@@ -107,8 +107,10 @@ pub struct RunArgs {
     #[arg(long, value_parser = choice::<LocalSearchMode>(), value_name = "WHEN")]
     pub local_search: Option<LocalSearchMode>,
     /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
-    /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default: 3000 on the
-    /// GPU, 1000 on the CPU.
+    /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default, from the
+    /// instance (measured, see the README): 0 for MAX-SAT and for deceptive tables (most tables'
+    /// maximum is where no single variable's average points, as in traps), else 3000 on the GPU
+    /// and 1000 on the CPU; `run` says which it took and why.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
     /// Each new population of the multi-start scheme anneals this many times longer than the one
@@ -505,7 +507,8 @@ fn hybrid_text(c: &RunConfig) -> String {
         }
     };
     let control = if c.anneal_only { "; the control: no GOM" } else { "" };
-    format!("{fi}{search}{control}")
+    let chosen = c.annealing_chosen.as_ref().map(|why| format!("; by default, {why}")).unwrap_or_default();
+    format!("{fi}{search}{control}{chosen}")
 }
 
 pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {

@@ -217,6 +217,42 @@ fn anneal_only_is_the_control_without_gom() {
 }
 
 #[test]
+fn run_chooses_the_annealing_from_the_instance_and_says_why() {
+    let traps = tmp("traps.nk");
+    let o = pgomea(&["generate", "trap", "--k", "5", "--blocks", "40", "--shuffle", "-o", traps.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let nk = tmp("nk.nk");
+    assert!(pgomea(&["generate", "nk", "--n", "200", "--k", "4", "-o", nk.to_str().unwrap()]).status.success());
+    let sat = tmp("sat.cnf");
+    assert!(pgomea(&["generate", "sat", "--n", "50", "--m", "200", "-o", sat.to_str().unwrap()]).status.success());
+    let cases = [
+        (None, 1000, "annealed: pairwise terms"),
+        (Some(&nk), 1000, "annealed: "),
+        (Some(&traps), 0, "no annealing: 40 of 40 tables probed deceptive"),
+        (Some(&sat), 0, "no annealing: clauses (MAX-SAT)"),
+    ];
+    for (file, sweeps, why) in cases {
+        let mut args = vec!["run", "--algo", "parallel", "--backend", "cpu", "--threads", "2", "--max-evals", "500"];
+        if let Some(f) = file {
+            args.extend(["--instance", f.to_str().unwrap()]);
+        }
+        let v = json(&pgomea(&[&args[..], &["--json", "--quiet"]].concat()));
+        assert_eq!(v["config"]["anneal_sweeps"], sweeps, "{file:?}");
+        assert!(v["config"]["annealing_chosen"].as_str().unwrap().starts_with(why), "{file:?}: {v}");
+        // The human-readable result says it too.
+        let text = String::from_utf8(pgomea(&[&args[..], &["--quiet"]].concat()).stdout).unwrap();
+        assert!(text.contains(&format!("; by default, {why}")), "{text}");
+    }
+    // Asked for, the sweeps are kept and no reason is given; the control anneals traps as well.
+    let traps = traps.to_str().unwrap();
+    let v =
+        json(&pgomea(&["run", "--instance", traps, "--anneal-sweeps", "7", "--max-evals", "500", "--json", "--quiet"]));
+    assert_eq!((v["config"]["anneal_sweeps"].as_u64(), v["config"].get("annealing_chosen")), (Some(7), None));
+    let v = json(&pgomea(&["run", "--instance", traps, "--anneal-only", "--max-evals", "500", "--json", "--quiet"]));
+    assert_eq!(v["config"]["anneal_sweeps"], 1000);
+}
+
+#[test]
 fn problem_without_an_instance_file_is_refused() {
     // A set's instance (and the embedded default) have their own kind: --problem would be ignored.
     for args in [

@@ -303,3 +303,16 @@ def test_the_gil_is_released_while_solving():
     running.clear()
     t.join()
     assert progress > 10000, progress
+
+
+def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_path):
+    for name, sweeps, why in [("traps.nk", 0, "no annealing: 2 of 2 tables probed deceptive"),
+                              ("sat.cnf", 0, "no annealing: clauses"),
+                              ("adjacent.mk", 1000, "annealed: "),
+                              ("cycle.txt", 1000, "annealed: pairwise")]:
+        problem = pgomea.load(write(tmp_path, name, FILES[name][0]))
+        config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
+        assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), (name, config)
+    # Asked for, the sweeps are kept and there is no reason to give.
+    config = pgomea.solve(problem, anneal_sweeps=5, max_evaluations=10).config
+    assert config["anneal_sweeps"] == 5 and "annealing_chosen" not in config

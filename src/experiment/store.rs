@@ -314,6 +314,7 @@ mod legacy {
                 local_search,
                 anneal_sweeps: Some(c.anneal_sweeps),
                 anneal_growth: Some(1),
+                annealing_chosen: None,
                 anneal_only: false,
                 seed: r.seed,
                 time_limit: c.time_limit_s,

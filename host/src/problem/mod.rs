@@ -19,6 +19,7 @@
 //! [`load`], which reads an instance file of any format.
 
 pub mod data;
+pub mod deception;
 pub mod generate;
 pub mod graph;
 pub mod ising;

@@ -17,7 +17,8 @@ use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::Limits;
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
-use crate::problem::GrayBoxProblem;
+use crate::problem::deception::{Deception, deception};
+use crate::problem::{GrayBoxProblem, KindArrays};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -238,6 +239,10 @@ pub struct RunConfig {
     /// configuration has the number; one stored before the option reads as 1).
     #[serde(default = "one")]
     pub anneal_growth: Option<u32>,
+    /// Why the run anneals as it does, where it chose the annealing sweeps itself (see
+    /// [`default_anneal_sweeps`]); `None` where they were asked for, or before the run decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annealing_chosen: Option<String>,
     /// The control of the hybrid (no GOM): every population of the multi-start scheme is
     /// initialised and annealed (its local search), its best offered, and then terminated,
     /// before any generation (GOM, Forced Improvement); the scheme goes on with the next larger
@@ -290,11 +295,6 @@ pub fn default_hybrid(algorithm: Algorithm) -> (bool, LocalSearchMode) {
     }
 }
 
-/// The annealing sweeps of a local search by default: 3000 on the GPU, 1000 on the CPU (serial
-/// GOMEA and the CPU backend), both measured (benchmarks/RESULTS.md, section 9.1): on G-set
-/// graphs a longer anneal finds better cuts; on the CPU, 1000 sweeps found cuts as good as 3000
-/// and better than 300 in 15 s, and spend a third of what 3000 do on instances that GOM solves
-/// quickly (small traps, SAT).
 /// Instances of more variables than this are coloured by incidence by default.
 pub const INCIDENCE_COLORING_FROM: usize = 50_000;
 
@@ -307,10 +307,44 @@ pub fn default_coloring(variables: usize) -> ColoringMethod {
     if variables > INCIDENCE_COLORING_FROM { ColoringMethod::Incidence } else { ColoringMethod::WelshPowell }
 }
 
-pub fn default_anneal_sweeps(backend: Backend) -> u32 {
+/// The sweeps of an annealed local search by default on `backend`: 3000 on the GPU, 1000 on the
+/// CPU (see [`default_anneal_sweeps`]); the control's (`anneal_only`) on every kind.
+pub fn annealing_sweeps(backend: Backend) -> u32 {
     match backend {
         Backend::Cuda => 3000,
         Backend::Cpu | Backend::Auto => 1000,
+    }
+}
+
+/// The annealing sweeps of a local search by default, and why, in words: 0 (the greedy descent
+/// alone) for clauses and for mostly deceptive tables, else 3000 on the GPU and 1000 on the CPU
+/// (serial GOMEA and the CPU backend).
+///
+/// Measured (benchmarks/RESULTS.md): the sweeps on G-set graphs (section 9.1: a longer anneal
+/// finds better cuts; on the CPU 1000 found cuts as good as 3000 and better than 300 in 15 s);
+/// annealing against the descent alone and no local search on every kind (section 23, GPU, three
+/// seeds): annealing reached the optimum of NK landscapes (n = 10^4, K = 5) in 8.5 s where
+/// neither other setting did in 20 s, and of a 300 x 300 torus in 6.2 s against 9.2 s; on
+/// deceptive traps it took 1.4 s against 0.48 s (5x at 2000 variables: single flips lead away
+/// from a trap's optimum, see [`crate::problem::deception`]), on planted 3-SAT and SATLIB uf150
+/// 1.2-2.5x the descent's time (the first population's annealing finds the optimum, but GOM
+/// after the descent finds it sooner), where the descent is within 4 % of no local search.
+pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> (u32, String) {
+    let annealed = annealing_sweeps(backend);
+    match problem.functions().arrays() {
+        KindArrays::Pairwise { .. } => (annealed, "annealed: pairwise terms (Max-Cut, Ising, QUBO)".into()),
+        KindArrays::Clauses { .. } => {
+            (0, "no annealing: clauses (MAX-SAT), where GOM after the greedy descent is faster".into())
+        }
+        KindArrays::Tables { .. } => {
+            let d = deception(problem.functions()).unwrap_or(Deception { deceptive: 0, probed: 0 });
+            let share = format!("{} of {} tables probed deceptive", d.deceptive, d.probed);
+            if d.mostly() {
+                (0, format!("no annealing: {share}, single flips lead away from their optima"))
+            } else {
+                (annealed, format!("annealed: {share}"))
+            }
+        }
     }
 }
 
@@ -329,7 +363,7 @@ pub fn default_anneal_growth(
     local_search: LocalSearchMode,
     anneal_sweeps: u32,
 ) -> u32 {
-    let pairwise = matches!(problem.functions().arrays(), crate::problem::KindArrays::Pairwise { .. });
+    let pairwise = matches!(problem.functions().arrays(), KindArrays::Pairwise { .. });
     let annealed = local_search != LocalSearchMode::Off && anneal_sweeps > 0;
     if pairwise && annealed && backend == Backend::Cuda { 2 } else { 1 }
 }
@@ -554,6 +588,7 @@ impl RunOptions {
             local_search,
             anneal_sweeps: self.anneal_sweeps,
             anneal_growth: self.anneal_growth,
+            annealing_chosen: None,
             anneal_only,
             seed: self.seed.unwrap_or(1),
             time_limit,
@@ -809,6 +844,35 @@ mod tests {
             let mut old = serde_json::to_value(&plain).unwrap();
             old.as_object_mut().unwrap().remove("anneal_only");
             assert!(!serde_json::from_value::<RunConfig>(old).unwrap().anneal_only);
+        }
+    }
+
+    #[test]
+    fn new_populations_are_annealed_by_default_unless_the_instance_is_clauses_or_deceptive_tables() {
+        let graph = problem();
+        let nk = crate::problem::nk::sliding_window(300, 5, 1).unwrap();
+        let traps = crate::problem::trap::concatenated(5, 60, 1, true).unwrap();
+        let sat = crate::problem::maxsat::MaxSat::from_literals("tiny", 3, &[(None, vec![1, -2]), (None, vec![2, 3])])
+            .unwrap();
+        for (backend, annealed) in [(Backend::Cuda, 3000), (Backend::Cpu, 1000)] {
+            assert_eq!(default_anneal_sweeps(&graph, backend).0, annealed);
+            let (sweeps, why) = default_anneal_sweeps(&nk, backend);
+            assert_eq!(sweeps, annealed, "{why}");
+            assert!(
+                why.starts_with("annealed: ")
+                    && why.ends_with(&format!(" of {} tables probed deceptive", nk.subfunctions())),
+                "{why}"
+            );
+            assert_eq!(
+                default_anneal_sweeps(&traps, backend),
+                (
+                    0,
+                    "no annealing: 60 of 60 tables probed deceptive, single flips lead away from their optima"
+                        .to_string()
+                )
+            );
+            assert_eq!(default_anneal_sweeps(&sat, backend).0, 0);
+            assert_eq!(annealing_sweeps(backend), annealed);
         }
     }
 

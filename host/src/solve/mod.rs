@@ -27,7 +27,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 pub use self::config::{Algorithm, Backend, FosOrderKind, RunConfig, RunOptions, Target};
-use self::config::{default_anneal_growth, default_anneal_sweeps};
+use self::config::{annealing_sweeps, default_anneal_growth, default_anneal_sweeps};
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
@@ -350,7 +350,16 @@ fn set_up<'a>(
 /// `effective`'s annealing sweeps and their growth: those asked for, or the defaults for
 /// `problem` on `backend`, the one place where a run's annealing is decided.
 fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
-    let sweeps = config.anneal_sweeps.unwrap_or(default_anneal_sweeps(backend));
+    let sweeps = match config.anneal_sweeps {
+        Some(sweeps) => sweeps,
+        // The control is the annealing alone, on every kind.
+        None if config.anneal_only => annealing_sweeps(backend),
+        None => {
+            let (sweeps, why) = default_anneal_sweeps(problem, backend);
+            effective.annealing_chosen = (config.local_search != LocalSearchMode::Off).then_some(why);
+            sweeps
+        }
+    };
     effective.anneal_sweeps = Some(sweeps);
     effective.anneal_growth = Some(
         config.anneal_growth.unwrap_or_else(|| default_anneal_growth(problem, backend, config.local_search, sweeps)),
