@@ -13,8 +13,9 @@ use pgomea::linkage::fos::LinkageModel;
 use pgomea::problem::data::{self, KnownInstance};
 use pgomea::solve::{Algorithm, Backend, FosOrderKind, RunOptions, Target};
 
-/// The annealing sweeps of the hybrid study's local search (`pgomea run`'s default).
-pub const HYBRID_ANNEAL_SWEEPS: u32 = 3000;
+/// The annealing sweeps of the hybrid study's local search: `pgomea run`'s annealed local search on
+/// the GPU (its default on the study's Max-Cut graphs).
+pub const HYBRID_ANNEAL_SWEEPS: u32 = pgomea::solve::config::annealing_sweeps(Backend::Cuda);
 
 /// The hybrid study's control variant: the `ls` variant's multi-start scheme and annealing, no GOM.
 pub const ANNEAL_ONLY: &str = "anneal-only";
