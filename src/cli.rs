@@ -110,7 +110,8 @@ pub struct RunArgs {
     /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default, from the
     /// instance (measured, see the README): 0 for MAX-SAT and for deceptive tables (most tables'
     /// maximum is where no single variable's average points, as in traps), else 3000 on the GPU
-    /// and 1000 on the CPU; `run` says which it took and why.
+    /// (fewer beyond 10^5 variables, 300 from 10^6 on) and 1000 on the CPU; `run` says which it
+    /// took and why.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
     /// Each new population of the multi-start scheme anneals this many times longer than the one

@@ -114,7 +114,8 @@ def solve(
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps
             (default from the instance: 0 for MAX-SAT and deceptive tables such as traps, else
-            3000 on the GPU and 1000 on the CPU; ``result.config["annealing_chosen"]`` says why).
+            3000 on the GPU, fewer beyond 10^5 variables, and 1000 on the CPU;
+            ``result.config["annealing_chosen"]`` says why).
         anneal_growth: population ``i`` of the multi-start scheme anneals with
             ``anneal_sweeps * anneal_growth**i`` sweeps (default 2 for Max-Cut, Ising and QUBO
             models, else 1).
