@@ -10,9 +10,12 @@
 
 use super::{KindArrays, Subfunctions};
 
-/// The most tables the probe reads: evenly spaced over the subfunctions, so that the probe's cost
-/// stays bounded (at most this many x 2^16 x 16 steps) however large the instance.
+/// The most tables the probe reads, evenly spaced over the subfunctions.
 pub const PROBED_TABLES: usize = 4096;
+
+/// The most steps (table entries x arity) the probe takes, about 0.1 s: fewer tables are read
+/// where they are large (4096 tables of 2^14 entries would take 2^30).
+pub const PROBE_STEPS: u64 = 1 << 26;
 
 /// How many of the probed tables are deceptive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,16 +51,25 @@ pub fn deception(functions: &Subfunctions) -> Option<Deception> {
         return None;
     };
     let count = functions.len();
-    let probed = count.min(PROBED_TABLES);
-    let deceptive = (0..probed)
-        .filter(|&i| {
-            // Evenly spaced: table i * count / probed (all of them when count <= PROBED_TABLES).
-            let s = (i as u128 * count as u128 / probed as u128) as usize;
-            let arity = (var_offsets[s + 1] - var_offsets[s]) as usize;
-            let start = table_offsets[s] as usize;
-            is_deceptive(&values[start..start + (1 << arity)], arity)
-        })
-        .count();
+    let arity = |s: usize| (var_offsets[s + 1] - var_offsets[s]) as usize;
+    let steps = |s: usize| (1u64 << arity(s)) * arity(s).max(1) as u64;
+    // Table i of `n` evenly spaced ones (all of them when n = count).
+    let spaced = |i: usize, n: usize| (i as u128 * count as u128 / n as u128) as usize;
+    // As many tables as PROBE_STEPS allow at the mean size of 64 of them.
+    let sample = count.min(64);
+    let mean = (0..sample).map(|i| steps(spaced(i, sample))).sum::<u64>() / sample.max(1) as u64;
+    let planned = count.min(PROBED_TABLES).min((PROBE_STEPS / mean.max(1)).max(1) as usize);
+    let (mut probed, mut deceptive, mut taken) = (0, 0, 0u64);
+    for i in 0..planned {
+        let s = spaced(i, planned);
+        if probed > 0 && taken + steps(s) > PROBE_STEPS {
+            break;
+        }
+        taken += steps(s);
+        probed += 1;
+        let start = table_offsets[s] as usize;
+        deceptive += usize::from(is_deceptive(&values[start..start + (1 << arity(s))], arity(s)));
+    }
     Some(Deception { deceptive, probed })
 }
 
@@ -131,6 +143,15 @@ mod tests {
         }
         let graph = crate::problem::maxcut::MaxCut::new(crate::problem::generate::default_instance()).unwrap();
         assert_eq!(deception(graph.functions()), None);
+    }
+
+    #[test]
+    fn large_tables_are_probed_within_the_step_budget() {
+        // 300 traps of 14 genes: 2^14 x 14 steps each, so 292 fit in PROBE_STEPS.
+        let traps = crate::problem::trap::concatenated(14, 300, 1, true).unwrap();
+        let d = deception(traps.functions()).unwrap();
+        assert_eq!(d.probed as u64, PROBE_STEPS / ((1 << 14) * 14));
+        assert_eq!(d.deceptive, d.probed);
     }
 
     #[test]
