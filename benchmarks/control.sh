@@ -6,7 +6,8 @@
 #   anneal-only  the same with --anneal-only (the same scheme, population sizes and annealing of
 #                every new population, and no GOM generation: each population ends once annealed)
 # and, asked for with --variants, the two settings that `run`'s default chooses between:
-#   annealed     --local-search initial --anneal-sweeps S (S: the backend's default sweeps,
+#   annealed     --local-search initial --anneal-sweeps S (S: the backend's full annealing,
+#                3000 on the GPU and 1000 on the CPU, which `run` takes up to 10^5 variables;
 #                growth as `run` decides it): every new population annealed, then descended
 #   descent      --local-search initial --anneal-sweeps 0: every new population brought to local
 #                optima by the greedy descent alone, no annealing
@@ -182,7 +183,7 @@ if command -v nvidia-smi >/dev/null; then
 fi
 echo "binary: $BIN; backend $BACKEND; ${#INSTANCES[@]} instances x ${#VARIANTS[@]} variants x $SEEDS seeds = $runs runs of at most $T s (about $(awk -v r=$runs -v t="$T" 'BEGIN { printf "%.0f", r * t }') s)"
 
-# The backend's default annealing sweeps, for the variant `annealed` (what `run --help` states).
+# The backend's full annealing sweeps, for the variant `annealed`.
 SWEEPS=$([ "$BACKEND" = cuda ] && echo 3000 || echo 1000)
 CSV="$OUT/runs.csv"
 echo "instance,class,variant,seed,best_fitness,time_to_best_s,reference,reference_kind,reached_reference,stop_reason,time_s,evaluations,generations,gom_steps,populations,backend" > "$CSV"

@@ -749,20 +749,7 @@ impl MutualPairs {
         relisted: Vec<(Vec<Link>, Candidate)>,
         mate: &mut [u32],
     ) {
-        let l = self.l;
-        let first = l + self.merges.len();
-        let (best, node) = (&self.best, &self.node);
-        let records: Vec<Merge> = pairs
-            .par_iter()
-            .enumerate()
-            .map(|(i, &(a, b))| Merge {
-                pair: best[a as usize],
-                left: node[a as usize],
-                right: node[b as usize],
-                node: (first + i) as u32,
-            })
-            .collect();
-        self.merges.extend(records);
+        let first = self.l + self.merges.len();
         let links = Scatter::new(&mut self.links);
         let best = Scatter::new(&mut self.best);
         let node = Scatter::new(&mut self.node);
@@ -771,7 +758,7 @@ impl MutualPairs {
         let mates = Scatter::new(mate);
         // (set entries added, link entries added, link entries removed)
         let sums = |x: (u128, u128, u128), y: (u128, u128, u128)| (x.0 + y.0, x.1 + y.1, x.2 + y.2);
-        let from_pairs = pairs
+        let (records, counts): (Vec<Merge>, Vec<(u128, u128, u128)>) = pairs
             .par_iter()
             .zip(merged)
             .enumerate()
@@ -781,19 +768,25 @@ impl MutualPairs {
                 // SAFETY: a and b belong to this pair alone: the pairs are disjoint, and no
                 // touched cluster is a or b.
                 unsafe {
-                    node.replace(a, (first + i) as u32);
-                    let joined = size.replace(a, 0) + size.replace(b, 0);
+                    let joined = size.read(a) + size.read(b);
                     size.replace(a, joined);
+                    let record = Merge {
+                        pair: best.replace(a, pair),
+                        left: node.replace(a, (first + i) as u32),
+                        right: node.read(b),
+                        node: (first + i) as u32,
+                    };
                     alive.replace(b, false);
                     best.replace(b, NO_PAIR);
-                    best.replace(a, pair);
                     mates.replace(a, NONE);
                     mates.replace(b, NONE);
                     let removed = links.replace(b, Vec::new()).len() + links.replace(a, list).len();
-                    (joined as u128, added, removed as u128)
+                    (record, (joined as u128, added, removed as u128))
                 }
             })
-            .reduce(|| (0, 0, 0), sums);
+            .unzip();
+        self.merges.extend(records);
+        let from_pairs = counts.into_iter().fold((0, 0, 0), sums);
         let from_touched = touched
             .par_iter()
             .zip(relisted)
@@ -873,13 +866,27 @@ struct Scatter<'a, T> {
     _slice: std::marker::PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: `Scatter` hands out no reference; its `replace`, whose callers keep every index to one
-// thread, moves values of T between threads (hence T: Send).
+// SAFETY: `Scatter` hands out no reference; its `read` and `replace`, whose callers keep every
+// index to one thread, move values of T between threads (hence T: Send).
 unsafe impl<T: Send> Sync for Scatter<'_, T> {}
 
 impl<'a, T> Scatter<'a, T> {
     fn new(slice: &'a mut [T]) -> Self {
         Scatter { ptr: slice.as_mut_ptr(), len: slice.len(), _slice: std::marker::PhantomData }
+    }
+
+    /// The value at `i`.
+    ///
+    /// # Safety
+    ///
+    /// While this `Scatter` lives, no other thread writes index `i`.
+    unsafe fn read(&self, i: usize) -> T
+    where
+        T: Copy,
+    {
+        assert!(i < self.len, "index {i} of {}", self.len);
+        // SAFETY: i is in bounds (checked), and no other thread writes it.
+        unsafe { self.ptr.add(i).read() }
     }
 
     /// Puts `value` at `i` and returns what was there.

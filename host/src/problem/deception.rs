@@ -18,7 +18,7 @@ pub const PROBED_TABLES: usize = 4096;
 pub const PROBE_STEPS: u64 = 1 << 26;
 
 /// How many of the probed tables are deceptive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Deception {
     /// Deceptive tables among those probed.
     pub deceptive: usize,

@@ -17,7 +17,7 @@ use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::Limits;
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
-use crate::problem::deception::{Deception, deception};
+use crate::problem::deception::deception;
 use crate::problem::{GrayBoxProblem, KindArrays};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -367,7 +367,7 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
             (0, "no annealing: clauses (MAX-SAT), where GOM after the greedy descent is faster".into())
         }
         KindArrays::Tables { .. } => {
-            let d = deception(problem.functions()).unwrap_or(Deception { deceptive: 0, probed: 0 });
+            let d = deception(problem.functions()).unwrap_or_default();
             let share = format!("{} of {} tables probed deceptive", d.deceptive, d.probed);
             if d.mostly() {
                 (0, format!("no annealing: {share}, single flips lead away from their optima"))

@@ -352,11 +352,12 @@ fn set_up<'a>(
 fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
     let sweeps = match config.anneal_sweeps {
         Some(sweeps) => sweeps,
-        // The control is the annealing alone, on every kind.
-        None if config.anneal_only => annealing_sweeps(backend),
+        // The control is the annealing alone, on every kind; without a local search the sweeps
+        // are not used, and nothing is chosen.
+        None if config.anneal_only || config.local_search == LocalSearchMode::Off => annealing_sweeps(backend),
         None => {
             let (sweeps, why) = default_anneal_sweeps(problem, backend);
-            effective.annealing_chosen = (config.local_search != LocalSearchMode::Off).then_some(why);
+            effective.annealing_chosen = Some(why);
             sweeps
         }
     };
