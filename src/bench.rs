@@ -257,10 +257,9 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
                         if pass == 3 { &graph } else { &tuning },
                     )
                 };
-                let how = match g.generation_grid(problem.functions().arrays().kind_name(), &tuning)? {
-                    Some(c) => format!("cooperative, {} blocks of {}", c.grid_dim.0, c.block_dim.0),
-                    None => "graph".into(),
-                };
+                let slots = layout.group_slots.last().copied().unwrap_or(0) as usize;
+                let how =
+                    g.whole_generation(problem.functions().arrays().kind_name(), &tuning, n, slots, layout.groups())?;
                 (
                     format!("cuda ({}; {how})", g.name()),
                     measure(problem, &layout, a.seed, n, a.generations, true, &mut make)?,

@@ -297,9 +297,11 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
     let a = record(case, None, n, generations, true, WholeGeneration::Cooperative)?;
     let b = record(case, Some(candidate), n, generations, true, WholeGeneration::Cooperative)?;
     let wholes: &[(WholeGeneration, &str)] = match candidate {
-        Candidate::Cuda => {
-            &[(WholeGeneration::Cooperative, "one cooperative launch"), (WholeGeneration::Graph, "graph replay")]
-        }
+        Candidate::Cuda => &[
+            (WholeGeneration::Cooperative, "one cooperative launch"),
+            (WholeGeneration::Graph, "graph replay"),
+            (WholeGeneration::BySolution, "a block per solution"),
+        ],
         Candidate::Cpu { .. } => &[(WholeGeneration::Cooperative, "all groups at once")],
     };
     for &(whole, how) in wholes {

@@ -320,7 +320,7 @@ fn the_patience_of_forced_improvement_is_one_plus_floor_log10() {
     }
 }
 
-/// The registry names every kind's five kernels after the kind, each once.
+/// The registry names every kind's six kernels after the kind, each once.
 #[test]
 fn kernel_names_follow_from_the_registry_of_kinds() {
     use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS, Registered};
@@ -329,6 +329,7 @@ fn kernel_names_follow_from_the_registry_of_kinds() {
     assert_eq!(kinds, [Pairwise::NAME, Tables::NAME, Clauses::NAME]);
     assert_eq!(Tables::KERNELS.pass, "pgomea_pass_tables");
     assert_eq!(Clauses::KERNELS.flip_search_color, "pgomea_flip_search_color_clauses");
+    assert_eq!(Pairwise::KERNELS.generation_by_solution, "pgomea_generation_by_solution_pairwise");
     let mut names = KERNELS.to_vec();
     names.sort_unstable();
     names.dedup();

@@ -26,6 +26,8 @@ pub(crate) use kernel_name;
 pub struct KindKernels {
     /// A whole generation of GOM (cooperative launch).
     pub generation: &'static str,
+    /// A whole generation of GOM or of Forced Improvement, one block per solution (any launch).
+    pub generation_by_solution: &'static str,
     /// Parallel Forced Improvement over every group (cooperative launch).
     pub forced_improvement: &'static str,
     /// One pass of one group, of GOM or of Forced Improvement.
@@ -37,9 +39,16 @@ pub struct KindKernels {
 }
 
 impl KindKernels {
-    /// The five names.
-    pub const fn all(self) -> [&'static str; 5] {
-        [self.generation, self.forced_improvement, self.pass, self.flip_search, self.flip_search_color]
+    /// The six names.
+    pub const fn all(self) -> [&'static str; PER_KIND] {
+        [
+            self.generation,
+            self.generation_by_solution,
+            self.forced_improvement,
+            self.pass,
+            self.flip_search,
+            self.flip_search_color,
+        ]
     }
 }
 
@@ -63,6 +72,7 @@ macro_rules! register_kinds {
                 const NAME: &'static str = $name;
                 const KERNELS: KindKernels = KindKernels {
                     generation: kernel_name!(generation, $name),
+                    generation_by_solution: kernel_name!(generation_by_solution, $name),
                     forced_improvement: kernel_name!(forced_improvement, $name),
                     pass: kernel_name!(pass, $name),
                     flip_search: kernel_name!(flip_search, $name),
@@ -76,21 +86,24 @@ macro_rules! register_kinds {
 }
 for_each_kind!(register_kinds);
 
-/// Every exported kernel: the five of each kind, in the registry's order, then the two every kind
+/// Kernels per kind.
+const PER_KIND: usize = 6;
+
+/// Every exported kernel: the six of each kind, in the registry's order, then the two every kind
 /// shares.
-pub const KERNELS: [&str; 5 * KIND_KERNELS.len() + 2] = {
-    let mut out = [""; 5 * KIND_KERNELS.len() + 2];
+pub const KERNELS: [&str; PER_KIND * KIND_KERNELS.len() + 2] = {
+    let mut out = [""; PER_KIND * KIND_KERNELS.len() + 2];
     let mut k = 0;
     while k < KIND_KERNELS.len() {
         let names = KIND_KERNELS[k].1.all();
         let mut r = 0;
         while r < names.len() {
-            out[5 * k + r] = names[r];
+            out[PER_KIND * k + r] = names[r];
             r += 1;
         }
         k += 1;
     }
-    out[5 * KIND_KERNELS.len()] = MARK_ELITIST;
-    out[5 * KIND_KERNELS.len() + 1] = FORCED_IMPROVEMENT_END;
+    out[PER_KIND * KIND_KERNELS.len()] = MARK_ELITIST;
+    out[PER_KIND * KIND_KERNELS.len() + 1] = FORCED_IMPROVEMENT_END;
     out
 };

@@ -6,7 +6,9 @@
 //! [`crate::kernel_names`]:
 //! - `pgomea_generation_<kind>`: a whole generation, every colour group of the schedule, each as
 //!   the passes of [`GROUP_PASSES`] with a grid barrier after each, in one cooperative launch;
-//! - `pgomea_forced_improvement_<kind>`: the same for parallel Forced Improvement;
+//! - `pgomea_generation_by_solution_<kind>`: the same, or parallel Forced Improvement, with one
+//!   block per solution and block barriers instead of grid barriers (any launch);
+//! - `pgomea_forced_improvement_<kind>`: the generation's kernel for parallel Forced Improvement;
 //! - `pgomea_pass_<kind>`: one pass (one stage, or fused stages) of the group at `a.step`, of GOM
 //!   or of Forced Improvement; the host launches these one by one (tests, per-stage timing, runs
 //!   that watch the clock between groups) or captures a whole generation of them as a CUDA graph
@@ -59,48 +61,91 @@ fn divmod(x: usize, d: usize) -> (usize, usize) {
     }
 }
 
-/// Pass `pass` of group `g` over the whole grid.
+/// Who shares a pass out: the threads, warps and blocks taking part, and the solutions they
+/// cover. The whole grid covers every solution (the cooperative generation, the pass kernels);
+/// one block covers one solution (the generation by solution), which is enough because the
+/// solutions of a generation never read each other's rows (donors come from P, which no pass
+/// writes): a block barrier then orders the passes where a grid barrier would otherwise.
+#[derive(Clone, Copy)]
+struct Share {
+    /// The first solution and how many follow it.
+    first: usize,
+    solutions: usize,
+    /// This thread's, warp's and block's first item, and the stride of each.
+    thread: (usize, usize),
+    warp: (usize, usize),
+    block: (usize, usize),
+}
+
+impl Share {
+    /// The whole grid, over all `n` solutions.
+    #[inline(always)]
+    fn grid(n: usize) -> Share {
+        Share {
+            first: 0,
+            solutions: n,
+            thread: threads(),
+            warp: warps(),
+            block: (thread::block_idx_x() as usize, thread::grid_dim_x() as usize),
+        }
+    }
+
+    /// This block alone, over solution i.
+    #[inline(always)]
+    fn block(i: usize) -> Share {
+        let size = thread::block_dim_x() as usize;
+        Share {
+            first: i,
+            solutions: 1,
+            thread: (thread::thread_idx_x() as usize, size),
+            warp: (warp_id() as usize, size / WARP_SIZE as usize),
+            block: (0, 1),
+        }
+    }
+}
+
+/// Pass `pass` of group `g`, shared out as `share` says.
 ///
 /// # Safety
 ///
-/// The precondition of [`crate::stage`] for `a` and `g`; `pass` is valid; every thread of the
-/// grid calls it (block and warp crews need their whole block or warp), with a block size that
-/// is a multiple of 32.
+/// The precondition of [`crate::stage`] for `a` and `g`; `pass` is valid; every thread that
+/// `share` names calls it (block and warp crews need their whole block or warp), with a block
+/// size that is a multiple of 32.
 #[inline(always)]
-unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass: Pass) {
-    let n = a.n as usize;
+unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass: Pass, share: Share) {
+    let (first, n) = (share.first, share.solutions);
     // SAFETY: the function's precondition. Each loop's bound is the same for every thread of a
     // warp (the warp loop) or block (the block loop), so crews reach their collectives together.
     unsafe {
         if pass.per_element() {
             let per = g.items(pass);
-            let (mut t, stride) = threads();
+            let (mut t, stride) = share.thread;
             while t < n * per {
                 let (i, k) = divmod(t, per);
-                element_step::<K, FORCED>(a, g, i, k, pass);
+                element_step::<K, FORCED>(a, g, first + i, k, pass);
                 t += stride;
             }
             return;
         }
-        let (mut t, stride) = threads();
+        let (mut t, stride) = share.thread;
         while t < n * g.alone {
             let (i, j) = divmod(t, g.alone);
-            pair_step::<K, Lane, FORCED>(&Lane, a, g, i, j, pass);
+            pair_step::<K, Lane, FORCED>(&Lane, a, g, first + i, j, pass);
             t += stride;
         }
         let warped = g.warped - g.alone;
-        let (mut w, stride) = warps();
+        let (mut w, stride) = share.warp;
         while w < n * warped {
             let (i, j) = divmod(w, warped);
-            pair_step::<K, Warp, FORCED>(&Warp, a, g, i, g.alone + j, pass);
+            pair_step::<K, Warp, FORCED>(&Warp, a, g, first + i, g.alone + j, pass);
             w += stride;
         }
         let blocked = g.slots - g.warped;
-        let mut b = thread::block_idx_x() as usize;
+        let (mut b, stride) = share.block;
         while b < n * blocked {
             let (i, j) = divmod(b, blocked);
-            pair_step::<K, Block, FORCED>(&Block, a, g, i, g.warped + j, pass);
-            b += thread::grid_dim_x() as usize;
+            pair_step::<K, Block, FORCED>(&Block, a, g, first + i, g.warped + j, pass);
+            b += stride;
         }
     }
 }
@@ -116,17 +161,49 @@ unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
         let mut barrier = GridBarrier::new(a.buffers.barrier);
+        let share = Share::grid(a.n as usize);
         // Named one by one (not looped over) so that each pass is a constant where it is used:
         // every stage test in the steps folds away.
         let [first, second, third] = GROUP_PASSES;
         for step in 0..a.groups {
             let g = Group::at(a, step);
-            run_pass::<K, FORCED>(a, &g, first);
+            run_pass::<K, FORCED>(a, &g, first, share);
             barrier.sync();
-            run_pass::<K, FORCED>(a, &g, second);
+            run_pass::<K, FORCED>(a, &g, second, share);
             barrier.sync();
-            run_pass::<K, FORCED>(a, &g, third);
+            run_pass::<K, FORCED>(a, &g, third, share);
             barrier.sync();
+        }
+    }
+}
+
+/// A whole generation with one block per solution: each block runs every group of the schedule
+/// on its solutions (block `b` on solutions b, b + blocks, ...), the passes separated by block
+/// barriers. The same steps on the same pairs as [`generation`], so the same results; no grid
+/// barrier, so no cooperative launch and any grid.
+///
+/// # Safety
+///
+/// As [`run_pass`] for every group; one-dimensional blocks of a multiple of 32 threads.
+#[inline(always)]
+unsafe fn generation_by_solution<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
+    // SAFETY: the function's precondition; the loop over solutions is block-uniform, so every
+    // thread of the block reaches every block barrier.
+    unsafe {
+        let [first, second, third] = GROUP_PASSES;
+        let mut i = thread::block_idx_x() as usize;
+        while i < a.n as usize {
+            let share = Share::block(i);
+            for step in 0..a.groups {
+                let g = Group::at(a, step);
+                run_pass::<K, FORCED>(a, &g, first, share);
+                thread::sync_threads();
+                run_pass::<K, FORCED>(a, &g, second, share);
+                thread::sync_threads();
+                run_pass::<K, FORCED>(a, &g, third, share);
+                thread::sync_threads();
+            }
+            i += thread::grid_dim_x() as usize;
         }
     }
 }
@@ -252,6 +329,25 @@ macro_rules! kernel_set {
                 unsafe { super::generation::<$kind, true>(&a) }
             }
 
+            #[doc = concat!("A whole generation of parallel GOM (or, where `forced` is not 0, parallel Forced Improvement) with one block per solution, on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions of the generation kernel (of the Forced Improvement
+            /// kernel where `forced` is not 0), except that any grid will do (no cooperative
+            /// launch; `a.buffers.barrier` unused).
+            #[unsafe(export_name = kernel_name!(generation_by_solution, $name))]
+            pub unsafe extern "ptx-kernel" fn generation_by_solution(a: GomArgs<$kind>, forced: u32) {
+                // SAFETY: the launch preconditions above.
+                unsafe {
+                    if forced != 0 {
+                        super::generation_by_solution::<$kind, true>(&a)
+                    } else {
+                        super::generation_by_solution::<$kind, false>(&a)
+                    }
+                }
+            }
+
             #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]
             ///
             /// # Safety
@@ -266,7 +362,12 @@ macro_rules! kernel_set {
                 // SAFETY: the launch preconditions above.
                 unsafe {
                     let g = Group::at(&a, a.step);
-                    if forced != 0 { run_pass::<$kind, true>(&a, &g, pass) } else { run_pass::<$kind, false>(&a, &g, pass) }
+                    let share = Share::grid(a.n as usize);
+                    if forced != 0 {
+                        run_pass::<$kind, true>(&a, &g, pass, share)
+                    } else {
+                        run_pass::<$kind, false>(&a, &g, pass, share)
+                    }
                 }
             }
 

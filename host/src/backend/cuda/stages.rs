@@ -69,6 +69,7 @@ unsafe impl DeviceRepr for BuffersArg {}
 /// The kernels one population launches.
 struct Kernels {
     generation: Kernel,
+    generation_by_solution: Kernel,
     forced_improvement: Kernel,
     pass: Kernel,
     flip_search: Kernel,
@@ -91,6 +92,9 @@ struct CudaDevice<K: Kind> {
     /// The grids of the cooperative kernels (all blocks resident), or None where the device or
     /// the tuning rules cooperative launches out.
     generation_grid: Option<LaunchConfig>,
+    /// The grid of the generation-by-solution kernel where whole generations (GOM and Forced
+    /// Improvement) run that way; it goes before the cooperative grids.
+    by_solution_grid: Option<LaunchConfig>,
     forced_grid: Option<LaunchConfig>,
     search_grid: Option<LaunchConfig>,
     /// The launch shape of each pass of `GROUP_PASSES`, the same for every group.
@@ -122,6 +126,7 @@ impl<K: Kind> CudaDevice<K> {
         let names = K::KERNELS;
         let kernels = Kernels {
             generation: gpu.kernel(names.generation)?,
+            generation_by_solution: gpu.kernel(names.generation_by_solution)?,
             forced_improvement: gpu.kernel(names.forced_improvement)?,
             pass: gpu.kernel(names.pass)?,
             flip_search: gpu.kernel(names.flip_search)?,
@@ -142,8 +147,16 @@ impl<K: Kind> CudaDevice<K> {
         });
         // The buffers' device pointers never change afterwards (P = O is a copy, not a swap), so
         // a captured graph stays valid.
+        let by_solution_grid = tuning.by_solution_grid(
+            &kernels.generation_by_solution.function,
+            gpu.multiprocessors,
+            n,
+            layout.group_slots.last().copied().unwrap_or(0) as usize,
+            layout.groups(),
+        )?;
         Ok(CudaDevice {
             generation_grid: cooperative_grid(&kernels.generation)?,
+            by_solution_grid,
             forced_grid: cooperative_grid(&kernels.forced_improvement)?,
             search_grid: cooperative_grid(&kernels.flip_search)?,
             grids,
@@ -194,6 +207,19 @@ impl<K: Kind> CudaDevice<K> {
         // of a multiple of 32 threads.
         let launched = unsafe { b.launch_cooperative(cfg) };
         self.gpu.launched(kernel, launched)
+    }
+
+    /// One launch of the generation-by-solution kernel on grid `cfg`, of GOM or of Forced
+    /// Improvement.
+    fn launch_by_solution(&self, forced: bool, cfg: LaunchConfig) -> Result<()> {
+        let a = Args(self.base);
+        let forced = forced as u32;
+        let kernel = &self.kernels.generation_by_solution;
+        let mut b = self.gpu.stream.launch_builder(&kernel.function);
+        b.arg(&a).arg(&forced);
+        // SAFETY: as in `launch_pass`, for every group of the schedule; a block runs its
+        // solutions alone (no grid barrier), with a multiple of 32 threads (`by_solution_grid`).
+        self.gpu.launched(kernel, unsafe { b.launch(cfg) })
     }
 
     /// A launch of the kernel of local search's colour `c` (or, for `c == colors`, the round's
@@ -295,6 +321,10 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     }
 
     fn run_all_groups(&mut self, forced: bool) -> Result<bool> {
+        if let Some(cfg) = self.by_solution_grid {
+            self.launch_by_solution(forced, cfg)?;
+            return Ok(true);
+        }
         if forced {
             // Forced Improvement in one cooperative launch where the device can; else the
             // caller runs it group by group (it is rarer than GOM: no graph is kept for it).

@@ -19,6 +19,11 @@ pub enum WholeGeneration {
     /// captured once as a CUDA graph and replayed, Forced Improvement group by group, local
     /// search colour by colour.
     Graph,
+    /// One launch of the generation-by-solution kernel: a block per solution runs every group
+    /// with block barriers between stages (the solutions of a generation are independent), for
+    /// GOM and Forced Improvement alike; any device. Local search as with `Cooperative`.
+    #[serde(rename = "by-solution")]
+    BySolution,
 }
 
 /// The tuning of the CUDA backend (for benchmarks; the defaults are what measured best on an
@@ -87,7 +92,7 @@ impl CudaTuning {
         Ok(())
     }
 
-    /// The defaults, with the environment's `PGOMEA_CUDA_GENERATION=graph|cooperative`,
+    /// The defaults, with the environment's `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
     /// `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM`
     /// where they are set; a bad value is an error that names its variable.
     pub fn from_env() -> Result<CudaTuning> {
@@ -101,8 +106,11 @@ impl CudaTuning {
             tuning.generation = Some(match text.trim() {
                 "graph" => WholeGeneration::Graph,
                 "cooperative" => WholeGeneration::Cooperative,
+                "by-solution" => WholeGeneration::BySolution,
                 _ => {
-                    return Err(Error::usage(format!("PGOMEA_CUDA_GENERATION={text}: expected graph or cooperative")));
+                    return Err(Error::usage(format!(
+                        "PGOMEA_CUDA_GENERATION={text}: expected graph, cooperative or by-solution"
+                    )));
                 }
             });
         }
@@ -156,15 +164,85 @@ impl CudaTuning {
     }
 }
 
+/// Where a block per solution runs whole generations by default (measured on an H100,
+/// `bench throughput`, RESULTS.md section 27): layouts of at most `BY_SOLUTION_MAX_SETS` linkage
+/// sets (G81's 39998 gained, a 10^5-vertex torus's 2 x 10^5 lost: the blocks, each at its own
+/// group, no longer share the layout in L2), and, in a population smaller than the device's
+/// multiprocessors, groups of at most `BY_SOLUTION_MEAN_GROUP` sets on average (G55, 82 per group,
+/// gained at n = 16; G81, 952 per group, lost: one multiprocessor per solution is too little).
+const BY_SOLUTION_MAX_SETS: usize = 1 << 16;
+const BY_SOLUTION_MEAN_GROUP: usize = 256;
+
+impl CudaTuning {
+    /// The grid of the generation-by-solution kernel `f` for a population of `n` whose layout
+    /// has `slots` linkage sets in `groups` colour groups; none where whole generations run
+    /// another way. Asked for (`generation` by-solution), with [`CudaTuning::generation_block`]
+    /// threads per block; by default where measurement found it faster (`BY_SOLUTION_MAX_SETS`),
+    /// with blocks of 1024 threads while every solution has a multiprocessor of its own, 512
+    /// while it has half of one, else 256. Either way, blocks are halved until the kernel's
+    /// registers let one be resident.
+    pub(super) fn by_solution_grid(
+        &self,
+        f: &CudaFunction,
+        multiprocessors: u32,
+        n: usize,
+        slots: usize,
+        groups: usize,
+    ) -> Result<Option<LaunchConfig>> {
+        let Some(mut block) = self.by_solution_block(multiprocessors, n, slots, groups) else { return Ok(None) };
+        while f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))? == 0 {
+            if block == 32 {
+                return Err(Error::Cuda("the generation-by-solution kernel cannot run even 32 threads".into()));
+            }
+            block = (block / 2 / 32 * 32).max(32);
+        }
+        Ok(Some(LaunchConfig { grid_dim: (n as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }))
+    }
+}
+
+impl CudaTuning {
+    /// The block size of [`CudaTuning::by_solution_grid`] before the kernel's registers are
+    /// considered, or none.
+    fn by_solution_block(&self, multiprocessors: u32, n: usize, slots: usize, groups: usize) -> Option<u32> {
+        let sms = multiprocessors as usize;
+        match self.generation {
+            Some(WholeGeneration::BySolution) => Some(self.generation_block),
+            Some(_) => None,
+            None if slots > BY_SOLUTION_MAX_SETS => None,
+            None if n < sms && slots > BY_SOLUTION_MEAN_GROUP * groups.max(1) => None,
+            None if n <= sms => Some(1024),
+            None if n <= 2 * sms => Some(512),
+            None => Some(256),
+        }
+    }
+}
+
 impl Gpu {
-    /// The launch shape of the whole-generation kernel of problem kind `kind` (`Kind::NAME`)
-    /// with `tuning`, if the device can launch it cooperatively.
-    pub fn generation_grid(&self, kind: &str, tuning: &CudaTuning) -> Result<Option<LaunchConfig>> {
+    /// How the whole generations of a population of `n` of problem kind `kind` (`Kind::NAME`)
+    /// run with `tuning`, in words: "by solution, N blocks of B", "cooperative, N blocks of B" or
+    /// "graph". `slots` and `groups` are the layout's linkage sets and colour groups.
+    pub fn whole_generation(
+        &self,
+        kind: &str,
+        tuning: &CudaTuning,
+        n: usize,
+        slots: usize,
+        groups: usize,
+    ) -> Result<String> {
         let (_, names) = KIND_KERNELS
             .iter()
             .find(|(k, _)| *k == kind)
             .ok_or_else(|| Error::Cuda(format!("no kernels for problem kind {kind}")))?;
-        tuning.cooperative_grid(&self.kernel(names.generation)?.function, self.multiprocessors, self.cooperative)
+        let by_solution = self.kernel(names.generation_by_solution)?;
+        let shape = |c: LaunchConfig| format!("{} blocks of {}", c.grid_dim.0, c.block_dim.0);
+        if let Some(c) = tuning.by_solution_grid(&by_solution.function, self.multiprocessors, n, slots, groups)? {
+            return Ok(format!("by solution, {}", shape(c)));
+        }
+        let generation = self.kernel(names.generation)?;
+        Ok(match tuning.cooperative_grid(&generation.function, self.multiprocessors, self.cooperative)? {
+            Some(c) => format!("cooperative, {}", shape(c)),
+            None => "graph".into(),
+        })
     }
 }
 
@@ -210,6 +288,8 @@ mod tests {
             blocks_per_sm: 8,
         };
         assert_eq!(t, expected);
+        let by_solution = CudaTuning::from_variables(vars(&[("PGOMEA_CUDA_GENERATION", "by-solution")])).unwrap();
+        assert_eq!(by_solution.generation, Some(WholeGeneration::BySolution));
         for (bad, named) in [
             (&[("PGOMEA_CUDA_GENERATION", "fast")][..], "PGOMEA_CUDA_GENERATION=fast"),
             (&[("PGOMEA_GENERATION_BLOCK", "500")][..], "PGOMEA_GENERATION_BLOCK=500"),
@@ -228,10 +308,34 @@ mod tests {
         let text = serde_json::to_string(&t).unwrap();
         assert!(text.contains("\"generation\":\"cooperative\""), "{text}");
         assert_eq!(serde_json::from_str::<CudaTuning>(&text).unwrap(), t);
+        let t = CudaTuning { generation: Some(WholeGeneration::BySolution), ..Default::default() };
+        let text = serde_json::to_string(&t).unwrap();
+        assert!(text.contains("\"generation\":\"by-solution\""), "{text}");
+        assert_eq!(serde_json::from_str::<CudaTuning>(&text).unwrap(), t);
         // Missing fields take their defaults.
         let partial: CudaTuning = serde_json::from_str(r#"{"generation_block": 256}"#).unwrap();
         assert_eq!(partial, CudaTuning { generation_block: 256, ..Default::default() });
         assert!(serde_json::from_str::<CudaTuning>(r#"{"block": 256}"#).is_err());
+    }
+
+    #[test]
+    fn a_block_per_solution_where_it_measured_faster_or_where_asked() {
+        let auto = CudaTuning::default();
+        // H100: 132 multiprocessors. G1 (1598 sets, 171 groups), G55 (9998, 122), G81 (39998, 42),
+        // a 10^5-vertex torus (about 2 x 10^5 sets).
+        assert_eq!(auto.by_solution_block(132, 16, 1598, 171), Some(1024));
+        assert_eq!(auto.by_solution_block(132, 16, 9998, 122), Some(1024));
+        assert_eq!(auto.by_solution_block(132, 16, 39998, 42), None);
+        assert_eq!(auto.by_solution_block(132, 64, 39998, 42), None);
+        assert_eq!(auto.by_solution_block(132, 256, 39998, 42), Some(512));
+        assert_eq!(auto.by_solution_block(132, 1024, 39998, 42), Some(256));
+        assert_eq!(auto.by_solution_block(132, 1024, 199_998, 60), None);
+        let asked = CudaTuning { generation: Some(WholeGeneration::BySolution), generation_block: 96, ..auto };
+        assert_eq!(asked.by_solution_block(132, 1024, 199_998, 60), Some(96));
+        for other in [WholeGeneration::Cooperative, WholeGeneration::Graph] {
+            let t = CudaTuning { generation: Some(other), ..auto };
+            assert_eq!(t.by_solution_block(132, 256, 1598, 171), None);
+        }
     }
 
     #[test]
