@@ -208,8 +208,9 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
 }
 
 /// The local search of a random population in calls of one sweep or round (every call of the
-/// descent only of the solutions whose descent goes on) on the candidate, both ways it can run on
-/// a GPU, against the CPU backend's search in one call; returns the number of checks.
+/// descent only of the solutions whose descent goes on), and in one call, on the candidate, every
+/// way it can run on a GPU, against the CPU backend's search in one call; returns the number of
+/// checks.
 fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) -> Result<usize> {
     let state = &random_state(case, n, seed ^ 0x5ea4c4);
     let l = case.layout.variables;
@@ -229,19 +230,21 @@ fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) ->
     let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
     let reference = with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut search(u32::MAX))?;
     let wholes: &[WholeGeneration] = match candidate {
-        Candidate::Cuda => &[WholeGeneration::Cooperative, WholeGeneration::Graph],
+        Candidate::Cuda => &[WholeGeneration::Cooperative, WholeGeneration::Graph, WholeGeneration::BySolution],
         Candidate::Cpu { .. } => &[WholeGeneration::Cooperative],
     };
     for &whole in wholes {
-        let other = with_backend(case, Some(candidate), whole, placeholder.clone(), &mut search(1))?;
-        if let Some(what) = reference.first_difference(&other) {
-            return Err(Error::Cuda(format!(
-                "{}: local search in calls of one sweep or round ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
-                case.name
-            )));
+        for (per_call, how) in [(1, "in calls of one sweep or round"), (u32::MAX, "in one call")] {
+            let other = with_backend(case, Some(candidate), whole, placeholder.clone(), &mut search(per_call))?;
+            if let Some(what) = reference.first_difference(&other) {
+                return Err(Error::Cuda(format!(
+                    "{}: local search {how} ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
+                    case.name
+                )));
+            }
         }
     }
-    Ok(wholes.len())
+    Ok(2 * wholes.len())
 }
 
 /// What one backend did, group by group.

@@ -14,7 +14,8 @@
 //!   that watch the clock between groups) or captures a whole generation of them as a CUDA graph
 //!   where a device cannot launch cooperatively;
 //! - `pgomea_flip_search_<kind>`: one call of colour-grouped local search of every solution (its
-//!   annealing sweeps, then the greedy descent to a local optimum), in one cooperative launch;
+//!   annealing sweeps, then the greedy descent to a local optimum), in one cooperative launch, or
+//!   with one block per solution in any launch;
 //!   `pgomea_flip_search_color_<kind>` one colour of one sweep or round (or the round's end), for
 //!   devices without cooperative launch;
 //!
@@ -209,22 +210,23 @@ unsafe fn generation_by_solution<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
 }
 
 /// Colour `c`'s flips of the local search for every solution still searched (or, with `sweep`
-/// `Some(k)`, of annealing sweep k for every solution), grid-stride over (solution, variable of
-/// the colour).
+/// `Some(k)`, of annealing sweep k for every solution) that `share` covers, strided over
+/// (solution, variable of the colour) as `share` says.
 ///
 /// # Safety
 ///
 /// The precondition of [`crate::stage`] for `a`, `a.search` describing `a.problem`, `c < colors`,
 /// and `k` below the annealing sweeps.
 #[inline(always)]
-unsafe fn search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>) {
+unsafe fn search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>, share: Share) {
     let s = &a.search;
     // SAFETY: the function's precondition; every flip of one launch or pass is of colour c.
     unsafe {
         let size = (s.color_offsets.read(c + 1) - s.color_offsets.read(c)) as usize;
-        let (mut t, stride) = threads();
-        while t < a.n as usize * size {
+        let (mut t, stride) = share.thread;
+        while t < share.solutions * size {
             let (i, k) = divmod(t, size);
+            let i = share.first + i;
             match sweep {
                 Some(s) => parallel_anneal_flip(a, i, c, k, s),
                 None => parallel_try_flip(a, i, c, k),
@@ -264,10 +266,11 @@ unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
         let mut barrier = GridBarrier::new(a.buffers.barrier);
+        let share = Share::grid(a.n as usize);
         let anneal = &a.search.anneal;
         for k in anneal.from..anneal.to {
             for c in 0..a.search.colors as usize {
-                search_color(a, c, Some(k));
+                search_color(a, c, Some(k), share);
                 barrier.sync();
             }
         }
@@ -276,7 +279,7 @@ unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
         let mut before = 0;
         for _ in 0..anneal.descent_rounds {
             for c in 0..a.search.colors as usize {
-                search_color(a, c, None);
+                search_color(a, c, None, share);
                 barrier.sync();
             }
             search_round_ends(&a.buffers, a.n as usize);
@@ -287,6 +290,52 @@ unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
                 return;
             }
             before = now;
+        }
+    }
+}
+
+/// One call of the local search with one block per solution: each block runs the annealing
+/// sweeps and the greedy rounds of its solutions (block `b` on solutions b, b + blocks, ...),
+/// colour after colour with block barriers, and ends a solution's descent at the first round that
+/// flips nothing in it. The same flips as [`search_all`], and the same rounds counted: there a
+/// solution no longer active is skipped until every solution is done.
+///
+/// # Safety
+///
+/// As [`search_color`] for every colour, one-dimensional blocks of a multiple of 32 threads,
+/// `a.buffers.search_counters` zero at launch, no solution marked flipped.
+#[inline(always)]
+unsafe fn search_by_solution<K: Kind>(a: &GomArgs<K>) {
+    // SAFETY: the function's precondition; the loops are block-uniform (the descent's end is the
+    // block's vote), so every thread reaches every block barrier.
+    unsafe {
+        let anneal = &a.search.anneal;
+        let colors = a.search.colors as usize;
+        let mut i = thread::block_idx_x() as usize;
+        while i < a.n as usize {
+            let share = Share::block(i);
+            for k in anneal.from..anneal.to {
+                for c in 0..colors {
+                    search_color(a, c, Some(k), share);
+                    thread::sync_threads();
+                }
+            }
+            for _ in 0..anneal.descent_rounds {
+                for c in 0..colors {
+                    search_color(a, c, None, share);
+                    thread::sync_threads();
+                }
+                // The leader ends the round; the barrier's vote tells every thread whether the
+                // solution's descent goes on.
+                let leader = thread::thread_idx_x() == 0;
+                if leader {
+                    search_round_end(&a.buffers, i);
+                }
+                if !thread::sync_threads_or(leader && a.buffers.search_active.read(i) != 0) {
+                    break;
+                }
+            }
+            i += thread::grid_dim_x() as usize;
         }
     }
 }
@@ -377,15 +426,16 @@ macro_rules! kernel_set {
             ///
             /// The launch preconditions:
             ///
-            /// - cooperative launch, one-dimensional blocks of a multiple of 32 threads, at most 1024;
+            /// - cooperative launch, one-dimensional blocks of a multiple of 32 threads, at most
+            ///   1024; where `by_solution` is not 0, any launch and any grid (a block per solution);
             /// - `a` points to live population buffers, `a.search` to the colouring of this
             ///   problem's variables and their subfunctions; `a.buffers.barrier` and
             ///   `a.buffers.search_counters` are zero, `search_flipped` is 0 for every solution,
             ///   and `search_active` marks the solutions whose descent goes on.
             #[unsafe(export_name = kernel_name!(flip_search, $name))]
-            pub unsafe extern "ptx-kernel" fn flip_search(a: GomArgs<$kind>) {
+            pub unsafe extern "ptx-kernel" fn flip_search(a: GomArgs<$kind>, by_solution: u32) {
                 // SAFETY: the launch preconditions above.
-                unsafe { search_all(&a) }
+                unsafe { if by_solution != 0 { search_by_solution(&a) } else { search_all(&a) } }
             }
 
             #[doc = concat!("One colour (`color < colors`) of annealing sweep `sweep` (when it is below the sweeps) or of a round of the greedy descent, or the round's end (`color == colors`), on a `", stringify!($kind), "` problem.")]
@@ -400,7 +450,7 @@ macro_rules! kernel_set {
                 unsafe {
                     let anneal = (sweep < a.search.anneal.sweeps).then_some(sweep);
                     if color < a.search.colors {
-                        search_color(&a, color as usize, anneal)
+                        search_color(&a, color as usize, anneal, Share::grid(a.n as usize))
                     } else {
                         search_round_ends(&a.buffers, a.n as usize)
                     }

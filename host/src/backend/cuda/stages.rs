@@ -97,6 +97,9 @@ struct CudaDevice<K: Kind> {
     by_solution_grid: Option<LaunchConfig>,
     forced_grid: Option<LaunchConfig>,
     search_grid: Option<LaunchConfig>,
+    /// The grid of local search with a block per solution, where it runs that way (before the
+    /// cooperative grid).
+    search_by_solution_grid: Option<LaunchConfig>,
     /// The launch shape of each pass of `GROUP_PASSES`, the same for every group.
     grids: [LaunchConfig; 3],
     /// A whole generation (every group's passes) captured once, replayed every generation.
@@ -154,7 +157,10 @@ impl<K: Kind> CudaDevice<K> {
             layout.group_slots.last().copied().unwrap_or(0) as usize,
             layout.groups(),
         )?;
+        let search_by_solution_grid =
+            tuning.search_by_solution_grid(&kernels.flip_search.function, gpu.multiprocessors, n, sizes.l)?;
         Ok(CudaDevice {
+            search_by_solution_grid,
             generation_grid: cooperative_grid(&kernels.generation)?,
             by_solution_grid,
             forced_grid: cooperative_grid(&kernels.forced_improvement)?,
@@ -194,12 +200,17 @@ impl<K: Kind> CudaDevice<K> {
     }
 
     /// One cooperative launch of `kernel` (the generation, Forced Improvement or local search
-    /// kernel of this kind) on grid `cfg`, its grid barrier zeroed first.
-    fn launch_cooperative(&mut self, kernel: &Kernel, cfg: LaunchConfig) -> Result<()> {
+    /// kernel of this kind) on grid `cfg`, its grid barrier zeroed first; the search kernel
+    /// (`search`) takes `by_solution` = 0 after its arguments.
+    fn launch_cooperative(&mut self, kernel: &Kernel, cfg: LaunchConfig, search: bool) -> Result<()> {
         self.fill(BUFFER.barrier.index(), 0)?;
         let a = Args(self.base);
+        let by_solution = 0u32;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a);
+        if search {
+            b.arg(&by_solution);
+        }
         // SAFETY: as in `launch_pass`, for every group of the schedule (the generation and FI
         // kernels) or every colour (local search, whose marks and counters the caller set); the
         // barrier counter is zero; the grid is at most the kernel's occupancy on every
@@ -330,13 +341,13 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
             // caller runs it group by group (it is rarer than GOM: no graph is kept for it).
             let Some(cfg) = self.forced_grid else { return Ok(false) };
             let kernel = self.kernels.forced_improvement.clone();
-            self.launch_cooperative(&kernel, cfg)?;
+            self.launch_cooperative(&kernel, cfg, false)?;
             return Ok(true);
         }
         match self.generation_grid {
             Some(cfg) => {
                 let kernel = self.kernels.generation.clone();
-                self.launch_cooperative(&kernel, cfg)?;
+                self.launch_cooperative(&kernel, cfg, false)?;
                 Ok(true)
             }
             None => self.replay_generation(),
@@ -347,9 +358,19 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         self.base.search.anneal = step.anneal(self.base.seed, self.base.search.anneal);
         self.fill(BUFFER.search_flipped.index(), 0)?;
         self.fill(BUFFER.search_counters.index(), 0)?;
-        if let Some(cfg) = self.search_grid {
+        if let Some(cfg) = self.search_by_solution_grid {
+            let a = Args(self.base);
+            let by_solution = 1u32;
+            let kernel = &self.kernels.flip_search;
+            let mut b = self.gpu.stream.launch_builder(&kernel.function);
+            b.arg(&a).arg(&by_solution);
+            // SAFETY: as for the cooperative search below: the marks and counters are set; a
+            // block runs its solutions alone (no grid barrier), with a multiple of 32 threads
+            // (`search_by_solution_grid`).
+            self.gpu.launched(kernel, unsafe { b.launch(cfg) })?;
+        } else if let Some(cfg) = self.search_grid {
             let kernel = self.kernels.flip_search.clone();
-            self.launch_cooperative(&kernel, cfg)?;
+            self.launch_cooperative(&kernel, cfg, true)?;
         } else {
             // Sweep by sweep, round by round, colour by colour; the host reads whether any
             // solution goes on.

@@ -21,7 +21,7 @@ pub enum WholeGeneration {
     Graph,
     /// One launch of the generation-by-solution kernel: a block per solution runs every group
     /// with block barriers between stages (the solutions of a generation are independent), for
-    /// GOM and Forced Improvement alike; any device. Local search as with `Cooperative`.
+    /// GOM and Forced Improvement alike; local search with a block per solution too; any device.
     #[serde(rename = "by-solution")]
     BySolution,
 }
@@ -173,7 +173,26 @@ impl CudaTuning {
 const BY_SOLUTION_MAX_SETS: usize = 1 << 16;
 const BY_SOLUTION_MEAN_GROUP: usize = 256;
 
+/// Where a block per solution runs local search by default: instances of at most this many
+/// variables, whatever the population (H200, RESULTS.md section 28: 1.2-2.6x the cooperative
+/// search's flips per second on G1, G55, G81 and a 10^4-vertex torus; 0.83x on a 10^5-vertex one).
+const SEARCH_BY_SOLUTION_MAX_VARIABLES: usize = 1 << 16;
+
 impl CudaTuning {
+    /// The grid of local search with a block per solution (the search kernel's `by_solution`)
+    /// for a population of `n` on an instance of `variables` variables; none where it runs
+    /// otherwise. As [`CudaTuning::by_solution_grid`], with the search's rule.
+    pub(super) fn search_by_solution_grid(
+        &self,
+        f: &CudaFunction,
+        multiprocessors: u32,
+        n: usize,
+        variables: usize,
+    ) -> Result<Option<LaunchConfig>> {
+        let Some(block) = self.search_block(multiprocessors, n, variables) else { return Ok(None) };
+        fitting_grid(f, block, n, "local search")
+    }
+
     /// The grid of the generation-by-solution kernel `f` for a population of `n` whose layout
     /// has `slots` linkage sets in `groups` colour groups; none where whole generations run
     /// another way. Asked for (`generation` by-solution), with [`CudaTuning::generation_block`]
@@ -189,27 +208,48 @@ impl CudaTuning {
         slots: usize,
         groups: usize,
     ) -> Result<Option<LaunchConfig>> {
-        let Some(mut block) = self.by_solution_block(multiprocessors, n, slots, groups) else { return Ok(None) };
-        while f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))? == 0 {
-            if block == 32 {
-                return Err(Error::Cuda("the generation-by-solution kernel cannot run even 32 threads".into()));
-            }
-            block = (block / 2 / 32 * 32).max(32);
-        }
-        Ok(Some(LaunchConfig { grid_dim: (n as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }))
+        let Some(block) = self.by_solution_block(multiprocessors, n, slots, groups) else { return Ok(None) };
+        fitting_grid(f, block, n, "the generation by solution")
     }
+}
+
+/// A block per solution for `n` solutions, of `block` threads or, where kernel `f`'s registers
+/// do not let that many be resident, half as many, and so on.
+fn fitting_grid(f: &CudaFunction, mut block: u32, n: usize, what: &str) -> Result<Option<LaunchConfig>> {
+    while f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))? == 0 {
+        if block == 32 {
+            return Err(Error::Cuda(format!("the kernel of {what} cannot run even 32 threads in a block")));
+        }
+        block = (block / 2 / 32 * 32).max(32);
+    }
+    Ok(Some(LaunchConfig { grid_dim: (n as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }))
 }
 
 impl CudaTuning {
     /// The block size of [`CudaTuning::by_solution_grid`] before the kernel's registers are
     /// considered, or none.
     fn by_solution_block(&self, multiprocessors: u32, n: usize, slots: usize, groups: usize) -> Option<u32> {
+        let small = slots <= BY_SOLUTION_MAX_SETS
+            && (n >= multiprocessors as usize || slots <= BY_SOLUTION_MEAN_GROUP * groups.max(1));
+        self.block_per_solution(multiprocessors, n, small)
+    }
+
+    /// The block size of [`CudaTuning::search_by_solution_grid`] before the kernel's registers
+    /// are considered, or none.
+    fn search_block(&self, multiprocessors: u32, n: usize, variables: usize) -> Option<u32> {
+        self.block_per_solution(multiprocessors, n, variables <= SEARCH_BY_SOLUTION_MAX_VARIABLES)
+    }
+
+    /// The block per solution: asked for (`generation` by-solution), of
+    /// [`CudaTuning::generation_block`] threads; by default where `small` (the caller's rule)
+    /// holds, of 1024 threads while every solution has a multiprocessor of its own, 512 while it
+    /// has half of one, else 256.
+    fn block_per_solution(&self, multiprocessors: u32, n: usize, small: bool) -> Option<u32> {
         let sms = multiprocessors as usize;
         match self.generation {
             Some(WholeGeneration::BySolution) => Some(self.generation_block),
             Some(_) => None,
-            None if slots > BY_SOLUTION_MAX_SETS => None,
-            None if n < sms && slots > BY_SOLUTION_MEAN_GROUP * groups.max(1) => None,
+            None if !small => None,
             None if n <= sms => Some(1024),
             None if n <= 2 * sms => Some(512),
             None => Some(256),
@@ -335,7 +375,13 @@ mod tests {
         for other in [WholeGeneration::Cooperative, WholeGeneration::Graph] {
             let t = CudaTuning { generation: Some(other), ..auto };
             assert_eq!(t.by_solution_block(132, 256, 1598, 171), None);
+            assert_eq!(t.search_block(132, 256, 800), None);
         }
+        // Local search: G81's 20000 variables at any population, not a 10^5-vertex torus.
+        assert_eq!(auto.search_block(132, 16, 20000), Some(1024));
+        assert_eq!(auto.search_block(132, 200, 20000), Some(512));
+        assert_eq!(auto.search_block(132, 16, 99856), None);
+        assert_eq!(asked.search_block(132, 16, 99856), Some(96));
     }
 
     #[test]
