@@ -16,8 +16,11 @@
 //! A [`Pass`] is a set of stages that one sweep over the group does together: stages 1+2 and
 //! 4+5+6 fuse per pair (the crew that finds a donor inserts its genes; the crew that sums a
 //! segment applies the rule and resets or inserts), stage 3 needs every insertion done and stands
-//! alone. [`GROUP_PASSES`] is the sequence of one group: the whole-generation kernel runs it with
-//! a grid barrier after each pass, the CPU backend with a join after each. Any single stage is a
+//! alone. [`GROUP_PASSES`] is the sequence of one group: the cooperative whole-generation kernel
+//! runs it over every solution with a grid barrier after each pass; the kernel with a block per
+//! solution, and the CPU backend's task per solution, run every group of one solution in order
+//! (the solutions of a generation are independent), with a block barrier or nothing between
+//! passes. Any single stage is a
 //! pass too (the per-stage kernels, used by tests and per-stage timing).
 //!
 //! Each step below is generic over the problem kind `K` and the crew `C` ([`crate::crew`]): the

@@ -2,7 +2,8 @@
 //! very functions the kernels run, on all cores. It implements the small device trait
 //! ([`StageDevice`]); the stage schedule over it is the generation loop's own (`Stages`). A pass
 //! is one rayon task per solution, each calling [`for_solution`] on the flat arrays of the
-//! population (host memory here, device memory for the kernels). Every task writes only its
+//! population (host memory here, device memory for the kernels); a whole generation is one task
+//! per solution running every group's passes in order. Every task writes only its
 //! solution's rows, so the result is the same for any number of threads, and the same as the
 //! GPU's.
 
@@ -12,7 +13,7 @@ use pgomea_device::crew::Lane;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::stage::{
-    BUFFERS, BufferSizes, Buffers, GomArgs, Group, Layout, Pass, SearchArgs, for_solution, mark_elitist,
+    BUFFERS, BufferSizes, Buffers, GROUP_PASSES, GomArgs, Group, Layout, Pass, SearchArgs, for_solution, mark_elitist,
     replace_unimproved, search_solution,
 };
 use rayon::prelude::*;
@@ -174,8 +175,27 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         Ok(())
     }
 
-    fn run_all_groups(&mut self, _forced: bool) -> Result<bool> {
-        Ok(false)
+    fn run_all_groups(&mut self, forced: bool) -> Result<bool> {
+        let a = self.args();
+        // SAFETY: as in `pass`, for every group of the schedule (the caller runs this only when
+        // the schedule holds them all); each task runs the groups of its own solution in order,
+        // which is all the order GOM needs: the solutions of a generation never read each other's
+        // rows (donors come from P), so no join is needed between groups, as on the GPU with a
+        // block per solution.
+        self.per_solution(|i| unsafe {
+            for step in 0..a.groups {
+                let g = Group::at(&a, step);
+                for pass in GROUP_PASSES {
+                    if forced {
+                        for_solution::<K, true>(&a, &g, i, pass)
+                    } else {
+                        for_solution::<K, false>(&a, &g, i, pass)
+                    }
+                }
+            }
+            0
+        });
+        Ok(true)
     }
 
     fn search(&mut self, step: SearchStep, stop: &StopCheck) -> Result<u64> {

@@ -270,6 +270,15 @@ impl<'a> Run<'a> {
         self.stop.is_some()
     }
 
+    /// Whether `subfunction_evaluations` more stay under the evaluation budget (always, without
+    /// one): work of that size done at once then ends where checks between its parts would have
+    /// let it run anyway, so a run's results do not depend on whether it checked.
+    pub fn budget_allows(&self, subfunction_evaluations: u64) -> bool {
+        let after = self.counter.subfunction_evaluations().saturating_add(subfunction_evaluations) as f64;
+        let m = self.problem.subfunctions().max(1) as f64;
+        self.limits.evaluations.is_none_or(|e| after / m < e)
+    }
+
     /// True when the time limit has passed or the run was interrupted (and then the stop reason
     /// says so): what cuts a population's initial evaluation short. An evaluation budget does
     /// not, so that budgeted runs stay those of pgomea 0.1.0 (tests/golden.rs).

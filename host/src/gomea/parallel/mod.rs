@@ -139,9 +139,16 @@ impl<'a> ParallelGomea<'a> {
         // whole generation of a large population on the GPU takes seconds. The first generation
         // of a population counts as near until one has been timed.
         let near_limit = run.time_left().is_some_and(|left| self.last_generation.is_none_or(|g| left < 2 * g));
-        let at_once = !per_group && self.timing.is_none() && !run.verify && !near_limit && !run.should_stop();
+        // Likewise where the evaluation budget could run out within the groups: one by one, they
+        // stop at the same group on every backend.
+        let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
+        let at_once = !per_group
+            && self.timing.is_none()
+            && !run.verify
+            && !near_limit
+            && run.budget_allows(self.n as u64 * deps)
+            && !run.should_stop();
         if at_once && self.backend.run_all_groups()? {
-            let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;
             run.counter.add_subfunctions(self.n as u64 * deps);
             if !forced {
                 run.gom_steps += (self.n * self.layout.slot_set.len()) as u64;
