@@ -257,9 +257,13 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
                         if pass == 3 { &graph } else { &tuning },
                     )
                 };
-                let slots = layout.group_slots.last().copied().unwrap_or(0) as usize;
-                let how =
-                    g.whole_generation(problem.functions().arrays().kind_name(), &tuning, n, slots, layout.groups())?;
+                let how = g.whole_generation(
+                    problem.functions().arrays().kind_name(),
+                    &tuning,
+                    n,
+                    layout.slot_set.len(),
+                    layout.groups(),
+                )?;
                 (
                     format!("cuda ({}; {how})", g.name()),
                     measure(problem, &layout, a.seed, n, a.generations, true, &mut make)?,

@@ -154,7 +154,7 @@ impl<K: Kind> CudaDevice<K> {
             &kernels.generation_by_solution.function,
             gpu.multiprocessors,
             n,
-            layout.group_slots.last().copied().unwrap_or(0) as usize,
+            layout.slot_set.len(),
             layout.groups(),
         )?;
         let search_by_solution_grid =

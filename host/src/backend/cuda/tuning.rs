@@ -174,8 +174,9 @@ const BY_SOLUTION_MAX_SETS: usize = 1 << 16;
 const BY_SOLUTION_MEAN_GROUP: usize = 256;
 
 /// Where a block per solution runs local search by default: instances of at most this many
-/// variables, whatever the population (H200, RESULTS.md section 28: 1.2-2.6x the cooperative
-/// search's flips per second on G1, G55, G81 and a 10^4-vertex torus; 0.83x on a 10^5-vertex one).
+/// variables, whatever the population (H200, RESULTS.md section 28: 1.2-2.5x the cooperative
+/// search's evaluations per second on G1, G55, G81 and a 10^4-vertex torus; 0.83x on a 10^5-vertex
+/// one).
 const SEARCH_BY_SOLUTION_MAX_VARIABLES: usize = 1 << 16;
 
 impl CudaTuning {
@@ -195,11 +196,9 @@ impl CudaTuning {
 
     /// The grid of the generation-by-solution kernel `f` for a population of `n` whose layout
     /// has `slots` linkage sets in `groups` colour groups; none where whole generations run
-    /// another way. Asked for (`generation` by-solution), with [`CudaTuning::generation_block`]
-    /// threads per block; by default where measurement found it faster (`BY_SOLUTION_MAX_SETS`),
-    /// with blocks of 1024 threads while every solution has a multiprocessor of its own, 512
-    /// while it has half of one, else 256. Either way, blocks are halved until the kernel's
-    /// registers let one be resident.
+    /// another way: where asked for, or by default where measurement found it faster
+    /// (`BY_SOLUTION_MAX_SETS`); the block as `block_per_solution` says, halved until the
+    /// kernel's registers let one be resident.
     pub(super) fn by_solution_grid(
         &self,
         f: &CudaFunction,
@@ -211,21 +210,7 @@ impl CudaTuning {
         let Some(block) = self.by_solution_block(multiprocessors, n, slots, groups) else { return Ok(None) };
         fitting_grid(f, block, n, "the generation by solution")
     }
-}
 
-/// A block per solution for `n` solutions, of `block` threads or, where kernel `f`'s registers
-/// do not let that many be resident, half as many, and so on.
-fn fitting_grid(f: &CudaFunction, mut block: u32, n: usize, what: &str) -> Result<Option<LaunchConfig>> {
-    while f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))? == 0 {
-        if block == 32 {
-            return Err(Error::Cuda(format!("the kernel of {what} cannot run even 32 threads in a block")));
-        }
-        block = (block / 2 / 32 * 32).max(32);
-    }
-    Ok(Some(LaunchConfig { grid_dim: (n as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }))
-}
-
-impl CudaTuning {
     /// The block size of [`CudaTuning::by_solution_grid`] before the kernel's registers are
     /// considered, or none.
     fn by_solution_block(&self, multiprocessors: u32, n: usize, slots: usize, groups: usize) -> Option<u32> {
@@ -255,6 +240,18 @@ impl CudaTuning {
             None => Some(256),
         }
     }
+}
+
+/// A block per solution for `n` solutions, of `block` threads or, where kernel `f`'s registers
+/// do not let that many be resident, half as many, and so on.
+fn fitting_grid(f: &CudaFunction, mut block: u32, n: usize, what: &str) -> Result<Option<LaunchConfig>> {
+    while f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))? == 0 {
+        if block == 32 {
+            return Err(Error::Cuda(format!("the kernel of {what} cannot run even 32 threads in a block")));
+        }
+        block = (block / 2 / 32 * 32).max(32);
+    }
+    Ok(Some(LaunchConfig { grid_dim: (n as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }))
 }
 
 impl Gpu {
