@@ -13,7 +13,7 @@ use pgomea_device::rng::{SplitMix64, streams};
 use pgomea_device::stage::{Pass, Stage};
 
 use crate::args::InstanceArgs;
-use pgomea::backend::cuda::{CudaTuning, WholeGeneration};
+use pgomea::backend::cuda::{CudaTuning, GroupPasses, WholeGeneration};
 use pgomea::backend::{cpu, cuda};
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
@@ -105,12 +105,18 @@ impl Case {
     }
 }
 
-/// Calls `f` with a fresh backend of the chosen kind holding `population`; `whole` picks how the
+/// The CUDA tuning of a way to run whole generations: `whole`, and GOM's groups in one pass or
+/// three (`passes`), or as the default rule says.
+fn way(whole: WholeGeneration, passes: Option<GroupPasses>) -> CudaTuning {
+    CudaTuning { generation: Some(whole), group_passes: passes, ..CudaTuning::default() }
+}
+
+/// Calls `f` with a fresh backend of the chosen kind holding `population`; `tuning` says how the
 /// CUDA backend runs whole generations (and whether it launches cooperatively at all).
 fn with_backend<R>(
     case: &Case,
     candidate: Option<Candidate>,
-    whole: WholeGeneration,
+    tuning: CudaTuning,
     population: Population,
     f: &mut dyn FnMut(Stages<'_>) -> Result<R>,
 ) -> Result<R> {
@@ -126,7 +132,6 @@ fn with_backend<R>(
         Some(Candidate::Cuda) => {
             let gpu = cuda::Gpu::shared()?;
             let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None, &StopCheck::never())?;
-            let tuning = CudaTuning { generation: Some(whole), ..CudaTuning::default() };
             f(cuda::new_backend(gpu, shared, case.layout.clone(), population, case.config.seed, &tuning)?)
         }
     }
@@ -183,10 +188,9 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
                 b.synchronize()?;
                 b.state()
             };
-            let reference =
-                with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
-            let other =
-                with_backend(case, Some(candidate), WholeGeneration::Cooperative, placeholder.clone(), &mut run_stage)?;
+            let cooperative = way(WholeGeneration::Cooperative, None);
+            let reference = with_backend(case, None, cooperative, placeholder.clone(), &mut run_stage)?;
+            let other = with_backend(case, Some(candidate), cooperative, placeholder.clone(), &mut run_stage)?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
                     "{}: stage {} ({}{}) on group {g} ({} sets, {} dependent subfunctions): the buffer `{what}` differs from the CPU stage's",
@@ -228,14 +232,16 @@ fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) ->
         }
     };
     let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
-    let reference = with_backend(case, None, WholeGeneration::Cooperative, placeholder.clone(), &mut search(u32::MAX))?;
+    let reference =
+        with_backend(case, None, way(WholeGeneration::Cooperative, None), placeholder.clone(), &mut search(u32::MAX))?;
     let wholes: &[WholeGeneration] = match candidate {
         Candidate::Cuda => &[WholeGeneration::Cooperative, WholeGeneration::Graph, WholeGeneration::BySolution],
         Candidate::Cpu { .. } => &[WholeGeneration::Cooperative],
     };
     for &whole in wholes {
         for (per_call, how) in [(1, "in calls of one sweep or round"), (u32::MAX, "in one call")] {
-            let other = with_backend(case, Some(candidate), whole, placeholder.clone(), &mut search(per_call))?;
+            let other =
+                with_backend(case, Some(candidate), way(whole, None), placeholder.clone(), &mut search(per_call))?;
             if let Some(what) = reference.first_difference(&other) {
                 return Err(Error::Cuda(format!(
                     "{}: local search {how} ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
@@ -265,7 +271,7 @@ fn record(
     n: usize,
     generations: u32,
     per_group: bool,
-    whole: WholeGeneration,
+    tuning: CudaTuning,
 ) -> Result<Record> {
     let mut run = Run::new(&*case.problem, Limits::default());
     run.verify = per_group;
@@ -275,7 +281,7 @@ fn record(
         .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
     let fitness = population.fitness.clone();
     let layout = case.layout.clone();
-    with_backend(case, candidate, whole, population, &mut |b| {
+    with_backend(case, candidate, tuning, population, &mut |b| {
         let mut engine = ParallelGomea::new(b, layout.clone(), seed, fitness.clone()).hybrid(case.hybrid, &mut run)?;
         let mut rec = Record::default();
         for generation in 0..generations as u64 {
@@ -297,8 +303,9 @@ fn record(
 /// Whole generations on both backends; returns the number of groups compared and the best fitness,
 /// or the first difference.
 pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generations: u32) -> Result<(usize, i64)> {
-    let a = record(case, None, n, generations, true, WholeGeneration::Cooperative)?;
-    let b = record(case, Some(candidate), n, generations, true, WholeGeneration::Cooperative)?;
+    let cooperative = way(WholeGeneration::Cooperative, None);
+    let a = record(case, None, n, generations, true, cooperative)?;
+    let b = record(case, Some(candidate), n, generations, true, cooperative)?;
     let wholes: &[(WholeGeneration, &str)] = match candidate {
         Candidate::Cuda => &[
             (WholeGeneration::Cooperative, "one cooperative launch"),
@@ -307,8 +314,14 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
         ],
         Candidate::Cpu { .. } => &[(WholeGeneration::Cooperative, "all groups at once")],
     };
-    for &(whole, how) in wholes {
-        let fast = record(case, Some(candidate), n, generations, false, whole)?;
+    // On the GPU each way with groups in one pass and in three (the CPU backend: one).
+    let passes: &[(Option<GroupPasses>, &str)] = match candidate {
+        Candidate::Cuda => &[(Some(GroupPasses::One), "one pass"), (Some(GroupPasses::Three), "three passes")],
+        Candidate::Cpu { .. } => &[(None, "one pass")],
+    };
+    for (&(whole, way_of), &(passes, passes_of)) in wholes.iter().flat_map(|w| passes.iter().map(move |p| (w, p))) {
+        let how = format!("{way_of}, {passes_of}");
+        let fast = record(case, Some(candidate), n, generations, false, way(whole, passes))?;
         if fast.populations != a.populations || fast.elitists != a.elitists {
             return Err(Error::Cuda(format!(
                 "{} (n = {n}): whole generations ({how}) differ from the CPU backend",
@@ -316,7 +329,7 @@ pub fn check_generations(case: &Case, candidate: Candidate, n: usize, generation
             )));
         }
         for (generation, (x, y)) in a.states.iter().zip(&fast.states).enumerate() {
-            if let Some(what) = x.first_difference(y) {
+            if let Some(what) = x.first_result_difference(y) {
                 return Err(Error::Cuda(format!(
                     "{} (n = {n}): after generation {generation} ({how}) the buffer `{what}` differs from the CPU backend's",
                     case.name

@@ -300,7 +300,7 @@ fn forced_improvement_accepts_strict_improvements_from_the_elitist_and_replaces_
     b.begin_forced_improvement(&[1, 1, 1, 0], &elitist).unwrap();
     b.begin_groups(0, &[0, 1], true).unwrap();
     for step in 0..2 {
-        for pass in pgomea_device::stage::GROUP_PASSES {
+        for pass in pgomea_device::stage::THREE_PASSES {
             b.pass(pass, step).unwrap();
         }
     }

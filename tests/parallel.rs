@@ -19,16 +19,16 @@ use pgomea_cli::selftest::{
     Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
 };
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
-use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
+use pgomea_device::stage::{ONE_PASS, Pass, Stage, THREE_PASSES};
 use std::sync::Arc;
 
 /// Stages 1-6 of one group from a consistent state (O' == O) against a naive reference: the
-/// donor is the first differing candidate, the delta a difference of two full evaluations. Both
-/// as six single-stage passes and as the fused passes of a generation, for every problem kind of
-/// the self-test's cases.
+/// donor is the first differing candidate, the delta a difference of two full evaluations. As six
+/// single-stage passes, in three passes and in one pass, for every
+/// problem kind of the self-test's cases.
 #[test]
 fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
-    let sequences: [Vec<Pass>; 2] = [Stage::ALL.map(Pass::stage).to_vec(), GROUP_PASSES.to_vec()];
+    let sequences: [Vec<Pass>; 3] = [Stage::ALL.map(Pass::stage).to_vec(), THREE_PASSES.to_vec(), ONE_PASS.to_vec()];
     for case in generated_cases().unwrap() {
         let layout = &case.layout;
         let l = layout.variables;
@@ -301,7 +301,7 @@ fn the_stage_schedule_refuses_what_it_cannot_run() {
     let groups = case.layout.groups() as u32;
     internal(b.begin_groups(0, &[groups], false), "group order");
     b.begin_groups(0, &[0], false).unwrap();
-    internal(b.pass(GROUP_PASSES[0], 1), "step 1");
+    internal(b.pass(ONE_PASS[0], 1), "step 1");
     internal(b.pass(Pass::of(&[]), 0), "pass");
     internal(b.begin_forced_improvement(&[1; 3], &vec![0; l]), "forced improvement");
     internal(b.set_state(&random_state(case, n + 1, 5)), "another shape");
@@ -320,7 +320,7 @@ fn the_patience_of_forced_improvement_is_one_plus_floor_log10() {
     }
 }
 
-/// The registry names every kind's six kernels after the kind, each once.
+/// The registry names every kind's eight kernels after the kind, each once.
 #[test]
 fn kernel_names_follow_from_the_registry_of_kinds() {
     use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS, Registered};
@@ -330,6 +330,8 @@ fn kernel_names_follow_from_the_registry_of_kinds() {
     assert_eq!(Tables::KERNELS.pass, "pgomea_pass_tables");
     assert_eq!(Clauses::KERNELS.flip_search_color, "pgomea_flip_search_color_clauses");
     assert_eq!(Pairwise::KERNELS.generation_by_solution, "pgomea_generation_by_solution_pairwise");
+    assert_eq!(Tables::KERNELS.generation_by_solution_one_pass, "pgomea_generation_by_solution_one_pass_tables");
+    assert_eq!(KERNELS.len(), 8 * 3 + 2);
     let mut names = KERNELS.to_vec();
     names.sort_unstable();
     names.dedup();

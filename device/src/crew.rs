@@ -9,7 +9,8 @@
 //!
 //! # Safety of the collective methods
 //!
-//! A crew's collective methods ([`Crew::sum`], [`Crew::any`], [`Crew::first_team`]) must be
+//! A crew's collective methods ([`Crew::sum`], [`Crew::any`], [`Crew::first_team`],
+//! [`Crew::sync`]) must be
 //! called by every member of the crew together, in the same order, from control flow that does
 //! not depend on the member (the PTX rules for `shfl.sync`/`vote.sync` and `bar.sync`); for a
 //! lane this holds trivially.
@@ -57,6 +58,12 @@ pub trait Crew {
     ///
     /// Every member calls it together (see the module documentation).
     unsafe fn first_team(&self, hit: bool, teams: &Teams) -> Option<u32>;
+    /// A barrier of the crew: what any member wrote before it, every member reads after it.
+    ///
+    /// # Safety
+    ///
+    /// Every member calls it together (see the module documentation).
+    unsafe fn sync(&self);
 }
 
 /// One thread alone: the crew of small sets on the GPU and of everything on the host.
@@ -88,6 +95,8 @@ impl Crew for Lane {
     unsafe fn first_team(&self, hit: bool, _teams: &Teams) -> Option<u32> {
         hit.then_some(0)
     }
+    #[inline(always)]
+    unsafe fn sync(&self) {}
 }
 
 #[cfg(target_arch = "nvptx64")]
@@ -97,7 +106,9 @@ pub use gpu::{Block, Warp};
 mod gpu {
     use super::{Crew, Teams};
     use crate::thread;
-    use crate::warp::{FULL_MASK, WARP_SIZE, lane_id, vote_any_sync, vote_ballot_sync, warp_id, warp_sum_i64};
+    use crate::warp::{
+        FULL_MASK, WARP_SIZE, lane_id, sync_warp, vote_any_sync, vote_ballot_sync, warp_id, warp_sum_i64,
+    };
 
     /// The 32 lanes of a warp.
     #[derive(Clone, Copy, Debug, Default)]
@@ -137,6 +148,11 @@ mod gpu {
             let ballot = unsafe { vote_ballot_sync(FULL_MASK, hit) };
             (ballot != 0).then(|| ballot.trailing_zeros() / teams.width)
         }
+        #[inline(always)]
+        unsafe fn sync(&self) {
+            // SAFETY: as in `sum`.
+            unsafe { sync_warp(FULL_MASK) }
+        }
     }
 
     /// Every thread of a block (the block size a multiple of 32, at most 1024).
@@ -171,6 +187,11 @@ mod gpu {
         unsafe fn first_team(&self, hit: bool, _teams: &Teams) -> Option<u32> {
             // SAFETY: as in `sum`.
             unsafe { thread::sync_threads_or(hit) }.then_some(0)
+        }
+        #[inline(always)]
+        unsafe fn sync(&self) {
+            // SAFETY: as in `sum`.
+            unsafe { thread::sync_threads() }
         }
     }
 

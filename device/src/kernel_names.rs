@@ -28,6 +28,9 @@ pub struct KindKernels {
     pub generation: &'static str,
     /// A whole generation of GOM or of Forced Improvement, one block per solution (any launch).
     pub generation_by_solution: &'static str,
+    /// The two of GOM with each group in one pass.
+    pub generation_one_pass: &'static str,
+    pub generation_by_solution_one_pass: &'static str,
     /// Parallel Forced Improvement over every group (cooperative launch).
     pub forced_improvement: &'static str,
     /// One pass of one group, of GOM or of Forced Improvement.
@@ -39,11 +42,13 @@ pub struct KindKernels {
 }
 
 impl KindKernels {
-    /// The six names.
+    /// The eight names.
     pub const fn all(self) -> [&'static str; PER_KIND] {
         [
             self.generation,
             self.generation_by_solution,
+            self.generation_one_pass,
+            self.generation_by_solution_one_pass,
             self.forced_improvement,
             self.pass,
             self.flip_search,
@@ -73,6 +78,8 @@ macro_rules! register_kinds {
                 const KERNELS: KindKernels = KindKernels {
                     generation: kernel_name!(generation, $name),
                     generation_by_solution: kernel_name!(generation_by_solution, $name),
+                    generation_one_pass: kernel_name!(generation_one_pass, $name),
+                    generation_by_solution_one_pass: kernel_name!(generation_by_solution_one_pass, $name),
                     forced_improvement: kernel_name!(forced_improvement, $name),
                     pass: kernel_name!(pass, $name),
                     flip_search: kernel_name!(flip_search, $name),
@@ -87,9 +94,9 @@ macro_rules! register_kinds {
 for_each_kind!(register_kinds);
 
 /// Kernels per kind.
-const PER_KIND: usize = 6;
+const PER_KIND: usize = 8;
 
-/// Every exported kernel: the six of each kind, in the registry's order, then the two every kind
+/// Every exported kernel: the eight of each kind, in the registry's order, then the two every kind
 /// shares.
 pub const KERNELS: [&str; PER_KIND * KIND_KERNELS.len() + 2] = {
     let mut out = [""; PER_KIND * KIND_KERNELS.len() + 2];

@@ -5,9 +5,12 @@
 //! Per problem kind of the registry ([`crate::problem::for_each_kind`]) one kernel set, named by
 //! [`crate::kernel_names`]:
 //! - `pgomea_generation_<kind>`: a whole generation, every colour group of the schedule, each as
-//!   the passes of [`GROUP_PASSES`] with a grid barrier after each, in one cooperative launch;
+//!   its passes ([`crate::stage::group_passes`]) with a grid barrier after each, in one
+//!   cooperative launch;
 //! - `pgomea_generation_by_solution_<kind>`: the same, or parallel Forced Improvement, with one
 //!   block per solution and block barriers instead of grid barriers (any launch);
+//! - `pgomea_generation_one_pass_<kind>`, `pgomea_generation_by_solution_one_pass_<kind>`: the
+//!   two ways of GOM with each group in one pass ([`crate::stage::ONE_PASS`]);
 //! - `pgomea_forced_improvement_<kind>`: the generation's kernel for parallel Forced Improvement;
 //! - `pgomea_pass_<kind>`: one pass (one stage, or fused stages) of the group at `a.step`, of GOM
 //!   or of Forced Improvement; the host launches these one by one (tests, per-stage timing, runs
@@ -31,7 +34,7 @@ use crate::crew::{Block, Lane, Warp};
 use crate::kernel_names::kernel_name;
 use crate::problem::{Kind, for_each_kind};
 use crate::stage::{
-    Buffers, GROUP_PASSES, GomArgs, Group, Pass, element_step, mark_elitist, pair_step, parallel_anneal_flip,
+    Buffers, GomArgs, Group, ONE_PASS, Pass, THREE_PASSES, element_step, mark_elitist, pair_step, parallel_anneal_flip,
     parallel_try_flip, replace_unimproved, search_round_end,
 };
 use crate::thread::{self, GridBarrier};
@@ -151,30 +154,55 @@ unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass:
     }
 }
 
-/// A whole generation: every group of the schedule, its passes separated by grid barriers (a
-/// pass reads what other threads wrote in the one before).
+/// Every group of the schedule for the solutions `share` covers, in order, each group's passes
+/// (of Forced Improvement where `FORCED`, else of GOM in one pass where `ONE`: see
+/// [`crate::stage::group_passes`]), each followed by `barrier` (a pass, and the next group, read
+/// what other threads wrote before it). Each combination is a kernel of its own: one kernel for
+/// both would need the registers of the larger.
+///
+/// # Safety
+///
+/// As [`run_pass`] for every group; `barrier` is reached by every thread that `share` names and
+/// orders their memory.
+#[inline(always)]
+unsafe fn all_groups<K: Kind, const FORCED: bool, const ONE: bool>(
+    a: &GomArgs<K>,
+    share: Share,
+    mut barrier: impl FnMut(),
+) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        for step in 0..a.groups {
+            let g = Group::at(a, step);
+            // Named one by one (not looped over) so that each pass is a constant where it is
+            // used: every stage test in the steps folds away.
+            if FORCED || !ONE {
+                let [first, second, third] = THREE_PASSES;
+                run_pass::<K, FORCED>(a, &g, first, share);
+                barrier();
+                run_pass::<K, FORCED>(a, &g, second, share);
+                barrier();
+                run_pass::<K, FORCED>(a, &g, third, share);
+            } else {
+                let [whole] = ONE_PASS;
+                run_pass::<K, FORCED>(a, &g, whole, share);
+            }
+            barrier();
+        }
+    }
+}
+
+/// A whole generation over every solution, the passes separated by grid barriers.
 ///
 /// # Safety
 ///
 /// As [`run_pass`] for every group, a cooperative launch, and `a.barrier` zero at launch.
 #[inline(always)]
-unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
-    // SAFETY: the function's precondition.
+unsafe fn generation<K: Kind, const FORCED: bool, const ONE: bool>(a: &GomArgs<K>) {
+    // SAFETY: the function's precondition: every thread reaches every grid barrier.
     unsafe {
         let mut barrier = GridBarrier::new(a.buffers.barrier);
-        let share = Share::grid(a.n as usize);
-        // Named one by one (not looped over) so that each pass is a constant where it is used:
-        // every stage test in the steps folds away.
-        let [first, second, third] = GROUP_PASSES;
-        for step in 0..a.groups {
-            let g = Group::at(a, step);
-            run_pass::<K, FORCED>(a, &g, first, share);
-            barrier.sync();
-            run_pass::<K, FORCED>(a, &g, second, share);
-            barrier.sync();
-            run_pass::<K, FORCED>(a, &g, third, share);
-            barrier.sync();
-        }
+        all_groups::<K, FORCED, ONE>(a, Share::grid(a.n as usize), || barrier.sync());
     }
 }
 
@@ -187,23 +215,13 @@ unsafe fn generation<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
 ///
 /// As [`run_pass`] for every group; one-dimensional blocks of a multiple of 32 threads.
 #[inline(always)]
-unsafe fn generation_by_solution<K: Kind, const FORCED: bool>(a: &GomArgs<K>) {
+unsafe fn generation_by_solution<K: Kind, const FORCED: bool, const ONE: bool>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition; the loop over solutions is block-uniform, so every
     // thread of the block reaches every block barrier.
     unsafe {
-        let [first, second, third] = GROUP_PASSES;
         let mut i = thread::block_idx_x() as usize;
         while i < a.n as usize {
-            let share = Share::block(i);
-            for step in 0..a.groups {
-                let g = Group::at(a, step);
-                run_pass::<K, FORCED>(a, &g, first, share);
-                thread::sync_threads();
-                run_pass::<K, FORCED>(a, &g, second, share);
-                thread::sync_threads();
-                run_pass::<K, FORCED>(a, &g, third, share);
-                thread::sync_threads();
-            }
+            all_groups::<K, FORCED, ONE>(a, Share::block(i), || thread::sync_threads());
             i += thread::grid_dim_x() as usize;
         }
     }
@@ -363,7 +381,18 @@ macro_rules! kernel_set {
             #[unsafe(export_name = kernel_name!(generation, $name))]
             pub unsafe extern "ptx-kernel" fn generation(a: GomArgs<$kind>) {
                 // SAFETY: the launch preconditions above.
-                unsafe { super::generation::<$kind, false>(&a) }
+                unsafe { super::generation::<$kind, false, false>(&a) }
+            }
+
+            #[doc = concat!("A whole generation of parallel GOM, each group in one pass, on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions of the generation kernel.
+            #[unsafe(export_name = kernel_name!(generation_one_pass, $name))]
+            pub unsafe extern "ptx-kernel" fn generation_one_pass(a: GomArgs<$kind>) {
+                // SAFETY: the launch preconditions above.
+                unsafe { super::generation::<$kind, false, true>(&a) }
             }
 
             #[doc = concat!("Parallel Forced Improvement over every group of the schedule, on a `", stringify!($kind), "` problem.")]
@@ -375,7 +404,7 @@ macro_rules! kernel_set {
             #[unsafe(export_name = kernel_name!(forced_improvement, $name))]
             pub unsafe extern "ptx-kernel" fn forced_improvement(a: GomArgs<$kind>) {
                 // SAFETY: the launch preconditions above.
-                unsafe { super::generation::<$kind, true>(&a) }
+                unsafe { super::generation::<$kind, true, false>(&a) }
             }
 
             #[doc = concat!("A whole generation of parallel GOM (or, where `forced` is not 0, parallel Forced Improvement) with one block per solution, on a `", stringify!($kind), "` problem.")]
@@ -390,11 +419,22 @@ macro_rules! kernel_set {
                 // SAFETY: the launch preconditions above.
                 unsafe {
                     if forced != 0 {
-                        super::generation_by_solution::<$kind, true>(&a)
+                        super::generation_by_solution::<$kind, true, false>(&a)
                     } else {
-                        super::generation_by_solution::<$kind, false>(&a)
+                        super::generation_by_solution::<$kind, false, false>(&a)
                     }
                 }
+            }
+
+            #[doc = concat!("A whole generation of parallel GOM with one block per solution, each group in one pass, on a `", stringify!($kind), "` problem.")]
+            ///
+            /// # Safety
+            ///
+            /// The launch preconditions of the generation-by-solution kernel.
+            #[unsafe(export_name = kernel_name!(generation_by_solution_one_pass, $name))]
+            pub unsafe extern "ptx-kernel" fn generation_by_solution_one_pass(a: GomArgs<$kind>) {
+                // SAFETY: the launch preconditions above.
+                unsafe { super::generation_by_solution::<$kind, false, true>(&a) }
             }
 
             #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]

@@ -1,5 +1,5 @@
 //! Warp-level primitives, named like rust-cuda's `cuda_std::warp`: lane id, the butterfly
-//! shuffle, votes and the warp sum (what the crews use; nothing else is kept).
+//! shuffle, votes, the warp barrier and the warp sum (what the crews use; nothing else is kept).
 //!
 //! They call the LLVM NVVM intrinsics (`llvm.nvvm.shfl.sync.*`, `llvm.nvvm.vote.*.sync`) rather
 //! than `asm!`: LLVM knows the intrinsics are *convergent* (it never moves them into or out of
@@ -33,6 +33,8 @@ unsafe extern "C" {
     fn nvvm_vote_ballot(mask: u32, predicate: bool) -> u32;
     #[link_name = "llvm.nvvm.vote.any.sync"]
     fn nvvm_vote_any(mask: u32, predicate: bool) -> bool;
+    #[link_name = "llvm.nvvm.bar.warp.sync"]
+    fn nvvm_bar_warp_sync(mask: u32);
 }
 
 /// Index of this thread in its warp, 0..32 (`%laneid`).
@@ -102,6 +104,18 @@ pub unsafe fn vote_ballot_sync(mask: u32, predicate: bool) -> u32 {
 pub unsafe fn vote_any_sync(mask: u32, predicate: bool) -> bool {
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
     unsafe { nvvm_vote_any(mask, predicate) }
+}
+
+/// `__syncwarp(mask)` (PTX `bar.warp.sync`): waits for every lane in `mask`, and orders memory
+/// among them: what a lane wrote before it, every lane in `mask` reads after it.
+///
+/// # Safety
+///
+/// See the module documentation: every lane in `mask` must execute this call.
+#[inline(always)]
+pub unsafe fn sync_warp(mask: u32) {
+    // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
+    unsafe { nvvm_bar_warp_sync(mask) }
 }
 
 /// Butterfly reduction of `value` over the 32 lanes with `op` (which must be associative and

@@ -53,8 +53,9 @@ impl Stage {
 pub struct Pass(u32);
 
 impl Pass {
-    /// The stages `stages` in one sweep: either stages of pairs (1, 2, 4, 5, 6, in stage order)
-    /// or one element stage (3, or 5 alone).
+    /// The stages `stages` in one sweep: either stages of pairs (1, 2, 4, 5, 6, in stage order,
+    /// and 3 together with 4: the pair's crew evaluates its own segment and sums it at once), or
+    /// one element stage (3, or 5 alone).
     pub const fn of(stages: &[Stage]) -> Pass {
         let mut bits = 0;
         let mut k = 0;
@@ -78,21 +79,47 @@ impl Pass {
     /// or stage 5 alone.
     #[inline(always)]
     pub const fn per_element(self) -> bool {
-        self.0 == Pass::stage(Stage::SubfunctionEvaluation).0 || self.0 == Pass::stage(Stage::ImprovementMask).0
+        self.per_subfunction() || self.0 == Pass::stage(Stage::ImprovementMask).0
+    }
+
+    /// Whether the pass gives a thread to each dependent subfunction (stage 3 alone): its items
+    /// are a group's subfunctions, every other pass's its slots.
+    #[inline(always)]
+    pub const fn per_subfunction(self) -> bool {
+        self.0 == Pass::stage(Stage::SubfunctionEvaluation).0
     }
 
     /// Whether the stages can be done in one sweep (see [`Pass::of`]).
     pub const fn is_valid(self) -> bool {
-        self.0 != 0 && self.0 < 1 << 6 && (self.per_element() || !self.has(Stage::SubfunctionEvaluation))
+        self.0 != 0
+            && self.0 < 1 << 6
+            && (self.per_element() || !self.has(Stage::SubfunctionEvaluation) || self.has(Stage::ReduceByKey))
     }
 }
 
-/// One colour group in three passes.
-pub const GROUP_PASSES: [Pass; 3] = [
+/// A colour group of GOM in one pass: each pair's crew selects its donor, inserts its genes,
+/// evaluates the set's own segment of dependent subfunctions, applies the rule and resets or
+/// inserts. Exact because the sets of one colour share no subfunction: a pair's segment reads no
+/// gene that another pair of the group writes. One barrier per group, but a pair's subfunctions
+/// are evaluated by its crew alone: best where a group has many pairs.
+pub const ONE_PASS: [Pass; 1] = [Pass::of(&Stage::ALL)];
+
+/// A colour group in three passes, stage 3 with a thread per subfunction in the middle: best
+/// where a group has few pairs with many subfunctions. Forced Improvement always runs this way: a
+/// solution leaves FI when one of its pairs improves (stage 6), and stage 1 reads that mark, for
+/// the next group; every stage 1 of a group must come before any of its stage 6.
+pub const THREE_PASSES: [Pass; 3] = [
     Pass::of(&[Stage::DonorSelection, Stage::DonorInsertion]),
     Pass::stage(Stage::SubfunctionEvaluation),
     Pass::of(&[Stage::ReduceByKey, Stage::ImprovementMask, Stage::ResetInsert]),
 ];
+
+/// The passes of one colour group: of Forced Improvement where `forced`, else of GOM in one pass
+/// where `one_pass` (the same results either way; the backend chooses what runs faster).
+#[inline(always)]
+pub const fn group_passes(forced: bool, one_pass: bool) -> &'static [Pass] {
+    if one_pass && !forced { &ONE_PASS } else { &THREE_PASSES }
+}
 
 /// The colour groups in the flat form of the host's `GroupLayout` (read only).
 #[repr(C)]
@@ -202,7 +229,7 @@ impl Group {
     /// How many items each solution has in `pass`: elements of a per-element pass, else pairs.
     #[inline(always)]
     pub fn items(&self, pass: Pass) -> usize {
-        if pass.has(Stage::SubfunctionEvaluation) { self.deps } else { self.slots }
+        if pass.per_subfunction() { self.deps } else { self.slots }
     }
 }
 

@@ -129,7 +129,9 @@ unsafe fn evaluate_dependent<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: us
 }
 
 /// Stage 4 for pair (i, slot), on every member: the sum of the slot's segment of diff (the crew
-/// strides over it, then sums across its members).
+/// strides over it, then sums across its members). The loop of [`sum_segment`], written out:
+/// through that function's closure the three-pass generation kernels took 72 registers instead
+/// of 64 (ptxas, sm_90), one block per multiprocessor fewer.
 #[inline(always)]
 unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i64 {
     // SAFETY: the module's precondition.
@@ -154,15 +156,62 @@ unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usi
     }
 }
 
-/// Stage 5 for pair entry `e` of solution i: the acceptance rule on its delta and donor (for
-/// Forced Improvement: strict improvements only).
+/// Stages 3 and 4 for pair (i, slot) in one pass, on every member: the changes of the slot's
+/// dependent subfunctions between O[i] and O'[i], summed by the crew that inserted the donor's
+/// genes (after a crew barrier, so every member reads what the others inserted). The same sum
+/// as the two stages apart: integer addition is exact in any order.
 #[inline(always)]
-unsafe fn improvement<K, const FORCED: bool>(a: &GomArgs<K>, i: usize, e: usize, delta: i64) -> bool {
-    // SAFETY: the module's precondition.
+unsafe fn evaluate_segment<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usize) -> i64 {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; every member calls this together.
     unsafe {
-        let has_donor = a.buffers.donors.read(e) != NO_DONOR;
-        if FORCED { has_donor && delta > 0 } else { accept(delta, has_donor, a.buffers.is_elitist.read(i) != 0) }
+        crew.sync();
+        let (o, w) = (row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
+        sum_segment::<K, C, EVAL_UNROLL>(crew, a, slot, |t| a.problem.delta(a.layout.dep_subfunctions.read(t), o, w))
     }
+}
+
+/// Subfunction evaluations issued together by one member in the pair form of stage 3: fewer than
+/// [`UNROLL`], since each holds several loads (variables, genes, weights) in registers.
+const EVAL_UNROLL: usize = 2;
+
+/// `value(t)` summed over slot `slot`'s segment `t` of the dependent subfunctions, the crew
+/// striding over it with `U` values in flight per member, then summing across members.
+#[inline(always)]
+unsafe fn sum_segment<K, C: Crew, const U: usize>(
+    crew: &C,
+    a: &GomArgs<K>,
+    slot: usize,
+    value: impl Fn(usize) -> i64,
+) -> i64 {
+    // SAFETY: the module's precondition; every member calls this together.
+    unsafe {
+        let s0 = a.layout.dep_offsets.read(slot) as usize;
+        let s1 = a.layout.dep_offsets.read(slot + 1) as usize;
+        let w = crew.size();
+        let mut sums = [0i64; U];
+        let mut t = s0 + crew.member();
+        while t + (U - 1) * w < s1 {
+            for (u, sum) in sums.iter_mut().enumerate() {
+                *sum += value(t + u * w);
+            }
+            t += U * w;
+        }
+        while t < s1 {
+            sums[0] += value(t);
+            t += w;
+        }
+        crew.sum(sums.iter().sum())
+    }
+}
+
+/// Stage 5 for solution i's pair with donor `donor`: the acceptance rule on its delta and donor
+/// (for Forced Improvement: strict improvements only).
+#[inline(always)]
+unsafe fn improvement<K, const FORCED: bool>(a: &GomArgs<K>, i: usize, donor: i32, delta: i64) -> bool {
+    let has_donor = donor != NO_DONOR;
+    // SAFETY: the module's precondition.
+    if FORCED { has_donor && delta > 0 } else { accept(delta, has_donor, unsafe { a.buffers.is_elitist.read(i) } != 0) }
 }
 
 /// Stage 6 for pair (i, slot): an accepted set goes from O'[i] into O[i] and the leader adds its
@@ -219,8 +268,10 @@ pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
     let b = &a.buffers;
     // SAFETY: the function's precondition.
     unsafe {
+        // The donor, where this pass selected or read it.
+        let mut donor = None;
         if pass.has(Stage::DonorSelection) || pass.has(Stage::DonorInsertion) {
-            let donor = if pass.has(Stage::DonorSelection) {
+            let d = if pass.has(Stage::DonorSelection) {
                 let d = if FORCED { elitist_donor(crew, a, i, slot) } else { select_donor(crew, a, g, i, slot) };
                 if crew.leads() {
                     b.donors.write(e, d);
@@ -229,14 +280,27 @@ pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
             } else {
                 b.donors.read(e)
             };
-            if pass.has(Stage::DonorInsertion) && donor != NO_DONOR {
+            if pass.has(Stage::DonorInsertion) && d != NO_DONOR {
                 let l = a.l as usize;
-                let from = if FORCED { b.reference } else { row(b.parents, donor as usize, l) };
+                let from = if FORCED { b.reference } else { row(b.parents, d as usize, l) };
                 copy_set(crew, a, slot, from, row(b.work, i, l));
             }
+            donor = Some(d);
         }
         if pass.has(Stage::ReduceByKey) || pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
-            let delta = if pass.has(Stage::ReduceByKey) {
+            // Read from the buffer only where an earlier pass wrote it (a barrier ago): a donor
+            // selected in this pass is the crew's collective result, the same on every member.
+            let the_donor = || donor.unwrap_or_else(|| b.donors.read(e));
+            let delta = if pass.has(Stage::SubfunctionEvaluation) {
+                // Stage 3 in a pair pass (with stage 4): without a donor O'[i] equals O[i] on
+                // the set, so the delta is 0 without evaluating (the crew takes the branch
+                // together).
+                let d = if the_donor() == NO_DONOR { 0 } else { evaluate_segment(crew, a, i, slot) };
+                if crew.leads() {
+                    b.delta.write(e, d);
+                }
+                d
+            } else if pass.has(Stage::ReduceByKey) {
                 let d = reduce_segment(crew, a, g, i, slot);
                 if crew.leads() {
                     b.delta.write(e, d);
@@ -247,7 +311,7 @@ pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
             };
             if pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
                 let accepted = if pass.has(Stage::ImprovementMask) {
-                    let ok = improvement::<K, FORCED>(a, i, e, delta);
+                    let ok = improvement::<K, FORCED>(a, i, the_donor(), delta);
                     if crew.leads() {
                         b.mask.write(e, ok as u8);
                     }
@@ -255,7 +319,8 @@ pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
                 } else {
                     b.mask.read(e) != 0
                 };
-                if pass.has(Stage::ResetInsert) {
+                // Without a donor O'[i] equals O[i] on the set: nothing to reset.
+                if pass.has(Stage::ResetInsert) && (accepted || the_donor() != NO_DONOR) {
                     reset_insert::<K, C, FORCED>(crew, a, i, slot, accepted, delta);
                 }
             }

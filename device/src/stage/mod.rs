@@ -8,20 +8,23 @@
 //! |---|---|---|
 //! | 1 [`Stage::DonorSelection`] | pair | the first candidate (counter-drawn order) whose genes differ from O[i] on the set, or none |
 //! | 2 [`Stage::DonorInsertion`] | pair | the donor's genes on the set into the working copy O'[i] |
-//! | 3 [`Stage::SubfunctionEvaluation`] | element | f_s(O'[i]) - f_s(O[i]) of every dependent subfunction s |
+//! | 3 [`Stage::SubfunctionEvaluation`] | element (GOM: pair) | f_s(O'[i]) - f_s(O[i]) of every dependent subfunction s |
 //! | 4 [`Stage::ReduceByKey`] | pair | the sum of the slot's segment of those differences: the pair's delta |
 //! | 5 [`Stage::ImprovementMask`] | pair | the acceptance rule on the delta |
 //! | 6 [`Stage::ResetInsert`] | pair | accepted: O'[i] -> O[i] on the set, delta into the fitness; rejected: O[i] -> O'[i] |
 //!
-//! A [`Pass`] is a set of stages that one sweep over the group does together: stages 1+2 and
-//! 4+5+6 fuse per pair (the crew that finds a donor inserts its genes; the crew that sums a
-//! segment applies the rule and resets or inserts), stage 3 needs every insertion done and stands
-//! alone. [`GROUP_PASSES`] is the sequence of one group: the cooperative whole-generation kernel
-//! runs it over every solution with a grid barrier after each pass; the kernel with a block per
-//! solution, and the CPU backend's task per solution, run every group of one solution in order
-//! (the solutions of a generation are independent), with a block barrier or nothing between
-//! passes. Any single stage is a
-//! pass too (the per-stage kernels, used by tests and per-stage timing).
+//! A [`Pass`] is a set of stages that one sweep over the group does together. GOM runs a group in
+//! one pass ([`ONE_PASS`]: each pair's crew selects and inserts its donor, evaluates the set's own
+//! segment of dependent subfunctions, sums it, applies the rule and resets or inserts; exact
+//! because the sets of one colour share no subfunction, so no pair's segment reads a gene another
+//! pair of the group writes) or in three ([`THREE_PASSES`]: stages 1+2, stage 3 alone with a
+//! thread per subfunction, 4+5+6), as the backend finds faster; Forced Improvement always in
+//! three, because its stage 1 reads the marks that stage 6 writes, for the next group only. The cooperative
+//! whole-generation kernel runs a group's passes over every solution with a grid barrier after
+//! each; the kernel with a block per solution, and the CPU backend's task per solution, run every
+//! group of one solution in order (the solutions of a generation are independent), with a block
+//! barrier or nothing between passes. Any single stage is a pass too (the per-stage kernels, used
+//! by tests and per-stage timing).
 //!
 //! Each step below is generic over the problem kind `K` and the crew `C` ([`crate::crew`]): the
 //! kernels call it with a lane, a warp or a block per pair, the CPU backend with a lane from a
@@ -49,7 +52,10 @@ pub mod buffers;
 pub mod mixing;
 pub mod search;
 
-pub use args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, FI_OFF, GROUP_PASSES, GomArgs, Group, Layout, Pass, Stage};
+pub use args::{
+    ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, FI_OFF, GomArgs, Group, Layout, ONE_PASS, Pass, Stage, THREE_PASSES,
+    group_passes,
+};
 pub use buffers::{
     BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes,
 };

@@ -24,5 +24,5 @@ pub use gpu::{Gpu, devices, probe, use_device};
 /// The PTX of every kernel, compiled from the device crate by build.rs and carried by the library.
 pub const KERNELS_PTX: &str = include_str!(env!("PGOMEA_KERNELS_PTX"));
 pub use stages::new_backend;
-pub use tuning::{CudaTuning, WholeGeneration};
+pub use tuning::{CudaTuning, GroupPasses, WholeGeneration};
 pub use upload::{DeviceBudget, SharedArrays};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
 use pgomea_device::problem::Kind;
-use pgomea_device::stage::{BUFFER, Buffers, GROUP_PASSES, GomArgs, Pass, Stage};
+use pgomea_device::stage::{BUFFER, Buffers, GomArgs, Pass, group_passes};
 
 use super::gpu::{Gpu, Kernel, cuda_err, device_ptr};
 use super::tuning::CudaTuning;
@@ -68,8 +68,12 @@ unsafe impl DeviceRepr for BuffersArg {}
 
 /// The kernels one population launches.
 struct Kernels {
+    /// GOM's whole generation (cooperative, and with a block per solution), in one pass per
+    /// group or in three, as `CudaDevice::one_pass` says.
     generation: Kernel,
     generation_by_solution: Kernel,
+    /// The generation by solution in three passes: Forced Improvement's, whatever GOM's is.
+    three_passes_by_solution: Kernel,
     forced_improvement: Kernel,
     pass: Kernel,
     flip_search: Kernel,
@@ -88,6 +92,8 @@ struct CudaDevice<K: Kind> {
     buffers: DeviceBuffers,
     base: GomArgs<K>,
     tuning: CudaTuning,
+    /// Whether GOM runs a group in one pass (`CudaTuning::one_pass`).
+    one_pass: bool,
     kernels: Kernels,
     /// The grids of the cooperative kernels (all blocks resident), or None where the device or
     /// the tuning rules cooperative launches out.
@@ -95,13 +101,14 @@ struct CudaDevice<K: Kind> {
     /// The grid of the generation-by-solution kernel where whole generations (GOM and Forced
     /// Improvement) run that way; it goes before the cooperative grids.
     by_solution_grid: Option<LaunchConfig>,
+    forced_by_solution_grid: Option<LaunchConfig>,
     forced_grid: Option<LaunchConfig>,
     search_grid: Option<LaunchConfig>,
     /// The grid of local search with a block per solution, where it runs that way (before the
     /// cooperative grid).
     search_by_solution_grid: Option<LaunchConfig>,
-    /// The launch shape of each pass of `GROUP_PASSES`, the same for every group.
-    grids: [LaunchConfig; 3],
+    /// The launch shape of each pass of GOM's group, the same for every group.
+    grids: Vec<LaunchConfig>,
     /// A whole generation (every group's passes) captured once, replayed every generation.
     graph: Option<cudarc::driver::CudaGraph>,
 }
@@ -127,9 +134,16 @@ impl<K: Kind> CudaDevice<K> {
             search: shared.search,
         };
         let names = K::KERNELS;
+        let one_pass = tuning.one_pass(layout.slot_set.len(), layout.groups());
+        let (generation, by_solution) = if one_pass {
+            (names.generation_one_pass, names.generation_by_solution_one_pass)
+        } else {
+            (names.generation, names.generation_by_solution)
+        };
         let kernels = Kernels {
-            generation: gpu.kernel(names.generation)?,
-            generation_by_solution: gpu.kernel(names.generation_by_solution)?,
+            generation: gpu.kernel(generation)?,
+            generation_by_solution: gpu.kernel(by_solution)?,
+            three_passes_by_solution: gpu.kernel(names.generation_by_solution)?,
             forced_improvement: gpu.kernel(names.forced_improvement)?,
             pass: gpu.kernel(names.pass)?,
             flip_search: gpu.kernel(names.flip_search)?,
@@ -141,28 +155,28 @@ impl<K: Kind> CudaDevice<K> {
         // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
         // sized for the largest group.
         let (pairs, deps) = ((n * layout.max_group_slots) as u64, (n * layout.max_group_deps) as u64);
-        let grids = GROUP_PASSES.map(|p| {
-            if p.per_element() {
-                tuning.grid(gpu.multiprocessors, deps, false)
-            } else {
-                tuning.grid(gpu.multiprocessors, pairs, true)
-            }
-        });
+        let grids = group_passes(false, one_pass)
+            .iter()
+            .map(|p| {
+                if p.per_element() {
+                    tuning.grid(gpu.multiprocessors, deps, false)
+                } else {
+                    tuning.grid(gpu.multiprocessors, pairs, true)
+                }
+            })
+            .collect();
         // The buffers' device pointers never change afterwards (P = O is a copy, not a swap), so
         // a captured graph stays valid.
-        let by_solution_grid = tuning.by_solution_grid(
-            &kernels.generation_by_solution.function,
-            gpu.multiprocessors,
-            n,
-            layout.slot_set.len(),
-            layout.groups(),
-        )?;
+        let by_solution_grid = |k: &Kernel| {
+            tuning.by_solution_grid(&k.function, gpu.multiprocessors, n, layout.slot_set.len(), layout.groups())
+        };
         let search_by_solution_grid =
             tuning.search_by_solution_grid(&kernels.flip_search.function, gpu.multiprocessors, n, sizes.l)?;
         Ok(CudaDevice {
             search_by_solution_grid,
             generation_grid: cooperative_grid(&kernels.generation)?,
-            by_solution_grid,
+            by_solution_grid: by_solution_grid(&kernels.generation_by_solution)?,
+            forced_by_solution_grid: by_solution_grid(&kernels.three_passes_by_solution)?,
             forced_grid: cooperative_grid(&kernels.forced_improvement)?,
             search_grid: cooperative_grid(&kernels.flip_search)?,
             grids,
@@ -173,6 +187,7 @@ impl<K: Kind> CudaDevice<K> {
             buffers,
             base,
             tuning,
+            one_pass,
             kernels,
             graph: None,
         })
@@ -220,14 +235,18 @@ impl<K: Kind> CudaDevice<K> {
         self.gpu.launched(kernel, launched)
     }
 
-    /// One launch of the generation-by-solution kernel on grid `cfg`, of GOM or of Forced
-    /// Improvement.
+    /// One launch of a generation-by-solution kernel on grid `cfg`, of GOM or of Forced
+    /// Improvement (the kernel in three passes, which takes the flag).
     fn launch_by_solution(&self, forced: bool, cfg: LaunchConfig) -> Result<()> {
         let a = Args(self.base);
-        let forced = forced as u32;
-        let kernel = &self.kernels.generation_by_solution;
+        let flag = forced as u32;
+        let three = forced || !self.one_pass;
+        let kernel = if forced { &self.kernels.three_passes_by_solution } else { &self.kernels.generation_by_solution };
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
-        b.arg(&a).arg(&forced);
+        b.arg(&a);
+        if three {
+            b.arg(&flag);
+        }
         // SAFETY: as in `launch_pass`, for every group of the schedule; a block runs its
         // solutions alone (no grid barrier), with a multiple of 32 threads (`by_solution_grid`).
         self.gpu.launched(kernel, unsafe { b.launch(cfg) })
@@ -268,7 +287,7 @@ impl<K: Kind> CudaDevice<K> {
                 .map_err(cuda_err("graph capture"))?;
             let mut launched = Ok(());
             'capture: for step in 0..self.base.groups {
-                for (k, pass) in GROUP_PASSES.into_iter().enumerate() {
+                for (k, &pass) in group_passes(false, self.one_pass).iter().enumerate() {
                     launched = self.launch_pass(pass, step, false, self.grids[k]);
                     if launched.is_err() {
                         break 'capture;
@@ -325,14 +344,18 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn pass(&mut self, pass: Pass, step: u32, group: u32, forced: bool) -> Result<()> {
         // Launched one by one, each group gets a grid of its own size (a graph node cannot).
         let g = group as usize;
-        let items =
-            if pass.has(Stage::SubfunctionEvaluation) { self.layout.deps(g).len() } else { self.layout.slots(g).len() };
+        let items = if pass.per_subfunction() { self.layout.deps(g).len() } else { self.layout.slots(g).len() };
         let cfg = self.grid((self.n * items) as u64, !pass.per_element());
         self.launch_pass(pass, step, forced, cfg)
     }
 
+    fn one_pass(&self) -> bool {
+        self.one_pass
+    }
+
     fn run_all_groups(&mut self, forced: bool) -> Result<bool> {
-        if let Some(cfg) = self.by_solution_grid {
+        let by_solution = if forced { self.forced_by_solution_grid } else { self.by_solution_grid };
+        if let Some(cfg) = by_solution {
             self.launch_by_solution(forced, cfg)?;
             return Ok(true);
         }

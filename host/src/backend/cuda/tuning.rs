@@ -26,6 +26,16 @@ pub enum WholeGeneration {
     BySolution,
 }
 
+/// How GOM runs a colour group on the GPU (the same results either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GroupPasses {
+    /// One pass: each pair's crew also evaluates its own subfunctions (`stage::ONE_PASS`).
+    One,
+    /// Three passes, the subfunctions with a thread each in the middle one (`stage::THREE_PASSES`).
+    Three,
+}
+
 /// The tuning of the CUDA backend (for benchmarks; the defaults are what measured best on an
 /// H100). [`CudaTuning::validate`] checks every field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +43,8 @@ pub enum WholeGeneration {
 pub struct CudaTuning {
     /// How whole generations run; none: cooperatively where the device can, else as a graph.
     pub generation: Option<WholeGeneration>,
+    /// How GOM runs a colour group; none: as [`CudaTuning::one_pass`]'s rule says.
+    pub group_passes: Option<GroupPasses>,
     /// Threads per block of the cooperative kernels: a multiple of 32 from 32 to 1024
     /// (default 512).
     pub generation_block: u32,
@@ -48,7 +60,13 @@ pub struct CudaTuning {
 
 impl Default for CudaTuning {
     fn default() -> Self {
-        CudaTuning { generation: None, generation_block: 512, generation_blocks_per_sm: 2, blocks_per_sm: 16 }
+        CudaTuning {
+            generation: None,
+            group_passes: None,
+            generation_block: 512,
+            generation_blocks_per_sm: 2,
+            blocks_per_sm: 16,
+        }
     }
 }
 
@@ -93,7 +111,7 @@ impl CudaTuning {
     }
 
     /// The defaults, with the environment's `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
-    /// `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM`
+    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM`
     /// where they are set; a bad value is an error that names its variable.
     pub fn from_env() -> Result<CudaTuning> {
         Self::from_variables(|name| std::env::var(name).ok())
@@ -112,6 +130,13 @@ impl CudaTuning {
                         "PGOMEA_CUDA_GENERATION={text}: expected graph, cooperative or by-solution"
                     )));
                 }
+            });
+        }
+        if let Some(text) = variable("PGOMEA_CUDA_GROUP_PASSES") {
+            tuning.group_passes = Some(match text.trim() {
+                "one" => GroupPasses::One,
+                "three" => GroupPasses::Three,
+                _ => return Err(Error::usage(format!("PGOMEA_CUDA_GROUP_PASSES={text}: expected one or three"))),
             });
         }
         for (k, field) in tuning.numbers_mut().into_iter().enumerate() {
@@ -179,6 +204,13 @@ const BY_SOLUTION_MEAN_GROUP: usize = 256;
 /// one).
 const SEARCH_BY_SOLUTION_MAX_VARIABLES: usize = 1 << 16;
 
+/// GOM in one pass per group where groups hold at least this many linkage sets on average. H100,
+/// speed of a generation in one pass relative to three, at n = 16 and 256: G81 (952 per group) 0.94x and 1.5x,
+/// a 10^4-vertex torus (500) 0.97x and 1.24x, 10^4 shuffled traps (645) 1.23x and 1.0x; below,
+/// G55 (82) 0.92x and 1.0x, 3-SAT n = 10^4 (53) 0.5x and 0.62x, random NK n = 2000 (26) 0.47x
+/// and 0.48x, G1 (9) 0.87x and 0.94x (benchmarks/RESULTS.md, section 30).
+const ONE_PASS_MEAN_GROUP: usize = 256;
+
 impl CudaTuning {
     /// The grid of local search with a block per solution (the search kernel's `by_solution`)
     /// for a population of `n` on an instance of `variables` variables; none where it runs
@@ -192,6 +224,17 @@ impl CudaTuning {
     ) -> Result<Option<LaunchConfig>> {
         let Some(block) = self.search_block(multiprocessors, n, variables) else { return Ok(None) };
         fitting_grid(f, block, n, "local search")
+    }
+
+    /// Whether GOM runs each colour group of a layout with `slots` linkage sets in `groups` groups
+    /// in one pass: where asked for, else by default where groups hold at least
+    /// `ONE_PASS_MEAN_GROUP` sets on average (enough pairs to keep the threads busy without a
+    /// thread per subfunction).
+    pub(super) fn one_pass(&self, slots: usize, groups: usize) -> bool {
+        match self.group_passes {
+            Some(passes) => passes == GroupPasses::One,
+            None => slots >= ONE_PASS_MEAN_GROUP * groups.max(1),
+        }
     }
 
     /// The grid of the generation-by-solution kernel `f` for a population of `n` whose layout
@@ -257,7 +300,7 @@ fn fitting_grid(f: &CudaFunction, mut block: u32, n: usize, what: &str) -> Resul
 impl Gpu {
     /// How the whole generations of a population of `n` of problem kind `kind` (`Kind::NAME`)
     /// run with `tuning`, in words: "by solution, N blocks of B", "cooperative, N blocks of B" or
-    /// "graph". `slots` and `groups` are the layout's linkage sets and colour groups.
+    /// "graph", then "one pass" or "three passes". `slots` and `groups` are the layout's linkage sets and colour groups.
     pub fn whole_generation(
         &self,
         kind: &str,
@@ -270,15 +313,21 @@ impl Gpu {
             .iter()
             .find(|(k, _)| *k == kind)
             .ok_or_else(|| Error::Cuda(format!("no kernels for problem kind {kind}")))?;
-        let by_solution = self.kernel(names.generation_by_solution)?;
-        let shape = |c: LaunchConfig| format!("{} blocks of {}", c.grid_dim.0, c.block_dim.0);
+        let one_pass = tuning.one_pass(slots, groups);
+        let (generation, by_solution, passes) = if one_pass {
+            (names.generation_one_pass, names.generation_by_solution_one_pass, "one pass")
+        } else {
+            (names.generation, names.generation_by_solution, "three passes")
+        };
+        let shape = |c: LaunchConfig| format!("{} blocks of {}, {passes}", c.grid_dim.0, c.block_dim.0);
+        let by_solution = self.kernel(by_solution)?;
         if let Some(c) = tuning.by_solution_grid(&by_solution.function, self.multiprocessors, n, slots, groups)? {
             return Ok(format!("by solution, {}", shape(c)));
         }
-        let generation = self.kernel(names.generation)?;
+        let generation = self.kernel(generation)?;
         Ok(match tuning.cooperative_grid(&generation.function, self.multiprocessors, self.cooperative)? {
             Some(c) => format!("cooperative, {}", shape(c)),
-            None => "graph".into(),
+            None => format!("graph, {passes}"),
         })
     }
 }
@@ -316,10 +365,12 @@ mod tests {
             ("PGOMEA_GENERATION_BLOCK", "256"),
             ("PGOMEA_GENERATION_BLOCKS_PER_SM", "4"),
             ("PGOMEA_BLOCKS_PER_SM", " 8 "),
+            ("PGOMEA_CUDA_GROUP_PASSES", "three"),
         ]))
         .unwrap();
         let expected = CudaTuning {
             generation: Some(WholeGeneration::Graph),
+            group_passes: Some(GroupPasses::Three),
             generation_block: 256,
             generation_blocks_per_sm: 4,
             blocks_per_sm: 8,
@@ -332,6 +383,7 @@ mod tests {
             (&[("PGOMEA_GENERATION_BLOCK", "500")][..], "PGOMEA_GENERATION_BLOCK=500"),
             (&[("PGOMEA_GENERATION_BLOCKS_PER_SM", "two")][..], "PGOMEA_GENERATION_BLOCKS_PER_SM=two"),
             (&[("PGOMEA_BLOCKS_PER_SM", "0")][..], "PGOMEA_BLOCKS_PER_SM=0"),
+            (&[("PGOMEA_CUDA_GROUP_PASSES", "two")][..], "PGOMEA_CUDA_GROUP_PASSES=two"),
         ] {
             let pairs: &'static [(&'static str, &'static str)] = bad;
             let e = CudaTuning::from_variables(vars(pairs)).unwrap_err().to_string();
@@ -379,6 +431,25 @@ mod tests {
         assert_eq!(auto.search_block(132, 200, 20000), Some(512));
         assert_eq!(auto.search_block(132, 16, 99856), None);
         assert_eq!(asked.search_block(132, 16, 99856), Some(96));
+    }
+
+    #[test]
+    fn gom_in_one_pass_where_groups_are_large_or_where_asked() {
+        let auto = CudaTuning::default();
+        // G81 (39998 sets, 42 groups), a 10^4-vertex torus (19998, 40) and 10^4 shuffled traps
+        // (19998, 31) in one pass; G55 (9998, 122), 3-SAT n = 10^4 (19998, 375), NK n = 2000
+        // (3998, 153) and G1 (1598, 171) in three.
+        for (slots, groups) in [(39998, 42), (19998, 40), (19998, 31)] {
+            assert!(auto.one_pass(slots, groups), "{slots} sets in {groups} groups");
+        }
+        for (slots, groups) in [(9998, 122), (19998, 375), (3998, 153), (1598, 171)] {
+            assert!(!auto.one_pass(slots, groups), "{slots} sets in {groups} groups");
+        }
+        let one = CudaTuning { group_passes: Some(GroupPasses::One), ..auto };
+        let three = CudaTuning { group_passes: Some(GroupPasses::Three), ..auto };
+        assert!(one.one_pass(1598, 171) && !three.one_pass(39998, 42));
+        let text = serde_json::to_string(&one).unwrap();
+        assert!(text.contains("\"group_passes\":\"one\""), "{text}");
     }
 
     #[test]

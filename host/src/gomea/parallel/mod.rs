@@ -1,6 +1,7 @@
 //! Parallel GOMEA (Algorithms 3 and 4 of the paper): per generation O = clone(P); for each colour
-//! group, in a random order, the six stages of `pgomea_device::stage` (as the passes of
-//! `GROUP_PASSES`); then P = O and the elitist is updated.
+//! group, in a random order, the six stages of `pgomea_device::stage` (in the passes of
+//! `group_passes`: one or three for GOM, as the backend runs faster, three for Forced
+//! Improvement); then P = O and the elitist is updated.
 //! No Forced Improvement (the paper's choice). The generation loop is written once, here, over
 //! [`Stages`], the stage schedule of one population, itself written once over a
 //! [`StageDevice`]: the CPU backend and the CUDA backend (`crate::backend`) only hold the buffers
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use pgomea_device::gom::forced_improvement_patience;
 use pgomea_device::rng::{SplitMix64, streams};
-use pgomea_device::stage::{GROUP_PASSES, Pass, Stage};
+use pgomea_device::stage::{Pass, Stage};
 
 use self::layout::GroupLayout;
 pub use self::stages::{StageDevice, Stages};
@@ -176,7 +177,7 @@ impl<'a> ParallelGomea<'a> {
                     times.groups_run += 1;
                 }
                 _ => {
-                    for pass in GROUP_PASSES {
+                    for &pass in self.backend.group_passes() {
                         self.backend.pass(pass, step)?;
                     }
                 }

@@ -10,7 +10,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use pgomea_device::stage::{BUFFER, BUFFERS, Buf, BufferSizes, Pass};
+use pgomea_device::stage::{BUFFER, BUFFERS, Buf, BufferSizes, Pass, group_passes};
 
 use super::layout::GroupLayout;
 use super::state::StageState;
@@ -37,6 +37,9 @@ pub trait StageDevice {
     /// Runs every group of the uploaded schedule (all of them) at once, if the device can; false
     /// if it cannot, and then the caller runs them group by group.
     fn run_all_groups(&mut self, forced: bool) -> Result<bool>;
+    /// Whether GOM runs a group in one pass (`pgomea_device::stage::ONE_PASS`) rather than in
+    /// three, here and in `run_all_groups`: the same results, whichever the device runs faster.
+    fn one_pass(&self) -> bool;
     /// One call of the colour-grouped local search of every solution of O (the annealing sweeps
     /// and the rounds of the greedy descent `step` asks for, the descent of the solutions marked
     /// in `search_active`); returns the sweeps and rounds, summed over the solutions. A device
@@ -163,6 +166,12 @@ impl<'a> Stages<'a> {
             return Ok(false);
         }
         self.device.run_all_groups(self.forced)
+    }
+
+    /// The passes of one group of the announced generation (GOM's as the device runs them, or
+    /// Forced Improvement's).
+    pub fn group_passes(&self) -> &'static [Pass] {
+        group_passes(self.forced, self.device.one_pass())
     }
 
     /// After GOM's groups: the fitness of O, and 1 where GOM accepted a set of `O[i]`.

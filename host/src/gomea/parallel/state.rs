@@ -88,6 +88,18 @@ impl StageState {
             .map(|((buffer, _), _)| BUFFERS[buffer].name)
     }
 
+    /// The first buffer in which two states differ after whole groups of GOM: every buffer but
+    /// stage 3's differences (`diff`), which GOM in one pass keeps in registers, so that backends
+    /// running groups in one pass and in three agree on all the rest.
+    pub fn first_result_difference(&self, other: &StageState) -> Option<&'static str> {
+        let diff = BUFFER.diff.index();
+        self.columns()
+            .into_iter()
+            .zip(other.columns())
+            .find(|((buffer, a), (_, b))| *buffer != diff && a.bytes() != b.bytes())
+            .map(|((buffer, _), _)| BUFFERS[buffer].name)
+    }
+
     /// A 64-bit digest of O, O' and the fitness (the self-test keeps these instead of whole
     /// states).
     pub fn digest(&self) -> u64 {
