@@ -42,6 +42,16 @@ pub struct KindKernels {
 }
 
 impl KindKernels {
+    /// GOM's whole-generation kernels, cooperative and with a block per solution: in one pass
+    /// per group where `one_pass`, else in three.
+    pub const fn gom_generation(self, one_pass: bool) -> (&'static str, &'static str) {
+        if one_pass {
+            (self.generation_one_pass, self.generation_by_solution_one_pass)
+        } else {
+            (self.generation, self.generation_by_solution)
+        }
+    }
+
     /// The eight names.
     pub const fn all(self) -> [&'static str; PER_KIND] {
         [

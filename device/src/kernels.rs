@@ -254,6 +254,23 @@ unsafe fn search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>, sh
     }
 }
 
+/// Every colour of annealing sweep k (`sweep` `Some(k)`) or of a round of the greedy descent
+/// (`None`) for the solutions `share` covers, `barrier` after each colour (the flips of one colour
+/// read what the colour before wrote).
+///
+/// # Safety
+///
+/// As [`search_color`] for every colour; `barrier` is reached by every thread that `share` names
+/// and orders their memory.
+#[inline(always)]
+unsafe fn search_colors<K: Kind>(a: &GomArgs<K>, sweep: Option<u32>, share: Share, barrier: &mut impl FnMut()) {
+    for c in 0..a.search.colors as usize {
+        // SAFETY: the function's precondition.
+        unsafe { search_color(a, c, sweep, share) };
+        barrier();
+    }
+}
+
 /// The end of a round of the greedy descent for every solution (grid-stride).
 ///
 /// # Safety
@@ -284,26 +301,21 @@ unsafe fn search_all<K: Kind>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition.
     unsafe {
         let mut barrier = GridBarrier::new(a.buffers.barrier);
+        let mut sync = || barrier.sync();
         let share = Share::grid(a.n as usize);
         let anneal = &a.search.anneal;
         for k in anneal.from..anneal.to {
-            for c in 0..a.search.colors as usize {
-                search_color(a, c, Some(k), share);
-                barrier.sync();
-            }
+            search_colors(a, Some(k), share, &mut sync);
         }
         // The greedy descent: at most `descent_rounds` rounds, until a whole round flips nothing
         // in any solution.
         let mut before = 0;
         for _ in 0..anneal.descent_rounds {
-            for c in 0..a.search.colors as usize {
-                search_color(a, c, None, share);
-                barrier.sync();
-            }
+            search_colors(a, None, share, &mut sync);
             search_round_ends(&a.buffers, a.n as usize);
-            barrier.sync();
+            sync();
             let now = atomic::atomic_load_u64(a.buffers.search_counters.at(1));
-            barrier.sync();
+            sync();
             if now == before {
                 return;
             }
@@ -328,21 +340,15 @@ unsafe fn search_by_solution<K: Kind>(a: &GomArgs<K>) {
     // block's vote), so every thread reaches every block barrier.
     unsafe {
         let anneal = &a.search.anneal;
-        let colors = a.search.colors as usize;
+        let mut sync = || thread::sync_threads();
         let mut i = thread::block_idx_x() as usize;
         while i < a.n as usize {
             let share = Share::block(i);
             for k in anneal.from..anneal.to {
-                for c in 0..colors {
-                    search_color(a, c, Some(k), share);
-                    thread::sync_threads();
-                }
+                search_colors(a, Some(k), share, &mut sync);
             }
             for _ in 0..anneal.descent_rounds {
-                for c in 0..colors {
-                    search_color(a, c, None, share);
-                    thread::sync_threads();
-                }
+                search_colors(a, None, share, &mut sync);
                 // The leader ends the round; the barrier's vote tells every thread whether the
                 // solution's descent goes on.
                 let leader = thread::thread_idx_x() == 0;

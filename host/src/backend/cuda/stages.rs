@@ -135,11 +135,7 @@ impl<K: Kind> CudaDevice<K> {
         };
         let names = K::KERNELS;
         let one_pass = tuning.one_pass(layout.slot_set.len(), layout.groups());
-        let (generation, by_solution) = if one_pass {
-            (names.generation_one_pass, names.generation_by_solution_one_pass)
-        } else {
-            (names.generation, names.generation_by_solution)
-        };
+        let (generation, by_solution) = names.gom_generation(one_pass);
         let kernels = Kernels {
             generation: gpu.kernel(generation)?,
             generation_by_solution: gpu.kernel(by_solution)?,

@@ -314,11 +314,8 @@ impl Gpu {
             .find(|(k, _)| *k == kind)
             .ok_or_else(|| Error::Cuda(format!("no kernels for problem kind {kind}")))?;
         let one_pass = tuning.one_pass(slots, groups);
-        let (generation, by_solution, passes) = if one_pass {
-            (names.generation_one_pass, names.generation_by_solution_one_pass, "one pass")
-        } else {
-            (names.generation, names.generation_by_solution, "three passes")
-        };
+        let (generation, by_solution) = names.gom_generation(one_pass);
+        let passes = if one_pass { "one pass" } else { "three passes" };
         let shape = |c: LaunchConfig| format!("{} blocks of {}, {passes}", c.grid_dim.0, c.block_dim.0);
         let by_solution = self.kernel(by_solution)?;
         if let Some(c) = tuning.by_solution_grid(&by_solution.function, self.multiprocessors, n, slots, groups)? {
