@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# 3D spin glass L = 22 (weights $W) at 60 s, seeds 1-3: pgomea's default against SA on 16 processes.
+set -uo pipefail
+W=${W:-gaussian}
+B=$PWD/.gpu/bin; chmod +x $B/*
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .gpu/whl/*.whl && export PYTHONPATH=/tmp/site || exit 1
+mkdir -p $OUT/sg /tmp/sg
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/sg/host.txt; nproc >> $OUT/sg/host.txt; date -u +"start %F %T UTC" >> $OUT/sg/host.txt
+$B/pgomea-rev run --time-limit 1 --algo parallel --backend cuda > /dev/null 2>&1
+$B/pgomea-rev generate torus --dims 3 --side ${L:-22} --weights $W --seed 1 -o /tmp/sg/sg3d-$W-L${L:-22}.txt
+PYTHONUNBUFFERED=1 timeout 560 python3 benchmarks/peers_maxcut.py --pgomea $B/pgomea-rev \
+  --instances /tmp/sg/sg3d-$W-L${L:-22}.txt --seeds 1,2,3 --time 60 --at 10,60 --methods sa,default --sa-processes 16 --out /tmp/o > $OUT/sg/sg60-$W-L${L:-22}.log 2>&1; echo "exit $?"
+date -u +"end %F %T UTC" >> $OUT/sg/host.txt
+cp /tmp/o/peers.json $OUT/sg/sg60-$W-L${L:-22}.json 2>/dev/null
+tail -20 $OUT/sg/sg60-$W-L${L:-22}.log
+cd $OUT && tar czf sg-$W.tgz sg && rm -rf sg
