@@ -288,9 +288,9 @@ unsafe fn search_round_ends(b: &Buffers, n: usize) {
 
 /// One call of the local search of every solution: its annealing sweeps, then at most
 /// `descent_rounds` rounds of the greedy descent of the solutions marked active, over the
-/// colours, a grid barrier after each colour, until a round leaves no solution active. Every thread decides alike: the count of solutions still active
-/// after a round's end is read by all threads between two barriers, before any thread can change
-/// it again.
+/// colours, a grid barrier after each colour, until a round leaves no solution active. Every
+/// thread decides alike: the count of solutions still active after a round's end is read by all
+/// threads between two barriers, before any thread can change it again.
 ///
 /// # Safety
 ///

@@ -129,9 +129,9 @@ unsafe fn evaluate_dependent<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: us
 }
 
 /// Stage 4 for pair (i, slot), on every member: the sum of the slot's segment of diff (the crew
-/// strides over it, then sums across its members). The loop of [`sum_segment`], written out:
-/// through that function's closure the three-pass generation kernels took 72 registers instead
-/// of 64 (ptxas, sm_90), one block per multiprocessor fewer.
+/// strides over it, then sums across its members). The loop of [`evaluate_segment`] over
+/// another source: one helper for both, through a closure, took the three-pass generation
+/// kernels from 64 registers to 72 (ptxas, sm_90), one block per multiprocessor fewer.
 #[inline(always)]
 unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i64 {
     // SAFETY: the module's precondition.
@@ -156,9 +156,14 @@ unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usi
     }
 }
 
+/// Subfunction evaluations issued together by one member in the pair form of stage 3: fewer than
+/// [`UNROLL`], since each holds several loads (variables, genes, weights) in registers.
+const EVAL_UNROLL: usize = 2;
+
 /// Stages 3 and 4 for pair (i, slot) in one pass, on every member: the changes of the slot's
 /// dependent subfunctions between O[i] and O'[i], summed by the crew that inserted the donor's
-/// genes (after a crew barrier, so every member reads what the others inserted). The same sum
+/// genes (after a crew barrier, so every member reads what the others inserted), the crew
+/// striding over the segment with [`EVAL_UNROLL`] evaluations in flight per member. The same sum
 /// as the two stages apart: integer addition is exact in any order.
 #[inline(always)]
 unsafe fn evaluate_segment<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: usize) -> i64 {
@@ -167,39 +172,21 @@ unsafe fn evaluate_segment<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize,
     unsafe {
         crew.sync();
         let (o, w) = (row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
-        sum_segment::<K, C, EVAL_UNROLL>(crew, a, slot, |t| a.problem.delta(a.layout.dep_subfunctions.read(t), o, w))
-    }
-}
-
-/// Subfunction evaluations issued together by one member in the pair form of stage 3: fewer than
-/// [`UNROLL`], since each holds several loads (variables, genes, weights) in registers.
-const EVAL_UNROLL: usize = 2;
-
-/// `value(t)` summed over slot `slot`'s segment `t` of the dependent subfunctions, the crew
-/// striding over it with `U` values in flight per member, then summing across members.
-#[inline(always)]
-unsafe fn sum_segment<K, C: Crew, const U: usize>(
-    crew: &C,
-    a: &GomArgs<K>,
-    slot: usize,
-    value: impl Fn(usize) -> i64,
-) -> i64 {
-    // SAFETY: the module's precondition; every member calls this together.
-    unsafe {
+        let change = |t: usize| a.problem.delta(a.layout.dep_subfunctions.read(t), o, w);
         let s0 = a.layout.dep_offsets.read(slot) as usize;
         let s1 = a.layout.dep_offsets.read(slot + 1) as usize;
-        let w = crew.size();
-        let mut sums = [0i64; U];
+        let m = crew.size();
+        let mut sums = [0i64; EVAL_UNROLL];
         let mut t = s0 + crew.member();
-        while t + (U - 1) * w < s1 {
+        while t + (EVAL_UNROLL - 1) * m < s1 {
             for (u, sum) in sums.iter_mut().enumerate() {
-                *sum += value(t + u * w);
+                *sum += change(t + u * m);
             }
-            t += U * w;
+            t += EVAL_UNROLL * m;
         }
         while t < s1 {
-            sums[0] += value(t);
-            t += w;
+            sums[0] += change(t);
+            t += m;
         }
         crew.sum(sums.iter().sum())
     }

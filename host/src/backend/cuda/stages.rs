@@ -235,13 +235,15 @@ impl<K: Kind> CudaDevice<K> {
     /// Improvement (the kernel in three passes, which takes the flag).
     fn launch_by_solution(&self, forced: bool, cfg: LaunchConfig) -> Result<()> {
         let a = Args(self.base);
-        let flag = forced as u32;
-        let three = forced || !self.one_pass;
-        let kernel = if forced { &self.kernels.three_passes_by_solution } else { &self.kernels.generation_by_solution };
+        let (kernel, flag) = match (forced, self.one_pass) {
+            (true, _) => (&self.kernels.three_passes_by_solution, Some(1u32)),
+            (false, true) => (&self.kernels.generation_by_solution, None),
+            (false, false) => (&self.kernels.generation_by_solution, Some(0)),
+        };
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a);
-        if three {
-            b.arg(&flag);
+        if let Some(flag) = &flag {
+            b.arg(flag);
         }
         // SAFETY: as in `launch_pass`, for every group of the schedule; a block runs its
         // solutions alone (no grid barrier), with a multiple of 32 threads (`by_solution_grid`).

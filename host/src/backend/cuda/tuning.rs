@@ -111,8 +111,9 @@ impl CudaTuning {
     }
 
     /// The defaults, with the environment's `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
-    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM`
-    /// where they are set; a bad value is an error that names its variable.
+    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_GENERATION_BLOCK`,
+    /// `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM` where they are set; a bad value
+    /// is an error that names its variable.
     pub fn from_env() -> Result<CudaTuning> {
         Self::from_variables(|name| std::env::var(name).ok())
     }
@@ -205,10 +206,10 @@ const BY_SOLUTION_MEAN_GROUP: usize = 256;
 const SEARCH_BY_SOLUTION_MAX_VARIABLES: usize = 1 << 16;
 
 /// GOM in one pass per group where groups hold at least this many linkage sets on average. H100,
-/// speed of a generation in one pass relative to three, at n = 16 and 256: G81 (952 per group) 0.94x and 1.5x,
-/// a 10^4-vertex torus (500) 0.97x and 1.24x, 10^4 shuffled traps (645) 1.23x and 1.0x; below,
-/// G55 (82) 0.92x and 1.0x, 3-SAT n = 10^4 (53) 0.5x and 0.62x, random NK n = 2000 (26) 0.47x
-/// and 0.48x, G1 (9) 0.87x and 0.94x (benchmarks/RESULTS.md, section 30).
+/// speed of a generation in one pass relative to three, at n = 16 and 256: G81 (952 per group)
+/// 0.94x and 1.5x, a 10^4-vertex torus (500) 0.97x and 1.24x, 10^4 shuffled traps (645) 1.23x
+/// and 1.0x; below, G55 (82) 0.92x and 1.0x, 3-SAT n = 10^4 (53) 0.5x and 0.62x, random NK
+/// n = 2000 (26) 0.47x and 0.48x, G1 (9) 0.87x and 0.94x (benchmarks/RESULTS.md, section 30).
 const ONE_PASS_MEAN_GROUP: usize = 256;
 
 impl CudaTuning {
@@ -300,7 +301,8 @@ fn fitting_grid(f: &CudaFunction, mut block: u32, n: usize, what: &str) -> Resul
 impl Gpu {
     /// How the whole generations of a population of `n` of problem kind `kind` (`Kind::NAME`)
     /// run with `tuning`, in words: "by solution, N blocks of B", "cooperative, N blocks of B" or
-    /// "graph", then "one pass" or "three passes". `slots` and `groups` are the layout's linkage sets and colour groups.
+    /// "graph", then "one pass" or "three passes". `slots` and `groups` are the layout's linkage
+    /// sets and colour groups.
     pub fn whole_generation(
         &self,
         kind: &str,
