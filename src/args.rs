@@ -121,8 +121,8 @@ pub fn choice<C: Choice + Clone + Send + Sync>() -> impl clap::builder::TypedVal
 }
 
 /// The CUDA backend's tuning knobs from the environment (`PGOMEA_CUDA_GENERATION`,
-/// `PGOMEA_CUDA_GROUP_PASSES`, `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM`, `PGOMEA_BLOCKS_PER_SM`): for
-/// benchmarks; a bad value is an error naming its variable.
+/// `PGOMEA_CUDA_GROUP_PASSES`, `PGOMEA_GENERATION_BLOCK`, `PGOMEA_GENERATION_BLOCKS_PER_SM`,
+/// `PGOMEA_BLOCKS_PER_SM`): for benchmarks; a bad value is an error naming its variable.
 pub fn cuda_tuning() -> Result<Option<pgomea::backend::cuda::CudaTuning>> {
-    pgomea::backend::cuda::CudaTuning::from_env().map(Some)
+    pgomea::backend::cuda::CudaTuning::from_variables(|name| std::env::var(name).ok()).map(Some)
 }

@@ -110,16 +110,12 @@ impl CudaTuning {
         Ok(())
     }
 
-    /// The defaults, with the environment's `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
+    /// The defaults, with the variables `variable` gives (the command line passes its process
+    /// environment; the library reads none): `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
     /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_GENERATION_BLOCK`,
     /// `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM` where they are set; a bad value
     /// is an error that names its variable.
-    pub fn from_env() -> Result<CudaTuning> {
-        Self::from_variables(|name| std::env::var(name).ok())
-    }
-
-    /// As [`CudaTuning::from_env`], with the variables `variable` gives.
-    fn from_variables(variable: impl Fn(&str) -> Option<String>) -> Result<CudaTuning> {
+    pub fn from_variables(variable: impl Fn(&str) -> Option<String>) -> Result<CudaTuning> {
         let mut tuning = CudaTuning::default();
         if let Some(text) = variable("PGOMEA_CUDA_GENERATION") {
             tuning.generation = Some(match text.trim() {
