@@ -24,24 +24,43 @@ use std::sync::Arc;
 
 /// Stages 1-6 of one group from a consistent state (O' == O) against a naive reference: the
 /// donor is the first differing candidate, the delta a difference of two full evaluations. As six
-/// single-stage passes, in three passes and in one pass, for every
-/// problem kind of the self-test's cases.
+/// single-stage passes, in three passes and in one pass, for every problem kind of the
+/// self-test's cases; from random O and P, and from O = P with P converged on many sets and those
+/// marked (as at a generation's start: stage 1 then finds no donor there without a look).
 #[test]
 fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
     let sequences: [Vec<Pass>; 3] = [Stage::ALL.map(Pass::stage).to_vec(), THREE_PASSES.to_vec(), ONE_PASS.to_vec()];
+    let mut marked = [0usize; 2];
     for case in generated_cases().unwrap() {
         let layout = &case.layout;
         let l = layout.variables;
         let n = 12;
         let seed = case.config.seed;
         for (k, g) in interesting_groups(layout, 3).into_iter().enumerate() {
-            for passes in &sequences {
+            for (passes, converging) in sequences.iter().flat_map(|p| [(p, false), (p, true)]) {
                 let mut state = random_state(&case, n, 40 + k as u64);
+                if converging {
+                    // Every row a copy of row 0 but for a few genes: P has converged on most sets.
+                    for i in 1..n {
+                        for v in 0..l {
+                            let flip = (i * 31 + v * 7) % 53 == 0;
+                            state.parents[i * l + v] = state.parents[v] ^ flip as u8;
+                        }
+                    }
+                    state.offspring = state.parents.clone();
+                }
                 state.work = state.offspring.clone();
                 let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
                 let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
                 let mut b = cpu::new_backend(&*case.problem, case.layout.clone(), placeholder, seed, pool).unwrap();
                 b.set_state(&state).unwrap();
+                if converging {
+                    b.mark_converged().unwrap();
+                    let marks = b.state().unwrap().converged;
+                    for slot in layout.slots(g as usize) {
+                        marked[marks[slot] as usize] += 1;
+                    }
+                }
                 b.begin_groups(2, &[g], false).unwrap();
                 for &pass in passes {
                     b.pass(pass, 0).unwrap();
@@ -88,6 +107,41 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
                     assert_eq!(&out.work[i * l..(i + 1) * l], &expected[..], "{}: working copy {i}", case.name);
                     assert_eq!(out.fitness[i], expected_fitness, "{}: fitness {i}", case.name);
                 }
+            }
+        }
+    }
+    // Both kinds of slot were tried: converged (no donor without a look) and not.
+    assert!(marked[0] > 0 && marked[1] > 0, "{marked:?}");
+}
+
+/// The convergence marks are 1 exactly on the linkage sets where every row of P has the same
+/// genes: on random populations, on one with every row equal, and on one of a single solution.
+#[test]
+fn converged_sets_are_marked_exactly() {
+    for case in generated_cases().unwrap() {
+        let layout = &case.layout;
+        let l = layout.variables;
+        for (n, seed, equal_rows) in [(12, 7, false), (12, 8, true), (1, 9, false), (33, 10, false)] {
+            let mut state = random_state(&case, n, seed);
+            if equal_rows {
+                for i in 1..n {
+                    let (first, rest) = state.parents.split_at_mut(i * l);
+                    rest[..l].copy_from_slice(&first[..l]);
+                }
+            }
+            let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
+            let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
+            let mut b = cpu::new_backend(&*case.problem, layout.clone(), placeholder, 1, pool).unwrap();
+            b.set_state(&state).unwrap();
+            b.mark_converged().unwrap();
+            let marks = b.state().unwrap().converged;
+            assert_eq!(marks.len(), layout.slot_set.len().max(1));
+            for (slot, &mark) in marks.iter().enumerate().take(layout.slot_set.len()) {
+                let vars = layout.set_vars(slot);
+                let agree = (1..n)
+                    .all(|i| vars.iter().all(|&v| state.parents[i * l + v as usize] == state.parents[v as usize]));
+                assert_eq!(mark != 0, agree, "{} n = {n}: slot {slot}", case.name);
+                assert!(!equal_rows || agree);
             }
         }
     }
@@ -216,16 +270,24 @@ fn walking_the_donor_order_by_jumps_visits_the_same_candidates_as_indexing_it() 
 
 /// The buffer table gives every buffer its length, and the population's bytes are those the CUDA
 /// memory budget counted before the table existed (P, O, O' of l genes, six per-solution arrays,
-/// the stage rows, one reference row, the counters, the schedule and the barrier).
+/// the stage rows, one reference row, the counters, the schedule and the barrier), and a byte per
+/// linkage set (the convergence marks).
 #[test]
 fn the_buffer_table_sizes_every_buffer() {
     use pgomea_device::stage::{BUFFER, BUFFERS, BufferSizes, population_bytes};
-    for (n, l, gs, ds, groups) in
-        [(1, 1, 1, 1, 1), (16, 400, 37, 120, 9), (33, 0, 5, 7, 0), (1000, 20_000, 300, 900, 40)]
+    for (n, l, gs, ds, groups, slots) in
+        [(1, 1, 1, 1, 1, 1), (16, 400, 37, 120, 9, 799), (33, 0, 5, 7, 0, 0), (1000, 20_000, 300, 900, 40, 39_999)]
     {
-        let s = BufferSizes { n, l, row_slots: gs, row_deps: ds, groups };
-        let before =
-            3 * n * l + l.max(1) + 16 * n + n * gs * (4 + 8 + 1) + 8 * n * ds + 5 * n + 16 + 4 * (2 + groups.max(1));
+        let s = BufferSizes { n, l, row_slots: gs, row_deps: ds, groups, slots };
+        let before = 3 * n * l
+            + l.max(1)
+            + 16 * n
+            + n * gs * (4 + 8 + 1)
+            + 8 * n * ds
+            + 5 * n
+            + 16
+            + 4 * (2 + groups.max(1))
+            + slots.max(1);
         assert_eq!(population_bytes(&s), before, "{s:?}");
     }
     let names: Vec<&str> = BUFFERS.iter().map(|b| b.name).collect();
@@ -320,7 +382,8 @@ fn the_patience_of_forced_improvement_is_one_plus_floor_log10() {
     }
 }
 
-/// The registry names every kind's eight kernels after the kind, each once.
+/// The registry names every kind's eight kernels after the kind, each once, and the three that
+/// every kind shares.
 #[test]
 fn kernel_names_follow_from_the_registry_of_kinds() {
     use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS, Registered};
@@ -331,10 +394,12 @@ fn kernel_names_follow_from_the_registry_of_kinds() {
     assert_eq!(Clauses::KERNELS.flip_search_color, "pgomea_flip_search_color_clauses");
     assert_eq!(Pairwise::KERNELS.generation_by_solution, "pgomea_generation_by_solution_pairwise");
     assert_eq!(Tables::KERNELS.generation_by_solution_one_pass, "pgomea_generation_by_solution_one_pass_tables");
-    assert_eq!(KERNELS.len(), 8 * 3 + 2);
+    assert_eq!(KERNELS.len(), 8 * 3 + 3);
     let mut names = KERNELS.to_vec();
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), KERNELS.len());
-    assert!(KERNELS.contains(&"pgomea_mark_elitist") && KERNELS.contains(&"pgomea_forced_improvement_end"));
+    for shared in ["pgomea_mark_elitist", "pgomea_mark_converged", "pgomea_forced_improvement_end"] {
+        assert!(KERNELS.contains(&shared), "{shared}");
+    }
 }

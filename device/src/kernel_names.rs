@@ -77,6 +77,8 @@ pub trait Registered {
 
 /// The kernel that marks the solutions equal to the elitist.
 pub const MARK_ELITIST: &str = kernel_name!(mark_elitist);
+/// The kernel that marks the linkage sets on which the population has converged.
+pub const MARK_CONVERGED: &str = kernel_name!(mark_converged);
 /// The kernel that ends parallel Forced Improvement.
 pub const FORCED_IMPROVEMENT_END: &str = kernel_name!(forced_improvement_end);
 
@@ -106,10 +108,13 @@ for_each_kind!(register_kinds);
 /// Kernels per kind.
 const PER_KIND: usize = 8;
 
-/// Every exported kernel: the eight of each kind, in the registry's order, then the two every kind
-/// shares.
-pub const KERNELS: [&str; PER_KIND * KIND_KERNELS.len() + 2] = {
-    let mut out = [""; PER_KIND * KIND_KERNELS.len() + 2];
+/// The kernels every kind shares.
+const SHARED: [&str; 3] = [MARK_ELITIST, MARK_CONVERGED, FORCED_IMPROVEMENT_END];
+
+/// Every exported kernel: the eight of each kind, in the registry's order, then the three every
+/// kind shares.
+pub const KERNELS: [&str; PER_KIND * KIND_KERNELS.len() + SHARED.len()] = {
+    let mut out = [""; PER_KIND * KIND_KERNELS.len() + SHARED.len()];
     let mut k = 0;
     while k < KIND_KERNELS.len() {
         let names = KIND_KERNELS[k].1.all();
@@ -120,7 +125,10 @@ pub const KERNELS: [&str; PER_KIND * KIND_KERNELS.len() + 2] = {
         }
         k += 1;
     }
-    out[PER_KIND * KIND_KERNELS.len()] = MARK_ELITIST;
-    out[PER_KIND * KIND_KERNELS.len() + 1] = FORCED_IMPROVEMENT_END;
+    let mut r = 0;
+    while r < SHARED.len() {
+        out[PER_KIND * KIND_KERNELS.len() + r] = SHARED[r];
+        r += 1;
+    }
     out
 };

@@ -22,7 +22,8 @@
 //!   `pgomea_flip_search_color_<kind>` one colour of one sweep or round (or the round's end), for
 //!   devices without cooperative launch;
 //!
-//! and, for every kind, `pgomea_mark_elitist` and `pgomea_forced_improvement_end`.
+//! and, for every kind, `pgomea_mark_elitist`, `pgomea_mark_converged` and
+//! `pgomea_forced_improvement_end`.
 //!
 //! How threads share a pass: a per-element pass gives one thread to each (solution, element); a
 //! per-pair pass gives each (solution, slot) pair one lane, one warp or one block, as the layout's
@@ -34,8 +35,8 @@ use crate::crew::{Block, Lane, Warp};
 use crate::kernel_names::kernel_name;
 use crate::problem::{Kind, for_each_kind};
 use crate::stage::{
-    Buffers, GomArgs, Group, ONE_PASS, Pass, THREE_PASSES, element_step, mark_elitist, pair_step, parallel_anneal_flip,
-    parallel_try_flip, replace_unimproved, search_round_end,
+    Buffers, GomArgs, Group, Layout, ONE_PASS, Pass, THREE_PASSES, element_step, mark_converged, mark_elitist,
+    pair_step, parallel_anneal_flip, parallel_try_flip, replace_unimproved, search_round_end,
 };
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, warp_id};
@@ -551,6 +552,29 @@ pub unsafe extern "ptx-kernel" fn mark_elitists(buffers: Buffers, n: u32, l: u32
         while i < n as usize {
             mark_elitist(&Warp, &buffers, l as usize, i);
             i += stride;
+        }
+    }
+}
+
+/// Marks `converged[s] = 1` for the slots s on whose linkage set every solution of P has the same
+/// genes, else 0: one warp per slot.
+///
+/// # Safety
+///
+/// The launch preconditions:
+///
+/// One-dimensional blocks of a multiple of 32 threads, any grid; `layout` is a live layout of
+/// `slots` slots over `l` variables, `buffers.parents` holds `n` rows of `l` genes,
+/// `buffers.converged` `slots` bytes.
+#[unsafe(export_name = kernel_name!(mark_converged))]
+pub unsafe extern "ptx-kernel" fn mark_converged_sets(layout: Layout, buffers: Buffers, n: u32, l: u32, slots: u32) {
+    let (mut s, stride) = warps();
+    // SAFETY: the launch preconditions; the loop bound is warp-uniform, so each warp calls the
+    // collective together.
+    unsafe {
+        while s < slots as usize {
+            mark_converged(&Warp, &layout, &buffers, n, l as usize, s);
+            s += stride;
         }
     }
 }

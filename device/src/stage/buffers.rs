@@ -21,6 +21,8 @@ pub struct BufferSizes {
     pub row_deps: usize,
     /// Colour groups.
     pub groups: usize,
+    /// Slots of every group together: the linkage sets (at least 1).
+    pub slots: usize,
 }
 
 /// How many elements a buffer holds; the table writes each as its formula.
@@ -36,6 +38,8 @@ pub enum Length {
     SlotRows,
     /// `n * row_deps`: one entry per dependent subfunction of a group, a row per solution.
     DepRows,
+    /// `slots`: one per slot of the layout, that is per linkage set (at least one element).
+    Slots,
     /// `1 + groups`: the generation and the order of the groups (at least 2).
     Schedule,
     /// `1`, `2`: one, or two, elements.
@@ -54,6 +58,7 @@ impl Length {
             Length::Solutions => s.n,
             Length::SlotRows => s.n * s.row_slots,
             Length::DepRows => s.n * s.row_deps,
+            Length::Slots => at_least_one(s.slots),
             Length::Schedule => 1 + at_least_one(s.groups),
             Length::One => 1,
             Length::Two => 2,
@@ -77,6 +82,8 @@ pub enum Values {
     ForcedMark,
     /// Colour groups (below the number of groups), after the generation.
     Schedule,
+    /// A promise about P, 1 only where it holds (0 promises nothing, so 0 is valid on any P).
+    Promise,
 }
 
 /// One buffer of the table.
@@ -134,7 +141,7 @@ impl<T> Buf<T> {
 
 /// The table of a population's buffers: `name: element type [length] values;` with its doc, the
 /// state the backends compare first, then the bookkeeping. A length is one of the formulas of
-/// [`Length`] in the sizes' names (`n * l`, `n`, `n * row_slots`, `n * row_deps`, `l`,
+/// [`Length`] in the sizes' names (`n * l`, `n`, `n * row_slots`, `n * row_deps`, `l`, `slots`,
 /// `1 + groups`, `1`, `2`). It calls `$callback!` with the table,
 /// so that each crate makes what it needs of it (this crate: [`Buffers`], [`BUFFERS`],
 /// [`BUFFER`]; the host: its snapshot of a population's state).
@@ -169,6 +176,11 @@ macro_rules! population_buffers {
                 /// Forced Improvement's state of each solution (n): `FI_OFF`, `FI_ACTIVE`,
                 /// `FI_IMPROVED`.
                 forced: u8 [n] ForcedMark;
+                /// 1 where every solution of P has the same genes on the slot's linkage set (one
+                /// per slot, marked at the generation's start): there O[i] has them too all
+                /// through GOM's groups (it takes genes only from P), so stage 1 finds no donor
+                /// without a look.
+                converged: u8 [slots] Promise;
             }
             scratch {
                 /// The elitist's genotype (one row): the donor of Forced Improvement, and what
@@ -207,6 +219,9 @@ macro_rules! length {
     };
     (n * row_deps) => {
         Length::DepRows
+    };
+    (slots) => {
+        Length::Slots
     };
     (1 + groups) => {
         Length::Schedule

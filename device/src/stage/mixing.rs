@@ -2,7 +2,7 @@
 //! [`super`] has the table), each generic over the problem kind and the crew, and the two steps
 //! around them: marking the solutions equal to the elitist, and ending Forced Improvement.
 
-use super::args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, GomArgs, Group, Pass, Stage, row};
+use super::args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, GomArgs, Group, Layout, Pass, Stage, row};
 use super::buffers::Buffers;
 use crate::atomic;
 use crate::crew::{Crew, Lane};
@@ -23,9 +23,9 @@ const UNROLL: usize = 4;
 
 /// The variables of slot `slot`: the range into `vars`.
 #[inline(always)]
-unsafe fn set_range<K>(a: &GomArgs<K>, slot: usize) -> (usize, usize) {
+unsafe fn set_range(layout: &Layout, slot: usize) -> (usize, usize) {
     // SAFETY: slot + 1 is inside var_offsets (the module's precondition).
-    unsafe { (a.layout.var_offsets.read(slot) as usize, a.layout.var_offsets.read(slot + 1) as usize) }
+    unsafe { (layout.var_offsets.read(slot) as usize, layout.var_offsets.read(slot + 1) as usize) }
 }
 
 /// Copies the genes of slot `slot`'s variables from row `from` to row `to`, this thread's share
@@ -34,7 +34,7 @@ unsafe fn set_range<K>(a: &GomArgs<K>, slot: usize) -> (usize, usize) {
 unsafe fn copy_set<K, C: Crew>(crew: &C, a: &GomArgs<K>, slot: usize, from: Ptr<u8>, to: Ptr<u8>) {
     // SAFETY: the module's precondition; every variable index is below l.
     unsafe {
-        let (v0, v1) = set_range(a, slot);
+        let (v0, v1) = set_range(&a.layout, slot);
         let w = crew.size();
         let var = |t: usize| a.layout.vars.read(t) as usize;
         let mut t = v0 + crew.member();
@@ -56,10 +56,10 @@ unsafe fn copy_set<K, C: Crew>(crew: &C, a: &GomArgs<K>, slot: usize, from: Ptr<
 
 /// Whether rows `p` and `o` differ on the variables `vars[from..to]` taken every `by`-th.
 #[inline(always)]
-unsafe fn differs_on<K>(a: &GomArgs<K>, p: Ptr<u8>, o: Ptr<u8>, from: usize, to: usize, by: usize) -> bool {
+unsafe fn differs_on(layout: &Layout, p: Ptr<u8>, o: Ptr<u8>, from: usize, to: usize, by: usize) -> bool {
     // SAFETY: the module's precondition.
     unsafe {
-        let var = |t: usize| a.layout.vars.read(t) as usize;
+        let var = |t: usize| layout.vars.read(t) as usize;
         let mut t = from;
         while t + (UNROLL - 1) * by < to {
             let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * by));
@@ -81,19 +81,52 @@ unsafe fn differs_on<K>(a: &GomArgs<K>, p: Ptr<u8>, o: Ptr<u8>, from: usize, to:
 
 /// Stage 1 for pair (i, slot), on every member of the crew: the first candidate in the
 /// counter-drawn [`DonorOrder`] other than i whose genes on the set differ from O[i], or
-/// [`NO_DONOR`].
+/// [`NO_DONOR`]. None without a look where P has converged on the set ([`mark_converged`]): O[i]
+/// takes genes only from P during GOM's groups, so it has P's genes there too; the walk would
+/// look at every candidate to find none (a converged population's sets made stage 1 most of a
+/// generation: n^2 set comparisons per set).
 #[inline(always)]
 unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i32 {
     let l = a.l as usize;
-    // SAFETY: the module's precondition; the crew calls this together (pair steps are per crew).
+    // SAFETY: the module's precondition; the crew calls this together (pair steps are per crew),
+    // and `converged` is the same on every member.
     unsafe {
         let set = a.layout.slot_set.read(slot);
         let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
         let o = row(a.buffers.offspring, i, l);
-        let (v0, v1) = set_range(a, slot);
+        let (v0, v1) = set_range(&a.layout, slot);
+        // Here rather than first: there ptxas gave a by-solution kernel 66 registers (sm_90).
+        if a.buffers.converged.read(slot) != 0 {
+            return NO_DONOR;
+        }
         first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| {
-            differs_on(a, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by)
+            differs_on(&a.layout, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by)
         })
+    }
+}
+
+/// Marks `converged[slot]`: 1 if every solution of P has the genes of P[0] on the slot's linkage
+/// set, on every member of the crew (the donor search's walk from candidate 1 on, against P[0]).
+/// Stage 1 trusts the mark while O has P's genes on the converged sets: from the generation's
+/// start (O = P) through GOM's groups.
+///
+/// # Safety
+///
+/// `layout` and `b` hold live arrays of the documented sizes for `n` rows of `l` genes, `slot`
+/// is below the layout's slots, and every member of the crew calls it together.
+#[inline(always)]
+pub unsafe fn mark_converged<C: Crew>(crew: &C, layout: &Layout, b: &Buffers, n: u32, l: usize, slot: usize) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        let (v0, v1) = set_range(layout, slot);
+        let first = b.parents;
+        let everyone = DonorOrder { start: 0, step: 1, n };
+        let other = first_differing_donor(crew, &everyone, 0, v1 - v0, |d, from, by| {
+            differs_on(layout, row(b.parents, d as usize, l), first, v0 + from, v1, by)
+        });
+        if crew.leads() {
+            b.converged.write(slot, (other == NO_DONOR) as u8);
+        }
     }
 }
 
@@ -108,9 +141,9 @@ unsafe fn elitist_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: us
         if !active {
             return NO_DONOR;
         }
-        let (v0, v1) = set_range(a, slot);
+        let (v0, v1) = set_range(&a.layout, slot);
         let o = row(a.buffers.offspring, i, a.l as usize);
-        let differs = differs_on(a, a.buffers.reference, o, v0 + crew.member(), v1, crew.size());
+        let differs = differs_on(&a.layout, a.buffers.reference, o, v0 + crew.member(), v1, crew.size());
         if crew.any(differs) { ELITIST_DONOR } else { NO_DONOR }
     }
 }

@@ -59,7 +59,7 @@ pub use args::{
 pub use buffers::{
     BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes,
 };
-pub use mixing::{element_step, for_solution, mark_elitist, pair_step, replace_unimproved};
+pub use mixing::{element_step, for_solution, mark_converged, mark_elitist, pair_step, replace_unimproved};
 pub use search::{
     ANNEAL_LEVELS, ASK_EVERY, Anneal, SearchArgs, anneal_flip, flip_gain, parallel_anneal_flip, parallel_try_flip,
     search_genotype, search_round_end, search_solution, try_flip,

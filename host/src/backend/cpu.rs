@@ -13,8 +13,8 @@ use pgomea_device::crew::Lane;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::stage::{
-    BUFFERS, BufferSizes, Buffers, GomArgs, Group, Layout, Pass, SearchArgs, for_solution, group_passes, mark_elitist,
-    replace_unimproved, search_solution,
+    BUFFERS, BufferSizes, Buffers, GomArgs, Group, Layout, Pass, SearchArgs, for_solution, group_passes,
+    mark_converged, mark_elitist, replace_unimproved, search_solution,
 };
 use rayon::prelude::*;
 
@@ -224,6 +224,19 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         self.per_solution(|i| unsafe {
             mark_elitist(&Lane, &a.buffers, l, i);
             0
+        });
+        Ok(())
+    }
+
+    fn mark_converged(&mut self) -> Result<()> {
+        let a = self.args();
+        let (n, l) = (a.n, self.sizes.l);
+        // SAFETY: the layout's slots lie over the l variables of the n rows of P, `converged`
+        // holds one byte per slot; each task writes only its own slot's mark.
+        self.pool.install(|| {
+            (0..self.sizes.slots).into_par_iter().for_each(|s| unsafe {
+                mark_converged(&Lane, &a.layout, &a.buffers, n, l, s);
+            })
         });
         Ok(())
     }

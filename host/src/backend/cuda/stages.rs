@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
 use pgomea_device::problem::Kind;
-use pgomea_device::stage::{BUFFER, Buffers, GomArgs, Pass, group_passes};
+use pgomea_device::stage::{BUFFER, Buffers, GomArgs, Layout, Pass, group_passes};
 
 use super::gpu::{Gpu, Kernel, cuda_err, device_ptr};
 use super::tuning::CudaTuning;
@@ -59,12 +59,19 @@ struct PassArg(Pass);
 // SAFETY: Pass is #[repr(transparent)] over a u32.
 unsafe impl DeviceRepr for PassArg {}
 
-/// The buffer block of the elitist-marking and FI-end kernels.
+/// The buffer block of the marking and FI-end kernels.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
 struct BuffersArg(Buffers);
 // SAFETY: Buffers is #[repr(C)] and made of `Ptr`s.
 unsafe impl DeviceRepr for BuffersArg {}
+
+/// The layout block of the convergence-marking kernel.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct LayoutArg(Layout);
+// SAFETY: Layout is #[repr(C)] and made of `Ptr`s.
+unsafe impl DeviceRepr for LayoutArg {}
 
 /// The kernels one population launches.
 struct Kernels {
@@ -79,6 +86,7 @@ struct Kernels {
     flip_search: Kernel,
     flip_search_color: Kernel,
     mark_elitist: Kernel,
+    mark_converged: Kernel,
     forced_improvement_end: Kernel,
 }
 
@@ -145,6 +153,7 @@ impl<K: Kind> CudaDevice<K> {
             flip_search: gpu.kernel(names.flip_search)?,
             flip_search_color: gpu.kernel(names.flip_search_color)?,
             mark_elitist: gpu.kernel(pgomea_device::kernel_names::MARK_ELITIST)?,
+            mark_converged: gpu.kernel(pgomea_device::kernel_names::MARK_CONVERGED)?,
             forced_improvement_end: gpu.kernel(pgomea_device::kernel_names::FORCED_IMPROVEMENT_END)?,
         };
         let cooperative_grid = |k: &Kernel| tuning.cooperative_grid(&k.function, gpu.multiprocessors, gpu.cooperative);
@@ -428,6 +437,17 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         // SAFETY: parents holds n rows of l genes, reference one row, is_elitist n bytes; blocks
         // of 128 threads.
         self.gpu.launched(kernel, unsafe { launch.launch(self.grid(self.n as u64, true)) })
+    }
+
+    fn mark_converged(&mut self) -> Result<()> {
+        let (layout, b) = (LayoutArg(self.base.layout), BuffersArg(self.base.buffers));
+        let (n, l, slots) = (self.n as u32, self.base.l, self.layout.slot_set.len() as u32);
+        let kernel = &self.kernels.mark_converged;
+        let mut launch = self.gpu.stream.launch_builder(&kernel.function);
+        launch.arg(&layout).arg(&b).arg(&n).arg(&l).arg(&slots);
+        // SAFETY: the layout holds `slots` slots over l variables, parents n rows of l genes,
+        // converged a byte per slot (at least `slots`); blocks of a multiple of 32 threads.
+        self.gpu.launched(kernel, unsafe { launch.launch(self.grid(slots as u64, true)) })
     }
 
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {

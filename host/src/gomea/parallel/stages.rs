@@ -47,6 +47,8 @@ pub trait StageDevice {
     fn search(&mut self, step: SearchStep, stop: &StopCheck) -> Result<u64>;
     /// `is_elitist[i]` = whether `P[i]` equals `reference`.
     fn mark_elitist(&mut self) -> Result<()>;
+    /// `converged[s]` = whether every solution of P has the same genes on slot s's linkage set.
+    fn mark_converged(&mut self) -> Result<()>;
     /// Forced Improvement's end: the solutions still marked active become copies of
     /// `reference`, with `elitist_fitness`.
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()>;
@@ -116,14 +118,15 @@ impl<'a> Stages<'a> {
         self.download(b, i * l..(i + 1) * l)
     }
 
-    /// O = P and O' = P; marks which solutions of P equal the elitist. `fitness` is P's fitness
-    /// (the host keeps a copy).
+    /// O = P and O' = P; marks the linkage sets on which P has converged, and which solutions of
+    /// P equal the elitist. `fitness` is P's fitness (the host keeps a copy).
     pub fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
         let d = &mut self.device;
         d.copy(BUFFER.parents.index(), BUFFER.offspring.index())?;
         d.copy(BUFFER.parents.index(), BUFFER.work.index())?;
         d.copy(BUFFER.parent_fitness.index(), BUFFER.fitness.index())?;
         d.fill(BUFFER.changed.index(), 0)?;
+        d.mark_converged()?;
         // Equality with the elitist matters only where the fitness is equal: compare only when
         // some solution has the elitist's fitness.
         if fitness.contains(&elitist_fitness) {
@@ -132,6 +135,12 @@ impl<'a> Stages<'a> {
         } else {
             self.device.fill(BUFFER.is_elitist.index(), 0)
         }
+    }
+
+    /// Marks the linkage sets on which P has converged, as the generation's start does (for a
+    /// state set by hand: stage 1 trusts the marks).
+    pub fn mark_converged(&mut self) -> Result<()> {
+        self.device.mark_converged()
     }
 
     /// Announces the generation's number, its order of the colour groups (the schedule the

@@ -117,8 +117,9 @@ impl StageState {
 
     /// A random but valid state of a population of `sizes`, every buffer drawn as the table's
     /// `Values` say: gene rows each near one of three genotypes (so that "no donor" happens),
-    /// donors in range or `NO_DONOR`, marks of their range, small numbers with many zeros (equal
-    /// moves happen). Any single stage may run on it (the self-test's single-stage checks).
+    /// donors in range or `NO_DONOR`, marks of their range, no promise (`Stages::mark_converged`
+    /// makes them), small numbers with many zeros (equal moves happen). Any single stage may run
+    /// on it (the self-test's single-stage checks).
     pub fn random(sizes: &BufferSizes, seed: u64) -> StageState {
         let mut rng = SplitMix64::stream(seed, streams::SELFTEST_STATE);
         let l = sizes.l;
@@ -143,6 +144,8 @@ impl StageState {
                     Values::Flag => rng.coin() as i64,
                     Values::ForcedMark => rng.below(3) as i64,
                     Values::Schedule => rng.index(sizes.groups.max(1)) as i64,
+                    // A promise drawn at random could be false; none is always true.
+                    Values::Promise => 0,
                 })
                 .collect();
             column.set(&values);
