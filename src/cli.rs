@@ -110,15 +110,16 @@ pub struct RunArgs {
     /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default, from the
     /// instance (measured, see the README): 0 for MAX-SAT and for deceptive tables (most tables'
     /// maximum is where no single variable's average points, as in traps), else 3000 on the GPU
-    /// (fewer beyond 10^5 variables, 300 from 10^6 on) and 1000 on the CPU; `run` says which it
-    /// took and why.
+    /// (fewer beyond 10^5 variables: 300 at 10^6, 100 from 3 x 10^6 on) and 1000 on the CPU;
+    /// `run` says which it took and why.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
     /// Each new population of the multi-start scheme anneals this many times longer than the one
     /// before: population i gets anneal-sweeps x G^i sweeps (1: every population the same; 2: the
     /// doubling of a multi-start annealer's restarts, so that long runs get long anneals).
-    /// Default: 2 for Max-Cut, Ising and QUBO on the GPU (measured better on spin glasses and
-    /// G-set graphs), else 1.
+    /// Default: 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables (measured better on
+    /// spin glasses and G-set graphs; beyond, on tori of 10^6 and 10^7 vertices, 1 was better),
+    /// else 1.
     #[arg(long, value_name = "G")]
     pub anneal_growth: Option<u32>,
     /// The control of the hybrid, no GOM: the same multi-start scheme (population sizes and

@@ -118,7 +118,7 @@ def solve(
             ``result.config["annealing_chosen"]`` says why).
         anneal_growth: population ``i`` of the multi-start scheme anneals with
             ``anneal_sweeps * anneal_growth**i`` sweeps (default 2 for Max-Cut, Ising and QUBO
-            models, else 1).
+            models on the GPU up to 10^5 variables, else 1).
         anneal_only: the control: the same multi-start scheme and annealed local search of every
             new population, and no GOM generations (to measure what GOM adds).
         seed: the seed; a seed and an evaluation budget repeat a run exactly.

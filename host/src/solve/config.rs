@@ -320,18 +320,21 @@ pub const fn annealing_sweeps(backend: Backend) -> u32 {
 pub const ANNEAL_IN_FULL_UP_TO: usize = 100_000;
 
 /// The annealed sweeps by default for `l` variables: [`annealing_sweeps`], but on the GPU beyond
-/// [`ANNEAL_IN_FULL_UP_TO`] variables in inverse proportion to l, down to a tenth (300 from 10^6
-/// variables on). Measured (benchmarks/RESULTS.md, section 26; tori, one seed): with 300 sweeps
-/// a 10^6-vertex torus reached 99.86 % of its optimum in 30 s (3000: 99.80 %, 1000: 99.78 %) and
-/// a 10^7-vertex torus 99.68 % in 120 s (3000: 99.37 %, its first anneal lasting until 96 s);
-/// between 10^5 and 10^6 variables the sweeps are interpolated, not measured. The CPU keeps its
-/// 1000 (not measured at that scale).
+/// [`ANNEAL_IN_FULL_UP_TO`] variables in inverse proportion to l, down to a thirtieth (300 at
+/// 10^6 variables, 100 from 3 x 10^6 on). Measured (benchmarks/RESULTS.md, sections 26 and 35;
+/// tori): with 300 sweeps a 10^6-vertex torus reached 99.86 % of its optimum in 30 s (3000:
+/// 99.80 %, 1000: 99.78 %), and with growth 1 ([`default_anneal_growth`]) 99.91-99.94 % (two
+/// seeds; 100 sweeps: 99.89-99.95 %, 1000: 99.85 %, 30: 99.89 %, the descent alone 99.82 %); a
+/// 10^7-vertex torus 99.68 % in 120 s with 300 sweeps and growth 2 (3000: 99.37 %, its first
+/// anneal lasting until 96 s) and 99.80 % with 100 sweeps and growth 1. Between 10^5 and 10^6
+/// variables the sweeps are interpolated, not measured. The CPU keeps its 1000 (not measured at
+/// that scale).
 pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
     let full = annealing_sweeps(backend);
     match backend {
         Backend::Cuda if l > ANNEAL_IN_FULL_UP_TO => {
             let scaled = u64::from(full) * ANNEAL_IN_FULL_UP_TO as u64 / l as u64;
-            scaled.max(u64::from(full / 10)) as u32
+            scaled.max(u64::from(full / 30)) as u32
         }
         _ => full,
     }
@@ -379,14 +382,18 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
 }
 
 /// The annealing growth by default (see [`RunConfig::anneal_growth`]): 2 for the pairwise kind
-/// (Max-Cut, and Ising and QUBO models through it) on the GPU when new populations are annealed,
-/// else 1. Measured (benchmarks/RESULTS.md, section 19): on the GPU, doubling the annealing with
-/// every population lifted 3D spin glasses by 0.1-0.8 % at 10 s and 60 s (from behind simulated
-/// annealing on 16 processes at 60 s to ahead of it), equalled or improved G22, G55 and G60 at
-/// 10 s, and cost at most 0.03 % on G81 at 10 s (0.03-0.07 % at 60 s). On the dev machine's two
-/// cores, where a 10 s run makes three populations, it cost 0.2 % on G81: the CPU keeps 1 until
-/// measured on more cores. The other kinds keep 1: on traps the annealing already slows GOM
-/// down (section 15).
+/// (Max-Cut, and Ising and QUBO models through it) on the GPU when new populations are annealed
+/// and the instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, else 1. Measured
+/// (benchmarks/RESULTS.md, section 19): on the GPU, doubling the annealing with every population
+/// lifted 3D spin glasses by 0.1-0.8 % at 10 s and 60 s (from behind simulated annealing on 16
+/// processes at 60 s to ahead of it), equalled or improved G22, G55 and G60 at 10 s, and cost at
+/// most 0.03 % on G81 at 10 s (0.03-0.07 % at 60 s). Beyond 10^5 variables a population's anneal
+/// is long, and with the population doubling as well each one anneals four times as long as the
+/// one before: a 10^6-vertex torus made three populations in 30 s and reached 99.83-99.86 % of its
+/// optimum, against five populations and 99.91-99.94 % with growth 1 (section 35, two seeds). On
+/// the dev machine's two cores, where a 10 s run makes three populations, growth 2 cost 0.2 % on
+/// G81: the CPU keeps 1 until measured on more cores. The other kinds keep 1: on traps the
+/// annealing already slows GOM down (section 15).
 pub fn default_anneal_growth(
     problem: &dyn GrayBoxProblem,
     backend: Backend,
@@ -395,7 +402,8 @@ pub fn default_anneal_growth(
 ) -> u32 {
     let pairwise = matches!(problem.functions().arrays(), KindArrays::Pairwise { .. });
     let annealed = local_search != LocalSearchMode::Off && anneal_sweeps > 0;
-    if pairwise && annealed && backend == Backend::Cuda { 2 } else { 1 }
+    let small = problem.variables() <= ANNEAL_IN_FULL_UP_TO;
+    if pairwise && annealed && small && backend == Backend::Cuda { 2 } else { 1 }
 }
 
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three
@@ -906,7 +914,7 @@ mod tests {
         }
         // Fewer sweeps for many variables, on the GPU only.
         let sizes = [10_000, 100_000, 200_000, 1_000_000, 10_000_000];
-        assert_eq!(sizes.map(|l| sized_sweeps(Backend::Cuda, l)), [3000, 3000, 1500, 300, 300]);
+        assert_eq!(sizes.map(|l| sized_sweeps(Backend::Cuda, l)), [3000, 3000, 1500, 300, 100]);
         assert_eq!(sizes.map(|l| sized_sweeps(Backend::Cpu, l)), [1000; 5]);
         let torus = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::torus(400, crate::problem::generate::WeightRange { min: 1, max: 5 }, 1).unwrap(),
@@ -926,6 +934,12 @@ mod tests {
         assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 3000), 2);
         assert_eq!(default_anneal_growth(&graph, Backend::Cpu, initial, 1000), 1);
         assert_eq!(default_anneal_growth(&traps, Backend::Cuda, initial, 3000), 1);
+        // Beyond 10^5 variables the GPU keeps every population's annealing the same.
+        let torus = crate::problem::maxcut::MaxCut::new(
+            crate::problem::generate::torus(317, crate::problem::generate::WeightRange { min: 1, max: 5 }, 1).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(default_anneal_growth(&torus, Backend::Cuda, initial, 2985), 1);
         // Nothing to grow: 1, not a refusal.
         assert_eq!(default_anneal_growth(&graph, Backend::Cuda, LocalSearchMode::Off, 3000), 1);
         assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 0), 1);
