@@ -49,6 +49,12 @@ pub struct LoadedInstance {
     pub is_optimal: bool,
 }
 
+/// The data directory: `--instances-dir` if given, else `$PGOMEA_INSTANCES`, else the library's
+/// default places ([`data::data_dir`]).
+pub fn data_dir(explicit: Option<&std::path::Path>) -> Result<std::path::PathBuf> {
+    data::data_dir(explicit, std::env::var_os(data::INSTANCES_VARIABLE).as_deref())
+}
+
 impl InstanceArgs {
     /// Options naming no instance (`run` then solves the embedded default).
     pub fn none() -> Self {
@@ -57,7 +63,7 @@ impl InstanceArgs {
 
     pub fn load(&self) -> Result<LoadedInstance> {
         if let (Some(set), Some(name)) = (&self.set, &self.name) {
-            let dir = data::data_dir(self.instances_dir.as_deref())?;
+            let dir = data_dir(self.instances_dir.as_deref())?;
             let rows = data::read_best_known(&dir)?;
             let row = data::find(&rows, set, name)?;
             let problem = load::read(&row.path(&dir), None, &super::signal::stop_check())?;
@@ -68,7 +74,7 @@ impl InstanceArgs {
             for warning in problem.warnings() {
                 eprintln!("warning: {warning}");
             }
-            let known = data::data_dir(self.instances_dir.as_deref()).ok().and_then(|dir| {
+            let known = data_dir(self.instances_dir.as_deref()).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });
             let (best_known, is_optimal) = match (known, problem.known_optimum()) {

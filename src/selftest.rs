@@ -418,7 +418,7 @@ fn weighted_partial_sat(n: usize, m: usize, seed: u64) -> Result<MaxSat> {
 
 /// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.
 pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
-    let Ok(dir) = pgomea::problem::data::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
+    let Ok(dir) = crate::args::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
     let rows = pgomea::problem::data::read_best_known(&dir)?;
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {

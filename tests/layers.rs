@@ -245,6 +245,49 @@ fn the_library_does_not_depend_on_the_command_line_crates() {
     }
 }
 
+/// What the library's code must not do (DESIGN section 11: the faces decide these): read the
+/// process environment, print, or end the process. A face reads a variable and passes its value
+/// (`CudaTuning::from_variables`, `data::data_dir`).
+const FACE_ONLY_CALLS: &[&str] = &[
+    "env::var",
+    "env::vars",
+    "var_os",
+    "println!",
+    "eprintln!",
+    "print!",
+    "eprint!",
+    "process::exit",
+    "process::abort",
+];
+
+/// The calls of `FACE_ONLY_CALLS` in a file's code (comments, strings and unit tests left out).
+fn face_only_calls(text: &str) -> Vec<&'static str> {
+    let code = code(text);
+    FACE_ONLY_CALLS.iter().copied().filter(|call| code.contains(call)).collect()
+}
+
+#[test]
+fn the_library_reads_no_environment_prints_nothing_and_never_exits() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("host").join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let calls = face_only_calls(&std::fs::read_to_string(f).unwrap());
+            calls.into_iter().map(move |c| format!("{}: {c}", f.display()))
+        })
+        .collect();
+    assert!(found.is_empty(), "the library does what only a face may:\n{}", found.join("\n"));
+    // The check itself sees such a call in code, and not in comments, strings or unit tests.
+    assert!(face_only_calls("fn f() { let d = std::env::var_os(X); }").contains(&"var_os"));
+    let loud = face_only_calls("fn f() { eprintln!(\"x\"); std::process::exit(2) }");
+    assert!(loud.contains(&"eprintln!") && loud.contains(&"process::exit"), "{loud:?}");
+    let quiet =
+        "// println!(...)\nfn f() -> &'static str { \"env::var\" }\n#[cfg(test)]\nmod t { fn g() { print!(\"\") } }";
+    assert!(face_only_calls(quiet).is_empty());
+}
+
 #[test]
 fn the_checker_sees_circles_and_upward_imports() {
     // The parser itself: a use tree expands to its paths, relative paths resolve.

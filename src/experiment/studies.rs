@@ -301,7 +301,7 @@ pub fn resolve_instances(
         if let Some(c) = &rows_cache {
             return Ok(c.clone());
         }
-        let dir = data::data_dir(data_dir).map_err(|e| Error::usage(format!("{why}: {e}")))?;
+        let dir = crate::args::data_dir(data_dir).map_err(|e| Error::usage(format!("{why}: {e}")))?;
         let rows = data::read_best_known(&dir)?;
         rows_cache = Some((dir.clone(), rows.clone()));
         Ok((dir, rows))
@@ -321,7 +321,7 @@ pub fn resolve_instances(
         let path = Path::new(item);
         if path.is_file() {
             let instance = pgomea::problem::load::read(path, None, &crate::signal::stop_check())?;
-            let known = data::data_dir(data_dir).ok().and_then(|dir| {
+            let known = crate::args::data_dir(data_dir).ok().and_then(|dir| {
                 data::read_best_known(&dir).ok().and_then(|rows| data::best_known_for_path(&dir, &rows, path))
             });
             // The data directory's value, else the optimum the file states (a generator proved

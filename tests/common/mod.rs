@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 /// The instance data directory, or None with a printed reason (tests on shipped sets then skip).
 pub fn data_dir() -> Option<PathBuf> {
-    match pgomea::problem::data::data_dir(None) {
+    use pgomea::problem::data::{INSTANCES_VARIABLE, data_dir};
+    match data_dir(None, std::env::var_os(INSTANCES_VARIABLE).as_deref()) {
         Ok(d) => Some(d),
         Err(e) => {
             use std::io::Write;

@@ -1726,8 +1726,11 @@ mod tests {
 
     #[test]
     fn g81_flt_if_present() {
-        let Some(path) =
-            crate::problem::data::data_dir(None).ok().map(|d| d.join("gset").join("G81.txt")).filter(|p| p.exists())
+        let variable = std::env::var_os(crate::problem::data::INSTANCES_VARIABLE);
+        let Some(path) = crate::problem::data::data_dir(None, variable.as_deref())
+            .ok()
+            .map(|d| d.join("gset").join("G81.txt"))
+            .filter(|p| p.exists())
         else {
             println!("SKIPPED: G81 not in the instance data directory");
             return;

@@ -1,7 +1,9 @@
 //! Where instance files come from: a data directory (`--instances-dir`, else `PGOMEA_INSTANCES`,
 //! else `./instances`, else `../shared/instances`) holding the sets in their folders and
-//! `best_known.csv`, which names every instance of a set with its best-known value.
+//! `best_known.csv`, which names every instance of a set with its best-known value. The library
+//! reads no environment: a face that honours the variable passes its value ([`data_dir`]).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -15,9 +17,14 @@ pub const SETS: &[(&str, &str, &str)] = &[
     ("G", "gset", "other G-set graphs"),
 ];
 
-/// Finds the data directory: the first of the explicit one, `$PGOMEA_INSTANCES`, `./instances`,
-/// `../shared/instances` that exists.
-pub fn data_dir(explicit: Option<&Path>) -> Result<PathBuf> {
+/// The environment variable that names the data directory where no option does; the faces read
+/// it (the command line, the tests) and pass its value to [`data_dir`].
+pub const INSTANCES_VARIABLE: &str = "PGOMEA_INSTANCES";
+
+/// Finds the data directory: the first of the explicit one, `variable` (the value of
+/// [`INSTANCES_VARIABLE`] as the caller found it), `./instances`, `../shared/instances` that
+/// exists.
+pub fn data_dir(explicit: Option<&Path>, variable: Option<&OsStr>) -> Result<PathBuf> {
     if let Some(d) = explicit {
         return if d.is_dir() {
             Ok(d.to_path_buf())
@@ -25,7 +32,7 @@ pub fn data_dir(explicit: Option<&Path>) -> Result<PathBuf> {
             Err(Error::usage(format!("--instances-dir {}: no such directory", d.display())))
         };
     }
-    if let Some(d) = std::env::var_os("PGOMEA_INSTANCES") {
+    if let Some(d) = variable {
         let d = PathBuf::from(d);
         return if d.is_dir() {
             Ok(d)
