@@ -21,7 +21,8 @@ pub struct BufferSizes {
     pub row_deps: usize,
     /// Colour groups.
     pub groups: usize,
-    /// Slots of every group together: the linkage sets (at least 1).
+    /// Slots of every group together: the linkage sets (the buffer of one per slot holds at
+    /// least one element, [`Length::Slots`]).
     pub slots: usize,
 }
 

@@ -183,7 +183,7 @@ impl GroupLayout {
             row_slots: self.max_group_slots.max(1),
             row_deps: self.max_group_deps.max(1),
             groups: self.groups(),
-            slots: self.slot_set.len().max(1),
+            slots: self.slot_set.len(),
         }
     }
 
