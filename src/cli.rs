@@ -265,11 +265,12 @@ pub struct GenerateArgs {
     pub output: Option<PathBuf>,
     #[arg(long, default_value_t = 1, global = true)]
     pub seed: u64,
-    /// Smallest edge weight of a generated graph.
-    #[arg(long, default_value_t = 1, global = true)]
+    /// Smallest edge weight of a generated graph (integers drawn uniformly from the range; a
+    /// negative one makes a spin glass, e.g. --min-weight -1000000 --max-weight 1000000).
+    #[arg(long, default_value_t = 1, global = true, allow_negative_numbers = true)]
     pub min_weight: i64,
     /// Largest edge weight of a generated graph.
-    #[arg(long, default_value_t = 5, global = true)]
+    #[arg(long, default_value_t = 5, global = true, allow_negative_numbers = true)]
     pub max_weight: i64,
 }
 
@@ -623,6 +624,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         "linkage": config.linkage.to_string(),
         "fos_sets": fos.sets.len(),
         "fos_largest_set": fos.largest_set(),
+        "fos_total_size": fos.total_size(),
         "fos_build_s": model.times.fos_s,
         "lmig_edges": model.lmig_edges,
         "lmig_build_s": model.times.lmig_s,

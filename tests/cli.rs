@@ -116,7 +116,28 @@ fn generate_then_run_and_info_on_the_file() {
     assert_eq!(v["vertices"], 64);
     assert_eq!(v["edges"], 128);
     assert_eq!(v["fos_sets"], 126);
+    // The 64 singletons, then merged sets of which the largest is one.
+    let total = v["fos_total_size"].as_u64().unwrap();
+    assert!(total >= 64 + v["fos_largest_set"].as_u64().unwrap() && total >= 126, "{v}");
     assert!(v["colors"].as_u64().unwrap() >= 2);
+}
+
+#[test]
+fn generated_weights_may_be_negative_without_an_equals_sign() {
+    let path = tmp("glass.txt");
+    let args = "generate random --n 40 --m 100 --min-weight -3 --max-weight 3 -o";
+    let o = pgomea(&[args.split(' ').collect::<Vec<_>>(), vec![path.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let weights: Vec<i64> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('c'))
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(weights.len(), 100);
+    assert!(weights.iter().all(|w| (-3..=3).contains(w)), "{weights:?}");
+    assert!(weights.iter().any(|&w| w < 0), "{weights:?}");
 }
 
 #[test]
