@@ -18,15 +18,21 @@
 # run found on the instance) and the mean time to the best; per class how often, seed by seed,
 # the default ends better than (>), equal to (=) or worse than (<) the control.
 #
-# Classes (two instances each; CLASSES picks some):
-#   gset-random  G-set random graphs: G1, and G43 (G44, the same family, when G43 is absent)
-#   gset-torus   G-set toroidal graphs: the first two present of G48, G62, G81, G57, G72
-#   sg2d         2D spin glass (torus), +-1 and Gaussian weights (pgomea generate torus --dims 2)
-#   sg3d         3D spin glass (torus), +-1 and Gaussian weights (pgomea generate torus --dims 3)
-#   nk           NK landscapes: adjacent (optimum exact) and random neighbourhoods, K = 5
-#   trap         concatenated deceptive traps, k = 5, shuffled, two sizes (optimum = n)
+# Classes (CLASSES picks some), with the instances in the order --pick counts them (the first
+# two by default; the third and fourth are further instances of the class):
+#   gset-random  G-set random graphs: G1, G43 (G44, the same family, when G43 is absent), then
+#                the first present of G22, G23 (2000 vertices, denser)
+#   gset-torus   G-set toroidal graphs: those present of G48, G62, G81, G57, G72, in that order
+#   sg2d         2D spin glass (torus), +-1 and Gaussian weights (pgomea generate torus --dims 2),
+#                side 100; then both again with side 200
+#   sg3d         3D spin glass (torus), +-1 and Gaussian weights (pgomea generate torus --dims 3),
+#                side 20; then both again with side 30
+#   nk           NK landscapes: adjacent (optimum exact) and random neighbourhoods, K = 5; then
+#                random, n = 10^4
+#   trap         concatenated deceptive traps, k = 5, shuffled, two sizes (optimum = n); then
+#                k = 6, 500 traps
 #   maxsat       planted 3-SAT (pgomea generate sat; optimum m) and SATLIB uf150-01 (data
-#                directory; satisfiable: optimum m)
+#                directory; satisfiable: optimum m); then planted 3-SAT n = 2000
 #   maxsat-large planted 3-SAT of 2000 and 10^4 variables, 4.26 clauses per variable (optimum m)
 #   torus        2D tori of positive uniform weights 1-5, sides 100 and 300 (bipartite: optimum =
 #                total weight)
@@ -48,6 +54,8 @@
 #   --backend B       cuda, cpu or auto (default cuda)
 #   --threads N       threads of the CPU backend (default: all cores)
 #   --classes LIST    comma-separated classes (default: the first seven above)
+#   --pick LIST       comma-separated positions of the instances in each class (default 1,2;
+#                     e.g. 3 runs only each class's third instance)
 #   --variants LIST   comma-separated variants (default: default,anneal-only; also annealed,
 #                     descent, unannealed)
 #   --sizes small     small generated instances (to check the script on a CPU; default full)
@@ -67,6 +75,7 @@ THREADS=
 CLASSES=gset-random,gset-torus,sg2d,sg3d,nk,trap,maxsat
 SIZES=full
 VARIANT_LIST=default,anneal-only
+PICK=1,2
 
 die() { echo "control.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -80,6 +89,7 @@ while [ $# -gt 0 ]; do
         --threads) THREADS="$2"; shift 2 ;;
         --classes) CLASSES="$2"; shift 2 ;;
         --variants) VARIANT_LIST="$2"; shift 2 ;;
+        --pick) PICK="$2"; shift 2 ;;
         --sizes) SIZES="$2"; shift 2 ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
@@ -91,6 +101,7 @@ done
 awk -v t="$T" 'BEGIN { exit !(t + 0 > 0) }' || die "--time $T: expected a positive number of seconds"
 case "$BACKEND" in cuda|cpu|auto) ;; *) die "--backend $BACKEND: expected cuda, cpu or auto" ;; esac
 case "$SIZES" in small|full) ;; *) die "--sizes $SIZES: expected small or full" ;; esac
+[[ "$PICK" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--pick $PICK: expected comma-separated positions (1, 2, ...)"
 IFS=, read -r -a VARIANTS <<<"$VARIANT_LIST"
 for v in "${VARIANTS[@]}"; do
     case "$v" in default|anneal-only|annealed|descent|unannealed) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed)" ;; esac
@@ -101,64 +112,91 @@ mkdir -p "$OUT/traces" "$OUT/json" "$OUT/instances" || die "cannot create $OUT"
 GEN="$OUT/instances"
 
 if [ "$SIZES" = small ]; then
-    SG2=16; SG3=6; NK_A=400; NK_R=200; TRAP=(40 100); SAT_N=60; SAT_M=255; UF=uf50-01; SAT_L=(100 200); TORI=(16 30)
+    SG2=(16 24); SG3=(6 8); NK_A=400; NK_R=(200 400); TRAP=(40 100); TRAP6=50; SAT_N=(60 200); UF=uf50-01; SAT_L=(100 200); TORI=(16 30)
 else
-    SG2=100; SG3=20; NK_A=10000; NK_R=2000; TRAP=(400 2000); SAT_N=250; SAT_M=1065; UF=uf150-01; SAT_L=(2000 10000); TORI=(100 300)
+    SG2=(100 200); SG3=(20 30); NK_A=10000; NK_R=(2000 10000); TRAP=(400 2000); TRAP6=500; SAT_N=(250 2000); UF=uf150-01; SAT_L=(2000 10000); TORI=(100 300)
 fi
 
 # Instances: "class name file reference kind", kind: optimum (proven: the runs stop there),
 # best-known (a lower bound) or none.
 INSTANCES=()
 add() { INSTANCES+=("$1 $2 $3 $4 $5"); }
+# Whether position $1 of a class is picked.
+picked() { [[ ",$PICK," == *",$1,"* ]]; }
 # The optimum a generator printed (`optimum V` or `optimum unknown`).
 gen() { "$BIN" generate "$@" | awk '$1 == "optimum" { print $2 }'; }
-gset() { # class, candidates...: the first two present
-    local class=$1 n=0 name row; shift
-    for name in "$@"; do
-        [ -f "$DATA/gset/$name.txt" ] || continue
-        row=$(awk -F, -v n="$name" '($1 == "C" || $1 == "G") && $2 == n { print $5, ($6 == "true" ? "optimum" : "best-known") }' "$DATA/best_known.csv")
-        [ -n "$row" ] || row="- none"
-        add "$class" "$name" "$DATA/gset/$name.txt" $row
-        n=$((n + 1)); [ $n -eq 2 ] && return
+gset() { # class, then candidates, alternatives joined by '|': the first present of each counts
+    local class=$1 pos=0 word name row; shift
+    for word in "$@"; do
+        for name in ${word//|/ }; do
+            [ -f "$DATA/gset/$name.txt" ] || continue
+            pos=$((pos + 1))
+            picked $pos || continue 2
+            row=$(awk -F, -v n="$name" '($1 == "C" || $1 == "G") && $2 == n { print $5, ($6 == "true" ? "optimum" : "best-known") }' "$DATA/best_known.csv")
+            [ -n "$row" ] || row="- none"
+            add "$class" "$name" "$DATA/gset/$name.txt" $row
+            continue 2
+        done
     done
-    echo "control.sh: only $n instance(s) of $class in $DATA/gset" >&2
+    for p in ${PICK//,/ }; do
+        [ "$p" -le $pos ] || echo "control.sh: $class has $pos instance(s) in $DATA/gset, none at position $p" >&2
+    done
 }
 known() { [ "$1" = unknown ] && echo "- none" || echo "$1 optimum"; }
 for class in ${CLASSES//,/ }; do
     case "$class" in
-        gset-random) gset "$class" G1 G43 G44 G2 ;;
+        gset-random) gset "$class" G1 "G43|G44|G2" "G22|G23" ;;
         gset-torus) gset "$class" G48 G62 G81 G57 G72 ;;
         sg2d|sg3d)
-            dims=${class:2:1}; side=$([ "$dims" = 2 ] && echo $SG2 || echo $SG3)
-            for w in pm1 gaussian; do
-                f="$GEN/sg${dims}d-$w-L$side.txt"
-                opt=$(gen torus --side "$side" --dims "$dims" --weights "$w" --seed 1 -o "$f") || die "generate torus failed"
-                add "$class" "sg${dims}d-$w-L$side" "$f" $(known "$opt")
+            dims=${class:2:1}; pos=0
+            if [ "$dims" = 2 ]; then sides=("${SG2[@]}"); else sides=("${SG3[@]}"); fi
+            for side in "${sides[@]}"; do
+                for w in pm1 gaussian; do
+                    pos=$((pos + 1)); picked $pos || continue
+                    f="$GEN/sg${dims}d-$w-L$side.txt"
+                    opt=$(gen torus --side "$side" --dims "$dims" --weights "$w" --seed 1 -o "$f") || die "generate torus failed"
+                    add "$class" "sg${dims}d-$w-L$side" "$f" $(known "$opt")
+                done
             done ;;
         nk)
-            f="$GEN/nk-adjacent-n$NK_A-k5.nk"
-            opt=$(gen nk --n "$NK_A" --k 5 --seed 1 -o "$f") || die "generate nk failed"
-            add nk "nk-adjacent-n$NK_A-k5" "$f" $(known "$opt")
-            f="$GEN/nk-random-n$NK_R-k5.nk"
-            opt=$(gen nk --n "$NK_R" --k 5 --neighbourhood random --seed 1 -o "$f") || die "generate nk failed"
-            add nk "nk-random-n$NK_R-k5" "$f" $(known "$opt") ;;
+            if picked 1; then
+                f="$GEN/nk-adjacent-n$NK_A-k5.nk"
+                opt=$(gen nk --n "$NK_A" --k 5 --seed 1 -o "$f") || die "generate nk failed"
+                add nk "nk-adjacent-n$NK_A-k5" "$f" $(known "$opt")
+            fi
+            pos=1
+            for n in "${NK_R[@]}"; do
+                pos=$((pos + 1)); picked $pos || continue
+                f="$GEN/nk-random-n$n-k5.nk"
+                opt=$(gen nk --n "$n" --k 5 --neighbourhood random --seed 1 -o "$f") || die "generate nk failed"
+                add nk "nk-random-n$n-k5" "$f" $(known "$opt")
+            done ;;
         trap)
-            for b in "${TRAP[@]}"; do
-                f="$GEN/trap-k5-b$b.nk"
-                opt=$(gen trap --k 5 --blocks "$b" --shuffle --seed 1 -o "$f") || die "generate trap failed"
-                add trap "trap-k5-n$((5 * b))" "$f" $(known "$opt")
+            pos=0
+            for kb in "${TRAP[@]/#/5:}" "6:$TRAP6"; do
+                pos=$((pos + 1)); picked $pos || continue
+                k=${kb%:*}; b=${kb#*:}
+                f="$GEN/trap-k$k-b$b.nk"
+                opt=$(gen trap --k "$k" --blocks "$b" --shuffle --seed 1 -o "$f") || die "generate trap failed"
+                add trap "trap-k$k-n$((k * b))" "$f" $(known "$opt")
             done ;;
         maxsat)
-            f="$GEN/sat3-n$SAT_N-m$SAT_M.cnf"
-            opt=$(gen sat --n "$SAT_N" --m "$SAT_M" --seed 1 -o "$f") || die "generate sat failed"
-            add maxsat "sat3-planted-n$SAT_N" "$f" $(known "$opt")
+            # Position 1 and 3: planted 3-SAT, 4.26 clauses per variable; 2: SATLIB.
+            for pos in 1 3; do
+                picked $pos || continue
+                n=${SAT_N[$(( pos / 2 ))]}; m=$((n * 426 / 100)); f="$GEN/sat3-n$n-m$m.cnf"
+                opt=$(gen sat --n "$n" --m "$m" --seed 1 -o "$f") || die "generate sat failed"
+                add maxsat "sat3-planted-n$n" "$f" $(known "$opt")
+            done
             f="$DATA/maxsat/$UF.cnf"
-            if [ -f "$f" ]; then
+            if ! picked 2; then
+                :
+            elif [ -f "$f" ]; then
                 # SATLIB's uf instances are satisfiable: the optimum is the number of clauses.
                 m=$(awk '$1 == "p" && $2 == "cnf" { print $4; exit }' "$f")
                 add maxsat "$UF" "$f" "$m" optimum
             else
-                echo "control.sh: no $f; maxsat has one instance" >&2
+                echo "control.sh: no $f; maxsat has no instance at position 2" >&2
             fi ;;
         maxsat-large)
             for n in "${SAT_L[@]}"; do
