@@ -108,8 +108,9 @@ pub struct RunArgs {
     pub local_search: Option<LocalSearchMode>,
     /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
     /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default, from the
-    /// instance (measured, see the README): 0 for MAX-SAT and for deceptive tables (most tables'
-    /// maximum is where no single variable's average points, as in traps), else 3000 on the GPU
+    /// instance (measured, see the README): 0 for MAX-SAT, for deceptive tables (most tables'
+    /// maximum is where no single variable's average points, as in traps) and for 2D spin glasses
+    /// (a square lattice with frustrated squares and distinct couplings), else 3000 on the GPU
     /// (fewer beyond 10^5 variables: 300 at 10^6, 100 from 3 x 10^6 on) and 1000 on the CPU;
     /// `run` says which it took and why.
     #[arg(long, value_name = "N")]

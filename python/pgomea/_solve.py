@@ -113,7 +113,8 @@ def solve(
         coloring: ``welsh-powell``, ``dsatur`` or ``incidence``. fos_order: ``random`` or ``colored``.
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps
-            (default from the instance: 0 for MAX-SAT and deceptive tables such as traps, else
+            (default from the instance: 0 for MAX-SAT, deceptive tables such as traps and 2D spin
+            glasses with distinct couplings, else
             3000 on the GPU, fewer beyond 10^5 variables, and 1000 on the CPU;
             ``result.config["annealing_chosen"]`` says why).
         anneal_growth: population ``i`` of the multi-start scheme anneals with

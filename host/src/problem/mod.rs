@@ -23,6 +23,7 @@ pub mod deception;
 pub mod generate;
 pub mod graph;
 pub mod ising;
+pub mod lattice;
 pub mod lines;
 pub mod load;
 pub mod maxcut;
