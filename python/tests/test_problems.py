@@ -316,3 +316,20 @@ def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_p
     # Asked for, the sweeps are kept and there is no reason to give.
     config = pgomea.solve(problem, anneal_sweeps=5, max_evaluations=10).config
     assert config["anneal_sweeps"] == 5 and "annealing_chosen" not in config
+    # A 2D spin glass (a 12 x 12 torus, distinct couplings of both signs) gets the descent alone;
+    # with +-1 couplings, or on a random graph with the same couplings, it is annealed.
+    side = 12
+    cell = lambda x, y: (x % side) * side + y % side
+    lattice = np.array([(cell(x, y), cell(x + dx, y + dy)) for x in range(side) for y in range(side)
+                        for dx, dy in [(1, 0), (0, 1)]])
+    rng = np.random.default_rng(3)
+    distinct = rng.permutation(np.arange(1, len(lattice) + 1)) * rng.choice([-1, 1], len(lattice))
+    pairs = {(min(u, v), max(u, v)) for u, v in rng.integers(0, side * side, (4 * len(lattice), 2)) if u != v}
+    scattered = np.array(sorted(pairs))[rng.permutation(len(pairs))[:len(lattice)]]
+    for edges, weights, sweeps, why in [
+            (lattice, distinct, 0, "no annealing: a 2D spin glass (2.0 squares per edge, "),
+            (lattice, rng.choice([-1, 1], len(lattice)), 1000, "annealed: pairwise"),
+            (scattered, distinct, 1000, "annealed: pairwise")]:
+        problem = pgomea.max_cut(side * side, edges, weights)
+        config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
+        assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), config
