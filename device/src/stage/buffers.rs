@@ -178,7 +178,7 @@ macro_rules! population_buffers {
                 /// `FI_IMPROVED`.
                 forced: u8 [n] ForcedMark;
                 /// 1 where every solution of P has the same genes on the slot's linkage set (one
-                /// per slot, marked at the generation's start): there O[i] has them too all
+                /// per slot, marked at the generation's start): there `O[i]` has them too all
                 /// through GOM's groups (it takes genes only from P), so stage 1 finds no donor
                 /// without a look.
                 converged: u8 [slots] Promise;

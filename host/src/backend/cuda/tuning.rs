@@ -43,7 +43,7 @@ pub enum GroupPasses {
 pub struct CudaTuning {
     /// How whole generations run; none: cooperatively where the device can, else as a graph.
     pub generation: Option<WholeGeneration>,
-    /// How GOM runs a colour group; none: as [`CudaTuning::one_pass`]'s rule says.
+    /// How GOM runs a colour group; none: as the backend's one-pass rule says (`CudaTuning::one_pass`).
     pub group_passes: Option<GroupPasses>,
     /// Threads per block of the cooperative kernels: a multiple of 32 from 32 to 1024
     /// (default 512).
