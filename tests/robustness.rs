@@ -143,9 +143,24 @@ fn the_reported_best_is_re_evaluated_and_a_mismatch_is_an_internal_error() {
 // 2. Signals.
 
 /// Spawns the binary, waits `after`, sends `signal` (by the kill command), and collects it.
+///
+/// The child starts with SIGINT and SIGTERM at their default actions: the binary keeps a signal
+/// it inherits as ignored ignored, as a script's background job does with SIGINT, so a test
+/// suite started in the background would otherwise never interrupt it.
 fn signalled(args: &[&str], after: Duration, signal: &str) -> (Output, Duration) {
-    let mut child: Child =
-        Command::new(EXE).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(EXE);
+    command.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: between fork and exec the closure calls only signal(2), which is
+    // async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child: Child = command.spawn().expect("spawn");
     std::thread::sleep(after);
     let sent = Instant::now();
     assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
