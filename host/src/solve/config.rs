@@ -356,10 +356,9 @@ pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
 /// at 10^4 (single flips lead away from a trap's optimum, see [`crate::problem::deception`]), on
 /// planted 3-SAT and SATLIB uf150 it took 1.4-2.5x the descent's time (the first population's
 /// annealing finds the optimum, but GOM after the descent finds it sooner); the descent is
-/// within 4 % of no local search on both. On 2D Gaussian spin glasses the annealing cost
-/// 0.18-0.27 % at 10 s and 0.24 % at 60 s (sections 23 and 37). That loss belongs to the 2D
-/// lattice: 3D Gaussian glasses gain 2.5-2.9 % and sparse random graphs of the same degree and
-/// weights 3-6 %, so the rule reads the lattice's squares, not the degree or the weights.
+/// within 4 % of no local search on both. On 2D spin glasses with distinct couplings the
+/// annealing costs more than it gives, a property of the lattice rather than of the degree or
+/// the weights: [`crate::problem::lattice`] has the measurements and the probe.
 pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> (u32, String) {
     let l = problem.variables();
     let annealed = sized_sweeps(backend, l);
