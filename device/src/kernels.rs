@@ -39,7 +39,7 @@ use crate::stage::{
     pair_step, parallel_anneal_flip, parallel_try_flip, replace_unimproved, search_round_end,
 };
 use crate::thread::{self, GridBarrier};
-use crate::warp::{WARP_SIZE, warp_id};
+use crate::warp::{WARP_SIZE, lane_id, warp_id};
 
 /// This warp's first item and the number of warps in the grid.
 #[inline(always)]
@@ -76,21 +76,30 @@ struct Share {
     /// The first solution and how many follow it.
     first: usize,
     solutions: usize,
-    /// This thread's, warp's and block's first item, and the stride of each.
+    /// This thread's first item and the stride in a per-element pass (consecutive items to
+    /// consecutive threads), and the first items and strides of its lane, warp and block crews
+    /// in a pair pass.
     thread: (usize, usize),
+    lane: (usize, usize),
     warp: (usize, usize),
     block: (usize, usize),
+    /// Whether warps take a group's lane pairs where they are few for the warps
+    /// (`LANES_TO_WARPS`).
+    lanes_to_warps: bool,
 }
 
 impl Share {
-    /// The whole grid, over all `n` solutions. A pass's crews start in three places: lanes at
-    /// the grid's first thread, warps at its middle warp (wrapping round), blocks at its last
-    /// block (counting down). Where a group's pairs fit in the grid (small populations) the three
-    /// then mostly run on blocks of their own, at once, rather than one after the other on the
-    /// first blocks: a group lasts about as long as its slowest crew's chain of dependent loads
-    /// (H100, n = 16, cooperative: 8-15 % less time per generation on G1, G55, G81, a 10^4 torus
-    /// and 3-SAT; RESULTS.md section 34). Each start is a rotation of the items' order, so every
-    /// item is still taken once, and which thread takes it changes nothing it computes.
+    /// The whole grid, over all `n` solutions, for the kernels whose grid may be larger than
+    /// what is resident (the pass kernels) or whose registers a different placement raised (the
+    /// three-pass generation kernels: 70-72 instead of 64 on sm_90, one block of 512 per
+    /// multiprocessor instead of two, and 3-SAT of 10^5 variables 13 % slower at n = 256). A
+    /// pass's crews start in three places: lanes at the grid's first thread, warps at its middle
+    /// warp (wrapping round), blocks at its last block (counting down). Where a group's pairs fit
+    /// in the grid (small populations) the three then mostly run on blocks of their own, at once,
+    /// rather than one after the other on the first blocks (H100, n = 16, cooperative: 8-15 % less
+    /// time per generation on G1, G55, G81, a 10^4 torus and 3-SAT; RESULTS.md section 34). Each
+    /// start is a rotation of the items' order, so every item is still taken once, and which
+    /// thread takes it changes nothing it computes.
     #[inline(always)]
     fn grid(n: usize) -> Share {
         let blocks = thread::grid_dim_x();
@@ -100,8 +109,41 @@ impl Share {
             first: 0,
             solutions: n,
             thread: threads(),
+            lane: threads(),
             warp: (if warp >= half { warp - half } else { warp + (warps - half) }, warps),
             block: ((blocks - 1 - thread::block_idx_x()) as usize, blocks as usize),
+            lanes_to_warps: false,
+        }
+    }
+
+    /// The whole grid of the cooperative generation kernel of GOM in one pass (every block
+    /// resident), over all `n` solutions. The crews of a pair pass are spread out, so that where
+    /// a group's pairs fit in the grid (small populations) every multiprocessor takes a little of
+    /// each kind at once:
+    /// - lanes take the items 32 at a time, one run of 32 to each block's first warp, then to
+    ///   each block's second warp, and so on;
+    /// - warps take one item to each block's last warp, then one to each block's last but one;
+    /// - block crews start at the grid's last block, counting down;
+    ///
+    /// and warps take the lanes' pairs where they are few (`LANES_TO_WARPS`). Each placement is a
+    /// permutation of the grid's lanes (or warps, or blocks), so every item is still taken once
+    /// by a crew, and which crew takes it changes nothing it computes. With [`Share::grid`]'s
+    /// placement, G81's lane pairs at n = 16 filled the first 21 blocks, about a thousand threads
+    /// on each of their multiprocessors doing scattered loads, one after the other, and the
+    /// lanes alone took 1.25 ms of the generation's 1.35 ms (H100, RESULTS.md section 40).
+    #[inline(always)]
+    fn spread(n: usize) -> Share {
+        let (block, warp, lane) = (thread::block_idx_x(), warp_id(), lane_id());
+        let (blocks, per_block) = (thread::grid_dim_x(), thread::block_dim_x() / WARP_SIZE);
+        let warps = blocks * per_block;
+        Share {
+            first: 0,
+            solutions: n,
+            thread: threads(),
+            lane: (((warp * blocks + block) * WARP_SIZE + lane) as usize, (warps * WARP_SIZE) as usize),
+            warp: (((per_block - 1 - warp) * blocks + block) as usize, warps as usize),
+            block: ((blocks - 1 - block) as usize, blocks as usize),
+            lanes_to_warps: true,
         }
     }
 
@@ -113,11 +155,23 @@ impl Share {
             first: i,
             solutions: 1,
             thread: (thread::thread_idx_x() as usize, size),
+            lane: (thread::thread_idx_x() as usize, size),
             warp: (warp_id() as usize, size / WARP_SIZE as usize),
             block: (0, 1),
+            lanes_to_warps: false,
         }
     }
 }
+
+/// Warps take the lanes' pairs of a group where there are at most this many per warp of the
+/// grid. A lane walks the donor candidates and evaluates a set's dependent subfunctions one after
+/// the other (G81: up to 23); a warp tests up to 32 candidates and evaluates 32 subfunctions at
+/// once, so where the lanes' pairs fit the warps in a few rounds, the group's lanes are no longer
+/// its longest chain of loads. H100, ms per generation on G81 at n = 16 / 32 / 64, bound 0, 2, 4
+/// and 8: 1.22-1.26 / 1.48 / 1.89, 1.11 / 1.40-1.42 / 1.84-1.85, 1.11 / 1.39-1.42 / 1.84-1.86,
+/// 1.20 / 1.43 / 1.83-1.85; a 10^4-vertex torus at n = 16: 1.32, 1.10-1.11, 0.87-0.90, 0.88-0.89
+/// (RESULTS.md section 40).
+const LANES_TO_WARPS: usize = 4;
 
 /// Pass `pass` of group `g`, shared out as `share` says.
 ///
@@ -142,17 +196,19 @@ unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass:
             }
             return;
         }
-        let (mut t, stride) = share.thread;
-        while t < n * g.alone {
-            let (i, j) = divmod(t, g.alone);
+        // Where the lanes' pairs are few for the grid's warps, warps take them.
+        let alone = if share.lanes_to_warps && n * g.alone <= LANES_TO_WARPS * share.warp.1 { 0 } else { g.alone };
+        let (mut t, stride) = share.lane;
+        while t < n * alone {
+            let (i, j) = divmod(t, alone);
             pair_step::<K, Lane, FORCED>(&Lane, a, g, first + i, j, pass);
             t += stride;
         }
-        let warped = g.warped - g.alone;
+        let warped = g.warped - alone;
         let (mut w, stride) = share.warp;
         while w < n * warped {
             let (i, j) = divmod(w, warped);
-            pair_step::<K, Warp, FORCED>(&Warp, a, g, first + i, g.alone + j, pass);
+            pair_step::<K, Warp, FORCED>(&Warp, a, g, first + i, alone + j, pass);
             w += stride;
         }
         let blocked = g.slots - g.warped;
@@ -213,7 +269,10 @@ unsafe fn generation<K: Kind, const FORCED: bool, const ONE: bool>(a: &GomArgs<K
     // SAFETY: the function's precondition: every thread reaches every grid barrier.
     unsafe {
         let mut barrier = GridBarrier::new(a.buffers.barrier);
-        all_groups::<K, FORCED, ONE>(a, Share::grid(a.n as usize), || barrier.sync());
+        let n = a.n as usize;
+        // GOM in one pass spreads its crews; the other ways keep theirs (see `Share::grid`).
+        let share = if ONE && !FORCED { Share::spread(n) } else { Share::grid(n) };
+        all_groups::<K, FORCED, ONE>(a, share, || barrier.sync());
     }
 }
 
