@@ -95,7 +95,10 @@ impl InstanceArgs {
 pub struct ModelArgs {
     /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
     /// most K), lt (learned from the population each generation; serial only), univariate
-    /// [default: flt].
+    /// [default: flt; bflt:64 for Max-Cut, Ising and QUBO instances of at least 10^6 variables
+    /// whose graph is not a lattice (fewer than one 4-cycle per edge, as a sparse random graph):
+    /// there the full tree needs over a thousand colour groups and its set-up outlasts a 10 s run
+    /// at 10^6 vertices and 120 s at 10^7; `run` says when it took it].
     #[arg(long, value_name = "MODEL")]
     pub linkage: Option<LinkageModel>,
     /// Colouring of the linkage sets into groups of independent sets (parallel GOM and

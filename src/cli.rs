@@ -464,13 +464,14 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     let config = options.resolve(problem, loaded.best_known)?;
     if !a.quiet {
         eprintln!(
-            "pgomea: {} ({}, {} variables, {} subfunctions), {} GOMEA, linkage {}, seed {}",
+            "pgomea: {} ({}, {} variables, {} subfunctions), {} GOMEA, linkage {}{}, seed {}",
             problem.name(),
             problem.problem_type(),
             problem.variables(),
             problem.subfunctions(),
             config.algorithm.name(),
             config.linkage,
+            config.linkage_chosen.as_ref().map(|why| format!(" (by default, {why})")).unwrap_or_default(),
             config.seed
         );
     }

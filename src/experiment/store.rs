@@ -308,6 +308,7 @@ mod legacy {
                 algorithm,
                 backend,
                 linkage,
+                linkage_chosen: None,
                 coloring: ColoringMethod::WelshPowell,
                 fos_order,
                 forced_improvement: c.forced_improvement,

@@ -221,6 +221,11 @@ pub struct RunConfig {
     pub backend: Backend,
     #[serde(with = "text")]
     pub linkage: LinkageModel,
+    /// Why the run took another linkage model than the paper's fixed linkage tree, where it chose
+    /// the model itself (see [`default_linkage`]); `None` where the model was asked for, or is
+    /// the fixed linkage tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub linkage_chosen: Option<String>,
     #[serde(with = "text")]
     pub coloring: ColoringMethod,
     pub fos_order: FosOrderKind,
@@ -306,6 +311,45 @@ pub const INCIDENCE_COLORING_FROM: usize = 50_000;
 /// of 3 x 10^5), and it saves the degree count, a fifth to a third of the set-up at that scale.
 pub fn default_coloring(variables: usize) -> ColoringMethod {
     if variables > INCIDENCE_COLORING_FROM { ColoringMethod::Incidence } else { ColoringMethod::WelshPowell }
+}
+
+/// Variables from which a pairwise instance whose graph is not a lattice gets the bounded tree
+/// by default ([`default_linkage`]).
+pub const BOUNDED_TREE_FROM: usize = 1_000_000;
+
+/// The bound on the sets of that bounded tree.
+pub const BOUNDED_TREE_SETS: usize = 64;
+
+/// The linkage model by default, and why where it is not the paper's fixed linkage tree: the
+/// bounded tree `bflt:64` for pairwise terms (Max-Cut, Ising, QUBO) of at least
+/// [`BOUNDED_TREE_FROM`] variables on a graph with fewer than one square (4-cycle) per edge
+/// ([`crate::problem::lattice`]: 2 on a square lattice, 4 on a cubic one, almost none on a
+/// sparse random graph), else the fixed linkage tree.
+///
+/// Measured (benchmarks/RESULTS.md, sections 24, 39 and 41, H100): on a sparse random graph the
+/// full tree's upper sets are large and meet nearly every other set. At 10^6 vertices (mean
+/// degree 4.5) it needs 1141 colour groups and 10.3-16.7 s of set-up, more than the default 10 s
+/// run, where the bounded tree's set-up took 4.6 s, and after 30 s the two cuts were within
+/// 0.04 % (5822138 and 5824230 against 5823982). At 10^7 vertices the full tree's set-up did not
+/// end within 120 s; the bounded one (45 colour groups) took 32.8 s and ran 20 generations. On a 10^7-vertex torus the
+/// bounded tree ended 1.7 points below the full tree (98.06 % of the optimum against 99.8 %), so
+/// lattices keep the full tree.
+pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<String>) {
+    if problem.variables() < BOUNDED_TREE_FROM {
+        return (LinkageModel::Flt, None);
+    }
+    match square_probe(problem.functions()) {
+        Some(p) if p.squares_per_edge() < 1.0 => (
+            LinkageModel::Bflt(BOUNDED_TREE_SETS),
+            Some(format!(
+                "the tree bounded to sets of {BOUNDED_TREE_SETS}: pairwise terms on {} variables, not a lattice \
+                 ({:.2} squares per edge), where the full tree's colouring needs over a thousand groups",
+                problem.variables(),
+                p.squares_per_edge()
+            )),
+        ),
+        _ => (LinkageModel::Flt, None),
+    }
 }
 
 /// The sweeps of an annealed local search by default on `backend`: 3000 on the GPU, 1000 on the
@@ -551,7 +595,10 @@ impl RunOptions {
     pub fn resolve(&self, problem: &dyn GrayBoxProblem, best_known: Option<i64>) -> Result<RunConfig> {
         let algorithm = self.algorithm.unwrap_or(Algorithm::Serial);
         let backend = self.backend.unwrap_or(Backend::Auto);
-        let linkage = self.linkage.unwrap_or(LinkageModel::Flt);
+        let (linkage, linkage_chosen) = match self.linkage {
+            Some(model) => (model, None),
+            None => default_linkage(problem),
+        };
         let fos_order = self.fos_order.unwrap_or(FosOrderKind::Random);
         if algorithm == Algorithm::Serial && backend == Backend::Cuda {
             return Err(invalid(
@@ -632,6 +679,7 @@ impl RunOptions {
             algorithm,
             backend,
             linkage,
+            linkage_chosen,
             coloring: self.coloring.unwrap_or_else(|| default_coloring(problem.variables())),
             fos_order,
             forced_improvement,
@@ -769,6 +817,29 @@ mod tests {
         assert_eq!(RunOptions::default().resolve(&large, None).unwrap().coloring, ColoringMethod::Incidence);
         let told = RunOptions { coloring: Some(ColoringMethod::DSatur), ..Default::default() };
         assert_eq!(told.resolve(&large, None).unwrap().coloring, ColoringMethod::DSatur);
+    }
+
+    #[test]
+    fn large_sparse_graphs_that_are_not_lattices_get_the_bounded_tree_unless_told() {
+        use crate::problem::generate::{WeightRange, random, torus};
+        let weights = WeightRange { min: 1, max: 5 };
+        let chosen = |p: &MaxCut, options: RunOptions| {
+            let c = options.resolve(p, None).unwrap();
+            (c.linkage, c.linkage_chosen)
+        };
+        let random_1e6 = MaxCut::new(random(BOUNDED_TREE_FROM, 2_250_000, weights, 1).unwrap()).unwrap();
+        let (model, why) = chosen(&random_1e6, RunOptions::default());
+        assert_eq!(model, LinkageModel::Bflt(BOUNDED_TREE_SETS));
+        assert!(why.unwrap().contains("not a lattice (0.0"), "a sparse random graph has almost no squares");
+        // Asked for, the full tree stays, with nothing chosen.
+        let told = RunOptions { linkage: Some(LinkageModel::Flt), ..Default::default() };
+        assert_eq!(chosen(&random_1e6, told), (LinkageModel::Flt, None));
+        // A lattice of as many vertices, and a random graph of fewer, keep the full tree.
+        let torus_1e6 = MaxCut::new(torus(1000, weights, 1).unwrap()).unwrap();
+        assert_eq!(chosen(&torus_1e6, RunOptions::default()), (LinkageModel::Flt, None));
+        let random_small = MaxCut::new(random(BOUNDED_TREE_FROM - 1, 2_250_000, weights, 1).unwrap()).unwrap();
+        assert_eq!(chosen(&random_small, RunOptions::default()), (LinkageModel::Flt, None));
+        assert_eq!(chosen(&problem(), RunOptions::default()), (LinkageModel::Flt, None));
     }
 
     #[test]
