@@ -111,7 +111,9 @@ pub struct RunArgs {
     /// instance (measured, see the README): 0 for MAX-SAT, for deceptive tables (most tables'
     /// maximum is where no single variable's average points, as in traps) and for 2D spin glasses
     /// (a square lattice with frustrated squares and distinct couplings), else 3000 on the GPU
-    /// (fewer beyond 10^5 variables: 300 at 10^6, 100 from 3 x 10^6 on) and 1000 on the CPU;
+    /// (fewer beyond 10^5 variables: on lattices 300 at 10^6, 100 from 3 x 10^6 on; on graphs
+    /// that are not lattices, such as sparse random graphs, 949 at 10^6 and 300 at 10^7) and
+    /// 1000 on the CPU;
     /// `run` says which it took and why.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,

@@ -55,6 +55,12 @@ impl SquareProbe {
         self.squares as f64 / self.edges.max(1) as f64
     }
 
+    /// Whether the probe saw a lattice: at least one square per edge (2 on a square lattice, 4 on
+    /// a cubic one; a sparse random graph has almost none).
+    pub fn is_lattice(&self) -> bool {
+        self.squares_per_edge() >= 1.0
+    }
+
     /// Whether the probe saw a two-dimensional spin glass with distinct couplings: at least 16
     /// edges; a mean degree of at most 4.5; 1.5 to 2.5 squares per edge; at least a quarter of the
     /// squares frustrated; distinct absolute weights on at least half of the edges.

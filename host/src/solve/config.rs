@@ -339,7 +339,7 @@ pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<St
         return (LinkageModel::Flt, None);
     }
     match square_probe(problem.functions()) {
-        Some(p) if p.squares_per_edge() < 1.0 => (
+        Some(p) if !p.is_lattice() => (
             LinkageModel::Bflt(BOUNDED_TREE_SETS),
             Some(format!(
                 "the tree bounded to sets of {BOUNDED_TREE_SETS}: pairwise terms on {} variables, not a lattice \
@@ -385,11 +385,27 @@ pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
     }
 }
 
+/// The annealed sweeps by default on the GPU for `l` variables of pairwise terms on a graph that
+/// is not a lattice ([`crate::problem::lattice`]): 3000 up to [`ANNEAL_IN_FULL_UP_TO`] variables,
+/// then in inverse proportion to the square root of l (949 at 10^6 variables, 300 at 10^7), more
+/// than a lattice's [`sized_sweeps`]. Measured on sparse random graphs of mean degree 4.5 under
+/// the bounded tree (benchmarks/RESULTS.md, section 42, H100): at 10^6 vertices 1000 sweeps ended
+/// 0.39-0.40 % above 300 at 10 s and at 30 s (two seeds; 3000 was 0.62 % above at 30 s but had
+/// not finished the first population's anneal at 10 s), at 10^7 vertices 300 sweeps 0.48 % above
+/// 100 at 120 s (one seed). Between the measured sizes the sweeps are interpolated.
+pub fn sparse_sweeps(l: usize) -> u32 {
+    let full = annealing_sweeps(Backend::Cuda);
+    if l <= ANNEAL_IN_FULL_UP_TO {
+        return full;
+    }
+    (f64::from(full) * (ANNEAL_IN_FULL_UP_TO as f64 / l as f64).sqrt()).round().max(1.0) as u32
+}
+
 /// The annealing sweeps of a local search by default, and why, in words: 0 (the greedy descent
 /// alone) for clauses, for mostly deceptive tables and for 2D spin glasses with distinct
 /// couplings ([`crate::problem::lattice`]), else 3000 on the GPU and 1000 on the CPU
 /// (serial GOMEA and the CPU backend), fewer on the GPU for more than 10^5 variables
-/// ([`sized_sweeps`]).
+/// ([`sized_sweeps`], or [`sparse_sweeps`] for pairwise terms on a graph that is not a lattice).
 ///
 /// Measured (benchmarks/RESULTS.md): the sweeps on G-set graphs (section 9.1: a longer anneal
 /// finds better cuts; on the CPU 1000 found cuts as good as 3000 and better than 300 in 15 s);
@@ -420,6 +436,17 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
                     p.describe()
                 ),
             ),
+            Some(p) if !p.is_lattice() && backend == Backend::Cuda && l > ANNEAL_IN_FULL_UP_TO => {
+                let sweeps = sparse_sweeps(l);
+                (
+                    sweeps,
+                    format!(
+                        "annealed: pairwise terms (Max-Cut, Ising, QUBO); {sweeps} sweeps for {l} variables on a graph \
+                         that is not a lattice ({:.2} squares per edge)",
+                        p.squares_per_edge()
+                    ),
+                )
+            }
             _ => (annealed, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){size}")),
         },
         KindArrays::Clauses { .. } => {
@@ -1007,6 +1034,25 @@ mod tests {
             default_anneal_sweeps(&torus, Backend::Cuda),
             (1875, "annealed: pairwise terms (Max-Cut, Ising, QUBO); 1875 sweeps for 160000 variables".to_string())
         );
+        // A graph of as many vertices that is not a lattice anneals longer on the GPU.
+        assert_eq!(sizes.map(sparse_sweeps), [3000, 3000, 2121, 949, 300]);
+        let sparse = crate::problem::maxcut::MaxCut::new(
+            crate::problem::generate::random(
+                160_000,
+                360_000,
+                crate::problem::generate::WeightRange { min: 1, max: 5 },
+                1,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let (sweeps, why) = default_anneal_sweeps(&sparse, Backend::Cuda);
+        assert_eq!(sweeps, 2372, "{why}");
+        assert!(
+            why.ends_with("sweeps for 160000 variables on a graph that is not a lattice (0.00 squares per edge)"),
+            "{why}"
+        );
+        assert_eq!(default_anneal_sweeps(&sparse, Backend::Cpu).0, 1000);
         // 2D glasses with distinct couplings: the descent alone; with +-1 couplings, in 3D or on a
         // random graph of the same degree and weights: annealed.
         use crate::problem::generate::{EdgeWeights, random, torus_nd};
