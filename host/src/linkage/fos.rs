@@ -808,32 +808,43 @@ impl MutualPairs {
     /// to its own if it merges, every linked cluster named and sized as after the round, the links
     /// to one cluster summed, and the clusters that no longer fit with it under the bound dropped.
     /// The links to clusters that did not merge keep their order (the two sorted lists are merged
-    /// in one walk); only the few to merged clusters are renamed and sorted, then merged back.
+    /// in one walk, straight into the new list); only the few to merged clusters are renamed and
+    /// sorted (in a buffer each thread keeps), then merged into the new list in place. One
+    /// allocation per relist: on a sparse random graph the relists are most of the tree's time,
+    /// and their allocations, freed by other threads in `apply`, were a fifth of it.
     fn relist(&self, c: u32, mate: &[u32]) -> (Vec<Link>, Candidate) {
+        thread_local! {
+            static MOVED: std::cell::RefCell<Vec<Link>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
         let size_after = |u: u32| match mate[u as usize] {
             NONE => self.size[u as usize],
             m => self.size[u as usize] + self.size[m as usize],
         };
         let size = size_after(c);
+        let fits = |e: &Link| e.size as usize + size as usize <= self.bound;
         let own = &self.links[c as usize];
         let theirs: &[Link] = match mate[c as usize] {
             NONE => &[],
             m => &self.links[m as usize],
         };
-        let mut kept: Vec<Link> = Vec::with_capacity(own.len() + theirs.len());
-        let mut moved: Vec<Link> = Vec::new();
-        for e in merge_sorted(own, theirs) {
-            match mate[e.rep as usize] {
-                NONE => kept.push(e),
-                // c's link to its own mate, from either side, ends inside the merged cluster.
-                m if e.rep.min(m) == c => {}
-                m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: size_after(e.rep) }),
+        let mut list: Vec<Link> = Vec::with_capacity(own.len() + theirs.len());
+        MOVED.with_borrow_mut(|moved| {
+            moved.clear();
+            for e in merge_sorted(own, theirs) {
+                match mate[e.rep as usize] {
+                    NONE if fits(&e) => list.push(e),
+                    NONE => {}
+                    // c's link to its own mate, from either side, ends inside the merged cluster.
+                    m if e.rep.min(m) == c => {}
+                    m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: size_after(e.rep) }),
+                }
             }
-        }
-        let moved = sum_duplicates(moved);
-        // A merged cluster is named by a variable of a merged pair: never one of `kept`'s.
-        let list: Vec<Link> =
-            merge_sorted(&kept, &moved).filter(|e| e.size as usize + size as usize <= self.bound).collect();
+            sum_duplicates_in(moved);
+            moved.retain(fits);
+            // A merged cluster is named by a variable of a merged pair: never one of the kept
+            // links' clusters, so the merge from the back needs no summing.
+            merge_into(&mut list, moved);
+        });
         let pair = list.iter().map(|e| self.keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR);
         (list, pair)
     }
@@ -929,6 +940,12 @@ fn merge_sorted<'a>(a: &'a [Link], b: &'a [Link]) -> impl Iterator<Item = Link> 
 
 /// The list sorted by cluster, the links to one cluster made one (their sums added).
 fn sum_duplicates(mut list: Vec<Link>) -> Vec<Link> {
+    sum_duplicates_in(&mut list);
+    list
+}
+
+/// [`sum_duplicates`] in place.
+fn sum_duplicates_in(list: &mut Vec<Link>) {
     list.sort_unstable_by_key(|e| e.rep);
     list.dedup_by(|b, a| {
         if a.rep == b.rep {
@@ -938,7 +955,29 @@ fn sum_duplicates(mut list: Vec<Link>) -> Vec<Link> {
             false
         }
     });
-    list
+}
+
+/// Merges `extra` (sorted by cluster) into `list` (sorted by cluster, no cluster of `extra`'s),
+/// in place: the list grows by `extra`'s length and is filled from the back.
+fn merge_into(list: &mut Vec<Link>, extra: &[Link]) {
+    if extra.is_empty() {
+        return;
+    }
+    let mut i = list.len();
+    let mut j = extra.len();
+    let placeholder = extra[0];
+    list.resize(i + j, placeholder);
+    let mut k = list.len();
+    while j > 0 {
+        k -= 1;
+        if i > 0 && list[i - 1].rep > extra[j - 1].rep {
+            i -= 1;
+            list[k] = list[i];
+        } else {
+            j -= 1;
+            list[k] = extra[j];
+        }
+    }
 }
 
 /// The union of two sorted lists of distinct values (disjoint in the trees, but not assumed).
