@@ -647,6 +647,10 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         "peak_rss_bytes": peak,
     });
     info.extend(json.as_object().expect("object").clone());
+    // Why the linkage model is not the paper's tree, where the instance chose it.
+    if let Some(why) = &config.linkage_chosen {
+        info.insert("linkage_chosen".into(), why.clone().into());
+    }
     if a.json {
         println!("{}", serde_json::Value::Object(info));
     } else {

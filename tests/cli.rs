@@ -116,6 +116,8 @@ fn generate_then_run_and_info_on_the_file() {
     assert_eq!(v["vertices"], 64);
     assert_eq!(v["edges"], 128);
     assert_eq!(v["fos_sets"], 126);
+    // The paper's tree, not chosen from the instance (that takes 10^6 variables off a lattice).
+    assert_eq!((v["linkage"].as_str(), v.get("linkage_chosen")), (Some("flt"), None), "{v}");
     // The 64 singletons, then merged sets of which the largest is one.
     let total = v["fos_total_size"].as_u64().unwrap();
     assert!(total >= 64 + v["fos_largest_set"].as_u64().unwrap() && total >= 126, "{v}");
