@@ -99,6 +99,24 @@ impl Crew for Lane {
     unsafe fn sync(&self) {}
 }
 
+/// The first items of this thread's lane crew and of its warp's crew in the spread placement of
+/// the cooperative one-pass generation kernel (`Share::spread` in `kernels`), for thread `lane`
+/// of warp `warp` of block `block` in a grid of `blocks` blocks of `warps_per_block` warps of
+/// `warp_size` lanes. Lanes take their items in runs of `warp_size`: one run to each block's
+/// first warp, then one to each block's second warp, and so on; warps take one item to each
+/// block's last warp, then one to each block's last but one. Each is a permutation of the grid's
+/// lanes (or warps), so a grid-stride loop from these starts takes every item once.
+pub const fn spread_starts(
+    block: u32,
+    warp: u32,
+    lane: u32,
+    blocks: u32,
+    warps_per_block: u32,
+    warp_size: u32,
+) -> (u32, u32) {
+    ((warp * blocks + block) * warp_size + lane, (warps_per_block - 1 - warp) * blocks + block)
+}
+
 #[cfg(target_arch = "nvptx64")]
 pub use gpu::{Block, Warp};
 

@@ -31,7 +31,7 @@
 //! any group: one grid size serves every group, which a captured graph needs.
 
 use crate::atomic;
-use crate::crew::{Block, Lane, Warp};
+use crate::crew::{Block, Lane, Warp, spread_starts};
 use crate::kernel_names::kernel_name;
 use crate::problem::{Kind, for_each_kind};
 use crate::stage::{
@@ -117,31 +117,29 @@ impl Share {
     }
 
     /// The whole grid of the cooperative generation kernel of GOM in one pass (every block
-    /// resident), over all `n` solutions. The crews of a pair pass are spread out, so that where
-    /// a group's pairs fit in the grid (small populations) every multiprocessor takes a little of
-    /// each kind at once:
-    /// - lanes take the items 32 at a time, one run of 32 to each block's first warp, then to
-    ///   each block's second warp, and so on;
-    /// - warps take one item to each block's last warp, then one to each block's last but one;
-    /// - block crews start at the grid's last block, counting down;
-    ///
-    /// and warps take the lanes' pairs where they are few (`LANES_TO_WARPS`). Each placement is a
-    /// permutation of the grid's lanes (or warps, or blocks), so every item is still taken once
-    /// by a crew, and which crew takes it changes nothing it computes. With [`Share::grid`]'s
-    /// placement, G81's lane pairs at n = 16 filled the first 21 blocks, about a thousand threads
-    /// on each of their multiprocessors doing scattered loads, one after the other, and the
-    /// lanes alone took 1.25 ms of the generation's 1.35 ms (H100, RESULTS.md section 40).
+    /// resident), over all `n` solutions. The crews of a pair pass are spread out, so that where a
+    /// group's pairs fit in the grid (small populations) every multiprocessor takes a little of
+    /// each kind at once ([`spread_starts`]: lanes take runs of 32 items on every block's first
+    /// warps, warps one item each on every block's last warps; block crews start at the grid's last
+    /// block, counting down), and warps take the lanes' pairs where they are few
+    /// (`LANES_TO_WARPS`). Each placement is a permutation of the grid's lanes (or warps, or
+    /// blocks), so every item is still taken once by a crew, and which crew takes it changes
+    /// nothing it computes. With [`Share::grid`]'s placement, G81's lane pairs at n = 16 filled the
+    /// first 21 blocks, about a thousand threads on each of their multiprocessors doing scattered
+    /// loads, one after the other, and the lanes alone took 1.25 ms of the generation's 1.35 ms
+    /// (H100, RESULTS.md section 40).
     #[inline(always)]
     fn spread(n: usize) -> Share {
         let (block, warp, lane) = (thread::block_idx_x(), warp_id(), lane_id());
         let (blocks, per_block) = (thread::grid_dim_x(), thread::block_dim_x() / WARP_SIZE);
         let warps = blocks * per_block;
+        let (lane_start, warp_start) = spread_starts(block, warp, lane, blocks, per_block, WARP_SIZE);
         Share {
             first: 0,
             solutions: n,
             thread: threads(),
-            lane: (((warp * blocks + block) * WARP_SIZE + lane) as usize, (warps * WARP_SIZE) as usize),
-            warp: (((per_block - 1 - warp) * blocks + block) as usize, warps as usize),
+            lane: (lane_start as usize, (warps * WARP_SIZE) as usize),
+            warp: (warp_start as usize, warps as usize),
             block: ((blocks - 1 - block) as usize, blocks as usize),
             lanes_to_warps: true,
         }

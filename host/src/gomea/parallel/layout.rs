@@ -244,6 +244,38 @@ mod tests {
     use crate::linkage::fos::LinkageModel;
     use pgomea_device::rng::SplitMix64;
 
+    /// The cooperative one-pass kernel's placement of lane and warp crews (the GPU's only, so
+    /// checked here where CI runs): each a permutation of the grid's lanes or warps, whatever the
+    /// grid, and the first runs of lane items and the first warp items on distinct blocks.
+    #[test]
+    fn spread_crews_are_permutations_that_visit_every_block_first() {
+        use pgomea_device::crew::spread_starts;
+        for (blocks, per_block) in [(1, 1), (1, 32), (3, 4), (7, 5), (264, 16), (132, 32), (2112, 4)] {
+            let (mut lanes, mut warps) =
+                (vec![0u8; (blocks * per_block * 32) as usize], vec![0u8; (blocks * per_block) as usize]);
+            for block in 0..blocks {
+                for warp in 0..per_block {
+                    for lane in 0..32 {
+                        let (l, w) = spread_starts(block, warp, lane, blocks, per_block, 32);
+                        lanes[l as usize] += 1;
+                        if lane == 0 {
+                            warps[w as usize] += 1;
+                        }
+                        // Block b takes lane run b and warp item b first.
+                        if warp == 0 {
+                            assert_eq!(l, block * 32 + lane);
+                        }
+                        if warp == per_block - 1 {
+                            assert_eq!(w, block);
+                        }
+                    }
+                }
+            }
+            assert!(lanes.iter().all(|&c| c == 1), "lanes, grid {blocks} x {per_block}");
+            assert!(warps.iter().all(|&c| c == 1), "warps, grid {blocks} x {per_block}");
+        }
+    }
+
     /// Today's layout before the rewrite (one list per slot, then copied), kept as the reference.
     fn reference(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>]) -> GroupLayout {
         let l = problem.variables();
