@@ -654,7 +654,8 @@ impl MutualPairs {
                         );
                     }
                 }
-                Ok(sum_duplicates(list))
+                sum_duplicates(&mut list);
+                Ok(list)
             })
             .collect::<Result<_, StopReason>>()?;
         let best = links
@@ -839,7 +840,7 @@ impl MutualPairs {
                     m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: size_after(e.rep) }),
                 }
             }
-            sum_duplicates_in(moved);
+            sum_duplicates(moved);
             moved.retain(fits);
             // A merged cluster is named by a variable of a merged pair: never one of the kept
             // links' clusters, so the merge from the back needs no summing.
@@ -938,14 +939,8 @@ fn merge_sorted<'a>(a: &'a [Link], b: &'a [Link]) -> impl Iterator<Item = Link> 
     })
 }
 
-/// The list sorted by cluster, the links to one cluster made one (their sums added).
-fn sum_duplicates(mut list: Vec<Link>) -> Vec<Link> {
-    sum_duplicates_in(&mut list);
-    list
-}
-
-/// [`sum_duplicates`] in place.
-fn sum_duplicates_in(list: &mut Vec<Link>) {
+/// The list sorted by cluster, the links to one cluster made one (their sums added), in place.
+fn sum_duplicates(list: &mut Vec<Link>) {
     list.sort_unstable_by_key(|e| e.rep);
     list.dedup_by(|b, a| {
         if a.rep == b.rep {

@@ -323,17 +323,17 @@ pub const BOUNDED_TREE_SETS: usize = 64;
 /// The linkage model by default, and why where it is not the paper's fixed linkage tree: the
 /// bounded tree `bflt:64` for pairwise terms (Max-Cut, Ising, QUBO) of at least
 /// [`BOUNDED_TREE_FROM`] variables on a graph with fewer than one square (4-cycle) per edge
-/// ([`crate::problem::lattice`]: 2 on a square lattice, 4 on a cubic one, almost none on a
-/// sparse random graph), else the fixed linkage tree.
+/// ([`crate::problem::lattice`]: 2 on a square lattice, 4 on a cubic one, almost none on a sparse
+/// random graph), else the fixed linkage tree.
 ///
 /// Measured (benchmarks/RESULTS.md, sections 24, 39 and 41, H100): on a sparse random graph the
-/// full tree's upper sets are large and meet nearly every other set. At 10^6 vertices (mean
-/// degree 4.5) it needs 1141 colour groups and 10.3-16.7 s of set-up, more than the default 10 s
-/// run, where the bounded tree's set-up took 4.6 s, and after 30 s the two cuts were within
-/// 0.04 % (5822138 and 5824230 against 5823982). At 10^7 vertices the full tree's set-up did not
-/// end within 120 s; the bounded one (45 colour groups) took 32.8 s and ran 20 generations. On a 10^7-vertex torus the
-/// bounded tree ended 1.7 points below the full tree (98.06 % of the optimum against 99.8 %), so
-/// lattices keep the full tree.
+/// full tree's upper sets are large and meet nearly every other set. At 10^6 vertices (mean degree
+/// 4.5) it needs 1141 colour groups and 10.3-16.7 s of set-up, more than the default 10 s run,
+/// where the bounded tree's set-up took 4.6 s, and after 30 s the two cuts were within 0.04 %
+/// (5822138 and 5824230 against 5823982). At 10^7 vertices the full tree's set-up did not end
+/// within 120 s; the bounded one (45 colour groups) took 32.8 s and ran 20 generations. On a
+/// 10^7-vertex torus the bounded tree ended 1.7 points below the full tree (98.06 % of the optimum
+/// against 99.8 %), so lattices keep the full tree.
 pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<String>) {
     if problem.variables() < BOUNDED_TREE_FROM {
         return (LinkageModel::Flt, None);
@@ -385,20 +385,23 @@ pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
     }
 }
 
-/// The annealed sweeps by default on the GPU for `l` variables of pairwise terms on a graph that
-/// is not a lattice ([`crate::problem::lattice`]): 3000 up to [`ANNEAL_IN_FULL_UP_TO`] variables,
-/// then in inverse proportion to the square root of l (949 at 10^6 variables, 300 at 10^7), more
-/// than a lattice's [`sized_sweeps`]. Measured on sparse random graphs of mean degree 4.5 under
-/// the bounded tree (benchmarks/RESULTS.md, section 42, H100): at 10^6 vertices 1000 sweeps ended
-/// 0.39-0.40 % above 300 at 10 s and at 30 s (two seeds; 3000 was 0.62 % above at 30 s but had
-/// not finished the first population's anneal at 10 s), at 10^7 vertices 300 sweeps 0.48 % above
-/// 100 at 120 s (one seed). Between the measured sizes the sweeps are interpolated.
-pub fn sparse_sweeps(l: usize) -> u32 {
-    let full = annealing_sweeps(Backend::Cuda);
-    if l <= ANNEAL_IN_FULL_UP_TO {
-        return full;
+/// The annealed sweeps by default for `l` variables of pairwise terms on a graph that is not a
+/// lattice ([`crate::problem::lattice`]): as [`sized_sweeps`] on the CPU and up to
+/// [`ANNEAL_IN_FULL_UP_TO`] variables on the GPU, beyond in inverse proportion to the square root
+/// of l (949 at 10^6 variables, 300 at 10^7), more than a lattice's [`sized_sweeps`]. Measured on
+/// sparse random graphs of mean degree 4.5 under the bounded tree (benchmarks/RESULTS.md,
+/// section 42, H100): at 10^6 vertices 1000 sweeps ended 0.39-0.40 % above 300 at 10 s and at 30 s (two
+/// seeds; 3000 was 0.62 % above at 30 s but had not finished the first population's anneal at
+/// 10 s), at 10^7 vertices 300 sweeps 0.48 % above 100 at 120 s (one seed). Between the measured
+/// sizes the sweeps are interpolated.
+pub fn sparse_sweeps(backend: Backend, l: usize) -> u32 {
+    let full = annealing_sweeps(backend);
+    match backend {
+        Backend::Cuda if l > ANNEAL_IN_FULL_UP_TO => {
+            (f64::from(full) * (ANNEAL_IN_FULL_UP_TO as f64 / l as f64).sqrt()).round() as u32
+        }
+        _ => full,
     }
-    (f64::from(full) * (ANNEAL_IN_FULL_UP_TO as f64 / l as f64).sqrt()).round().max(1.0) as u32
 }
 
 /// The annealing sweeps of a local search by default, and why, in words: 0 (the greedy descent
@@ -421,12 +424,16 @@ pub fn sparse_sweeps(l: usize) -> u32 {
 /// the weights: [`crate::problem::lattice`] has the measurements and the probe.
 pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> (u32, String) {
     let l = problem.variables();
-    let annealed = sized_sweeps(backend, l);
-    let size = if annealed < annealing_sweeps(backend) {
-        format!("; {annealed} sweeps for {l} variables")
-    } else {
-        String::new()
+    // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer.
+    let size_of = |sweeps: u32, graph: &str| {
+        if sweeps < annealing_sweeps(backend) {
+            format!("; {sweeps} sweeps for {l} variables{graph}")
+        } else {
+            String::new()
+        }
     };
+    let annealed = sized_sweeps(backend, l);
+    let size = size_of(annealed, "");
     match problem.functions().arrays() {
         KindArrays::Pairwise { .. } => match square_probe(problem.functions()) {
             Some(p) if p.is_2d_glass() => (
@@ -436,16 +443,10 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
                     p.describe()
                 ),
             ),
-            Some(p) if !p.is_lattice() && backend == Backend::Cuda && l > ANNEAL_IN_FULL_UP_TO => {
-                let sweeps = sparse_sweeps(l);
-                (
-                    sweeps,
-                    format!(
-                        "annealed: pairwise terms (Max-Cut, Ising, QUBO); {sweeps} sweeps for {l} variables on a graph \
-                         that is not a lattice ({:.2} squares per edge)",
-                        p.squares_per_edge()
-                    ),
-                )
+            Some(p) if !p.is_lattice() => {
+                let sweeps = sparse_sweeps(backend, l);
+                let shape = format!(" on a graph that is not a lattice ({:.2} squares per edge)", p.squares_per_edge());
+                (sweeps, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){}", size_of(sweeps, &shape)))
             }
             _ => (annealed, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){size}")),
         },
@@ -1035,7 +1036,8 @@ mod tests {
             (1875, "annealed: pairwise terms (Max-Cut, Ising, QUBO); 1875 sweeps for 160000 variables".to_string())
         );
         // A graph of as many vertices that is not a lattice anneals longer on the GPU.
-        assert_eq!(sizes.map(sparse_sweeps), [3000, 3000, 2121, 949, 300]);
+        assert_eq!(sizes.map(|l| sparse_sweeps(Backend::Cuda, l)), [3000, 3000, 2121, 949, 300]);
+        assert_eq!(sizes.map(|l| sparse_sweeps(Backend::Cpu, l)), [1000; 5]);
         let sparse = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::random(
                 160_000,
