@@ -110,8 +110,9 @@ def solve(
         backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
             when there is one, else the CPU, and ``result.backend`` says which).
         linkage: ``flt``, ``bflt:K``, ``lt`` (serial only) or ``univariate`` (default ``flt``;
-            ``bflt:64`` for Max-Cut, Ising and QUBO models of at least 10^6 variables whose graph
-            is not a lattice, and ``result.config["linkage_chosen"]`` says why).
+            ``bflt:64`` for models of at least 10^6 variables that are not lattices, as random
+            graphs, random clauses or random NK neighbourhoods, and
+            ``result.config["linkage_chosen"]`` says why).
         coloring: ``welsh-powell``, ``dsatur`` or ``incidence``. fos_order: ``random`` or ``colored``.
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps

@@ -19,35 +19,52 @@
 //! A square is frustrated when no assignment cuts all of its positive edges and none of its
 //! negative ones: when an odd number of its edges are negative. A bipartite graph of positive
 //! weights (a torus of Max-Cut, where annealing is fast) has no frustrated square.
+//!
+//! The same probe reads the other kinds (tables, clauses) as a hypergraph: a subfunction is an
+//! edge over its variables, and a cycle runs through distinct subfunctions, each sharing a
+//! distinct variable with the next. A square is a cycle of four subfunctions (on a graph, its
+//! 4-cycles); shorter cycles, of two subfunctions sharing two variables or of three (a graph's
+//! triangles), are counted apart. Overlapping windows (an NK landscape of adjacent neighbourhoods)
+//! or a lattice have at least one short cycle or square per subfunction; random clauses, random
+//! neighbourhoods and sparse random graphs of 10^6 variables almost none, and disjoint
+//! subfunctions (traps) none. `run` reads that to choose its default linkage model.
 
 use super::{KindArrays, Subfunctions};
 
-/// The most edges the probe reads, evenly spaced over the instance's edges.
+/// The most subfunctions (edges) the probe reads, evenly spaced over the instance's.
 pub const PROBED_EDGES: usize = 4096;
 
-/// Edges with an end of more neighbours than this are counted but not searched for squares (a
-/// lattice has few; a dense graph would take degree^3 steps per edge).
-pub const MAX_SEARCHED_DEGREE: usize = 16;
+/// Variables read by more subfunctions than this are counted but not searched for cycles (a
+/// lattice has few; a dense instance would take degree^3 steps per edge).
+pub const MAX_SEARCHED_DEGREE: usize = 64;
 
-/// What the probe saw on its edges.
+/// Subfunctions of more variables than this are counted but not searched for cycles.
+pub const MAX_SEARCHED_ARITY: usize = 16;
+
+/// What the probe saw on its edges (subfunctions).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SquareProbe {
-    /// Edges probed: all, or [`PROBED_EDGES`] evenly spaced.
+    /// Edges (subfunctions) probed: all, or [`PROBED_EDGES`] evenly spaced.
     pub edges: usize,
-    /// The degrees of the probed edges' ends, summed (two per edge).
+    /// The ends of the probed edges: two per edge of a graph, a subfunction's variables else.
+    pub ends: usize,
+    /// The degrees of the probed edges' ends (the subfunctions reading each), summed.
     pub degree_sum: usize,
-    /// The squares (4-cycles) through the probed edges, counted once per probed edge.
+    /// The squares (cycles of four subfunctions) through the probed edges, each counted once per
+    /// probed edge.
     pub squares: usize,
-    /// Those with an odd number of negative edges.
+    /// The cycles of two or three subfunctions through the probed edges (a graph's triangles).
+    pub short_cycles: usize,
+    /// The squares with an odd number of negative edges (pairwise terms only).
     pub frustrated: usize,
-    /// Distinct absolute weights among the probed edges.
+    /// Distinct absolute weights among the probed edges (pairwise terms only: 0 for the others).
     pub distinct_weights: usize,
 }
 
 impl SquareProbe {
     /// The mean degree of the probed edges' ends.
     pub fn mean_degree(&self) -> f64 {
-        self.degree_sum as f64 / (2 * self.edges).max(1) as f64
+        self.degree_sum as f64 / self.ends.max(1) as f64
     }
 
     /// Squares per probed edge: 2 on a square lattice, 4 on a cubic one.
@@ -55,15 +72,22 @@ impl SquareProbe {
         self.squares as f64 / self.edges.max(1) as f64
     }
 
-    /// Whether the probe saw a lattice: at least one square per edge (2 on a square lattice, 4 on
-    /// a cubic one; a sparse random graph has almost none).
+    /// Cycles of up to four subfunctions (squares and shorter) per probed edge.
+    pub fn cycles_per_edge(&self) -> f64 {
+        (self.squares + self.short_cycles) as f64 / self.edges.max(1) as f64
+    }
+
+    /// Whether the probe saw a lattice, or overlapping neighbourhoods: at least one cycle of up to
+    /// four subfunctions per edge (2 squares on a square lattice, 4 on a cubic one; a sparse
+    /// random graph, random clauses or neighbourhoods of 10^6 variables have almost none).
     pub fn is_lattice(&self) -> bool {
-        self.squares_per_edge() >= 1.0
+        self.cycles_per_edge() >= 1.0
     }
 
     /// Whether the probe saw a two-dimensional spin glass with distinct couplings: at least 16
     /// edges; a mean degree of at most 4.5; 1.5 to 2.5 squares per edge; at least a quarter of the
-    /// squares frustrated; distinct absolute weights on at least half of the edges.
+    /// squares frustrated; distinct absolute weights on at least half of the edges (so pairwise
+    /// terms only).
     pub fn is_2d_glass(&self) -> bool {
         self.edges >= 16
             && self.mean_degree() <= 4.5
@@ -85,7 +109,8 @@ impl SquareProbe {
     }
 }
 
-/// The squares of `functions`' edges, or `None` for the kinds other than pairwise terms.
+/// The squares and shorter cycles through `functions`' subfunctions (up to [`PROBED_EDGES`]
+/// of them, evenly spaced), with the weights' frustration and spread for pairwise terms.
 ///
 /// ```
 /// use pgomea::problem::GrayBoxProblem;
@@ -93,55 +118,79 @@ impl SquareProbe {
 /// use pgomea::problem::lattice::square_probe;
 /// use pgomea::problem::maxcut::MaxCut;
 /// let glass = |dims, weights| MaxCut::new(torus_nd(dims, 10, weights, 1)?);
-/// let gaussian_2d = square_probe(glass(2, EdgeWeights::Gaussian)?.functions()).unwrap();
+/// let gaussian_2d = square_probe(glass(2, EdgeWeights::Gaussian)?.functions());
 /// assert_eq!((gaussian_2d.squares_per_edge(), gaussian_2d.mean_degree()), (2.0, 4.0));
 /// assert!(gaussian_2d.is_2d_glass());
-/// assert!(!square_probe(glass(2, EdgeWeights::PlusMinusOne)?.functions()).unwrap().is_2d_glass());
-/// assert!(!square_probe(glass(3, EdgeWeights::Gaussian)?.functions()).unwrap().is_2d_glass());
+/// assert!(!square_probe(glass(2, EdgeWeights::PlusMinusOne)?.functions()).is_2d_glass());
+/// assert!(!square_probe(glass(3, EdgeWeights::Gaussian)?.functions()).is_2d_glass());
 /// # Ok::<(), pgomea::Error>(())
 /// ```
-pub fn square_probe(functions: &Subfunctions) -> Option<SquareProbe> {
-    let KindArrays::Pairwise { ends, weights } = functions.arrays() else {
-        return None;
-    };
-    let count = weights.len();
+pub fn square_probe(functions: &Subfunctions) -> SquareProbe {
+    let count = functions.len();
     let n = count.min(PROBED_EDGES);
-    // The end of edge `e` that is not `v`.
-    let other = |e: u32, v: u32| {
-        let e = e as usize;
-        if ends[2 * e] == v { ends[2 * e + 1] } else { ends[2 * e] }
+    let weights = match functions.arrays() {
+        KindArrays::Pairwise { weights, .. } => Some(weights),
+        _ => None,
     };
-    let negative = |e: u32| usize::from(weights[e as usize] < 0);
+    let negative = |e: u32| weights.map_or(0, |w| usize::from(w[e as usize] < 0));
     let mut probe = SquareProbe { edges: n, ..SquareProbe::default() };
-    let mut magnitudes = Vec::with_capacity(n);
+    let mut magnitudes = Vec::with_capacity(if weights.is_some() { n } else { 0 });
+    // The (variable, subfunction) steps out of the two ends of an edge, reused.
+    let (mut from_a, mut from_b) = (Vec::new(), Vec::new());
     for i in 0..n {
-        let e = (i as u128 * count as u128 / n as u128) as usize;
-        let (u, v) = (ends[2 * e], ends[2 * e + 1]);
-        let (near_u, near_v) = (functions.dependent(u as usize), functions.dependent(v as usize));
-        probe.degree_sum += near_u.len() + near_v.len();
-        magnitudes.push(weights[e].unsigned_abs());
-        if near_u.len().max(near_v.len()) > MAX_SEARCHED_DEGREE {
+        let e = (i as u128 * count as u128 / n as u128) as u32;
+        let ends = functions.variables_of(e as usize);
+        probe.ends += ends.len();
+        probe.degree_sum += ends.iter().map(|&v| functions.dependent(v as usize).len()).sum::<usize>();
+        if let Some(w) = weights {
+            magnitudes.push(w[e as usize].unsigned_abs());
+        }
+        let searched = |v: u32| functions.dependent(v as usize).len() <= MAX_SEARCHED_DEGREE;
+        if ends.len() > MAX_SEARCHED_ARITY || !ends.iter().all(|&v| searched(v)) {
             continue;
         }
-        // Squares u - a - b - v - u: a neighbour a of u and b of v, joined by an edge.
-        for &f in near_u.iter().filter(|&&f| f as usize != e) {
-            let a = other(f, u);
-            if a == v {
-                continue;
+        // Every cycle through e leaves it at one end a and comes back at another end b, a before
+        // b in e's order: a - f - x [- h - y] - g - b, with x and y no end of e.
+        let steps = |a: u32, out: &mut Vec<(u32, u32)>| {
+            out.clear();
+            for &f in functions.dependent(a as usize).iter().filter(|&&f| f != e) {
+                for &x in functions.variables_of(f as usize).iter().filter(|x| !ends.contains(x)) {
+                    out.push((x, f));
+                }
             }
-            for &g in near_v.iter().filter(|&&g| g as usize != e) {
-                let b = other(g, v);
-                if b == u || b == a {
-                    continue;
-                }
-                let near_a = functions.dependent(a as usize);
-                if near_a.len() > MAX_SEARCHED_DEGREE {
-                    continue;
-                }
-                for &h in near_a.iter().filter(|&&h| other(h, a) == b) {
-                    probe.squares += 1;
-                    let negatives = negative(e as u32) + negative(f) + negative(g) + negative(h);
-                    probe.frustrated += negatives % 2;
+            out.sort_unstable();
+        };
+        for (j, &b) in ends.iter().enumerate() {
+            steps(b, &mut from_b);
+            for &a in &ends[..j] {
+                // Two subfunctions: another one reading a and b.
+                let near_b = functions.dependent(b as usize);
+                probe.short_cycles += functions
+                    .dependent(a as usize)
+                    .iter()
+                    .filter(|&&f| f != e && near_b.binary_search(&f).is_ok())
+                    .count();
+                steps(a, &mut from_a);
+                // `from_b`'s steps that reach y.
+                let into_b = |y: u32| {
+                    let start = from_b.partition_point(|&(x, _)| x < y);
+                    from_b[start..].iter().take_while(move |&&(x, _)| x == y)
+                };
+                for &(x, f) in &from_a {
+                    // Three: a - f - x - g - b.
+                    probe.short_cycles += into_b(x).filter(|&&(_, g)| g != f).count();
+                    // Four: a - f - x - h - y - g - b.
+                    if !searched(x) {
+                        continue;
+                    }
+                    for &h in functions.dependent(x as usize).iter().filter(|&&h| h != e && h != f) {
+                        for &y in functions.variables_of(h as usize).iter().filter(|&&y| y != x && !ends.contains(&y)) {
+                            for &(_, g) in into_b(y).filter(|&&(_, g)| g != f && g != h) {
+                                probe.squares += 1;
+                                probe.frustrated += (negative(e) + negative(f) + negative(h) + negative(g)) % 2;
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -149,7 +198,7 @@ pub fn square_probe(functions: &Subfunctions) -> Option<SquareProbe> {
     magnitudes.sort_unstable();
     magnitudes.dedup();
     probe.distinct_weights = magnitudes.len();
-    Some(probe)
+    probe
 }
 
 #[cfg(test)]
@@ -160,7 +209,7 @@ mod tests {
     use crate::problem::maxcut::MaxCut;
 
     fn probe(graph: crate::problem::graph::Graph) -> SquareProbe {
-        square_probe(MaxCut::new(graph).unwrap().functions()).unwrap()
+        square_probe(MaxCut::new(graph).unwrap().functions())
     }
 
     #[test]
@@ -199,16 +248,51 @@ mod tests {
     }
 
     #[test]
-    fn the_probe_reads_at_most_its_share_of_a_large_instance_and_only_pairwise_terms() {
+    fn the_probe_reads_at_most_its_share_of_a_large_instance() {
         let large = probe(torus_nd(2, 100, EdgeWeights::Gaussian, 1).unwrap());
         assert_eq!(large.edges, PROBED_EDGES);
         assert!(large.is_2d_glass(), "{}", large.describe());
-        let nk = crate::problem::nk::sliding_window(50, 3, 1).unwrap();
-        assert_eq!(square_probe(nk.functions()), None);
         // A square counted by hand: the 4-cycle 0-1-2-3 with one negative edge.
         let edge = |u, v, w| crate::problem::graph::Edge { u, v, w };
         let edges = vec![edge(0, 1, 5), edge(1, 2, 6), edge(2, 3, -7), edge(3, 0, 8)];
         let square = probe(crate::problem::graph::Graph::new("square", 4, edges));
         assert_eq!((square.edges, square.squares, square.frustrated, square.distinct_weights), (4, 4, 4, 4));
+        assert_eq!(square.short_cycles, 0);
+    }
+
+    /// Short cycles of tables counted by hand: a triangle of pairs, and two tables sharing two
+    /// variables.
+    #[test]
+    fn tables_are_read_as_a_hypergraph() {
+        use crate::problem::tables::TableProblem;
+        let table = |vars: Vec<u32>| {
+            let values = (0..1i64 << vars.len()).collect();
+            (vars, values)
+        };
+        let triangle = [table(vec![0, 1]), table(vec![1, 2]), table(vec![2, 0])];
+        let t = square_probe(TableProblem::new("triangle", "t", 3, &triangle, None).unwrap().functions());
+        assert_eq!((t.edges, t.ends, t.short_cycles, t.squares, t.frustrated, t.distinct_weights), (3, 6, 3, 0, 0, 0));
+        let overlap = [table(vec![0, 1, 2]), table(vec![1, 2, 3])];
+        let o = square_probe(TableProblem::new("overlap", "t", 4, &overlap, None).unwrap().functions());
+        assert_eq!((o.short_cycles, o.squares), (2, 0));
+        // Four pairs in a ring: one square through each.
+        let ring = [table(vec![0, 1]), table(vec![1, 2]), table(vec![2, 3]), table(vec![3, 0])];
+        let r = square_probe(TableProblem::new("ring", "t", 4, &ring, None).unwrap().functions());
+        assert_eq!((r.short_cycles, r.squares), (0, 4));
+    }
+
+    /// What `run`'s default linkage model reads: overlapping windows are a lattice; disjoint
+    /// traps, random neighbourhoods and random clauses of 10^6 variables are not.
+    #[test]
+    fn windows_are_lattices_and_random_subfunctions_are_not() {
+        let windows = square_probe(crate::problem::nk::sliding_window(20_000, 5, 1).unwrap().functions());
+        assert!(windows.is_lattice() && !windows.is_2d_glass(), "{}", windows.cycles_per_edge());
+        let traps = square_probe(crate::problem::trap::concatenated(5, 2000, 1, true).unwrap().functions());
+        assert_eq!((traps.short_cycles, traps.squares), (0, 0));
+        let nk = square_probe(crate::problem::nk::random_neighbourhood(1_000_000, 5, 1).unwrap().functions());
+        assert!(nk.cycles_per_edge() < 0.1, "{}", nk.cycles_per_edge());
+        let sat = square_probe(crate::problem::maxsat::planted_3sat(1_000_000, 4_260_000, 1).unwrap().0.functions());
+        assert!(sat.cycles_per_edge() < 0.1, "{}", sat.cycles_per_edge());
+        assert!(sat.mean_degree() > 10.0 && sat.ends == 3 * sat.edges, "{}", sat.mean_degree());
     }
 }

@@ -313,43 +313,57 @@ pub fn default_coloring(variables: usize) -> ColoringMethod {
     if variables > INCIDENCE_COLORING_FROM { ColoringMethod::Incidence } else { ColoringMethod::WelshPowell }
 }
 
-/// Variables from which a pairwise instance whose graph is not a lattice gets the bounded tree
-/// by default ([`default_linkage`]).
+/// Variables from which an instance that is not a lattice gets the bounded tree by default
+/// ([`default_linkage`]).
 pub const BOUNDED_TREE_FROM: usize = 1_000_000;
 
 /// The bound on the sets of that bounded tree.
 pub const BOUNDED_TREE_SETS: usize = 64;
 
 /// The linkage model by default, and why where it is not the paper's fixed linkage tree: the
-/// bounded tree `bflt:64` for pairwise terms (Max-Cut, Ising, QUBO) of at least
-/// [`BOUNDED_TREE_FROM`] variables on a graph with fewer than one square (4-cycle) per edge
-/// ([`crate::problem::lattice`]: 2 on a square lattice, 4 on a cubic one, almost none on a sparse
-/// random graph), else the fixed linkage tree.
+/// bounded tree `bflt:64` for instances of every kind of at least [`BOUNDED_TREE_FROM`]
+/// variables whose subfunctions form fewer than one short cycle (of up to four subfunctions) per
+/// subfunction ([`crate::problem::lattice`]: 2 squares per edge on a square lattice, 4 on a cubic
+/// one, more where windows overlap; almost none on a sparse random graph, random clauses or
+/// random neighbourhoods, none between disjoint traps), else the fixed linkage tree.
 ///
-/// Measured (benchmarks/RESULTS.md, sections 24, 39 and 41, H100): on a sparse random graph the
-/// full tree's upper sets are large and meet nearly every other set. At 10^6 vertices (mean degree
-/// 4.5) it needs 1141 colour groups and 10.3-16.7 s of set-up, more than the default 10 s run,
-/// where the bounded tree's set-up took 4.6 s, and after 30 s the two cuts were within 0.04 %
-/// (5822138 and 5824230 against 5823982). At 10^7 vertices the full tree's set-up did not end
-/// within 120 s; the bounded one (45 colour groups) took 32.8 s and ran 20 generations. On a
-/// 10^7-vertex torus the bounded tree ended 1.7 points below the full tree (98.06 % of the optimum
-/// against 99.8 %), so lattices keep the full tree.
+/// Measured (benchmarks/RESULTS.md, sections 24, 39, 41, 42 and 44, H100): where the interaction
+/// graph is random, the full tree's upper sets are large and meet nearly every other set.
+/// - A sparse random graph of 10^6 vertices (mean degree 4.5): 1141 colour groups and 10.3-16.7 s
+///   of set-up, more than the default 10 s run, where the bounded tree's set-up took 4.6 s; after
+///   30 s the two cuts were within 0.04 %. At 10^7 vertices the full tree's set-up did not end
+///   within 120 s; the bounded one (45 colour groups) took 32.8 s and ran 20 generations.
+/// - Planted 3-SAT of 10^6 variables (4.26 x 10^6 clauses), 60 s: the full tree needed 3075
+///   groups and 58 s of set-up and ran one generation (98.03 % of the clauses satisfied); the
+///   bounded one 194 groups, 13.7 s and 120 generations (99.996 %). Random NK (n = 10^6, k = 5),
+///   30 s: 2492 groups and 23.7 s against 143 and 9.0 s, ending 0.017 % ahead. Disjoint traps of
+///   10^6 variables reached their optimum in 8.2 s against 10.9 s.
+///
+/// Lattices keep the full tree: on a 10^7-vertex torus the bounded tree ended 1.7 points below it
+/// (98.06 % of the optimum against 99.8 %), and on an NK landscape of adjacent neighbourhoods
+/// (n = 10^6, k = 5, 30 s) 0.22 points below (99.71 % against 99.93 %).
 pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<String>) {
     if problem.variables() < BOUNDED_TREE_FROM {
         return (LinkageModel::Flt, None);
     }
-    match square_probe(problem.functions()) {
-        Some(p) if !p.is_lattice() => (
-            LinkageModel::Bflt(BOUNDED_TREE_SETS),
-            Some(format!(
-                "the tree bounded to sets of {BOUNDED_TREE_SETS}: pairwise terms on {} variables, not a lattice \
-                 ({:.2} squares per edge), where the full tree's colouring needs over a thousand groups",
-                problem.variables(),
-                p.squares_per_edge()
-            )),
-        ),
-        _ => (LinkageModel::Flt, None),
+    let p = square_probe(problem.functions());
+    if p.is_lattice() {
+        return (LinkageModel::Flt, None);
     }
+    let what = match problem.functions().arrays() {
+        KindArrays::Pairwise { .. } => "pairwise terms",
+        KindArrays::Tables { .. } => "tables",
+        KindArrays::Clauses { .. } => "clauses",
+    };
+    (
+        LinkageModel::Bflt(BOUNDED_TREE_SETS),
+        Some(format!(
+            "the tree bounded to sets of {BOUNDED_TREE_SETS}: {what} on {} variables, not a lattice ({:.2} cycles of up to \
+             four subfunctions per subfunction), where the full tree's colouring needs over a thousand groups",
+            problem.variables(),
+            p.cycles_per_edge()
+        )),
+    )
 }
 
 /// The sweeps of an annealed local search by default on `backend`: 3000 on the GPU, 1000 on the
@@ -436,16 +450,19 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
     let size = size_of(annealed, "");
     match problem.functions().arrays() {
         KindArrays::Pairwise { .. } => match square_probe(problem.functions()) {
-            Some(p) if p.is_2d_glass() => (
+            p if p.is_2d_glass() => (
                 0,
                 format!(
                     "no annealing: a 2D spin glass ({}), where GOM after the greedy descent does better",
                     p.describe()
                 ),
             ),
-            Some(p) if !p.is_lattice() => {
+            p if !p.is_lattice() => {
                 let sweeps = sparse_sweeps(backend, l);
-                let shape = format!(" on a graph that is not a lattice ({:.2} squares per edge)", p.squares_per_edge());
+                let shape = format!(
+                    " on a graph that is not a lattice ({:.2} cycles of up to four edges per edge)",
+                    p.cycles_per_edge()
+                );
                 (sweeps, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){}", size_of(sweeps, &shape)))
             }
             _ => (annealed, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){size}")),
@@ -851,7 +868,7 @@ mod tests {
     fn large_sparse_graphs_that_are_not_lattices_get_the_bounded_tree_unless_told() {
         use crate::problem::generate::{WeightRange, random, torus};
         let weights = WeightRange { min: 1, max: 5 };
-        let chosen = |p: &MaxCut, options: RunOptions| {
+        let chosen = |p: &dyn GrayBoxProblem, options: RunOptions| {
             let c = options.resolve(p, None).unwrap();
             (c.linkage, c.linkage_chosen)
         };
@@ -868,6 +885,27 @@ mod tests {
         let random_small = MaxCut::new(random(BOUNDED_TREE_FROM - 1, 2_250_000, weights, 1).unwrap()).unwrap();
         assert_eq!(chosen(&random_small, RunOptions::default()), (LinkageModel::Flt, None));
         assert_eq!(chosen(&problem(), RunOptions::default()), (LinkageModel::Flt, None));
+    }
+
+    #[test]
+    fn large_random_clauses_and_tables_get_the_bounded_tree_and_windows_keep_the_full_one() {
+        let chosen = |p: &dyn GrayBoxProblem| {
+            let c = RunOptions::default().resolve(p, None).unwrap();
+            (c.linkage, c.linkage_chosen.unwrap_or_default())
+        };
+        let bounded = LinkageModel::Bflt(BOUNDED_TREE_SETS);
+        let (sat, _) = crate::problem::maxsat::planted_3sat(BOUNDED_TREE_FROM, 4_260_000, 1).unwrap();
+        let (model, why) = chosen(&sat);
+        assert_eq!(model, bounded);
+        assert!(why.contains("clauses on 1000000 variables, not a lattice (0.0"), "{why}");
+        let nk = crate::problem::nk::random_neighbourhood(BOUNDED_TREE_FROM, 5, 1).unwrap();
+        assert_eq!(chosen(&nk).0, bounded);
+        let traps = crate::problem::trap::concatenated(5, BOUNDED_TREE_FROM / 5, 1, true).unwrap();
+        assert!(chosen(&traps).1.contains("tables on 1000000 variables, not a lattice (0.00"));
+        let windows = crate::problem::nk::sliding_window(BOUNDED_TREE_FROM, 5, 1).unwrap();
+        assert_eq!(chosen(&windows), (LinkageModel::Flt, String::new()));
+        let (small, _) = crate::problem::maxsat::planted_3sat(BOUNDED_TREE_FROM - 1, 4_260_000, 1).unwrap();
+        assert_eq!(chosen(&small).0, LinkageModel::Flt);
     }
 
     #[test]
@@ -1051,7 +1089,7 @@ mod tests {
         let (sweeps, why) = default_anneal_sweeps(&sparse, Backend::Cuda);
         assert_eq!(sweeps, 2372, "{why}");
         assert!(
-            why.ends_with("sweeps for 160000 variables on a graph that is not a lattice (0.00 squares per edge)"),
+            why.ends_with("sweeps for 160000 variables on a graph that is not a lattice (0.00 cycles of up to four edges per edge)"),
             "{why}"
         );
         assert_eq!(default_anneal_sweeps(&sparse, Backend::Cpu).0, 1000);
