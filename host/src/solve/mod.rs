@@ -313,7 +313,18 @@ fn set_up<'a>(
         Algorithm::Serial => Backend::Cpu,
     };
     let opening = (backend == Backend::Cuda).then(|| std::thread::spawn(cuda::Gpu::shared));
-    let model = build_model(problem, config, run)?;
+    let model = match build_model(problem, config, run) {
+        Ok(model) => model,
+        Err(e) => {
+            // Stopped or failed: the opening still ends before the run does. A process that
+            // exits while another thread is inside the driver (loading the kernels takes seconds
+            // on a host that has not compiled them yet) is aborted by the driver.
+            if let Some(handle) = opening {
+                let _ = handle.join();
+            }
+            return Err(e);
+        }
+    };
     let (fos_sets, colors) = (model.fos.sets.len(), model.groups.as_ref().map(|g| g.len()));
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
