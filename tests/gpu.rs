@@ -183,7 +183,18 @@ fn a_stop_while_the_driver_compiles_the_kernels_still_answers() {
     for _ in 0..3 {
         let out = std::process::Command::new(bin)
             .env("CUDA_CACHE_DISABLE", "1")
-            .args(["run", "--algo", "parallel", "--backend", "cuda", "--json", "-q", "--time-limit", "0.3", "--instance"])
+            .args([
+                "run",
+                "--algo",
+                "parallel",
+                "--backend",
+                "cuda",
+                "--json",
+                "-q",
+                "--time-limit",
+                "0.3",
+                "--instance",
+            ])
             .arg(&file)
             .output()
             .unwrap();
