@@ -24,6 +24,9 @@ use crate::linkage::fos::Fos;
 use crate::problem::{ArrayPlace, GrayBoxProblem};
 use crate::stop::{StopCheck, StopReason};
 
+/// Consecutive linkage sets whose dependent subfunctions the layout lists into one buffer.
+const RUN: usize = 1024;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupLayout {
     pub variables: usize,
@@ -47,11 +50,12 @@ pub struct GroupLayout {
 }
 
 impl GroupLayout {
-    /// The layout of the colour groups `groups` of `fos`'s sets. Two passes over the sets, both
-    /// in parallel: the first counts each set's dependent subfunctions (which fixes its crew and
-    /// its place), the second writes the variables and the subfunctions straight into their
-    /// places. Time linear in the sum over the sets of their variables' subfunction entries;
-    /// memory: the arrays themselves. Stops with `Error::Stopped` when `stop` says so.
+    /// The layout of the colour groups `groups` of `fos`'s sets. One pass over the sets lists
+    /// each one's dependent subfunctions, in parallel, into buffers of consecutive sets (which
+    /// fixes each set's crew and its place); a second copies the variables and those lists into
+    /// their places, group by group in parallel. Time linear in the sum over the sets of their
+    /// variables' subfunction entries; memory: the arrays themselves, and the lists once more
+    /// while they are copied. Stops with `Error::Stopped` when `stop` says so.
     pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>], stop: &StopCheck) -> Result<Self, Error> {
         let l = problem.variables();
         let slots: usize = groups.iter().map(Vec::len).sum();
@@ -60,22 +64,46 @@ impl GroupLayout {
             return Err(Error::Internal(format!("colour group names linkage set {s} of {n}")));
         }
         crate::problem::memory::ensure(
-            4 * (2 * slots as u128 + groups.len() as u128 * 3) + 4 * n as u128,
+            4 * (2 * slots as u128 + groups.len() as u128 * 3) + 8 * n as u128,
             &format!("the layout of {slots} linkage sets"),
         )?;
-        // Pass 1: the dependent subfunctions of every set, counted.
-        let counts: Vec<u32> = (0..n)
+        // Pass 1 lists the dependent subfunctions of every set into the buffer of its run of
+        // `RUN` consecutive sets, with where each set's list ends in it. A list holds at most one
+        // entry per subfunction of each of the set's variables; the lists and the layout's copy
+        // of them must fit.
+        let run_of = |r: usize| &fos.sets[r * RUN..n.min((r + 1) * RUN)];
+        let bounds: Vec<usize> = (0..n.div_ceil(RUN))
             .into_par_iter()
+            .map(|r| run_of(r).iter().flatten().map(|&v| problem.functions().dependent(v as usize).len()).sum())
+            .collect();
+        let entries: u128 = bounds.iter().map(|&b| b as u128).sum();
+        crate::problem::memory::ensure(
+            8 * entries,
+            &format!("the layout's lists of at most {entries} dependent subfunctions"),
+        )?;
+        let runs: Vec<(Vec<u32>, Vec<u64>)> = bounds
+            .par_iter()
+            .enumerate()
             .map_init(
                 || (vec![false; l], 0),
-                |(in_set, done), i| -> Result<u32, StopReason> {
-                    stop.after(done, fos.sets[i].len())?;
-                    let mut count = 0u32;
-                    for_each_dependent(problem, &fos.sets[i], in_set, |_| count += 1);
-                    Ok(count)
+                |(in_set, done), (r, &bound)| -> Result<(Vec<u32>, Vec<u64>), StopReason> {
+                    let (mut list, mut ends) = (Vec::with_capacity(bound), Vec::with_capacity(RUN));
+                    for set in run_of(r) {
+                        stop.after(done, set.len())?;
+                        for_each_dependent(problem, set, in_set, |e| list.push(e));
+                        ends.push(list.len() as u64);
+                    }
+                    Ok((list, ends))
                 },
             )
             .collect::<Result<_, StopReason>>()?;
+        // Set i's list: `runs[i / RUN].0[range]`.
+        let listed = |i: usize| {
+            let ends = &runs[i / RUN].1;
+            let k = i % RUN;
+            (if k == 0 { 0 } else { ends[k - 1] as usize })..ends[k] as usize
+        };
+        let counts: Vec<u32> = (0..n).into_par_iter().map(|i| listed(i).len() as u32).collect();
         // The slots: group by group, within a group by crew (stable: the colouring's order).
         let mut layout = GroupLayout {
             variables: l,
@@ -137,18 +165,16 @@ impl GroupLayout {
         }
         let slot_set = &layout.slot_set;
         work.into_par_iter().try_for_each_init(
-            || vec![false; l],
-            |in_set, (range, gv, gd)| -> Result<(), StopReason> {
-                let (mut v, mut d, mut done) = (0, 0, 0);
+            || 0,
+            |done, (range, gv, gd)| -> Result<(), StopReason> {
+                let (mut v, mut d) = (0, 0);
                 for &s in &slot_set[range] {
-                    let set = &fos.sets[s as usize];
-                    stop.after(&mut done, set.len())?;
+                    let (set, deps) = (&fos.sets[s as usize], listed(s as usize));
+                    stop.after(done, set.len() + deps.len())?;
                     gv[v..v + set.len()].copy_from_slice(set);
                     v += set.len();
-                    for_each_dependent(problem, set, in_set, |e| {
-                        gd[d] = e;
-                        d += 1;
-                    });
+                    gd[d..d + deps.len()].copy_from_slice(&runs[s as usize / RUN].0[deps.clone()]);
+                    d += deps.len();
                 }
                 Ok(())
             },
