@@ -51,11 +51,12 @@ pub struct GroupLayout {
 
 impl GroupLayout {
     /// The layout of the colour groups `groups` of `fos`'s sets. One pass over the sets lists
-    /// each one's dependent subfunctions, in parallel, into buffers of consecutive sets (which
-    /// fixes each set's crew and its place); a second copies the variables and those lists into
-    /// their places, group by group in parallel. Time linear in the sum over the sets of their
-    /// variables' subfunction entries; memory: the arrays themselves, and the lists once more
-    /// while they are copied. Stops with `Error::Stopped` when `stop` says so.
+    /// each one's dependent subfunctions, in parallel, into buffers of consecutive sets, or only
+    /// counts them ([`keep_lists`]); the counts fix each set's crew and its place. A second pass
+    /// copies the variables and the lists (or lists them again) into their places, group by group
+    /// in parallel. Time linear in the sum over the sets of their variables' subfunction entries;
+    /// memory: the arrays themselves, and kept lists once more while they are copied. Stops with
+    /// `Error::Stopped` when `stop` says so.
     pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>], stop: &StopCheck) -> Result<Self, Error> {
         let l = problem.variables();
         let slots: usize = groups.iter().map(Vec::len).sum();
@@ -68,13 +69,18 @@ impl GroupLayout {
             &format!("the layout of {slots} linkage sets"),
         )?;
         // Pass 1 lists the dependent subfunctions of every set into the buffer of its run of
-        // `RUN` consecutive sets, with where each set's list ends in it. A list holds at most one
-        // entry per subfunction of each of the set's variables; the lists and the layout's copy
-        // of them must fit.
+        // `RUN` consecutive sets, with where each set's list ends in it, or only counts them
+        // where pass 2 lists them again instead (`keep_lists`). A list holds at most one entry
+        // per subfunction of each of the set's variables; kept lists and the layout's copy of
+        // them must fit.
+        let keep = keep_lists(problem);
         let run_of = |r: usize| &fos.sets[r * RUN..n.min((r + 1) * RUN)];
         let bounds: Vec<usize> = (0..n.div_ceil(RUN))
             .into_par_iter()
-            .map(|r| run_of(r).iter().flatten().map(|&v| problem.functions().dependent(v as usize).len()).sum())
+            .map(|r| {
+                let entries = run_of(r).iter().flatten().map(|&v| problem.functions().dependent(v as usize).len());
+                if keep { entries.sum() } else { 0 }
+            })
             .collect();
         let entries: u128 = bounds.iter().map(|&b| b as u128).sum();
         crate::problem::memory::ensure(
@@ -88,10 +94,16 @@ impl GroupLayout {
                 || (vec![false; l], 0),
                 |(in_set, done), (r, &bound)| -> Result<(Vec<u32>, Vec<u64>), StopReason> {
                     let (mut list, mut ends) = (Vec::with_capacity(bound), Vec::with_capacity(RUN));
+                    let mut end = 0;
                     for set in run_of(r) {
                         stop.after(done, set.len())?;
-                        for_each_dependent(problem, set, in_set, |e| list.push(e));
-                        ends.push(list.len() as u64);
+                        for_each_dependent(problem, set, in_set, |e| {
+                            if keep {
+                                list.push(e);
+                            }
+                            end += 1;
+                        });
+                        ends.push(end);
                     }
                     Ok((list, ends))
                 },
@@ -165,16 +177,23 @@ impl GroupLayout {
         }
         let slot_set = &layout.slot_set;
         work.into_par_iter().try_for_each_init(
-            || 0,
-            |done, (range, gv, gd)| -> Result<(), StopReason> {
+            || (vec![false; if keep { 0 } else { l }], 0),
+            |(in_set, done), (range, gv, gd)| -> Result<(), StopReason> {
                 let (mut v, mut d) = (0, 0);
                 for &s in &slot_set[range] {
                     let (set, deps) = (&fos.sets[s as usize], listed(s as usize));
                     stop.after(done, set.len() + deps.len())?;
                     gv[v..v + set.len()].copy_from_slice(set);
                     v += set.len();
-                    gd[d..d + deps.len()].copy_from_slice(&runs[s as usize / RUN].0[deps.clone()]);
-                    d += deps.len();
+                    if keep {
+                        gd[d..d + deps.len()].copy_from_slice(&runs[s as usize / RUN].0[deps.clone()]);
+                        d += deps.len();
+                    } else {
+                        for_each_dependent(problem, set, in_set, |e| {
+                            gd[d] = e;
+                            d += 1;
+                        });
+                    }
                 }
                 Ok(())
             },
@@ -237,6 +256,17 @@ impl GroupLayout {
         let search = search_args(&self.variable_colors, incidence, &self.anneal, place)?;
         Ok((Layout::from_arrays(pointers), search))
     }
+}
+
+/// Whether the layout keeps the lists of its first pass and copies them, rather than listing
+/// every set's dependent subfunctions again: where the subfunctions read more than two variables
+/// on average. Measured (benchmarks/RESULTS.md, sections 46 and 47): on planted 3-SAT of 10^6
+/// variables copying halved the layout on the dev machine and on the 16-core GPU host, but on tori
+/// of 10^6 and 10^7 vertices listing again (two variables per subfunction, neighbours near each
+/// other in memory) was 10-16 % faster there, and the lists held up to 1.7 GiB more.
+fn keep_lists(problem: &dyn GrayBoxProblem) -> bool {
+    let p = problem.functions();
+    p.entries() > 2 * p.len()
 }
 
 /// Calls `f` with each subfunction reading a variable of `set`, once: a subfunction is listed by
