@@ -163,6 +163,32 @@ fn backend_auto_falls_back_to_the_cpu_when_the_gpu_fails_at_start() {
     assert!(err.contains("CUDA: ") && !err.contains("CUDA: CUDA:"), "{err}");
 }
 
+/// A file `name` in a fresh directory of this process, written by `pgomea generate` with `args`.
+fn generated(name: &str, args: &[&str]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("pgomea-gpu-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgomea"))
+        .arg("generate")
+        .args(args)
+        .arg("-o")
+        .arg(&file)
+        .output();
+    assert!(out.unwrap().status.success());
+    (dir, file)
+}
+
+/// `pgomea run` of parallel GOMEA on the GPU on `file` with a time `limit`, `--json -q`, and
+/// the environment variables `env`.
+fn run_on_the_gpu(file: &std::path::Path, limit: &str, env: &[(&str, &str)]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pgomea"))
+        .envs(env.iter().copied())
+        .args(["run", "--algo", "parallel", "--backend", "cuda", "--json", "-q", "--time-limit", limit, "--instance"])
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
 /// A run stopped during its set-up while another thread is still opening the GPU (the driver
 /// compiling the kernels, seconds with its cache off) answers and exits cleanly: a process that
 /// exited with that thread inside the driver was aborted by it (2 of 6 such runs on an H100
@@ -170,34 +196,9 @@ fn backend_auto_falls_back_to_the_cpu_when_the_gpu_fails_at_start() {
 #[test]
 fn a_stop_while_the_driver_compiles_the_kernels_still_answers() {
     let Some(_) = gpu() else { return };
-    let bin = env!("CARGO_BIN_EXE_pgomea");
-    let dir = std::env::temp_dir().join(format!("pgomea-gpu-opening-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("trap.nk");
-    let out = std::process::Command::new(bin)
-        .args(["generate", "trap", "--k", "5", "--blocks", "200000", "-o"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let (dir, file) = generated("trap.nk", &["trap", "--k", "5", "--blocks", "200000"]);
     for _ in 0..3 {
-        let out = std::process::Command::new(bin)
-            .env("CUDA_CACHE_DISABLE", "1")
-            .args([
-                "run",
-                "--algo",
-                "parallel",
-                "--backend",
-                "cuda",
-                "--json",
-                "-q",
-                "--time-limit",
-                "0.3",
-                "--instance",
-            ])
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = run_on_the_gpu(&file, "0.3", &[("CUDA_CACHE_DISABLE", "1")]);
         assert!(out.status.success(), "{:?}: {}", out.status, String::from_utf8_lossy(&out.stderr));
         let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(j["backend"], "none (stopped during set-up)");
@@ -208,30 +209,9 @@ fn a_stop_while_the_driver_compiles_the_kernels_still_answers() {
 #[test]
 fn a_time_limit_holds_when_generations_are_long() {
     let Some(_) = gpu() else { return };
-    let bin = env!("CARGO_BIN_EXE_pgomea");
-    let dir = std::env::temp_dir().join(format!("pgomea-gpu-limit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("torus.txt");
-    let out =
-        std::process::Command::new(bin).args(["generate", "torus", "--side", "400", "-o"]).arg(&file).output().unwrap();
-    assert!(out.status.success());
+    let (dir, file) = generated("torus.txt", &["torus", "--side", "400"]);
     for limit in [2.0f64, 6.0] {
-        let out = std::process::Command::new(bin)
-            .args([
-                "run",
-                "--algo",
-                "parallel",
-                "--backend",
-                "cuda",
-                "--json",
-                "-q",
-                "--time-limit",
-                &limit.to_string(),
-                "--instance",
-            ])
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = run_on_the_gpu(&file, &limit.to_string(), &[]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let (t, setup) = (j["time_s"].as_f64().unwrap(), j["setup_s"].as_f64().unwrap());
@@ -239,6 +219,7 @@ fn a_time_limit_holds_when_generations_are_long() {
         // evaluation); otherwise by one colour group or one call of local search at most.
         assert!(t <= limit.max(setup) + 0.5, "a {limit} s limit ended at {t} s (set-up {setup} s)");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
