@@ -52,11 +52,11 @@ pub struct GroupLayout {
 impl GroupLayout {
     /// The layout of the colour groups `groups` of `fos`'s sets. One pass over the sets lists
     /// each one's dependent subfunctions, in parallel, into buffers of consecutive sets, or only
-    /// counts them ([`keep_lists`]); the counts fix each set's crew and its place. A second pass
-    /// copies the variables and the lists (or lists them again) into their places, group by group
-    /// in parallel. Time linear in the sum over the sets of their variables' subfunction entries;
-    /// memory: the arrays themselves, and kept lists once more while they are copied. Stops with
-    /// `Error::Stopped` when `stop` says so.
+    /// counts them (where `keep_lists` says not to keep them); the counts fix each set's crew
+    /// and its place. A second pass copies the variables and the lists (or lists them again)
+    /// into their places, group by group in parallel. Time linear in the sum over the sets of
+    /// their variables' subfunction entries; memory: the arrays themselves, and kept lists once
+    /// more while they are copied. Stops with `Error::Stopped` when `stop` says so.
     pub fn new(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>], stop: &StopCheck) -> Result<Self, Error> {
         let l = problem.variables();
         let slots: usize = groups.iter().map(Vec::len).sum();
