@@ -135,8 +135,8 @@ pub fn square_probe(functions: &Subfunctions) -> SquareProbe {
     let negative = |e: u32| weights.map_or(0, |w| usize::from(w[e as usize] < 0));
     let mut probe = SquareProbe { edges: n, ..SquareProbe::default() };
     let mut magnitudes = Vec::with_capacity(if weights.is_some() { n } else { 0 });
-    // The (variable, subfunction) steps out of the two ends of an edge, reused.
-    let (mut from_a, mut from_b) = (Vec::new(), Vec::new());
+    // The (variable, subfunction) steps out of each end of an edge, sorted; the buffers reused.
+    let mut steps: Vec<Vec<(u32, u32)>> = Vec::new();
     for i in 0..n {
         let e = (i as u128 * count as u128 / n as u128) as u32;
         let ends = functions.variables_of(e as usize);
@@ -151,7 +151,8 @@ pub fn square_probe(functions: &Subfunctions) -> SquareProbe {
         }
         // Every cycle through e leaves it at one end a and comes back at another end b, a before
         // b in e's order: a - f - x [- h - y] - g - b, with x and y no end of e.
-        let steps = |a: u32, out: &mut Vec<(u32, u32)>| {
+        steps.resize_with(steps.len().max(ends.len()), Vec::new);
+        for (&a, out) in ends.iter().zip(&mut steps) {
             out.clear();
             for &f in functions.dependent(a as usize).iter().filter(|&&f| f != e) {
                 for &x in functions.variables_of(f as usize).iter().filter(|x| !ends.contains(x)) {
@@ -159,24 +160,22 @@ pub fn square_probe(functions: &Subfunctions) -> SquareProbe {
                 }
             }
             out.sort_unstable();
-        };
+        }
         for (j, &b) in ends.iter().enumerate() {
-            steps(b, &mut from_b);
-            for &a in &ends[..j] {
+            let (from_b, near_b) = (&steps[j], functions.dependent(b as usize));
+            // `from_b`'s steps that reach y.
+            let into_b = |y: u32| {
+                let start = from_b.partition_point(|&(x, _)| x < y);
+                from_b[start..].iter().take_while(move |&&(x, _)| x == y)
+            };
+            for (i, &a) in ends[..j].iter().enumerate() {
                 // Two subfunctions: another one reading a and b.
-                let near_b = functions.dependent(b as usize);
                 probe.short_cycles += functions
                     .dependent(a as usize)
                     .iter()
                     .filter(|&&f| f != e && near_b.binary_search(&f).is_ok())
                     .count();
-                steps(a, &mut from_a);
-                // `from_b`'s steps that reach y.
-                let into_b = |y: u32| {
-                    let start = from_b.partition_point(|&(x, _)| x < y);
-                    from_b[start..].iter().take_while(move |&&(x, _)| x == y)
-                };
-                for &(x, f) in &from_a {
+                for &(x, f) in &steps[i] {
                     // Three: a - f - x - g - b.
                     probe.short_cycles += into_b(x).filter(|&&(_, g)| g != f).count();
                     // Four: a - f - x - h - y - g - b.

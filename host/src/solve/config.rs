@@ -350,16 +350,12 @@ pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<St
     if p.is_lattice() {
         return (LinkageModel::Flt, None);
     }
-    let what = match problem.functions().arrays() {
-        KindArrays::Pairwise { .. } => "pairwise terms",
-        KindArrays::Tables { .. } => "tables",
-        KindArrays::Clauses { .. } => "clauses",
-    };
     (
         LinkageModel::Bflt(BOUNDED_TREE_SETS),
         Some(format!(
-            "the tree bounded to sets of {BOUNDED_TREE_SETS}: {what} on {} variables, not a lattice ({:.2} cycles of up to \
+            "the tree bounded to sets of {BOUNDED_TREE_SETS}: {} on {} variables, not a lattice ({:.2} cycles of up to \
              four subfunctions per subfunction), where the full tree's colouring needs over a thousand groups",
+            problem.functions().arrays().kind_name(),
             problem.variables(),
             p.cycles_per_edge()
         )),

@@ -115,7 +115,6 @@ impl GroupLayout {
             let k = i % RUN;
             (if k == 0 { 0 } else { ends[k - 1] as usize })..ends[k] as usize
         };
-        let counts: Vec<u32> = (0..n).into_par_iter().map(|i| listed(i).len() as u32).collect();
         // The slots: group by group, within a group by crew (stable: the colouring's order).
         let mut layout = GroupLayout {
             variables: l,
@@ -136,14 +135,14 @@ impl GroupLayout {
         layout.var_offsets.push(0);
         layout.dep_offsets.push(0);
         for group in groups {
-            let crew = |s: u32| crew_kind(fos.sets[s as usize].len(), counts[s as usize] as usize);
+            let crew = |s: u32| crew_kind(fos.sets[s as usize].len(), listed(s as usize).len());
             let dep_start = dep_end;
             let first = layout.slot_set.len();
             for kind in [CrewKind::Lane, CrewKind::Warp, CrewKind::Block] {
                 for &s in group.iter().filter(|&&s| crew(s) == kind) {
                     layout.slot_set.push(s);
                     var_end += fos.sets[s as usize].len() as u64;
-                    dep_end += counts[s as usize] as u64;
+                    dep_end += listed(s as usize).len() as u64;
                     layout.var_offsets.push(u32::try_from(var_end).map_err(|_| too_large(var_end))?);
                     layout.dep_offsets.push(u32::try_from(dep_end).map_err(|_| too_large(dep_end))?);
                 }
@@ -155,7 +154,6 @@ impl GroupLayout {
             layout.max_group_slots = layout.max_group_slots.max(group.len());
             layout.max_group_deps = layout.max_group_deps.max((dep_end - dep_start) as usize);
         }
-        drop(counts);
         crate::problem::memory::ensure(
             4 * (var_end + dep_end) as u128,
             &format!("the layout's {var_end} variables and {dep_end} dependent subfunctions"),
