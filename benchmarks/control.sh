@@ -12,6 +12,9 @@
 #   descent      --local-search initial --anneal-sweeps 0: every new population brought to local
 #                optima by the greedy descent alone, no annealing
 #   unannealed   --local-search off: no local search, GOM alone (the paper's parallel GOMEA)
+# and, for the annealing's share of the time left (`run --anneal-share`), share-S (the default
+# with --anneal-share S; share-0: every annealing as long as asked) and anneal-only-share-S (the
+# control with it)
 # and writes one CSV row per run, the traces (best fitness over time: the --trace file of `pgomea
 # run`) and a summary: per instance and variant the mean best fitness; per class and variant the
 # mean gap to the reference value (the optimum or best-known value where known, else the best any
@@ -57,7 +60,7 @@
 #   --pick LIST       comma-separated positions of the instances in each class (default 1,2;
 #                     e.g. 3 runs only each class's third instance)
 #   --variants LIST   comma-separated variants (default: default,anneal-only; also annealed,
-#                     descent, unannealed)
+#                     descent, unannealed, share-S, anneal-only-share-S)
 #   --sizes small     small generated instances (to check the script on a CPU; default full)
 # Files: OUT/runs.csv (one row per run), OUT/traces/<run>.csv (time_s,evaluations,best_fitness),
 # OUT/json/<run>.json (pgomea's JSON result, with the effective configuration), OUT/instances/
@@ -104,7 +107,7 @@ case "$SIZES" in small|full) ;; *) die "--sizes $SIZES: expected small or full" 
 [[ "$PICK" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--pick $PICK: expected comma-separated positions (1, 2, ...)"
 IFS=, read -r -a VARIANTS <<<"$VARIANT_LIST"
 for v in "${VARIANTS[@]}"; do
-    case "$v" in default|anneal-only|annealed|descent|unannealed) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed)" ;; esac
+    case "$v" in default|anneal-only|annealed|descent|unannealed|share-[0-9]*|anneal-only-share-[0-9]*) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed, share-S, anneal-only-share-S)" ;; esac
 done
 "$BIN" run --help | grep -q -- --anneal-only || die "$BIN has no --anneal-only (build the branch with the control)"
 
@@ -246,6 +249,8 @@ for inst in "${INSTANCES[@]}"; do
                 annealed) args+=(--local-search initial --anneal-sweeps "$SWEEPS") ;;
                 descent) args+=(--local-search initial --anneal-sweeps 0) ;;
                 unannealed) args+=(--local-search off) ;;
+                share-*) args+=(--anneal-share "${variant#share-}") ;;
+                anneal-only-share-*) args+=(--anneal-only --anneal-share "${variant#anneal-only-share-}") ;;
             esac
             if ! "$BIN" "${args[@]}" > "$OUT/json/$id.json" 2> "$OUT/json/$id.err"; then
                 echo "[$k/$runs] $id: FAILED ($(tail -1 "$OUT/json/$id.err"))"

@@ -91,8 +91,12 @@ impl Case {
     /// The case with parallel Forced Improvement and local search of the offspring, annealed by
     /// `sweeps` sweeps first (the layout gets the variables' colour groups and the schedule).
     pub fn hybrid(mut self, sweeps: u32) -> Result<Case> {
-        self.hybrid =
-            Hybrid { forced_improvement: true, local_search: LocalSearchMode::Offspring, anneal_sweeps: sweeps };
+        self.hybrid = Hybrid {
+            forced_improvement: true,
+            local_search: LocalSearchMode::Offspring,
+            anneal_sweeps: sweeps,
+            ..Hybrid::default()
+        };
         let never = StopCheck::never();
         let coloring = variable_coloring(&*self.problem, self.config.coloring, &never)?;
         let mut layout = (*self.layout).clone();

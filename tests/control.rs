@@ -133,3 +133,48 @@ fn each_population_anneals_growth_times_longer_than_the_one_before() {
         assert!((44.0..52.0).contains(&extra_sweeps), "{algorithm:?}: {extra_sweeps} sweeps more, not about 48");
     }
 }
+
+/// The notes of a run.
+#[derive(Default)]
+struct Notes(Vec<String>);
+
+impl pgomea::gomea::run::Observer for Notes {
+    fn note(&mut self, note: &str) {
+        self.0.push(note.to_string());
+    }
+}
+
+/// `anneal_share`: under a time limit, a new population's annealing is shortened to end within
+/// its share of the time left, at the pace of the population annealed before. With a share so
+/// small that no sweep fits, the first population (no pace known yet) anneals as asked and the
+/// second only descends, the run says so, and its answer stays exact; with a share of 0 both
+/// anneal as asked, and the evaluations show it.
+#[test]
+fn an_annealing_longer_than_its_share_of_the_time_left_is_shortened() {
+    let p = MaxCut::new(generate::random(150, 600, WeightRange { min: -3, max: 7 }, 1).unwrap()).unwrap();
+    // Evaluations of one sweep of 16 solutions.
+    let sweep = 16.0 * p.functions().entries() as f64 / p.functions().len() as f64;
+    for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+        let run = |share: f64| {
+            let options =
+                RunOptions { anneal_share: Some(share), anneal_growth: Some(1), ..options(algorithm, true, 32, 300) };
+            let config = options.resolve(&p, None).unwrap();
+            let mut notes = Notes::default();
+            let limits = Limits { time: Some(std::time::Duration::from_secs(600)), ..Limits::default() };
+            let mut run = Run::new(&p, limits).with_observer(&mut notes);
+            run.verify = true;
+            let o = solve_run(&p, &config, &mut run).unwrap();
+            drop(run);
+            assert_eq!(o.populations, [16, 32], "{algorithm:?} {share}");
+            assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{algorithm:?} {share}");
+            (o.evaluations / sweep, notes.0)
+        };
+        let (short, notes) = run(1e-12);
+        assert!(notes.iter().any(|n| n.contains("population of 32: annealing fitted")), "{algorithm:?}: {notes:?}");
+        let (full, notes) = run(0.0);
+        assert!(!notes.iter().any(|n| n.contains("fitted")), "{algorithm:?}: {notes:?}");
+        // 300 sweeps of 16 and of 32 solutions (900 sweeps of 16), against the first 300 and
+        // the descents.
+        assert!(full >= 900.0 && short < 450.0, "{algorithm:?}: {full} {short}");
+    }
+}

@@ -261,8 +261,12 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
         assert_eq!((st.offspring, st.fitness), (expected.genes.clone(), expected.fitness.clone()), "{}", p.name());
         let backend = cpu::new_backend(&*p, layout.clone(), population, 5, pool).unwrap();
         // The initial population's search is stream u32::MAX, seed 5 (the backend's).
-        let hybrid =
-            Hybrid { forced_improvement: false, local_search: LocalSearchMode::Initial, anneal_sweeps: sweeps };
+        let hybrid = Hybrid {
+            forced_improvement: false,
+            local_search: LocalSearchMode::Initial,
+            anneal_sweeps: sweeps,
+            ..Hybrid::default()
+        };
         let engine = ParallelGomea::new(backend, layout, 5, fitness).hybrid(hybrid, &mut run).unwrap();
         assert_eq!(engine.population().unwrap(), expected, "{}", p.name());
     }

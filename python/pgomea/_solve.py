@@ -68,7 +68,7 @@ class Result:
 # The keyword arguments of `solve` that are run options, by the library's names (RunOptions).
 _OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
             "anneal_sweeps", "anneal_growth", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims",
-            "max_population", "threads", "device_memory_limit", "cuda", "anneal_only")
+            "max_population", "threads", "device_memory_limit", "cuda", "anneal_only", "anneal_share")
 
 
 def solve(
@@ -85,6 +85,7 @@ def solve(
     anneal_sweeps: Optional[int] = None,
     anneal_growth: Optional[int] = None,
     anneal_only: Optional[bool] = None,
+    anneal_share: Optional[float] = None,
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
     max_evaluations: Optional[float] = None,
@@ -125,6 +126,9 @@ def solve(
             models on the GPU up to 10^5 variables, else 1).
         anneal_only: the control: the same multi-start scheme and annealed local search of every
             new population, and no GOM generations (to measure what GOM adds).
+        anneal_share: under a time limit, the largest share (0 to 1) of the time left that a
+            new population's annealing may take; a longer one is shortened to end in time, so
+            that it cools down and GOM gets the rest (default 0.75; 0: as long as asked).
         seed: the seed; a seed and an evaluation budget repeat a run exactly.
         time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
             equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).

@@ -251,6 +251,7 @@ def test_bad_options_raise_naming_the_option():
         ({"anneal_only": True, "local_search": "off"}, "anneal_only"),
         ({"anneal_growth": 0}, "anneal_growth"),
         ({"anneal_growth": 2, "local_search": "off"}, "anneal_growth"),
+        ({"anneal_share": 1.5}, "anneal_share"),
     ]:
         with pytest.raises(Error, match=says):
             pgomea.solve(p, **kwargs)
@@ -265,6 +266,9 @@ def test_bad_options_raise_naming_the_option():
     # growth is kept.
     assert pgomea.solve(p, backend="cpu", algorithm="parallel", max_evaluations=10).config["anneal_growth"] == 1
     assert pgomea.solve(p, anneal_growth=2, max_evaluations=10).config["anneal_growth"] == 2
+    # A new population's annealing takes at most 3/4 of the time left by default.
+    assert pgomea.solve(p, max_evaluations=10).config["anneal_share"] == 0.75
+    assert pgomea.solve(p, anneal_share=0, max_evaluations=10).config["anneal_share"] == 0
 
 
 def test_on_improvement_hears_every_improvement_and_its_exception_stops_the_run():

@@ -4,6 +4,8 @@
 //! device crate's `stage::search_genotype`, the code the CPU backend runs per solution and whose
 //! flips the GPU runs for all solutions at once.
 
+use std::time::Duration;
+
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::{SplitMix64, streams};
@@ -141,6 +143,48 @@ impl SearchCalls {
     }
 }
 
+/// The pace of annealing on this machine, learned from the last whole search of a population:
+/// the seconds one sweep of one solution took, its greedy descent included. A search's pace
+/// changes along its schedule (hot sweeps accept many flips, cold ones few), so only a whole
+/// search, from hot to cold, tells the pace of another.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AnnealPace(Option<f64>);
+
+impl AnnealPace {
+    /// A whole search of `solutions` solutions, `sweeps` sweeps each, took `took`.
+    pub fn record(&mut self, solutions: usize, sweeps: u32, took: Duration) {
+        let work = solutions as f64 * f64::from(sweeps);
+        if work > 0.0 {
+            self.0 = Some(took.as_secs_f64() / work);
+        }
+    }
+
+    /// The sweeps of a search of `solutions` solutions that end within `budget` at this pace,
+    /// at most `sweeps` (all of them while no pace is known).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use pgomea::gomea::local_search::AnnealPace;
+    /// let mut pace = AnnealPace::default();
+    /// assert_eq!(pace.fit(3000, 32, Duration::ZERO), 3000);
+    /// // 16 solutions of 1000 sweeps took 2 s: 32 solutions fit 500 sweeps into 2 s.
+    /// pace.record(16, 1000, Duration::from_secs(2));
+    /// assert_eq!(pace.fit(3000, 32, Duration::from_secs(2)), 500);
+    /// assert_eq!(pace.fit(3000, 32, Duration::from_secs(60)), 3000);
+    /// assert_eq!(pace.fit(3000, 32, Duration::ZERO), 0);
+    /// ```
+    pub fn fit(&self, sweeps: u32, solutions: usize, budget: Duration) -> u32 {
+        match self.0 {
+            Some(pace) if pace > 0.0 => {
+                let fit = budget.as_secs_f64() / (pace * solutions.max(1) as f64);
+                // Rounding to the nearest keeps a whole second's worth of sweeps whole.
+                fit.round().min(f64::from(sweeps)) as u32
+            }
+            _ => sweeps,
+        }
+    }
+}
+
 impl SearchStep {
     /// The device's annealing of this call, drawing from `seed`, with the schedule's levels and
     /// table where `placed` has them.
@@ -268,4 +312,27 @@ pub unsafe fn search_genotype<K: Kind>(
     // SAFETY: the caller's precondition: the arrays describe the kind's problem, x holds l genes
     // and nothing else touches it; the schedule holds its levels and table.
     unsafe { stage::search_genotype(kind, &args, Ptr::from_mut_slice(x), solution, &|| stop.reason().is_none()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pace_of_one_search_fits_the_next_into_its_budget() {
+        let ms = Duration::from_millis;
+        let mut pace = AnnealPace::default();
+        // Nothing learned yet: as asked, whatever the budget.
+        assert_eq!(pace.fit(100, 16, Duration::ZERO), 100);
+        pace.record(16, 100, ms(800));
+        // 0.5 ms a sweep of a solution: 32 solutions fit 50 sweeps into 0.8 s, 100 into 1.6 s,
+        // and no more than asked into more.
+        assert_eq!([800, 1600, 60_000, 0].map(|b| pace.fit(100, 32, ms(b))), [50, 100, 100, 0]);
+        // A search of no sweeps teaches nothing.
+        pace.record(16, 0, ms(1));
+        assert_eq!(pace.fit(100, 32, ms(800)), 50);
+        // The last whole search counts.
+        pace.record(32, 50, ms(400));
+        assert_eq!(pace.fit(100, 32, ms(800)), 100);
+    }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::gomea::local_search::AnnealPace;
 use crate::problem::{EvaluationCounter, GrayBoxProblem};
 use crate::stop::StopCheck;
 
@@ -125,6 +126,9 @@ pub struct Run<'a> {
     pub status: String,
     /// Checks the incremental fitness of every accepted step against a full evaluation (tests).
     pub verify: bool,
+    /// How fast the last whole annealing of a new population went, to fit the next one into
+    /// the time left (`anneal_share`).
+    pub anneal_pace: AnnealPace,
 }
 
 impl<'a> Run<'a> {
@@ -148,6 +152,7 @@ impl<'a> Run<'a> {
             last_progress: now,
             status: String::new(),
             verify: false,
+            anneal_pace: AnnealPace::default(),
         }
     }
 
@@ -296,6 +301,23 @@ impl<'a> Run<'a> {
     }
 
     /// The time left before the time limit (None without one).
+    /// The annealing sweeps of a new population of `solutions`: `asked`, or as many as end
+    /// within `share` of the time left at the pace of the last whole annealing (said in a note).
+    pub fn fitted_sweeps(&mut self, asked: u32, solutions: usize, share: Option<f64>) -> u32 {
+        let Some(budget) = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share)) else {
+            return asked;
+        };
+        let sweeps = self.anneal_pace.fit(asked, solutions, budget);
+        if sweeps < asked {
+            self.note(&format!(
+                "population of {solutions}: annealing fitted to {:.1} s, {:.0} % of the time left: {sweeps} of {asked} sweeps",
+                budget.as_secs_f64(),
+                share.unwrap_or(0.0) * 100.0
+            ));
+        }
+        sweeps
+    }
+
     pub fn time_left(&self) -> Option<Duration> {
         self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
     }

@@ -179,6 +179,9 @@ pub struct RunOptions {
     /// The control of the hybrid: the same multi-start scheme and annealed local search of every
     /// new population, and no GOM generation (see [`RunConfig::anneal_only`]).
     pub anneal_only: Option<bool>,
+    /// The largest share of the time left that a new population's annealing may take (see
+    /// [`RunConfig::anneal_share`]).
+    pub anneal_share: Option<f64>,
     pub seed: Option<u64>,
     /// Seconds, counted from the start of the run (set-up included).
     pub time_limit: Option<f64>,
@@ -257,6 +260,16 @@ pub struct RunConfig {
     /// stops the scheme's growth.
     #[serde(default)]
     pub anneal_only: bool,
+    /// Under a time limit, the largest share of the time left that the annealing of a new
+    /// population may take: where its sweeps (`anneal_sweeps_of`) would take longer at the pace
+    /// of the population annealed before, it gets as many as fit, so that its whole schedule,
+    /// hot to cold, ends in time and GOM gets the rest (see [`Run::fitted_sweeps`]). 0: every
+    /// annealing as long as asked, the clock cutting off the one it reaches, often while still
+    /// hot (one stored before the option reads as 0).
+    ///
+    /// [`Run::fitted_sweeps`]: crate::gomea::run::Run::fitted_sweeps
+    #[serde(default)]
+    pub anneal_share: f64,
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -519,6 +532,10 @@ fn one() -> Option<u32> {
     Some(1)
 }
 
+/// `anneal_share` by default: a new population's annealing may take 3/4 of the time left.
+/// Measured: benchmarks/RESULTS.md, section 50.
+pub const DEFAULT_ANNEAL_SHARE: f64 = 0.75;
+
 /// The largest `anneal_growth` accepted: beyond it the third population would already anneal for
 /// longer than any run lasts.
 pub const MAX_ANNEAL_GROWTH: u32 = 1024;
@@ -716,6 +733,13 @@ impl RunOptions {
         if let Some(growth) = self.anneal_growth {
             check_anneal_growth(growth, local_search, self.anneal_sweeps)?;
         }
+        let anneal_share = self.anneal_share.unwrap_or(DEFAULT_ANNEAL_SHARE);
+        if !(0.0..=1.0).contains(&anneal_share) {
+            return Err(invalid(
+                "anneal_share",
+                format!("{}: a share of the time left, from 0 (no limit) to 1", show_number(anneal_share)),
+            ));
+        }
         Ok(RunConfig {
             algorithm,
             backend,
@@ -729,6 +753,7 @@ impl RunOptions {
             anneal_growth: self.anneal_growth,
             annealing_chosen: None,
             anneal_only,
+            anneal_share,
             seed: self.seed.unwrap_or(1),
             time_limit,
             max_evaluations: self.max_evaluations,
@@ -771,6 +796,12 @@ impl RunConfig {
         let growth =
             u64::from(self.anneal_growth.unwrap_or(1)).saturating_pow(u32::try_from(index).unwrap_or(u32::MAX));
         u64::from(self.anneal_sweeps.unwrap_or(0)).saturating_mul(growth).min(u64::from(u32::MAX)) as u32
+    }
+
+    /// The share of the time left that a new population's annealing may take, `None` for no
+    /// limit ([`RunConfig::anneal_share`]).
+    pub fn anneal_share(&self) -> Option<f64> {
+        (self.anneal_share > 0.0).then_some(self.anneal_share)
     }
 
     /// The multi-start scheme's settings.
@@ -980,6 +1011,9 @@ mod tests {
                 "anneal_only",
                 "Forced Improvement",
             ),
+            (RunOptions { anneal_share: Some(-0.5), ..Default::default() }, "anneal_share", "from 0"),
+            (RunOptions { anneal_share: Some(1.5), ..Default::default() }, "anneal_share", "1.5"),
+            (RunOptions { anneal_share: Some(f64::NAN), ..Default::default() }, "anneal_share", "NaN"),
             (RunOptions { anneal_growth: Some(0), ..Default::default() }, "anneal_growth", "from 1"),
             (RunOptions { anneal_growth: Some(MAX_ANNEAL_GROWTH + 1), ..Default::default() }, "anneal_growth", "1024"),
             (

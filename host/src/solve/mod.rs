@@ -574,6 +574,7 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
             anneal: model.anneal.clone(),
             // Each population's own, set by the factory below.
             sweeps: config.anneal_sweeps_of(0),
+            share: config.anneal_share(),
         }),
     };
     let seed = config.seed;
@@ -615,6 +616,7 @@ fn parallel_ims<'a>(
             forced_improvement: config.forced_improvement,
             local_search: config.local_search,
             anneal_sweeps: config.anneal_sweeps_of(index),
+            anneal_share: config.anneal_share(),
         }
     };
     // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),

@@ -38,13 +38,16 @@ pub struct StageTimes {
 }
 
 /// The hybrid parts of parallel GOMEA (the paper's future work), off in the paper's variant.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Hybrid {
     /// Parallel Forced Improvement after GOM, for the solutions serial GOMEA's rule picks.
     pub forced_improvement: bool,
     pub local_search: LocalSearchMode,
     /// Annealing sweeps of each local search before its greedy descent.
     pub anneal_sweeps: u32,
+    /// The largest share of the time left that the annealing of the new population may take
+    /// (its sweeps fitted to it: [`Run::fitted_sweeps`]); `None`: all it asks for.
+    pub anneal_share: Option<f64>,
 }
 
 pub struct ParallelGomea<'a> {
@@ -101,7 +104,12 @@ impl<'a> ParallelGomea<'a> {
                 .ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?
                 .clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
-            self.search_offspring(run, u32::MAX)?;
+            let sweeps = run.fitted_sweeps(hybrid.anneal_sweeps, self.n, hybrid.anneal_share);
+            let start = Instant::now();
+            self.search_offspring(run, u32::MAX, sweeps)?;
+            if !run.should_stop() {
+                run.anneal_pace.record(self.n, sweeps, start.elapsed());
+            }
             self.fitness = self.backend.finish_generation()?;
             self.offer_best(run)?;
         }
@@ -247,12 +255,12 @@ impl<'a> ParallelGomea<'a> {
 
     /// Local search of every solution of O, counted in `run`: each round of a solution evaluates
     /// every variable's subfunctions once. `stream` numbers the search for its random numbers:
-    /// the generation, or `u32::MAX` for the initial population.
-    fn search_offspring(&mut self, run: &mut Run, stream: u32) -> Result<()> {
+    /// the generation, or `u32::MAX` for the initial population; `sweeps` its annealing sweeps.
+    fn search_offspring(&mut self, run: &mut Run, stream: u32, sweeps: u32) -> Result<()> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // Call by call, the clock checked between them; a search the clock cuts short keeps
         // what it reached (the fitness stays exact).
-        let mut calls = SearchCalls::new(stream, self.hybrid.anneal_sweeps, per_call(per_round, self.n));
+        let mut calls = SearchCalls::new(stream, sweeps, per_call(per_round, self.n));
         let mut descending = true;
         while let Some(step) = calls.next(descending) {
             if run.should_stop() {
@@ -306,7 +314,7 @@ impl<'a> ParallelGomea<'a> {
             self.forced_improvement(run, per_group, &mut on_group)?;
         }
         if self.hybrid.local_search == LocalSearchMode::Offspring && !run.should_stop() {
-            self.search_offspring(run, self.generations as u32)?;
+            self.search_offspring(run, self.generations as u32, self.hybrid.anneal_sweeps)?;
         }
         let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
         if !per_group && self.timing.is_none() && !run.verify {
