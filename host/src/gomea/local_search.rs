@@ -144,9 +144,10 @@ impl SearchCalls {
 }
 
 /// The pace of annealing on this machine, learned from the last whole search of a population:
-/// the seconds one sweep of one solution took, its greedy descent included. A search's pace
-/// changes along its schedule (hot sweeps accept many flips, cold ones few), so only a whole
-/// search, from hot to cold, tells the pace of another.
+/// the seconds one sweep of one solution took, its greedy descent included. Only a whole search,
+/// hot to cold, tells the pace of another: the pace of a search's first sweeps overstated the
+/// whole one's by 1.67x and more (benchmarks/RESULTS.md section 50; a hot sweep accepts more
+/// flips than a cold one, and the first call carries costs of its own).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnnealPace(Option<f64>);
 
@@ -177,7 +178,8 @@ impl AnnealPace {
         match self.0 {
             Some(pace) if pace > 0.0 => {
                 let fit = budget.as_secs_f64() / (pace * solutions.max(1) as f64);
-                // Rounding to the nearest keeps a whole second's worth of sweeps whole.
+                // Rounded to the nearest: a quotient that floating point leaves just below a
+                // whole number still counts it.
                 fit.round().min(f64::from(sweeps)) as u32
             }
             _ => sweeps,

@@ -300,7 +300,6 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// The time left before the time limit (None without one).
     /// The annealing sweeps of a new population of `solutions`: `asked`, or as many as end
     /// within `share` of the time left at the pace of the last whole annealing (said in a note).
     pub fn fitted_sweeps(&mut self, asked: u32, solutions: usize, share: Option<f64>) -> u32 {
@@ -318,6 +317,7 @@ impl<'a> Run<'a> {
         sweeps
     }
 
+    /// The time left before the time limit (None without one).
     pub fn time_left(&self) -> Option<Duration> {
         self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
     }
