@@ -239,6 +239,38 @@ fn anneal_only_is_the_control_without_gom() {
     }
 }
 
+/// `--anneal-share`: under a time limit, `run` fits a new population's annealing into its share
+/// of the time left (at the pace of the population annealed before) and says so; 0 anneals as
+/// asked. The control with two populations: with a share in which no sweep fits, the first (no
+/// pace known yet) anneals its 40 sweeps, the second none.
+#[test]
+fn run_fits_the_annealing_into_its_share_of_the_time_left_and_says_so() {
+    let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
+    assert!(help.contains("--anneal-share") && help.contains("of the time left"), "{help}");
+    let common = ["run", "--anneal-only", "--anneal-sweeps", "40", "--max-population", "32", "--time-limit", "600"];
+    for algo in [&["--algo", "serial"][..], &["--algo", "parallel", "--backend", "cpu", "--threads", "2"]] {
+        let run = |share: &str| {
+            let args: Vec<&str> = common.iter().chain(algo).copied().chain(["--anneal-share", share]).collect();
+            let o = pgomea(&args);
+            assert!(o.status.success(), "{algo:?} {share}: {}", String::from_utf8_lossy(&o.stderr));
+            (String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap())
+        };
+        let (out, err) = run("1e-9");
+        assert!(
+            err.contains("note: population of 32: annealing fitted to 0.0 s") && err.contains(": 0 of 40 sweeps"),
+            "{err}"
+        );
+        assert!(!err.contains("population of 16: annealing fitted"), "{err}");
+        assert!(out.contains("40 annealing sweeps, each within < 0.01 % of the time left"), "{out}");
+        let (out, err) = run("0");
+        assert!(!err.contains("fitted") && !out.contains("time left"), "{algo:?}: {err}{out}");
+    }
+    let o = pgomea(&["run", "--anneal-share", "2", "--quiet"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--anneal-share 2: a share of the time left"), "{err}");
+}
+
 #[test]
 fn run_chooses_the_annealing_from_the_instance_and_says_why() {
     let traps = tmp("traps.nk");
