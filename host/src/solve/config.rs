@@ -533,9 +533,9 @@ fn one() -> Option<u32> {
 }
 
 /// `anneal_share` by default: a new population's annealing may take 3/4 of the time left.
-/// Measured against 0 (the annealing as long as asked) in benchmarks/RESULTS.md section 50; 0.5
-/// did worse than 0.75 on two of three instances there (in the section's first version of the
-/// rule), other shares were not measured.
+/// Measured against 0 (the annealing as long as asked) in benchmarks/RESULTS.md section 50. There,
+/// 0.5 was worse than 0.75 on two of three instances on the GPU (the section's first version of
+/// the rule), and better on one of two on the CPU; 0.9 ended as 0 on the CPU.
 pub const DEFAULT_ANNEAL_SHARE: f64 = 0.75;
 
 /// The largest `anneal_growth` accepted: beyond it the third population would already anneal for
