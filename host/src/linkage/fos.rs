@@ -726,8 +726,8 @@ impl MutualPairs {
             touched.dedup();
             let merged: Vec<u32> = pairs.iter().map(|&(a, _)| a).collect();
             let relisted_merged = self.map(&merged, stop, |a| Ok(self.relist(a, &mate)))?;
-            let relisted_touched = self.map(&touched, stop, |c| Ok(self.relist(c, &mate)))?;
-            self.apply(&pairs, relisted_merged, &touched, relisted_touched, &mut mate);
+            stop.check()?;
+            self.apply(&pairs, relisted_merged, &touched, &mut mate);
             let held = fixed + 4 * self.set_entries + LINK_BYTES * self.link_entries;
             if held > budget {
                 return Err(Halt::TooLarge(held));
@@ -737,28 +737,49 @@ impl MutualPairs {
         }
     }
 
-    /// Applies a round: every pair (a, b) merges into a with the list and best pair relisted for
-    /// it, every touched cluster takes its relisted list and pair, and the mates are cleared. In
-    /// parallel: each cluster is written by one task alone (the pairs are disjoint, the touched
-    /// clusters merge with none), so that the old lists' frees and the scattered writes of a
-    /// round (a fifth to a third of a 10^6-vertex torus's tree when sequential) overlap.
-    fn apply(
-        &mut self,
-        pairs: &[(u32, u32)],
-        merged: Vec<(Vec<Link>, Candidate)>,
-        touched: &[u32],
-        relisted: Vec<(Vec<Link>, Candidate)>,
-        mate: &mut [u32],
-    ) {
+    /// Applies a round: every touched cluster updates its list and best pair in place
+    /// ([`MutualPairs::relist_touched`]), every pair (a, b) merges into a with the list and best
+    /// pair relisted for it, and the mates are cleared. In parallel: each cluster is written by
+    /// one task alone (the pairs are disjoint, the touched clusters merge with none), so that the
+    /// old lists' frees and the scattered writes of a round (a fifth to a third of a 10^6-vertex
+    /// torus's tree when sequential) overlap.
+    fn apply(&mut self, pairs: &[(u32, u32)], merged: Vec<(Vec<Link>, Candidate)>, touched: &[u32], mate: &mut [u32]) {
         let first = self.l + self.merges.len();
+        let (keys, bound) = (self.keys, self.bound);
         let links = Scatter::new(&mut self.links);
         let best = Scatter::new(&mut self.best);
         let node = Scatter::new(&mut self.node);
         let size = Scatter::new(&mut self.size);
         let alive = Scatter::new(&mut self.alive);
-        let mates = Scatter::new(mate);
         // (set entries added, link entries added, link entries removed)
         let sums = |x: (u128, u128, u128), y: (u128, u128, u128)| (x.0 + y.0, x.1 + y.1, x.2 + y.2);
+        // The touched clusters first: they read the sizes of the merged ones before the merges.
+        let from_touched = touched
+            .par_iter()
+            .map(|&c| {
+                let c = c as usize;
+                // SAFETY: c is touched once (the list is deduplicated) and merges with none, so no
+                // other task of this loop writes its list or pair; sizes are only read here.
+                unsafe {
+                    let mut list = links.replace(c, Vec::new());
+                    let before = list.len() as u128;
+                    let sizes = |u: u32| size.read(u as usize);
+                    let pair = Self::relist_touched(
+                        &mut list,
+                        (c as u32, sizes(c as u32)),
+                        best.read(c),
+                        mate,
+                        sizes,
+                        (keys, bound),
+                    );
+                    best.replace(c, pair);
+                    let after = list.len() as u128;
+                    links.replace(c, list);
+                    (0, after, before)
+                }
+            })
+            .reduce(|| (0, 0, 0), sums);
+        let mates = Scatter::new(mate);
         let (records, counts): (Vec<Merge>, Vec<(u128, u128, u128)>) = pairs
             .par_iter()
             .zip(merged)
@@ -788,18 +809,6 @@ impl MutualPairs {
             .unzip();
         self.merges.extend(records);
         let from_pairs = counts.into_iter().fold((0, 0, 0), sums);
-        let from_touched = touched
-            .par_iter()
-            .zip(relisted)
-            .map(|(&c, (list, pair))| {
-                let added = list.len() as u128;
-                // SAFETY: c is touched once (the list is deduplicated) and merges with none.
-                unsafe {
-                    best.replace(c as usize, pair);
-                    (0, added, links.replace(c as usize, list).len() as u128)
-                }
-            })
-            .reduce(|| (0, 0, 0), sums);
         let (set, added, removed) = sums(from_pairs, from_touched);
         self.set_entries += set;
         self.link_entries = self.link_entries + added - removed;
@@ -812,7 +821,9 @@ impl MutualPairs {
     /// in one walk, straight into the new list); only the few to merged clusters are renamed and
     /// sorted (in a buffer each thread keeps), then merged into the new list in place. One
     /// allocation per relist: on a sparse random graph the relists are most of the tree's time,
-    /// and their allocations, freed by other threads in `apply`, were a fifth of it.
+    /// and their allocations, freed by other threads in `apply`, were a fifth of it. The merged
+    /// clusters are relisted here; the clusters they touch, whose lists only shrink, in their
+    /// own buffers ([`MutualPairs::relist_touched`]).
     fn relist(&self, c: u32, mate: &[u32]) -> (Vec<Link>, Candidate) {
         thread_local! {
             static MOVED: std::cell::RefCell<Vec<Link>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -848,6 +859,51 @@ impl MutualPairs {
         });
         let pair = list.iter().map(|e| self.keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR);
         (list, pair)
+    }
+
+    /// [`MutualPairs::relist`] for a cluster c (named, of its size) that does not merge this
+    /// round, with its best pair `best` before the round: the same list and pair, made in the
+    /// list's own buffer (the list only shrinks: its links to merged clusters join or go), with
+    /// no allocation. The best pair is looked for among all links only when c's best was with a
+    /// merged cluster; otherwise the links that stay are unchanged and `best` is still theirs.
+    fn relist_touched(
+        list: &mut Vec<Link>,
+        (c, size): (u32, u32),
+        best: Candidate,
+        mate: &[u32],
+        sizes: impl Fn(u32) -> u32,
+        (keys, bound): (TieKeys, usize),
+    ) -> Candidate {
+        thread_local! {
+            static MOVED: std::cell::RefCell<Vec<Link>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let fits = |e: &Link| e.size as usize + size as usize <= bound;
+        MOVED.with_borrow_mut(|moved| {
+            moved.clear();
+            let (mut kept, mut dropped) = (0, false);
+            for i in 0..list.len() {
+                let e = list[i];
+                match mate[e.rep as usize] {
+                    NONE if fits(&e) => {
+                        list[kept] = e;
+                        kept += 1;
+                    }
+                    // (Never: c and the cluster are as they were when the link was made.)
+                    NONE => dropped = true,
+                    m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: sizes(e.rep) + sizes(m) }),
+                }
+            }
+            list.truncate(kept);
+            sum_duplicates(moved);
+            moved.retain(fits);
+            merge_into(list, moved);
+            let partner = best.partner(c);
+            if dropped || mate.get(partner as usize).is_some_and(|&m| m != NONE) {
+                list.iter().map(|e| keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR)
+            } else {
+                moved.iter().map(|e| keys.pair(c, size as usize, e)).fold(best, Candidate::max)
+            }
+        })
     }
 
     /// `f` of every item, on rayon's pool when there are `parallel_from` items or more (a round
