@@ -815,57 +815,34 @@ impl MutualPairs {
     }
 
     /// Cluster c's list and best pair after this round's merges (`mate`): its mate's links joined
-    /// to its own if it merges, every linked cluster named and sized as after the round, the links
-    /// to one cluster summed, and the clusters that no longer fit with it under the bound dropped.
-    /// The links to clusters that did not merge keep their order (the two sorted lists are merged
-    /// in one walk, straight into the new list); only the few to merged clusters are renamed and
-    /// sorted (in a buffer each thread keeps), then merged into the new list in place. One
-    /// allocation per relist: on a sparse random graph the relists are most of the tree's time,
-    /// and their allocations, freed by other threads in `apply`, were a fifth of it. The merged
-    /// clusters are relisted here; the clusters they touch, whose lists only shrink, in their
-    /// own buffers ([`MutualPairs::relist_touched`]).
+    /// to its own (the two sorted lists merged in one walk), then [`MutualPairs::relink`]. For a
+    /// cluster that merges; the clusters it touches are relinked in their own buffers
+    /// ([`MutualPairs::relist_touched`]). One allocation per relist: on a sparse random graph
+    /// the relists are most of the tree's time, and their allocations, freed by other threads in
+    /// `apply`, were a fifth of it.
     fn relist(&self, c: u32, mate: &[u32]) -> (Vec<Link>, Candidate) {
-        thread_local! {
-            static MOVED: std::cell::RefCell<Vec<Link>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
         let size_after = |u: u32| match mate[u as usize] {
             NONE => self.size[u as usize],
             m => self.size[u as usize] + self.size[m as usize],
         };
         let size = size_after(c);
-        let fits = |e: &Link| e.size as usize + size as usize <= self.bound;
         let own = &self.links[c as usize];
         let theirs: &[Link] = match mate[c as usize] {
             NONE => &[],
             m => &self.links[m as usize],
         };
         let mut list: Vec<Link> = Vec::with_capacity(own.len() + theirs.len());
-        MOVED.with_borrow_mut(|moved| {
-            moved.clear();
-            for e in merge_sorted(own, theirs) {
-                match mate[e.rep as usize] {
-                    NONE if fits(&e) => list.push(e),
-                    NONE => {}
-                    // c's link to its own mate, from either side, ends inside the merged cluster.
-                    m if e.rep.min(m) == c => {}
-                    m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: size_after(e.rep) }),
-                }
-            }
-            sum_duplicates(moved);
-            moved.retain(fits);
-            // A merged cluster is named by a variable of a merged pair: never one of the kept
-            // links' clusters, so the merge from the back needs no summing.
-            merge_into(&mut list, moved);
-        });
+        list.extend(merge_sorted(own, theirs));
+        Self::relink(&mut list, (c, size), mate, |u| self.size[u as usize], self.bound, |_| ());
         let pair = list.iter().map(|e| self.keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR);
         (list, pair)
     }
 
     /// [`MutualPairs::relist`] for a cluster c (named, of its size) that does not merge this
     /// round, with its best pair `best` before the round: the same list and pair, made in the
-    /// list's own buffer (the list only shrinks: its links to merged clusters join or go), with
-    /// no allocation. The best pair is looked for among all links only when c's best was with a
-    /// merged cluster; otherwise the links that stay are unchanged and `best` is still theirs.
+    /// list's own buffer, with no allocation. The best pair is looked for among all links only
+    /// when c's best was with a merged cluster; otherwise the links that stay are unchanged and
+    /// `best` is still theirs.
     fn relist_touched(
         list: &mut Vec<Link>,
         (c, size): (u32, u32),
@@ -874,6 +851,34 @@ impl MutualPairs {
         sizes: impl Fn(u32) -> u32,
         (keys, bound): (TieKeys, usize),
     ) -> Candidate {
+        let mut joined = best;
+        let dropped = Self::relink(list, (c, size), mate, sizes, bound, |moved| {
+            joined = moved.iter().map(|e| keys.pair(c, size as usize, e)).fold(best, Candidate::max)
+        });
+        let partner = best.partner(c);
+        if dropped || mate.get(partner as usize).is_some_and(|&m| m != NONE) {
+            list.iter().map(|e| keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR)
+        } else {
+            joined
+        }
+    }
+
+    /// Cluster c's links (`list`, sorted by cluster, its mate's included if it merges) as after
+    /// this round's merges, in place: every linked cluster named and sized as after the round
+    /// (`sizes` before it), the links to one cluster summed, c's links to its own mate gone, and
+    /// the clusters that no longer fit with c (of `size` after the round) under `bound` dropped.
+    /// The links to clusters that did not merge keep their order and are moved down in the
+    /// buffer; only the few to merged clusters are renamed and sorted (in a buffer each thread
+    /// keeps, shown to `joined`), then merged into the list from the back (the list only
+    /// shrinks). Returns whether a link to a cluster that did not merge was dropped.
+    fn relink(
+        list: &mut Vec<Link>,
+        (c, size): (u32, u32),
+        mate: &[u32],
+        sizes: impl Fn(u32) -> u32,
+        bound: usize,
+        joined: impl FnOnce(&[Link]),
+    ) -> bool {
         thread_local! {
             static MOVED: std::cell::RefCell<Vec<Link>> = const { std::cell::RefCell::new(Vec::new()) };
         }
@@ -888,21 +893,20 @@ impl MutualPairs {
                         list[kept] = e;
                         kept += 1;
                     }
-                    // (Never: c and the cluster are as they were when the link was made.)
                     NONE => dropped = true,
+                    // c's link to its own mate, from either side, ends inside the merged cluster.
+                    m if e.rep.min(m) == c => {}
                     m => moved.push(Link { sum: e.sum, rep: e.rep.min(m), size: sizes(e.rep) + sizes(m) }),
                 }
             }
             list.truncate(kept);
             sum_duplicates(moved);
             moved.retain(fits);
+            // A merged cluster is named by a variable of a merged pair: never one of the kept
+            // links' clusters, so the merge from the back needs no summing.
             merge_into(list, moved);
-            let partner = best.partner(c);
-            if dropped || mate.get(partner as usize).is_some_and(|&m| m != NONE) {
-                list.iter().map(|e| keys.pair(c, size as usize, e)).max().unwrap_or(NO_PAIR)
-            } else {
-                moved.iter().map(|e| keys.pair(c, size as usize, e)).fold(best, Candidate::max)
-            }
+            joined(moved);
+            dropped
         })
     }
 
