@@ -522,7 +522,9 @@ fn hybrid_text(c: &RunConfig) -> String {
             };
             // The share applies where a clock runs.
             let share = match c.anneal_share() {
-                Some(share) if c.time_limit.is_some() => format!(", each within {} of the time left", percent(share)),
+                Some(share) if c.time_limit.is_some() => {
+                    format!(", each within {} of the time left", pgomea::gomea::local_search::show_share(share))
+                }
                 _ => String::new(),
             };
             format!("local search {} ({sweeps} annealing sweeps{growth}{share})", mode.name())
@@ -531,12 +533,6 @@ fn hybrid_text(c: &RunConfig) -> String {
     let control = if c.anneal_only { "; the control: no GOM" } else { "" };
     let chosen = c.annealing_chosen.as_ref().map(|why| format!("; by default, {why}")).unwrap_or_default();
     format!("{fi}{search}{control}{chosen}")
-}
-
-/// A share as a percentage to two decimals: `75 %`, `0.5 %`, `< 0.01 %`.
-fn percent(share: f64) -> String {
-    let p = (share * 1e4).round() / 1e2;
-    if p == 0.0 && share > 0.0 { "< 0.01 %".to_string() } else { format!("{p} %") }
 }
 
 pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {

@@ -187,6 +187,17 @@ impl AnnealPace {
     }
 }
 
+/// A share of the time as people read it: `75 %`, `0.5 %`, `< 0.01 %` (to two decimals).
+///
+/// ```
+/// use pgomea::gomea::local_search::show_share;
+/// assert_eq!([0.75, 0.005, 1e-9].map(show_share), ["75 %", "0.5 %", "< 0.01 %"]);
+/// ```
+pub fn show_share(share: f64) -> String {
+    let p = (share * 1e4).round() / 1e2;
+    if p == 0.0 && share > 0.0 { "< 0.01 %".to_string() } else { format!("{p} %") }
+}
+
 impl SearchStep {
     /// The device's annealing of this call, drawing from `seed`, with the schedule's levels and
     /// table where `placed` has them.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::gomea::local_search::AnnealPace;
+use crate::gomea::local_search::{AnnealPace, show_share};
 use crate::problem::{EvaluationCounter, GrayBoxProblem};
 use crate::stop::StopCheck;
 
@@ -128,7 +128,7 @@ pub struct Run<'a> {
     pub verify: bool,
     /// How fast the last whole annealing of a new population went, to fit the next one into
     /// the time left (`anneal_share`).
-    pub anneal_pace: AnnealPace,
+    anneal_pace: AnnealPace,
 }
 
 impl<'a> Run<'a> {
@@ -300,21 +300,32 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// The annealing sweeps of a new population of `solutions`: `asked`, or as many as end
-    /// within `share` of the time left at the pace of the last whole annealing (said in a note).
-    pub fn fitted_sweeps(&mut self, asked: u32, solutions: usize, share: Option<f64>) -> u32 {
-        let Some(budget) = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share)) else {
-            return asked;
-        };
-        let sweeps = self.anneal_pace.fit(asked, solutions, budget);
-        if sweeps < asked {
+    /// Runs `search`, the annealed local search of a new population of `solutions`, with its
+    /// sweeps: `asked`, or as many as end within `share` of the time left at the pace of the last
+    /// whole annealing (said in a note); a search the run did not stop teaches the next one its
+    /// pace.
+    pub fn fitted_search<T>(
+        &mut self,
+        asked: u32,
+        solutions: usize,
+        share: Option<f64>,
+        search: impl FnOnce(&mut Self, u32) -> T,
+    ) -> T {
+        let budget = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share));
+        let sweeps = budget.map_or(asked, |budget| self.anneal_pace.fit(asked, solutions, budget));
+        if let Some(budget) = budget.filter(|_| sweeps < asked) {
             self.note(&format!(
-                "population of {solutions}: annealing fitted to {:.1} s, {:.0} % of the time left: {sweeps} of {asked} sweeps",
+                "population of {solutions}: annealing fitted to {:.1} s, {} of the time left: {sweeps} of {asked} sweeps",
                 budget.as_secs_f64(),
-                share.unwrap_or(0.0) * 100.0
+                show_share(share.unwrap_or(0.0))
             ));
         }
-        sweeps
+        let start = Instant::now();
+        let out = search(self, sweeps);
+        if !self.should_stop() {
+            self.anneal_pace.record(solutions, sweeps, start.elapsed());
+        }
+        out
     }
 
     /// The time left before the time limit (None without one).

@@ -7,7 +7,6 @@
 //! problem kind's `delta`) are the device crate's, the code parallel GOM runs on both targets.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use pgomea_device::crew::Lane;
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
@@ -62,7 +61,7 @@ pub struct LocalSearchSetting {
     /// Annealing sweeps before the greedy descent.
     pub sweeps: u32,
     /// The largest share of the time left that the annealing of a new population may take
-    /// (its sweeps fitted to it: [`Run::fitted_sweeps`]); `None`: all it asks for.
+    /// (its sweeps fitted to it: [`Run::fitted_search`]); `None`: all it asks for.
     pub share: Option<f64>,
 }
 
@@ -181,16 +180,14 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         let mut rng = SplitMix64::new(seed);
         let mut population = super::population::random_population(problem, n, &mut rng, run)?;
         let l = problem.variables();
-        if let Some(asked) = &config.local_search {
-            let ls = LocalSearchSetting { sweeps: run.fitted_sweeps(asked.sweeps, n, asked.share), ..asked.clone() };
-            let start = Instant::now();
-            for i in 0..n {
-                let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
-                search_solution(&kind, problem, &ls, (seed, u32::MAX, i as u32), genes, fitness, run);
-            }
-            if !run.should_stop() {
-                run.anneal_pace.record(n, ls.sweeps, start.elapsed());
-            }
+        if let Some(ls) = &config.local_search {
+            run.fitted_search(ls.sweeps, n, ls.share, |run, sweeps| {
+                let ls = LocalSearchSetting { sweeps, ..ls.clone() };
+                for i in 0..n {
+                    let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
+                    search_solution(&kind, problem, &ls, (seed, u32::MAX, i as u32), genes, fitness, run);
+                }
+            });
         }
         let fos = match &config.linkage {
             LinkageSource::Static(f) => f.clone(),

@@ -263,11 +263,11 @@ pub struct RunConfig {
     /// Under a time limit, the largest share of the time left that the annealing of a new
     /// population may take: where its sweeps (`anneal_sweeps_of`) would take longer at the pace
     /// of the population annealed before, it gets as many as fit, so that its whole schedule,
-    /// hot to cold, ends in time and GOM gets the rest (see [`Run::fitted_sweeps`]). 0: every
+    /// hot to cold, ends in time and GOM gets the rest (see [`Run::fitted_search`]). 0: every
     /// annealing as long as asked, the clock cutting off the one it reaches, often while still
     /// hot (one stored before the option reads as 0).
     ///
-    /// [`Run::fitted_sweeps`]: crate::gomea::run::Run::fitted_sweeps
+    /// [`Run::fitted_search`]: crate::gomea::run::Run::fitted_search
     #[serde(default)]
     pub anneal_share: f64,
     pub seed: u64,

@@ -46,7 +46,7 @@ pub struct Hybrid {
     /// Annealing sweeps of each local search before its greedy descent.
     pub anneal_sweeps: u32,
     /// The largest share of the time left that the annealing of the new population may take
-    /// (its sweeps fitted to it: [`Run::fitted_sweeps`]); `None`: all it asks for.
+    /// (its sweeps fitted to it: [`Run::fitted_search`]); `None`: all it asks for.
     pub anneal_share: Option<f64>,
 }
 
@@ -104,12 +104,9 @@ impl<'a> ParallelGomea<'a> {
                 .ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?
                 .clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
-            let sweeps = run.fitted_sweeps(hybrid.anneal_sweeps, self.n, hybrid.anneal_share);
-            let start = Instant::now();
-            self.search_offspring(run, u32::MAX, sweeps)?;
-            if !run.should_stop() {
-                run.anneal_pace.record(self.n, sweeps, start.elapsed());
-            }
+            run.fitted_search(hybrid.anneal_sweeps, self.n, hybrid.anneal_share, |run, sweeps| {
+                self.search_offspring(run, u32::MAX, sweeps)
+            })?;
             self.fitness = self.backend.finish_generation()?;
             self.offer_best(run)?;
         }
