@@ -136,8 +136,9 @@ pub struct RunArgs {
     pub anneal_only: bool,
     /// Under a time limit, the largest share (0 to 1) of the time left that the annealing of a
     /// new population may take: where the sweeps asked for would take longer (at the pace of the
-    /// population annealed before), it gets as many as fit, so that it still cools down and GOM
-    /// gets the rest of the time, instead of the clock stopping an annealing while it is hot.
+    /// population annealed before; the first one goes by its own pace as it runs),
+    /// it gets as many as fit, so that it still cools down and GOM gets the rest of the time,
+    /// instead of the clock stopping an annealing while it is hot.
     /// 0: every annealing as long as asked. Default: 0.75 (measured, see the README); `run` says
     /// when it shortened one.
     #[arg(long, value_name = "SHARE")]

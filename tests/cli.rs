@@ -241,8 +241,10 @@ fn anneal_only_is_the_control_without_gom() {
 
 /// `--anneal-share`: under a time limit, `run` fits a new population's annealing into its share
 /// of the time left (at the pace of the population annealed before) and says so; 0 anneals as
-/// asked. The control with two populations: with a share in which no sweep fits, the first (no
-/// pace known yet) anneals its 40 sweeps, the second none.
+/// asked. The control with two populations: with a share in which no sweep fits, the second
+/// anneals none; the first (no pace known yet) refits itself after each call: with serial
+/// GOMEA, whose first call is the first solution's 40 sweeps, the others get none; with parallel
+/// GOMEA the first call is the whole schedule, and nothing is left to refit.
 #[test]
 fn run_fits_the_annealing_into_its_share_of_the_time_left_and_says_so() {
     let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
@@ -260,7 +262,9 @@ fn run_fits_the_annealing_into_its_share_of_the_time_left_and_says_so() {
             err.contains("note: population of 32: annealing fitted to 0.0 s") && err.contains(": 0 of 40 sweeps"),
             "{err}"
         );
-        assert!(!err.contains("population of 16: annealing fitted"), "{err}");
+        let refit = "note: population of 16: annealing fitted to 0.0 s, < 0.01 % of the time left, at its own pace as it went: 0 of 40 sweeps";
+        assert_eq!(err.contains(refit), algo[1] == "serial", "{algo:?}: {err}");
+        assert!(!err.contains("population of 16: annealing fitted to 0.0 s, < 0.01 % of the time left: "), "{err}");
         assert!(out.contains("40 annealing sweeps, each within < 0.01 % of the time left"), "{out}");
         let (out, err) = run("0");
         assert!(!err.contains("fitted") && !out.contains("time left"), "{algo:?}: {err}{out}");

@@ -146,9 +146,10 @@ impl pgomea::gomea::run::Observer for Notes {
 
 /// `anneal_share`: under a time limit, a new population's annealing is shortened to end within
 /// its share of the time left, at the pace of the population annealed before. With a share so
-/// small that no sweep fits, the first population (no pace known yet) anneals as asked and the
-/// second only descends, the run says so, and its answer stays exact; with a share of 0 both
-/// anneal as asked, and the evaluations show it.
+/// small that no sweep fits, the second population only descends, the run says so, and its
+/// answer stays exact; with a share of 0 both anneal as asked, and the evaluations show it. (The
+/// first population, with no pace known, refits itself as it goes: serial GOMEA's first call is
+/// its first solution's whole schedule; parallel GOMEA's covers every solution's here.)
 #[test]
 fn an_annealing_longer_than_its_share_of_the_time_left_is_shortened() {
     let p = MaxCut::new(generate::random(150, 600, WeightRange { min: -3, max: 7 }, 1).unwrap()).unwrap();
@@ -171,10 +172,34 @@ fn an_annealing_longer_than_its_share_of_the_time_left_is_shortened() {
         };
         let (short, notes) = run(1e-12);
         assert!(notes.iter().any(|n| n.contains("population of 32: annealing fitted")), "{algorithm:?}: {notes:?}");
+        let refit = notes.iter().any(|n| n.contains("population of 16: annealing fitted") && n.contains("own pace"));
+        assert_eq!(refit, algorithm == Algorithm::Serial, "{algorithm:?}: {notes:?}");
         let (full, notes) = run(0.0);
         assert!(!notes.iter().any(|n| n.contains("fitted")), "{algorithm:?}: {notes:?}");
         // 300 sweeps of 16 and of 32 solutions (900 sweeps of 16), against the first 300 and
         // the descents.
         assert!(full >= 900.0 && short < 450.0, "{algorithm:?}: {full} {short}");
+    }
+}
+
+/// The run's first annealing, with no pace known, measures its own as it goes and fits the rest
+/// to its share of the time left: a schedule of 10^6 sweeps (hours on any
+/// machine) under a limit of 6 s still ends, GOM gets generations, and the run says what it did.
+/// Without the refit the clock cuts the first annealing while it is hot, and no generation runs.
+#[test]
+fn the_first_annealing_measures_its_pace_and_fits_its_share() {
+    let p = MaxCut::new(generate::torus(30, WeightRange { min: 1, max: 1 }, 1).unwrap()).unwrap();
+    for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+        let options = RunOptions { anneal_growth: Some(1), ..options(algorithm, false, 16, 1_000_000) };
+        let config = options.resolve(&p, None).unwrap();
+        let mut notes = Notes::default();
+        let limits = Limits { time: Some(std::time::Duration::from_secs(6)), ..Limits::default() };
+        let mut run = Run::new(&p, limits).with_observer(&mut notes);
+        let o = solve_run(&p, &config, &mut run).unwrap();
+        drop(run);
+        let refit = notes.0.iter().find(|n| n.starts_with("population of 16: annealing fitted to"));
+        assert!(refit.is_some_and(|n| n.contains("at its own pace as it went")), "{algorithm:?}: {:?}", notes.0);
+        assert!(o.generations > 0, "{algorithm:?}: no GOM generation ({:?})", notes.0);
+        assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{algorithm:?}");
     }
 }

@@ -117,6 +117,24 @@ impl SearchCalls {
         SearchCalls { stream, sweeps, per_call: per_call.max(1), last: None }
     }
 
+    /// The calls of a search of `sweeps` sweeps that goes on from sweep `from` (the sweeps
+    /// before it count as run): the rest of a schedule refitted on the way.
+    ///
+    /// ```
+    /// use pgomea::gomea::local_search::SearchCalls;
+    /// let mut calls = SearchCalls::from_sweep(0, 10, 4, 7);
+    /// assert_eq!(calls.next(true).map(|s| (s.from, s.to, s.descent_rounds)), Some((7, 10, 0)));
+    /// assert_eq!(calls.next(true).map(|s| (s.from, s.to, s.descent_rounds)), Some((10, 10, 4)));
+    /// ```
+    pub fn from_sweep(stream: u32, sweeps: u32, per_call: u32, from: u32) -> Self {
+        let mut calls = Self::new(stream, sweeps, per_call);
+        if from > 0 {
+            let run = SearchStep { stream, sweeps, from: 0, to: from.min(sweeps), descent_rounds: 0, resume: false };
+            calls.last = Some(run);
+        }
+        calls
+    }
+
     /// The next call, if any; `descending` says whether the call before left a solution's
     /// descent going on (read only after a call of the descent).
     pub fn next(&mut self, descending: bool) -> Option<SearchStep> {
@@ -154,10 +172,19 @@ pub struct AnnealPace(Option<f64>);
 impl AnnealPace {
     /// A whole search of `solutions` solutions, `sweeps` sweeps each, took `took`.
     pub fn record(&mut self, solutions: usize, sweeps: u32, took: Duration) {
-        let work = solutions as f64 * f64::from(sweeps);
+        self.record_work(solutions as f64 * f64::from(sweeps), took);
+    }
+
+    /// A search of `work` solution-sweeps in all took `took`.
+    pub fn record_work(&mut self, work: f64, took: Duration) {
         if work > 0.0 {
             self.0 = Some(took.as_secs_f64() / work);
         }
+    }
+
+    /// Whether a pace was recorded.
+    pub fn known(&self) -> bool {
+        self.0.is_some_and(|pace| pace > 0.0)
     }
 
     /// The sweeps of a search of `solutions` solutions that end within `budget` at this pace,

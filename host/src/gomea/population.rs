@@ -75,8 +75,8 @@ pub fn initial_population<P: GrayBoxProblem + ?Sized>(
 /// A random population, fully evaluated, each solution offered to the run as elitist candidate.
 ///
 /// The solutions are evaluated in parallel (a rayon task each): on a large instance one full
-/// evaluation takes a tenth of a second or more, and a population of 16 evaluated one by one
-/// took 2 s of a 10 s run on 3-SAT of 10^6 variables (benchmarks/RESULTS.md section 53). They
+/// evaluation takes a tenth of a second or so, and a population of 16 evaluated one by one took
+/// 1.3 s after the set-up on 3-SAT of 10^6 variables (benchmarks/RESULTS.md section 54). They
 /// are offered in their order, so the elitist and the trace are those of a serial evaluation.
 ///
 /// Abandoned (None) as soon as the time limit passes or the run is interrupted while it is

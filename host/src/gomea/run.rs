@@ -301,29 +301,43 @@ impl<'a> Run<'a> {
     }
 
     /// Runs `search`, the annealed local search of a new population of `solutions`, with its
-    /// sweeps: `asked`, or as many as end within `share` of the time left at the pace of the last
-    /// whole annealing (said in a note); a search the run did not stop teaches the next one its
-    /// pace.
+    /// plan: `asked` sweeps, or as many as end within `share` of the time left at the pace of the
+    /// last whole annealing (said in a note). While no pace is known (the run's first annealing),
+    /// the search fits the rest of its schedule to its own pace as it goes ([`SearchPlan::refit`]).
+    /// A search the run did not stop teaches the next one its pace.
     pub fn fitted_search<T>(
         &mut self,
         asked: u32,
         solutions: usize,
         share: Option<f64>,
-        search: impl FnOnce(&mut Self, u32) -> T,
+        search: impl FnOnce(&mut Self, &mut SearchPlan) -> T,
     ) -> T {
-        let budget = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share));
-        let sweeps = budget.map_or(asked, |budget| self.anneal_pace.fit(asked, solutions, budget));
-        if let Some(budget) = budget.filter(|_| sweeps < asked) {
-            self.note(&format!(
-                "population of {solutions}: annealing fitted to {:.1} s, {} of the time left: {sweeps} of {asked} sweeps",
-                budget.as_secs_f64(),
-                show_share(share.unwrap_or(0.0))
-            ));
-        }
         let start = Instant::now();
-        let out = search(self, sweeps);
+        let budget = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share));
+        let mut plan = SearchPlan {
+            sweeps: asked,
+            asked,
+            solutions,
+            share: share.unwrap_or(0.0),
+            budget,
+            start,
+            adaptive: budget.is_some() && !self.anneal_pace.known(),
+            refitted: false,
+            work: None,
+        };
+        if let Some(budget) = budget.filter(|_| self.anneal_pace.known()) {
+            plan.sweeps = self.anneal_pace.fit(asked, solutions, budget);
+            if plan.sweeps < asked {
+                self.note(&plan.describe(budget, ""));
+            }
+        }
+        let out = search(self, &mut plan);
+        if let Some(budget) = plan.budget.filter(|_| plan.refitted) {
+            self.note(&plan.describe(budget, ", at its own pace as it went"));
+        }
         if !self.should_stop() {
-            self.anneal_pace.record(solutions, sweeps, start.elapsed());
+            let work = plan.work.unwrap_or(solutions as f64 * f64::from(plan.sweeps));
+            self.anneal_pace.record_work(work, start.elapsed());
         }
         out
     }
@@ -356,5 +370,117 @@ impl<'a> Run<'a> {
             status: &self.status,
         };
         observer.progress(&progress);
+    }
+}
+
+/// The sweeps of a new population's annealed local search under [`Run::fitted_search`]: fitted
+/// to its share of the time left before it starts where the pace of an earlier annealing is
+/// known, else refitted by the search itself as it goes.
+#[derive(Clone, Debug)]
+pub struct SearchPlan {
+    /// The sweeps of a solution's whole schedule, as planned now.
+    pub sweeps: u32,
+    asked: u32,
+    solutions: usize,
+    share: f64,
+    budget: Option<Duration>,
+    start: Instant,
+    /// No pace was known when the search began: it fits its rest to its own pace as it goes.
+    adaptive: bool,
+    refitted: bool,
+    /// The solution-sweeps run, as the search reports them.
+    work: Option<f64>,
+}
+
+impl SearchPlan {
+    /// A plan of `sweeps` that no clock changes (the offspring's searches).
+    pub fn fixed(sweeps: u32) -> Self {
+        SearchPlan {
+            sweeps,
+            asked: sweeps,
+            solutions: 0,
+            share: 0.0,
+            budget: None,
+            start: Instant::now(),
+            adaptive: false,
+            refitted: false,
+            work: None,
+        }
+    }
+
+    /// After a call of an adaptive search, `work` solution-sweeps run since the plan began: the
+    /// sweeps each of `solutions` solutions can still run within the budget at the pace so far,
+    /// at most `most`, where they differ from `left`, those each has planned, by more than a
+    /// twentieth (and one). The search then runs those (the caller maps its schedule) and
+    /// reports its whole work with [`SearchPlan::ran`]; the run says what it did.
+    ///
+    /// Called after every call, this follows the pace as it changes: a search's first sweeps
+    /// are slower than the whole (1.67x and more, RESULTS.md section 50: hot sweeps flip more,
+    /// and a first call carries costs of its own), so an early fit cuts too much and later ones
+    /// give back. Sweeps refitted this way err towards ending early.
+    pub fn refit(&mut self, work: f64, solutions: usize, left: u32, most: u32) -> Option<u32> {
+        let budget = self.budget.filter(|_| self.adaptive && left > 0 && work > 0.0)?;
+        let spent = self.start.elapsed();
+        let mut pace = AnnealPace::default();
+        pace.record_work(work, spent);
+        let fit = pace.fit(most, solutions, budget.saturating_sub(spent));
+        if fit.abs_diff(left) <= (left / 20).max(1) {
+            return None;
+        }
+        self.refitted = true;
+        Some(fit)
+    }
+
+    /// The solution-sweeps the search ran in all (the pace of the next one is learned from them).
+    pub fn ran(&mut self, work: f64) {
+        self.work = Some(work);
+    }
+
+    /// The sweeps asked for (a refit never exceeds them).
+    pub fn asked(&self) -> u32 {
+        self.asked
+    }
+
+    fn describe(&self, budget: Duration, how: &str) -> String {
+        format!(
+            "population of {}: annealing fitted to {:.1} s, {} of the time left{how}: {} of {} sweeps",
+            self.solutions,
+            budget.as_secs_f64(),
+            show_share(self.share),
+            self.sweeps,
+            self.asked
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An adaptive plan of `asked` sweeps for 16 solutions with a budget of 10 s, begun `ago`.
+    fn plan(asked: u32, ago: Duration) -> SearchPlan {
+        SearchPlan {
+            adaptive: true,
+            budget: Some(Duration::from_secs(10)),
+            solutions: 16,
+            start: Instant::now().checked_sub(ago).unwrap(),
+            ..SearchPlan::fixed(asked)
+        }
+    }
+
+    #[test]
+    fn an_adaptive_plan_follows_the_pace_so_far() {
+        // 16 solutions x 10 sweeps in 1 s: 9 s left fit 90 more sweeps each.
+        let mut p = plan(1000, Duration::from_secs(1));
+        let fit = p.refit(160.0, 16, 990, 990).unwrap();
+        assert!((89..=90).contains(&fit), "{fit}");
+        assert!(p.refitted);
+        // Never more than `most`; no change within a twentieth of what is planned.
+        let mut p = plan(1000, Duration::from_secs(1));
+        assert_eq!(p.refit(1600.0, 16, 990, 500), Some(500));
+        assert_eq!(plan(1000, Duration::from_secs(1)).refit(160.0, 16, 92, 990), None);
+        // A fixed plan, or one whose schedule is done, never changes.
+        assert_eq!(SearchPlan::fixed(1000).refit(160.0, 16, 990, 990), None);
+        assert_eq!(plan(1000, Duration::from_secs(1)).refit(160.0, 16, 0, 990), None);
     }
 }

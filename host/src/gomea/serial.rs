@@ -14,7 +14,7 @@ use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
 use super::local_search::{AnnealSchedule, SearchCalls, VariableColors, per_call};
-use super::run::Run;
+use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
 use crate::linkage::fos::Fos;
@@ -120,8 +120,12 @@ pub fn new_engine<'a>(
 }
 
 /// Local search of one solution (its fitness updated), counted in `run`; an improvement is
-/// offered to the run.
-/// `seed`, `stream` and `solution` number the search's random numbers (annealing).
+/// offered to the run. Returns the annealing sweeps it ran.
+/// `seed`, `stream` and `solution` number the search's random numbers (annealing). With `plan`
+/// (the plan of a new population of `n` solutions, its first solution searched here), the
+/// search refits the plan after each call where it adapts ([`SearchPlan::refit`]): its own rest
+/// and the others' sweeps.
+#[allow(clippy::too_many_arguments)]
 fn search_solution<K: Kind>(
     kind: &K,
     problem: &dyn GrayBoxProblem,
@@ -130,14 +134,17 @@ fn search_solution<K: Kind>(
     genes: &mut [u8],
     fitness: &mut i64,
     run: &mut Run,
-) {
+    mut plan: Option<(&mut SearchPlan, usize)>,
+) -> u32 {
     let f = problem.functions();
     let per_round = super::local_search::evaluations_per_round(f);
     // Call by call, the clock checked between them (a search cut short keeps what it reached).
     let mut gain = 0;
     let stop = run.stop_check().clone();
-    let mut calls = SearchCalls::new(stream, ls.sweeps, per_call(per_round, 1));
+    let per_call = per_call(per_round, 1);
+    let mut calls = SearchCalls::new(stream, ls.sweeps, per_call);
     let mut descending = true;
+    let mut ran = 0;
     while let Some(step) = calls.next(descending) {
         if run.should_stop() {
             break;
@@ -150,6 +157,19 @@ fn search_solution<K: Kind>(
         run.counter.add_subfunctions(rounds * per_round);
         gain += g;
         descending = d;
+        if step.descent_rounds == 0 {
+            ran += step.to - step.from;
+            // Every solution of the population (this one's rest included) as if it had its
+            // whole schedule still to run: a refit that errs towards ending early.
+            if let Some((plan, n)) = plan.as_mut()
+                && let Some(fit) = plan.refit(f64::from(ran), *n, step.sweeps, plan.asked())
+            {
+                // This search goes on from the same share of a schedule of `fit` sweeps.
+                let from = (u64::from(step.to) * u64::from(fit)).div_ceil(u64::from(step.sweeps)) as u32;
+                plan.sweeps = fit;
+                calls = SearchCalls::from_sweep(stream, fit, per_call, from);
+            }
+        }
     }
     if gain != 0 {
         *fitness += gain;
@@ -164,6 +184,7 @@ fn search_solution<K: Kind>(
             run.offer(genes, *fitness);
         }
     }
+    ran
 }
 
 impl<'a, K: Kind> SerialGomea<'a, K> {
@@ -181,12 +202,18 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         let mut population = super::population::random_population(problem, n, &mut rng, run)?;
         let l = problem.variables();
         if let Some(ls) = &config.local_search {
-            run.fitted_search(ls.sweeps, n, ls.share, |run, sweeps| {
-                let ls = LocalSearchSetting { sweeps, ..ls.clone() };
+            run.fitted_search(ls.sweeps, n, ls.share, |run, plan| {
+                let mut work = 0.0;
                 for i in 0..n {
+                    let ls = LocalSearchSetting { sweeps: plan.sweeps, ..ls.clone() };
                     let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
-                    search_solution(&kind, problem, &ls, (seed, u32::MAX, i as u32), genes, fitness, run);
+                    // The first solution's search tells the pace where none was known.
+                    let plan = (i == 0).then_some((&mut *plan, n));
+                    let ran =
+                        search_solution(&kind, problem, &ls, (seed, u32::MAX, i as u32), genes, fitness, run, plan);
+                    work += f64::from(ran);
                 }
+                plan.ran(work);
             });
         }
         let fos = match &config.linkage {
@@ -423,6 +450,7 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
                     genes,
                     fitness,
                     run,
+                    None,
                 );
             }
             if self.offspring.fitness[i] > self.population.fitness[i] {

@@ -262,7 +262,8 @@ pub struct RunConfig {
     pub anneal_only: bool,
     /// Under a time limit, the largest share of the time left that the annealing of a new
     /// population may take: where its sweeps (`anneal_sweeps_of`) would take longer at the pace
-    /// of the population annealed before, it gets as many as fit, so that its whole schedule,
+    /// of the population annealed before (the first: at its own pace as it runs), it
+    /// gets as many as fit, so that its whole schedule,
     /// hot to cold, ends in time and GOM gets the rest (see [`Run::fitted_search`]). 0: every
     /// annealing as long as asked, the clock cutting off the one it reaches, often while still
     /// hot (one stored before the option reads as 0).

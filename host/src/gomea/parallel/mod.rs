@@ -22,7 +22,7 @@ use self::layout::GroupLayout;
 pub use self::stages::{StageDevice, Stages};
 pub use self::state::StageState;
 use super::local_search::{SearchCalls, per_call};
-use super::run::Run;
+use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
 
@@ -104,8 +104,8 @@ impl<'a> ParallelGomea<'a> {
                 .ok_or_else(|| Error::Internal("parallel GOM needs an evaluated population".into()))?
                 .clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
-            run.fitted_search(hybrid.anneal_sweeps, self.n, hybrid.anneal_share, |run, sweeps| {
-                self.search_offspring(run, u32::MAX, sweeps)
+            run.fitted_search(hybrid.anneal_sweeps, self.n, hybrid.anneal_share, |run, plan| {
+                self.search_offspring(run, u32::MAX, plan)
             })?;
             self.fitness = self.backend.finish_generation()?;
             self.offer_best(run)?;
@@ -253,12 +253,14 @@ impl<'a> ParallelGomea<'a> {
     /// Local search of every solution of O, counted in `run`: each round of a solution evaluates
     /// every variable's subfunctions once. `stream` numbers the search for its random numbers:
     /// the generation, or `u32::MAX` for the initial population; `sweeps` its annealing sweeps.
-    fn search_offspring(&mut self, run: &mut Run, stream: u32, sweeps: u32) -> Result<()> {
+    fn search_offspring(&mut self, run: &mut Run, stream: u32, plan: &mut SearchPlan) -> Result<()> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // Call by call, the clock checked between them; a search the clock cuts short keeps
         // what it reached (the fitness stays exact).
-        let mut calls = SearchCalls::new(stream, sweeps, per_call(per_round, self.n));
+        let per_call = per_call(per_round, self.n);
+        let mut calls = SearchCalls::new(stream, plan.sweeps, per_call);
         let mut descending = true;
+        let mut work = 0.0;
         while let Some(step) = calls.next(descending) {
             if run.should_stop() {
                 return Ok(());
@@ -266,7 +268,21 @@ impl<'a> ParallelGomea<'a> {
             let rounds;
             (rounds, descending) = self.backend.search_offspring(step, run.stop_check())?;
             run.counter.add_subfunctions(rounds * per_round);
+            if step.descent_rounds == 0 {
+                work += f64::from(step.to - step.from) * self.n as f64;
+                let (sweeps, done) = (u64::from(step.sweeps), u64::from(step.to));
+                // At most the rest of the schedule asked for, at the same share of it.
+                let most = (u64::from(plan.asked()) * (sweeps - done) / sweeps.max(1)) as u32;
+                if let Some(fit) = plan.refit(work, self.n, step.sweeps - step.to, most) {
+                    // The rest of the schedule in `fit` sweeps: a schedule of `total` sweeps
+                    // that has done the same share of itself as this one has.
+                    let total = (u64::from(fit) * sweeps).div_ceil(sweeps - done).min(u64::from(u32::MAX)) as u32;
+                    plan.sweeps = total;
+                    calls = SearchCalls::from_sweep(stream, total, per_call, total.saturating_sub(fit));
+                }
+            }
         }
+        plan.ran(work);
         if run.verify {
             let st = self.backend.state()?;
             self.verify(run, &st.offspring, &st.fitness, "local search");
@@ -311,7 +327,7 @@ impl<'a> ParallelGomea<'a> {
             self.forced_improvement(run, per_group, &mut on_group)?;
         }
         if self.hybrid.local_search == LocalSearchMode::Offspring && !run.should_stop() {
-            self.search_offspring(run, self.generations as u32, self.hybrid.anneal_sweeps)?;
+            self.search_offspring(run, self.generations as u32, &mut SearchPlan::fixed(self.hybrid.anneal_sweeps))?;
         }
         let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
         if !per_group && self.timing.is_none() && !run.verify {
