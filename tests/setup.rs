@@ -156,3 +156,41 @@ fn a_stop_ends_the_set_up_of_a_million_variable_3sat_within_a_second() {
 fn a_stop_ends_the_set_up_of_a_random_nk_landscape_within_a_second() {
     measure_stop_latency(&nk::random_neighbourhood(300_000, 5, 1).unwrap());
 }
+
+/// The notes a run tells its observer.
+#[derive(Default)]
+struct Notes(Vec<String>);
+
+impl pgomea::gomea::run::Observer for Notes {
+    fn note(&mut self, note: &str) {
+        self.0.push(note.to_string());
+    }
+}
+
+/// A run stopped before any population says so: the answer is one random solution, and the note
+/// names what ended the set-up (the time limit, with the advice of a longer one, or a stop).
+#[test]
+fn a_run_stopped_in_its_set_up_says_why_its_answer_is_random() {
+    for p in problems() {
+        let p = &*p;
+        for reason in [StopReason::TimeLimit, StopReason::Interrupted] {
+            let mut notes = Notes::default();
+            let run = match reason {
+                StopReason::TimeLimit => Run::new(p, Limits { time: Some(Duration::ZERO), ..Limits::default() }),
+                _ => Run::new(p, Limits::default()).with_stop_flag(set_elsewhere()),
+            };
+            let mut run = run.with_observer(&mut notes);
+            let o = pgomea::solve::solve_run(p, &parallel(p), &mut run).unwrap();
+            drop(run);
+            assert_eq!((o.stopped_by(), o.generations, o.populations.len()), (Some(reason), 0, 0), "{}", p.name());
+            assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{}", p.name());
+            let said = notes.0.iter().any(|n| match reason {
+                StopReason::TimeLimit => {
+                    n.starts_with("the time limit ended the set-up") && n.contains("a longer time limit")
+                }
+                _ => n.starts_with("stopped during the set-up") && n.contains("one random solution"),
+            });
+            assert!(said, "{} {reason:?}: {:?}", p.name(), notes.0);
+        }
+    }
+}
