@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::Notes;
+
 use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::run::{Limits, Run, StopReason};
 use pgomea::problem::generate::{self, WeightRange};
@@ -131,16 +133,6 @@ fn each_population_anneals_growth_times_longer_than_the_one_before() {
         assert_eq!((&same.populations[..], &doubled.populations[..]), (&[16, 32][..], &[16, 32][..]));
         let extra_sweeps = (doubled.evaluations - same.evaluations) / per_sweep;
         assert!((44.0..52.0).contains(&extra_sweeps), "{algorithm:?}: {extra_sweeps} sweeps more, not about 48");
-    }
-}
-
-/// The notes of a run.
-#[derive(Default)]
-struct Notes(Vec<String>);
-
-impl pgomea::gomea::run::Observer for Notes {
-    fn note(&mut self, note: &str) {
-        self.0.push(note.to_string());
     }
 }
 

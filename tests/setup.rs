@@ -7,6 +7,8 @@
 //! The `#[ignore]` tests measure, at 10^6 scale, how long a stop takes to end a run's set-up:
 //! `cargo test --release --test setup -- --ignored --nocapture`.
 
+mod common;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -157,16 +159,6 @@ fn a_stop_ends_the_set_up_of_a_random_nk_landscape_within_a_second() {
     measure_stop_latency(&nk::random_neighbourhood(300_000, 5, 1).unwrap());
 }
 
-/// The notes a run tells its observer.
-#[derive(Default)]
-struct Notes(Vec<String>);
-
-impl pgomea::gomea::run::Observer for Notes {
-    fn note(&mut self, note: &str) {
-        self.0.push(note.to_string());
-    }
-}
-
 /// A run stopped before any population says so: the answer is one random solution, and the note
 /// names what ended the set-up (the time limit, with the advice of a longer one, or a stop).
 #[test]
@@ -174,7 +166,7 @@ fn a_run_stopped_in_its_set_up_says_why_its_answer_is_random() {
     for p in problems() {
         let p = &*p;
         for reason in [StopReason::TimeLimit, StopReason::Interrupted] {
-            let mut notes = Notes::default();
+            let mut notes = common::Notes::default();
             let run = match reason {
                 StopReason::TimeLimit => Run::new(p, Limits { time: Some(Duration::ZERO), ..Limits::default() }),
                 _ => Run::new(p, Limits::default()).with_stop_flag(set_elsewhere()),

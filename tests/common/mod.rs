@@ -69,3 +69,13 @@ pub fn cpu_options(
         ..pgomea::solve::RunOptions::default()
     }
 }
+
+/// The notes a run tells its observer, in order.
+#[derive(Default)]
+pub struct Notes(pub Vec<String>);
+
+impl pgomea::gomea::run::Observer for Notes {
+    fn note(&mut self, note: &str) {
+        self.0.push(note.to_string());
+    }
+}
