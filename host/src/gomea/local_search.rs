@@ -117,20 +117,26 @@ impl SearchCalls {
         SearchCalls { stream, sweeps, per_call: per_call.max(1), last: None }
     }
 
-    /// The calls of a search of `sweeps` sweeps that goes on from sweep `from` (the sweeps
-    /// before it count as run): the rest of a schedule refitted on the way.
+    /// The rest of the search that `step` belongs to as a schedule of `sweeps` sweeps: it goes
+    /// on from the same share of the new schedule as `step` ended at (rounded up; the sweeps
+    /// before count as run). A schedule refitted on the way.
     ///
     /// ```
     /// use pgomea::gomea::local_search::SearchCalls;
-    /// let mut calls = SearchCalls::from_sweep(0, 10, 4, 7);
+    /// // Sweep 14 of 20 ended: 70 % of a schedule of 10 is sweep 7.
+    /// let mut calls = SearchCalls::new(0, 20, 14);
+    /// let step = calls.next(true).unwrap();
+    /// let mut calls = SearchCalls::rescaled(step, 10, 4);
     /// assert_eq!(calls.next(true).map(|s| (s.from, s.to, s.descent_rounds)), Some((7, 10, 0)));
     /// assert_eq!(calls.next(true).map(|s| (s.from, s.to, s.descent_rounds)), Some((10, 10, 4)));
     /// ```
-    pub fn from_sweep(stream: u32, sweeps: u32, per_call: u32, from: u32) -> Self {
-        let mut calls = Self::new(stream, sweeps, per_call);
+    pub fn rescaled(step: SearchStep, sweeps: u32, per_call: u32) -> Self {
+        let from = (u64::from(step.to) * u64::from(sweeps))
+            .div_ceil(u64::from(step.sweeps.max(1)))
+            .min(u64::from(sweeps)) as u32;
+        let mut calls = Self::new(step.stream, sweeps, per_call);
         if from > 0 {
-            let run = SearchStep { stream, sweeps, from: 0, to: from.min(sweeps), descent_rounds: 0, resume: false };
-            calls.last = Some(run);
+            calls.last = Some(SearchStep { sweeps, from: 0, to: from, descent_rounds: 0, resume: false, ..step });
         }
         calls
     }
@@ -161,22 +167,18 @@ impl SearchCalls {
     }
 }
 
-/// The pace of annealing on this machine, learned from the last whole search of a population:
-/// the seconds one sweep of one solution took, its greedy descent included. Only a whole search,
-/// hot to cold, tells the pace of another: the pace of a search's first sweeps overstated the
-/// whole one's by 1.67x and more (benchmarks/RESULTS.md section 50; a hot sweep accepts more
-/// flips than a cold one, and the first call carries costs of its own).
+/// The pace of annealing on this machine: the seconds one sweep of one solution took, its greedy
+/// descent included. Learned from the last whole search of a population, which tells the pace
+/// of the next: the pace of a search's first sweeps overstated the whole one's by 1.67x and more
+/// (benchmarks/RESULTS.md section 50; a hot sweep accepts more flips than a cold one, and the
+/// first call carries costs of its own), so only a search with no whole one before it goes by
+/// its own sweeps so far ([`crate::gomea::run::SearchPlan::refit`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnnealPace(Option<f64>);
 
 impl AnnealPace {
-    /// A whole search of `solutions` solutions, `sweeps` sweeps each, took `took`.
-    pub fn record(&mut self, solutions: usize, sweeps: u32, took: Duration) {
-        self.record_work(solutions as f64 * f64::from(sweeps), took);
-    }
-
-    /// A search of `work` solution-sweeps in all took `took`.
-    pub fn record_work(&mut self, work: f64, took: Duration) {
+    /// A search of `work` solution-sweeps in all (sweeps times solutions) took `took`.
+    pub fn record(&mut self, work: f64, took: Duration) {
         if work > 0.0 {
             self.0 = Some(took.as_secs_f64() / work);
         }
@@ -196,7 +198,7 @@ impl AnnealPace {
     /// let mut pace = AnnealPace::default();
     /// assert_eq!(pace.fit(3000, 32, Duration::ZERO), 3000);
     /// // 16 solutions of 1000 sweeps took 2 s: 32 solutions fit 500 sweeps into 2 s.
-    /// pace.record(16, 1000, Duration::from_secs(2));
+    /// pace.record(16.0 * 1000.0, Duration::from_secs(2));
     /// assert_eq!(pace.fit(3000, 32, Duration::from_secs(2)), 500);
     /// assert_eq!(pace.fit(3000, 32, Duration::from_secs(60)), 3000);
     /// assert_eq!(pace.fit(3000, 32, Duration::ZERO), 0);
@@ -364,15 +366,15 @@ mod tests {
         let mut pace = AnnealPace::default();
         // Nothing learned yet: as asked, whatever the budget.
         assert_eq!(pace.fit(100, 16, Duration::ZERO), 100);
-        pace.record(16, 100, ms(800));
+        pace.record(16.0 * 100.0, ms(800));
         // 0.5 ms a sweep of a solution: 32 solutions fit 50 sweeps into 0.8 s, 100 into 1.6 s,
         // and no more than asked into more.
         assert_eq!([800, 1600, 60_000, 0].map(|b| pace.fit(100, 32, ms(b))), [50, 100, 100, 0]);
         // A search of no sweeps teaches nothing.
-        pace.record(16, 0, ms(1));
+        pace.record(0.0, ms(1));
         assert_eq!(pace.fit(100, 32, ms(800)), 50);
         // The last whole search counts.
-        pace.record(32, 50, ms(400));
+        pace.record(32.0 * 50.0, ms(400));
         assert_eq!(pace.fit(100, 32, ms(800)), 100);
     }
 }

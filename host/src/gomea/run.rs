@@ -323,7 +323,7 @@ impl<'a> Run<'a> {
             start,
             adaptive: budget.is_some() && !self.anneal_pace.known(),
             refitted: false,
-            work: None,
+            work: 0.0,
         };
         if let Some(budget) = budget.filter(|_| self.anneal_pace.known()) {
             plan.sweeps = self.anneal_pace.fit(asked, solutions, budget);
@@ -336,8 +336,7 @@ impl<'a> Run<'a> {
             self.note(&plan.describe(budget, ", at its own pace as it went"));
         }
         if !self.should_stop() {
-            let work = plan.work.unwrap_or(solutions as f64 * f64::from(plan.sweeps));
-            self.anneal_pace.record_work(work, start.elapsed());
+            self.anneal_pace.record(plan.work, start.elapsed());
         }
         out
     }
@@ -388,8 +387,8 @@ pub struct SearchPlan {
     /// No pace was known when the search began: it fits its rest to its own pace as it goes.
     adaptive: bool,
     refitted: bool,
-    /// The solution-sweeps run, as the search reports them.
-    work: Option<f64>,
+    /// The solution-sweeps run, as the search reports them ([`SearchPlan::ran`]).
+    work: f64,
 }
 
 impl SearchPlan {
@@ -404,7 +403,7 @@ impl SearchPlan {
             start: Instant::now(),
             adaptive: false,
             refitted: false,
-            work: None,
+            work: 0.0,
         }
     }
 
@@ -422,7 +421,7 @@ impl SearchPlan {
         let budget = self.budget.filter(|_| self.adaptive && left > 0 && work > 0.0)?;
         let spent = self.start.elapsed();
         let mut pace = AnnealPace::default();
-        pace.record_work(work, spent);
+        pace.record(work, spent);
         let fit = pace.fit(most, solutions, budget.saturating_sub(spent));
         if fit.abs_diff(left) <= (left / 20).max(1) {
             return None;
@@ -433,7 +432,7 @@ impl SearchPlan {
 
     /// The solution-sweeps the search ran in all (the pace of the next one is learned from them).
     pub fn ran(&mut self, work: f64) {
-        self.work = Some(work);
+        self.work = work;
     }
 
     /// The sweeps asked for (a refit never exceeds them).

@@ -165,9 +165,8 @@ fn search_solution<K: Kind>(
                 && let Some(fit) = plan.refit(f64::from(ran), *n, step.sweeps, plan.asked())
             {
                 // This search goes on from the same share of a schedule of `fit` sweeps.
-                let from = (u64::from(step.to) * u64::from(fit)).div_ceil(u64::from(step.sweeps)) as u32;
                 plan.sweeps = fit;
-                calls = SearchCalls::from_sweep(stream, fit, per_call, from);
+                calls = SearchCalls::rescaled(step, fit, per_call);
             }
         }
     }

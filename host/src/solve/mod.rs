@@ -266,9 +266,9 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
             let after = setup_start.elapsed().as_secs_f64();
             run.note(&match reason {
                 StopReason::TimeLimit => format!(
-                    "the time limit ended the set-up (linkage model, colouring, layout) {after:.1} s after the instance was read, before any population: the answer is one random solution; a longer time limit leaves time for the search"
+                    "the time limit ended the set-up (linkage model, colouring, layout) {after:.1} s after it began, before any population: the answer is one random solution; a longer time limit leaves time for the search"
                 ),
-                _ => format!("stopped during the set-up, {after:.1} s after the instance was read: the answer is one random solution"),
+                _ => format!("stopped during the set-up, {after:.1} s after it began: the answer is one random solution"),
             });
             let x = random_genotype(problem.variables(), config.seed);
             let fitness = crate::problem::full_evaluation(problem, &x, &run.counter);

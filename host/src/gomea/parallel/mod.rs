@@ -252,7 +252,8 @@ impl<'a> ParallelGomea<'a> {
 
     /// Local search of every solution of O, counted in `run`: each round of a solution evaluates
     /// every variable's subfunctions once. `stream` numbers the search for its random numbers:
-    /// the generation, or `u32::MAX` for the initial population; `sweeps` its annealing sweeps.
+    /// the generation, or `u32::MAX` for the initial population; `plan` its annealing sweeps
+    /// (refitted on the way where it adapts).
     fn search_offspring(&mut self, run: &mut Run, stream: u32, plan: &mut SearchPlan) -> Result<()> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // Call by call, the clock checked between them; a search the clock cuts short keeps
@@ -276,9 +277,8 @@ impl<'a> ParallelGomea<'a> {
                 if let Some(fit) = plan.refit(work, self.n, step.sweeps - step.to, most) {
                     // The rest of the schedule in `fit` sweeps: a schedule of `total` sweeps
                     // that has done the same share of itself as this one has.
-                    let total = (u64::from(fit) * sweeps).div_ceil(sweeps - done).min(u64::from(u32::MAX)) as u32;
-                    plan.sweeps = total;
-                    calls = SearchCalls::from_sweep(stream, total, per_call, total.saturating_sub(fit));
+                    plan.sweeps = (u64::from(fit) * sweeps).div_ceil(sweeps - done).min(u64::from(u32::MAX)) as u32;
+                    calls = SearchCalls::rescaled(step, plan.sweeps, per_call);
                 }
             }
         }
