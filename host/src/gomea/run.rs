@@ -377,7 +377,8 @@ impl<'a> Run<'a> {
 /// known, else refitted by the search itself as it goes.
 #[derive(Clone, Debug)]
 pub struct SearchPlan {
-    /// The sweeps of a solution's whole schedule, as planned now.
+    /// The sweeps of a solution's whole schedule, as planned now; once the search is done, those
+    /// it says it ran (what the run's note reports).
     pub sweeps: u32,
     asked: u32,
     solutions: usize,

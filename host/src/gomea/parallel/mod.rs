@@ -283,6 +283,9 @@ impl<'a> ParallelGomea<'a> {
             }
         }
         plan.ran(work);
+        // The sweeps each solution ran: a schedule refitted near its end names a long one of
+        // which little was left.
+        plan.sweeps = (work / self.n.max(1) as f64).round() as u32;
         if run.verify {
             let st = self.backend.state()?;
             self.verify(run, &st.offspring, &st.fitness, "local search");
