@@ -95,11 +95,12 @@ impl InstanceArgs {
 pub struct ModelArgs {
     /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
     /// most K), lt (learned from the population each generation; serial only), univariate
-    /// [default: flt; bflt:16 for instances of at least 10^6 variables that are not lattices
+    /// [default: flt; bflt:16 for instances of at least 10^5 variables that are not lattices
     /// (fewer than one cycle of up to four subfunctions per subfunction, as sparse random graphs,
-    /// random 3-SAT, random NK neighbourhoods, disjoint traps): there the full tree needs thousands
-    /// of colour groups and its set-up outlasts a 10 s run at 10^6 variables (58 s for 3-SAT) and
-    /// 120 s at 10^7; lattices and overlapping windows keep flt; `run` says when it took bflt:16].
+    /// random 3-SAT, random NK neighbourhoods, disjoint traps): there the full tree needs hundreds
+    /// to thousands of colour groups (1058 for 3-SAT of 10^5 variables) and its set-up outlasts a
+    /// 10 s run at 10^6 variables (58 s for 3-SAT) and 120 s at 10^7; lattices and overlapping
+    /// windows keep flt; `run` says when it took bflt:16].
     #[arg(long, value_name = "MODEL")]
     pub linkage: Option<LinkageModel>,
     /// Colouring of the linkage sets into groups of independent sets (parallel GOM and
