@@ -568,7 +568,11 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         w(writeln!(out, "energy           {e}  (the model's, minimised)"))?;
     }
     w(writeln!(out, "stopped by       {}", o.stop_reason))?;
-    w(writeln!(out, "time             {:.3} s (setup {:.3} s)", o.time_s, o.setup_s))?;
+    w(writeln!(
+        out,
+        "time             {:.3} s (reading and choosing defaults {:.3} s, set-up {:.3} s)",
+        o.time_s, o.before_setup_s, o.setup_s
+    ))?;
     w(writeln!(
         out,
         "evaluations      {:.1} full-evaluation equivalents ({} subfunction evaluations)",

@@ -186,3 +186,22 @@ fn a_run_stopped_in_its_set_up_says_why_its_answer_is_random() {
         }
     }
 }
+
+/// The outcome splits the run's time: what came before the set-up (counted from the run's start,
+/// which the caller may put earlier, as the CLI puts it at the process's start), the set-up, the
+/// search. A run whose clock started a second before `solve` reports that second before its
+/// set-up.
+#[test]
+fn the_time_before_the_set_up_counts_from_the_runs_start() {
+    for p in problems() {
+        let p = &*p;
+        let config = RunConfig { time_limit: None, max_evaluations: Some(2000.0), ..parallel(p) };
+        let start = Instant::now() - Duration::from_secs(1);
+        let o = solve(p, &config, Hooks { start: Some(start), ..Hooks::default() }).unwrap();
+        assert!((1.0..1.5).contains(&o.before_setup_s), "{}: {} s before the set-up", p.name(), o.before_setup_s);
+        assert!(o.setup_s > 0.0 && o.before_setup_s + o.setup_s <= o.time_s, "{}: {o:?}", p.name());
+        // Without an earlier start, `solve` sets up at once.
+        let o = solve(p, &config, Hooks::default()).unwrap();
+        assert!(o.before_setup_s < 0.5, "{}: {} s before the set-up", p.name(), o.before_setup_s);
+    }
+}

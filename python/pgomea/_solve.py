@@ -43,7 +43,9 @@ class Result:
         assignment: ``{label: value}`` of ``solution`` when the problem has labels (a networkx
             graph's nodes), else None.
         evaluations: full-evaluation equivalents spent.
-        time_s: seconds from the start of ``solve`` (set-up included); setup_s: the set-up's share.
+        time_s: seconds from the start of ``solve`` (set-up included); setup_s: the set-up's share
+            (linkage model, colouring, layout, upload); before_setup_s: what came before it
+            (choosing the defaults from the problem).
         stop_reason: ``target reached``, ``time limit``, ``evaluation limit``, ``interrupted``, ...
         reached_target: whether a target was given and reached.
         backend: where the run ran, in words (``cpu (serial)``, ``cpu (16 threads)``,
@@ -57,7 +59,7 @@ class Result:
     """
 
     __slots__ = ("best_fitness", "solution", "value", "energy", "assignment", "evaluations", "time_s", "setup_s",
-                 "stop_reason", "reached_target", "backend", "notes", "trace", "config", "outcome")
+                 "before_setup_s", "stop_reason", "reached_target", "backend", "notes", "trace", "config", "outcome")
 
     def __repr__(self) -> str:
         shown = f"energy={self.energy}" if self.energy is not None else f"best_fitness={self.best_fitness}"
@@ -189,6 +191,7 @@ def _result(problem: Problem, outcome: Dict[str, Any], solution: bytes, times: b
     r.evaluations = float(outcome["evaluations"])
     r.time_s = float(outcome["time_s"])
     r.setup_s = float(outcome["setup_s"])
+    r.before_setup_s = float(outcome["before_setup_s"])
     r.stop_reason = outcome["stop_reason"]
     r.reached_target = bool(outcome["reached_target"])
     r.backend = outcome["backend"]

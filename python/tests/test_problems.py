@@ -216,6 +216,7 @@ def test_defaults_are_the_librarys_and_the_backend_says_where_it_ran():
     r = pgomea.solve(p, algorithm="parallel", target=10**9, time_limit=0.3)
     assert r.config["forced_improvement"] is False and r.config["local_search"] == "initial"
     assert r.stop_reason == "time limit" and 0.3 <= r.time_s < 5 and r.setup_s <= r.time_s
+    assert 0 <= r.before_setup_s and r.before_setup_s + r.setup_s <= r.time_s
     chosen = pgomea.backend()
     assert chosen.name in ("cpu", "cuda") and chosen.reason
     assert r.backend.startswith(chosen.name)

@@ -155,8 +155,12 @@ pub struct Outcome {
     pub populations: Vec<usize>,
     pub fos_sets: usize,
     pub colors: Option<usize>,
-    /// Seconds before the first generation could start: reading nothing (the caller's), the
-    /// linkage model, its colourings, the layout and its upload.
+    /// Seconds from the run's start to its set-up: where the caller's clock started earlier (the
+    /// CLI's starts with the process), reading the instance and choosing the defaults from it
+    /// (the lattice probe); `time_s` is this, then `setup_s`, then the search.
+    pub before_setup_s: f64,
+    /// Seconds before the first generation could start: the linkage model, its colourings, the
+    /// layout and its upload.
     pub setup_s: f64,
     /// The process's peak resident memory when the run ended (Linux), and the peak device memory
     /// the run used (CUDA), in bytes.
@@ -257,6 +261,7 @@ pub fn solve(problem: &dyn GrayBoxProblem, config: &RunConfig, hooks: Hooks<'_>)
 /// ```
 pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run) -> Result<Outcome> {
     let setup_start = Instant::now();
+    let before_setup_s = run.elapsed().as_secs_f64();
     let mut effective = config.clone();
     let setup = match set_up(problem, config, &mut effective, run) {
         Ok(setup) => setup,
@@ -274,7 +279,7 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
             let fitness = crate::problem::full_evaluation(problem, &x, &run.counter);
             run.offer(&x, fitness);
             let setup_s = setup_start.elapsed().as_secs_f64();
-            return finish(problem, &effective, run, Report { setup_s, ..Report::default() });
+            return finish(problem, &effective, run, Report { before_setup_s, setup_s, ..Report::default() });
         }
         Err(e) => return Err(e),
     };
@@ -283,6 +288,7 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
     ims.run(run)?;
     let report = Report {
         backend: setup.backend,
+        before_setup_s,
         setup_s,
         generations: ims.total_generations(),
         populations: ims.sizes(),
@@ -420,6 +426,7 @@ fn choose_backend(asked: Backend, run: &mut Run) -> Backend {
 #[derive(Default)]
 struct Report {
     backend: String,
+    before_setup_s: f64,
     setup_s: f64,
     generations: u64,
     populations: Vec<usize>,
@@ -466,6 +473,7 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         populations: report.populations,
         fos_sets: report.fos_sets,
         colors: report.colors,
+        before_setup_s: report.before_setup_s,
         setup_s: report.setup_s,
         peak_host_memory_bytes: peak_resident_memory(),
         peak_device_memory_bytes: report.device.map(|g| g.peak_memory() as u64),
