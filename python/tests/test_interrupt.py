@@ -11,8 +11,13 @@ import time
 import pytest
 
 CHILD = r"""
-import json, sys
+import json, signal, sys
 import numpy as np
+
+# The test sends SIGINT: Python's own handler, whatever this process inherited (started from a
+# background job of a shell without job control, SIGINT comes ignored, and Python then installs
+# no handler, so the signal would be ignored, as it should be for such a job).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import pgomea
 
 rng = np.random.default_rng(1)
