@@ -33,8 +33,8 @@ class PGomeaSampler(dimod.Sampler):
       ``max_evaluations``, ``seed``, ``linkage``, ``local_search``, ...), with its defaults:
       without a limit a run takes ``pgomea run``'s 10 s, per read.
 
-    ``info`` holds the backend, the resolution and, per read, its time, evaluations and stop
-    reason. Ctrl-C stops the read in flight and raises ``KeyboardInterrupt`` (its ``result``
+    ``info`` holds the backend, the resolution and, per read, its time (with the set-up's share and
+    what came before it), evaluations and stop reason. Ctrl-C stops the read in flight and raises ``KeyboardInterrupt`` (its ``result``
     attribute holds that read's ``pgomea.Result``).
     """
 
@@ -85,8 +85,8 @@ class PGomeaSampler(dimod.Sampler):
             samples[k] = 2 * x - 1 if bqm.vartype is dimod.SPIN else x
             fitness.append(result.best_fitness)
             runs.append({"seed": result.config["seed"], "time_s": result.time_s, "setup_s": result.setup_s,
-                         "evaluations": result.evaluations, "stop_reason": result.stop_reason,
-                         "backend": result.backend})
+                         "before_setup_s": result.before_setup_s, "evaluations": result.evaluations,
+                         "stop_reason": result.stop_reason, "backend": result.backend})
         info = {"backend": runs[0]["backend"] if runs else None, "resolution": problem.statistics().get("resolution"),
                 "runs": runs}
         return dimod.SampleSet.from_samples_bqm((samples, labels), bqm, info=info,

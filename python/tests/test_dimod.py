@@ -74,6 +74,8 @@ def test_sample_ising_and_sample_qubo_with_labels_reads_and_a_resolution():
     sampleset = sampler.sample_ising(h, J, num_reads=3, seed=5)
     assert len(sampleset) == 3 and set(sampleset.variables) == {"a", "b", ("c", 2)}
     assert [run["seed"] for run in sampleset.info["runs"]] == [5, 6, 7]
+    assert all(0 <= run["before_setup_s"] and run["before_setup_s"] + run["setup_s"] <= run["time_s"]
+               for run in sampleset.info["runs"])
     assert sampleset.info["resolution"] == "0.1"  # the grid of the biases' decimals
     exact = dimod.ExactSolver().sample_ising(h, J).first.energy
     assert all(e == pytest.approx(exact) for e in sampleset.record.energy)
