@@ -312,7 +312,6 @@ impl<'a> Run<'a> {
         share: Option<f64>,
         search: impl FnOnce(&mut Self, &mut SearchPlan) -> T,
     ) -> T {
-        let start = Instant::now();
         let budget = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share));
         let mut plan = SearchPlan {
             sweeps: asked,
@@ -320,7 +319,7 @@ impl<'a> Run<'a> {
             solutions,
             share: share.unwrap_or(0.0),
             budget,
-            start,
+            start: Instant::now(),
             adaptive: budget.is_some() && !self.anneal_pace.known(),
             refitted: false,
             work: 0.0,
@@ -336,7 +335,7 @@ impl<'a> Run<'a> {
             self.note(&plan.describe(budget, ", at its own pace as it went"));
         }
         if !self.should_stop() {
-            self.anneal_pace.record(plan.work, start.elapsed());
+            self.anneal_pace.record(plan.work, plan.start.elapsed());
         }
         out
     }

@@ -260,15 +260,16 @@ pub fn solve(problem: &dyn GrayBoxProblem, config: &RunConfig, hooks: Hooks<'_>)
 /// # Ok::<(), pgomea::Error>(())
 /// ```
 pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run) -> Result<Outcome> {
-    let setup_start = Instant::now();
+    // The set-up's seconds are the run's clock since it began.
     let before_setup_s = run.elapsed().as_secs_f64();
+    let since_setup = |run: &Run| run.elapsed().as_secs_f64() - before_setup_s;
     let mut effective = config.clone();
     let setup = match set_up(problem, config, &mut effective, run) {
         Ok(setup) => setup,
         Err(Error::Stopped(reason)) => {
             // Stopped before a population could be evaluated: answer with one random solution.
             run.set_stop(reason);
-            let after = setup_start.elapsed().as_secs_f64();
+            let after = since_setup(run);
             run.note(&match reason {
                 StopReason::TimeLimit => format!(
                     "the time limit ended the set-up (linkage model, colouring, layout) {after:.1} s after it began, before any population: the answer is one random solution; a longer time limit leaves time for the search"
@@ -278,12 +279,12 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
             let x = random_genotype(problem.variables(), config.seed);
             let fitness = crate::problem::full_evaluation(problem, &x, &run.counter);
             run.offer(&x, fitness);
-            let setup_s = setup_start.elapsed().as_secs_f64();
+            let setup_s = since_setup(run);
             return finish(problem, &effective, run, Report { before_setup_s, setup_s, ..Report::default() });
         }
         Err(e) => return Err(e),
     };
-    let setup_s = setup_start.elapsed().as_secs_f64();
+    let setup_s = since_setup(run);
     let mut ims = setup.ims;
     ims.run(run)?;
     let report = Report {
