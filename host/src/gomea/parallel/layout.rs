@@ -91,13 +91,13 @@ impl GroupLayout {
             .par_iter()
             .enumerate()
             .map_init(
-                || (vec![false; l], 0),
-                |(in_set, done), (r, &bound)| -> Result<(Vec<u32>, Vec<u64>), StopReason> {
+                || (Seen::default(), 0),
+                |(seen, done), (r, &bound)| -> Result<(Vec<u32>, Vec<u64>), StopReason> {
                     let (mut list, mut ends) = (Vec::with_capacity(bound), Vec::with_capacity(RUN));
                     let mut end = 0;
                     for set in run_of(r) {
                         stop.after(done, set.len())?;
-                        for_each_dependent(problem, set, in_set, |e| {
+                        for_each_dependent(problem, set, seen, |e| {
                             if keep {
                                 list.push(e);
                             }
@@ -175,8 +175,8 @@ impl GroupLayout {
         }
         let slot_set = &layout.slot_set;
         work.into_par_iter().try_for_each_init(
-            || (vec![false; if keep { 0 } else { l }], 0),
-            |(in_set, done), (range, gv, gd)| -> Result<(), StopReason> {
+            || (Seen::default(), 0),
+            |(seen, done), (range, gv, gd)| -> Result<(), StopReason> {
                 let (mut v, mut d) = (0, 0);
                 for &s in &slot_set[range] {
                     let (set, deps) = (&fos.sets[s as usize], listed(s as usize));
@@ -187,7 +187,7 @@ impl GroupLayout {
                         gd[d..d + deps.len()].copy_from_slice(&runs[s as usize / RUN].0[deps.clone()]);
                         d += deps.len();
                     } else {
-                        for_each_dependent(problem, set, in_set, |e| {
+                        for_each_dependent(problem, set, seen, |e| {
                             gd[d] = e;
                             d += 1;
                         });
@@ -267,25 +267,67 @@ fn keep_lists(problem: &dyn GrayBoxProblem) -> bool {
     p.entries() > 2 * p.len()
 }
 
-/// Calls `f` with each subfunction reading a variable of `set`, once: a subfunction is listed by
-/// the first of its variables (in its own order) that lies in the set, the variables taken in
-/// the set's order. `in_set` is all false, and is left so.
-fn for_each_dependent(problem: &dyn GrayBoxProblem, set: &[u32], in_set: &mut [bool], mut f: impl FnMut(u32)) {
+/// Calls `f` with each subfunction reading a variable of `set`, once: where it first appears in
+/// the lists of the set's variables, the variables taken in the set's order. Duplicates are
+/// found in `seen`: for a set of at most [`SMALL_SET_ENTRIES`] entries an open-addressing table
+/// of their subfunctions (in cache), else a flag per subfunction (set, then cleared). Neither
+/// reads a subfunction's own variables: on planted 3-SAT of 10^6 variables, reading them (one
+/// cache miss per entry, to tell which of the set's variables a clause lists first) was most of
+/// the layout (RESULTS.md section 60).
+fn for_each_dependent(problem: &dyn GrayBoxProblem, set: &[u32], seen: &mut Seen, mut f: impl FnMut(u32)) {
     let p = problem.functions();
-    for &v in set {
-        in_set[v as usize] = true;
-    }
-    for &v in set {
-        for &e in p.dependent(v as usize) {
-            let first = p.variables_of(e as usize).iter().find(|&&u| in_set[u as usize]);
-            if first == Some(&v) {
-                f(e);
+    let entries: usize = set.iter().map(|&v| p.dependent(v as usize).len()).sum();
+    if entries <= SMALL_SET_ENTRIES {
+        let capacity = (2 * entries).next_power_of_two().max(2);
+        let table = &mut seen.table;
+        table.clear();
+        table.resize(capacity, EMPTY);
+        for &v in set {
+            for &e in p.dependent(v as usize) {
+                // Fibonacci hashing into the table; linear probing.
+                let mut k = (e.wrapping_mul(0x9E37_79B9) as usize) & (capacity - 1);
+                loop {
+                    if table[k] == EMPTY {
+                        table[k] = e;
+                        f(e);
+                        break;
+                    }
+                    if table[k] == e {
+                        break;
+                    }
+                    k = (k + 1) & (capacity - 1);
+                }
+            }
+        }
+    } else {
+        let flags = seen.flags.get_or_insert_with(|| vec![false; p.len()]);
+        for &v in set {
+            for &e in p.dependent(v as usize) {
+                if !std::mem::replace(&mut flags[e as usize], true) {
+                    f(e);
+                }
+            }
+        }
+        for &v in set {
+            for &e in p.dependent(v as usize) {
+                flags[e as usize] = false;
             }
         }
     }
-    for &v in set {
-        in_set[v as usize] = false;
-    }
+}
+
+/// Sets with at most this many variable-subfunction entries find their duplicates in a table of
+/// their own (up to 32 KiB, in a core's cache) rather than in a flag per subfunction.
+const SMALL_SET_ENTRIES: usize = 4096;
+
+const EMPTY: u32 = u32::MAX;
+
+/// A task's scratch for [`for_each_dependent`]: the small sets' table, and the large sets' flags
+/// (all false between calls, made on first use).
+#[derive(Default)]
+struct Seen {
+    table: Vec<u32>,
+    flags: Option<Vec<bool>>,
 }
 
 fn too_large(entries: u64) -> Error {
@@ -347,28 +389,19 @@ mod tests {
             variable_colors: VariableColors::default(),
             anneal: AnnealSchedule::default(),
         };
-        let mut in_set = vec![false; l];
         for group in groups {
             let dep_start = layout.dep_subfunctions.len();
             let mut slots: Vec<(CrewKind, u32, Vec<u32>)> = Vec::with_capacity(group.len());
             for &set_index in group {
                 let set = &fos.sets[set_index as usize];
-                for &v in set {
-                    in_set[v as usize] = true;
-                }
-                // A subfunction is listed by the first of its variables (in its own order) that
-                // lies in the set, so once.
-                let mut deps = Vec::new();
+                // A subfunction is listed where it first appears in the set's variables' lists.
+                let mut deps: Vec<u32> = Vec::new();
                 for &v in set {
                     for &e in problem.dependent_subfunctions(v as usize) {
-                        let first = problem.subfunction_variables(e as usize).iter().find(|&&u| in_set[u as usize]);
-                        if first == Some(&v) {
+                        if !deps.contains(&e) {
                             deps.push(e);
                         }
                     }
-                }
-                for &v in set {
-                    in_set[v as usize] = false;
                 }
                 slots.push((crew_kind(set.len(), deps.len()), set_index, deps));
             }
