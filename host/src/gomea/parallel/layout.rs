@@ -274,10 +274,21 @@ fn keep_lists(problem: &dyn GrayBoxProblem) -> bool {
 /// reads a subfunction's own variables: on planted 3-SAT of 10^6 variables, reading them (one
 /// cache miss per entry, to tell which of the set's variables a clause lists first) was most of
 /// the layout (RESULTS.md section 60).
-fn for_each_dependent(problem: &dyn GrayBoxProblem, set: &[u32], seen: &mut Seen, mut f: impl FnMut(u32)) {
+fn for_each_dependent(problem: &dyn GrayBoxProblem, set: &[u32], seen: &mut Seen, f: impl FnMut(u32)) {
+    for_each_dependent_within(problem, set, seen, SMALL_SET_ENTRIES, f)
+}
+
+/// [`for_each_dependent`] with the small sets' bound given (the tests take both ways).
+fn for_each_dependent_within(
+    problem: &dyn GrayBoxProblem,
+    set: &[u32],
+    seen: &mut Seen,
+    small: usize,
+    mut f: impl FnMut(u32),
+) {
     let p = problem.functions();
     let entries: usize = set.iter().map(|&v| p.dependent(v as usize).len()).sum();
-    if entries <= SMALL_SET_ENTRIES {
+    if entries <= small {
         let capacity = (2 * entries).next_power_of_two().max(2);
         let table = &mut seen.table;
         table.clear();
@@ -421,6 +432,36 @@ mod tests {
             layout.max_group_deps = layout.max_group_deps.max(layout.dep_subfunctions.len() - dep_start);
         }
         layout
+    }
+
+    /// Both ways of finding a set's duplicates list the subfunctions of the reference's rule (where
+    /// they first appear in the set's variables' lists), on every set of every model over random
+    /// instances of every kind, with the scratch reused from set to set.
+    #[test]
+    fn dependent_lists_are_the_same_both_ways() {
+        let mut rng = SplitMix64::new(11);
+        let never = StopCheck::never();
+        for size in [5, 30, 200] {
+            for p in crate::linkage::testing::instances(size, &mut rng) {
+                let fos = Fos::build(&LinkageModel::Flt, &*p, &mut rng, &never).unwrap();
+                let (mut table, mut flags) = (Seen::default(), Seen::default());
+                for set in &fos.sets {
+                    let mut expected: Vec<u32> = Vec::new();
+                    for &v in set {
+                        for &e in p.dependent_subfunctions(v as usize) {
+                            if !expected.contains(&e) {
+                                expected.push(e);
+                            }
+                        }
+                    }
+                    for (seen, small) in [(&mut table, usize::MAX), (&mut flags, 0)] {
+                        let mut got = Vec::new();
+                        for_each_dependent_within(&*p, set, seen, small, |e| got.push(e));
+                        assert_eq!(got, expected, "{} ({} variables), bound {small}", p.name(), p.variables());
+                    }
+                }
+            }
+        }
     }
 
     /// The same arrays as the reference, for random colourings (valid or not: the layout does
