@@ -336,10 +336,11 @@ pub const BOUNDED_TREE_SETS: usize = 16;
 
 /// The linkage model by default, and why where it is not the paper's fixed linkage tree: for
 /// instances of at least [`BOUNDED_TREE_FROM`] variables whose subfunctions form fewer than one
-/// short cycle (of up to four subfunctions) per subfunction, the univariate model for clauses
-/// and the bounded tree `bflt:16` for the other kinds ([`crate::problem::lattice`]: 2 squares per edge on a square lattice, 4 on a cubic
-/// one, more where windows overlap; almost none on a sparse random graph, random clauses or
-/// random neighbourhoods, none between disjoint traps), else the fixed linkage tree.
+/// short cycle (of up to four subfunctions) per subfunction ([`crate::problem::lattice`]: 2
+/// squares per edge on a square lattice, 4 on a cubic one, more where windows overlap; almost
+/// none on a sparse random graph, random clauses or random neighbourhoods, none between disjoint
+/// traps), the univariate model for clauses and the bounded tree `bflt:16` for the other kinds;
+/// else the fixed linkage tree.
 ///
 /// Measured (benchmarks/RESULTS.md, sections 24, 39, 41, 42 and 44, H100; the bounded tree was
 /// `bflt:64` then): where the interaction graph is random, the full tree's upper sets are large
