@@ -113,9 +113,10 @@ def solve(
         backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
             when there is one, else the CPU, and ``result.backend`` says which).
         linkage: ``flt``, ``bflt:K``, ``lt`` (serial only) or ``univariate`` (default ``flt``;
-            for models of at least 10^5 variables that are not lattices ``univariate`` for
-            clauses and ``bflt:16`` for the other kinds, as random graphs or random NK
-            neighbourhoods, and ``result.config["linkage_chosen"]`` says why).
+            ``univariate`` for clauses under the parallel algorithm; for models of at least
+            10^5 variables that are not lattices ``univariate`` for clauses under the serial one
+            too and ``bflt:16`` for the other kinds, as random graphs or random NK
+            neighbourhoods; ``result.config["linkage_chosen"]`` says why).
         coloring: ``welsh-powell``, ``dsatur`` or ``incidence``. fos_order: ``random`` or ``colored``.
         forced_improvement (or ``fi``): Forced Improvement on or off.
         local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps

@@ -334,13 +334,14 @@ pub const BOUNDED_TREE_FROM: usize = 100_000;
 /// The bound on the sets of that bounded tree.
 pub const BOUNDED_TREE_SETS: usize = 16;
 
-/// The linkage model by default, and why where it is not the paper's fixed linkage tree: for
-/// instances of at least [`BOUNDED_TREE_FROM`] variables whose subfunctions form fewer than one
-/// short cycle (of up to four subfunctions) per subfunction ([`crate::problem::lattice`]: 2
-/// squares per edge on a square lattice, 4 on a cubic one, more where windows overlap; almost
-/// none on a sparse random graph, random clauses or random neighbourhoods, none between disjoint
-/// traps), the univariate model for clauses and the bounded tree `bflt:16` for the other kinds;
-/// else the fixed linkage tree.
+/// The linkage model by default for `algorithm`, and why where it is not the paper's fixed
+/// linkage tree: for clauses under parallel GOM, the univariate model; for instances of at least
+/// [`BOUNDED_TREE_FROM`] variables whose subfunctions form fewer than one short cycle (of up to
+/// four subfunctions) per subfunction ([`crate::problem::lattice`]: 2 squares per edge on a
+/// square lattice, 4 on a cubic one, more where windows overlap; almost none on a sparse random
+/// graph, random clauses or random neighbourhoods, none between disjoint traps), the univariate
+/// model for clauses (serial GOMEA) and the bounded tree `bflt:16` for the other kinds; else the
+/// fixed linkage tree.
 ///
 /// Measured (benchmarks/RESULTS.md, sections 24, 39, 41, 42 and 44, H100; the bounded tree was
 /// `bflt:64` then): where the interaction graph is random, the full tree's upper sets are large
@@ -377,15 +378,34 @@ pub const BOUNDED_TREE_SETS: usize = 16;
 /// 4.8 s for `bflt:16`, at 3 x 10^5 it ended 11-20 clauses higher at 10 s, and at 10^6 0.07 %
 /// higher (99.99 % of the clauses against 99.92 %; set-up 1.8 s against 5.5-6.1 s). A clause
 /// flips one variable at a time well, and planted random clauses carry no structure a tree of
-/// sets could find. Random NK landscapes (k = 5, 10^5 to 10^6 variables) and a random graph of
-/// 3 x 10^5 vertices keep `bflt:16`, ahead of `univariate` on seven of eight pairs. Not measured:
-/// structured (industrial) MAX-SAT at that scale, none being at hand; below 10^5 variables the
-/// full tree stays.
+/// sets could find. Parallel GOM takes the univariate model for clauses at every size and shape
+/// (section 60; below 10^5 variables random clauses have enough short cycles to count as a
+/// lattice, so the probe is not asked): on the GPU, planted 3-SAT of 10^4 and 3 x 10^4 variables reached its optimum in 0.52-0.55
+/// and 0.99-1.64 s against 0.79-1.71 and 6.5-7.5 s with the full tree (three seeds); on the dev
+/// machine's CPU 10^4 variables in 4.9-6.3 s on five seeds of five against two of five within
+/// 20 s, and SATLIB uf50-uf150 as fast or faster. Serial GOMEA keeps the full tree below 10^5
+/// variables: there it reached the 10^4 optimum on three seeds of five within 20 s, and on none
+/// without linkage sets. At 10^5 variables serial GOMEA ended higher without them at 10 s (423363
+/// against 420943 clauses) and 23 clauses lower at 60 s (one seed each). Random NK landscapes
+/// (k = 5, 10^5 to 10^6 variables) and a random graph of 3 x 10^5 vertices keep `bflt:16`, ahead
+/// of `univariate` on seven of eight pairs. Not measured: structured (industrial) MAX-SAT, none
+/// being at hand beyond SATLIB's uniform random files.
 ///
 /// Lattices keep the full tree: on a 10^7-vertex torus the bounded tree ended 1.7 points below it
 /// (98.06 % of the optimum against 99.8 %), and on an NK landscape of adjacent neighbourhoods
 /// (n = 10^6, k = 5, 30 s) 0.22 points below (99.71 % against 99.93 %).
-pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<String>) {
+pub fn default_linkage(problem: &dyn GrayBoxProblem, algorithm: Algorithm) -> (LinkageModel, Option<String>) {
+    let clauses = matches!(problem.functions().arrays(), KindArrays::Clauses { .. });
+    if clauses && algorithm == Algorithm::Parallel {
+        return (
+            LinkageModel::Univariate,
+            Some(
+                "the univariate model: clauses (MAX-SAT), where parallel GOM reached the optimum of random 3-SAT \
+                 sooner without linkage sets than with the tree, from 50 to 10^6 variables"
+                    .into(),
+            ),
+        );
+    }
     if problem.variables() < BOUNDED_TREE_FROM {
         return (LinkageModel::Flt, None);
     }
@@ -393,13 +413,13 @@ pub fn default_linkage(problem: &dyn GrayBoxProblem) -> (LinkageModel, Option<St
     if p.is_lattice() {
         return (LinkageModel::Flt, None);
     }
-    if matches!(problem.functions().arrays(), KindArrays::Clauses { .. }) {
+    if clauses {
         return (
             LinkageModel::Univariate,
             Some(format!(
                 "the univariate model: clauses on {} variables, not a lattice ({:.2} cycles of up to four subfunctions \
-                 per subfunction), where random clauses reached the optimum sooner and ended higher without linkage \
-                 sets than with the bounded tree, whose set-up was most of a 10 s run at 10^6 variables",
+                 per subfunction), where serial GOMEA ended higher at 10 s without linkage sets than with the \
+                 bounded tree",
                 problem.variables(),
                 p.cycles_per_edge()
             )),
@@ -699,7 +719,7 @@ impl RunOptions {
         let backend = self.backend.unwrap_or(Backend::Auto);
         let (linkage, linkage_chosen) = match self.linkage {
             Some(model) => (model, None),
-            None => default_linkage(problem),
+            None => default_linkage(problem, algorithm),
         };
         let fos_order = self.fos_order.unwrap_or(FosOrderKind::Random);
         if algorithm == Algorithm::Serial && backend == Backend::Cuda {
@@ -980,8 +1000,16 @@ mod tests {
         assert!(chosen(&traps).1.contains(&format!("tables on {BOUNDED_TREE_FROM} variables, not a lattice (0.00")));
         let windows = crate::problem::nk::sliding_window(BOUNDED_TREE_FROM, 5, 1).unwrap();
         assert_eq!(chosen(&windows), (LinkageModel::Flt, String::new()));
+        // Below the size, serial GOMEA keeps the full tree on clauses, and parallel GOM does not.
         let (small, _) = crate::problem::maxsat::planted_3sat(BOUNDED_TREE_FROM - 1, clauses, 1).unwrap();
         assert_eq!(chosen(&small).0, LinkageModel::Flt);
+        let parallel = RunOptions { algorithm: Some(Algorithm::Parallel), ..Default::default() };
+        let c = parallel.resolve(&small, None).unwrap();
+        assert_eq!(c.linkage, LinkageModel::Univariate);
+        assert!(c.linkage_chosen.unwrap().contains("parallel GOM reached the optimum of random 3-SAT sooner"));
+        // Parallel GOM keeps the tree for other kinds below the size.
+        let nk_small = crate::problem::nk::random_neighbourhood(BOUNDED_TREE_FROM - 1, 5, 1).unwrap();
+        assert_eq!(parallel.resolve(&nk_small, None).unwrap().linkage, LinkageModel::Flt);
     }
 
     #[test]
