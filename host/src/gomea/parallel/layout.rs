@@ -405,15 +405,7 @@ mod tests {
             let mut slots: Vec<(CrewKind, u32, Vec<u32>)> = Vec::with_capacity(group.len());
             for &set_index in group {
                 let set = &fos.sets[set_index as usize];
-                // A subfunction is listed where it first appears in the set's variables' lists.
-                let mut deps: Vec<u32> = Vec::new();
-                for &v in set {
-                    for &e in problem.dependent_subfunctions(v as usize) {
-                        if !deps.contains(&e) {
-                            deps.push(e);
-                        }
-                    }
-                }
+                let deps = reference_dependents(problem, set);
                 slots.push((crew_kind(set.len(), deps.len()), set_index, deps));
             }
             // A stable sort: within a crew, the colouring's order.
@@ -434,6 +426,20 @@ mod tests {
         layout
     }
 
+    /// The rule, written plainly: each subfunction where it first appears in the set's variables'
+    /// lists.
+    fn reference_dependents(problem: &dyn GrayBoxProblem, set: &[u32]) -> Vec<u32> {
+        let mut deps: Vec<u32> = Vec::new();
+        for &v in set {
+            for &e in problem.dependent_subfunctions(v as usize) {
+                if !deps.contains(&e) {
+                    deps.push(e);
+                }
+            }
+        }
+        deps
+    }
+
     /// Both ways of finding a set's duplicates list the subfunctions of the reference's rule (where
     /// they first appear in the set's variables' lists), on every set of every model over random
     /// instances of every kind, with the scratch reused from set to set.
@@ -446,14 +452,7 @@ mod tests {
                 let fos = Fos::build(&LinkageModel::Flt, &*p, &mut rng, &never).unwrap();
                 let (mut table, mut flags) = (Seen::default(), Seen::default());
                 for set in &fos.sets {
-                    let mut expected: Vec<u32> = Vec::new();
-                    for &v in set {
-                        for &e in p.dependent_subfunctions(v as usize) {
-                            if !expected.contains(&e) {
-                                expected.push(e);
-                            }
-                        }
-                    }
+                    let expected = reference_dependents(&*p, set);
                     for (seen, small) in [(&mut table, usize::MAX), (&mut flags, 0)] {
                         let mut got = Vec::new();
                         for_each_dependent_within(&*p, set, seen, small, |e| got.push(e));
