@@ -143,6 +143,18 @@ pub struct RunArgs {
     /// when it shortened one.
     #[arg(long, value_name = "SHARE")]
     pub anneal_share: Option<f64>,
+    /// Partition mixing into the elitist on (the default, except for --anneal-only): every new
+    /// population, once its local search is done, and a population's best whenever it improved,
+    /// are mixed into the best solution found so far, which takes their genes on each connected
+    /// component of the variables where the two differ (connected through shared subfunctions)
+    /// where that improves it; on Max-Cut and Ising models also their complements' genes. GOM's
+    /// step with the components of a difference as the linkage sets (the partition crossover of
+    /// gray-box optimisation). Measured, see the README.
+    #[arg(long, overrides_with = "no_partition_mixing")]
+    pub partition_mixing: bool,
+    /// Partition mixing off (the paper; the control --anneal-only without it).
+    #[arg(long, overrides_with = "partition_mixing")]
+    pub no_partition_mixing: bool,
     /// The seed of every random choice [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
@@ -360,6 +372,11 @@ impl RunArgs {
             anneal_growth: self.anneal_growth,
             anneal_only: self.anneal_only.then_some(true),
             anneal_share: self.anneal_share,
+            partition_mixing: match (self.partition_mixing, self.no_partition_mixing) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
             seed: self.seed,
             time_limit: self.time_limit,
             max_evaluations: self.max_evals,
@@ -380,6 +397,7 @@ pub fn option_flag(name: &str) -> String {
         "algorithm" => "--algo".into(),
         "max_evaluations" => "--max-evals".into(),
         "forced_improvement" => "--fi/--no-fi".into(),
+        "partition_mixing" => "--partition-mixing/--no-partition-mixing".into(),
         other => format!("--{}", other.replace('_', "-")),
     }
 }
@@ -532,8 +550,9 @@ fn hybrid_text(c: &RunConfig) -> String {
         }
     };
     let control = if c.anneal_only { "; the control: no GOM" } else { "" };
+    let mixing = if c.partition_mixing { "; partition mixing into the elitist" } else { "" };
     let chosen = c.annealing_chosen.as_ref().map(|why| format!("; by default, {why}")).unwrap_or_default();
-    format!("{fi}{search}{control}{chosen}")
+    format!("{fi}{search}{control}{mixing}{chosen}")
 }
 
 pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {

@@ -324,3 +324,33 @@ fn problem_without_an_instance_file_is_refused() {
         assert!(err.contains("--problem"), "{err}");
     }
 }
+
+#[test]
+fn partition_mixing_is_the_default_on_max_cut_and_its_flags_say_so() {
+    let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
+    assert!(help.contains("--partition-mixing") && help.contains("--no-partition-mixing"), "{help}");
+    // The embedded default instance is Max-Cut: mixing by default, said in the hybrid line.
+    let o = pgomea(&["run", "--max-evals", "3000"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("partition mixing into the elitist"), "{out}");
+    let v = json(&pgomea(&["run", "--max-evals", "3000", "--json", "--quiet"]));
+    assert_eq!(v["config"]["partition_mixing"], true);
+    let v = json(&pgomea(&["run", "--max-evals", "3000", "--json", "--quiet", "--no-partition-mixing"]));
+    assert_eq!(v["config"]["partition_mixing"], false);
+    // The last of the two flags wins; the control mixes only when asked.
+    let v = json(&pgomea(&[
+        "run",
+        "--max-evals",
+        "3000",
+        "--json",
+        "--quiet",
+        "--no-partition-mixing",
+        "--partition-mixing",
+    ]));
+    assert_eq!(v["config"]["partition_mixing"], true);
+    let control = ["run", "--anneal-only", "--anneal-sweeps", "20", "--max-population", "32", "--json", "--quiet"];
+    assert_eq!(json(&pgomea(&control))["config"]["partition_mixing"], false);
+    let mixed: Vec<&str> = control.iter().copied().chain(["--partition-mixing"]).collect();
+    let v = json(&pgomea(&mixed));
+    assert_eq!((v["config"]["partition_mixing"].as_bool(), v["generations"].as_u64()), (Some(true), Some(0)));
+}

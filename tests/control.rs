@@ -25,7 +25,8 @@ fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
 }
 
 /// The hybrid's options (local search of new populations, `sweeps` annealing sweeps) on the CPU,
-/// up to populations of `cap`, as the control or not.
+/// up to populations of `cap`, as the control or not, without partition mixing (the elitist is
+/// then a solution of the populations).
 fn options(algorithm: Algorithm, anneal_only: bool, cap: usize, sweeps: u32) -> RunOptions {
     RunOptions {
         algorithm: Some(algorithm),
@@ -34,6 +35,7 @@ fn options(algorithm: Algorithm, anneal_only: bool, cap: usize, sweeps: u32) -> 
         local_search: Some(LocalSearchMode::Initial),
         anneal_sweeps: Some(sweeps),
         anneal_only: Some(anneal_only),
+        partition_mixing: Some(false),
         max_population: Some(cap),
         seed: Some(7),
         ..RunOptions::default()
@@ -93,6 +95,44 @@ fn the_control_population_is_the_default_one_annealed_the_same() {
             assert!(default.generations > 0 && default.gom_steps > 0, "{what}");
         }
     }
+}
+
+/// Partition mixing into the elitist, on the control's populations (which it leaves as they
+/// are: the control runs no generation, so the scheme makes the same populations either way):
+/// the elitist mixed from them is exact (checked at every mix: `verify`), at least as good as
+/// the best of the populations, better on most instances, and its evaluations are counted.
+#[test]
+fn partition_mixing_improves_the_elitist_of_the_same_populations() {
+    let mut problems = problems();
+    problems.push(Box::new(MaxCut::new(generate::torus(16, WeightRange { min: -1, max: 1 }, 3).unwrap()).unwrap()));
+    let mut better = Vec::new();
+    for p in &problems {
+        for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
+            let what = format!("{} {algorithm:?}", p.name());
+            let plain = solve(&**p, &options(algorithm, true, 64, 48), Limits::default());
+            let mixing = RunOptions { partition_mixing: Some(true), ..options(algorithm, true, 64, 48) };
+            let mixed = solve(&**p, &mixing, Limits::default());
+            assert!(mixed.config.partition_mixing && !plain.config.partition_mixing, "{what}");
+            assert_eq!(mixed.populations, plain.populations, "{what}");
+            assert!(
+                mixed.best_fitness >= plain.best_fitness,
+                "{what}: {} < {}",
+                mixed.best_fitness,
+                plain.best_fitness
+            );
+            assert_eq!(mixed.best_fitness, p.evaluate(&mixed.genes()), "{what}");
+            assert!(mixed.subfunction_evaluations > plain.subfunction_evaluations, "{what}: mixing is counted");
+            if mixed.best_fitness > plain.best_fitness {
+                better.push(what);
+            }
+        }
+    }
+    assert!(
+        better.len() >= problems.len(),
+        "better on {} of {} runs only: {better:?}",
+        better.len(),
+        2 * problems.len()
+    );
 }
 
 #[test]

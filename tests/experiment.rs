@@ -685,21 +685,29 @@ fn hybrid_study() {
     let d = scratch("inst-hybrid");
     let inst = tiny_instances(&d);
     let dir =
-        run_study("hybrid", &inst, 1, 5, &["hybrid-tor6".into(), "hybrid-rnd30".into()], &["--max-evals", "1500"]);
+        run_study("hybrid", &inst, 1, 7, &["hybrid-tor6".into(), "hybrid-rnd30".into()], &["--max-evals", "1500"]);
     let s = summary(&dir);
     let variants: BTreeSet<String> =
         s["groups"].as_array().unwrap().iter().map(|g| g["variant"].as_str().unwrap().to_string()).collect();
-    assert_eq!(variants, ["anneal-only", "fi", "fi-ls", "ls", "paper"].map(String::from).into_iter().collect());
+    assert_eq!(
+        variants,
+        ["anneal-only", "anneal-only-mix", "fi", "fi-ls", "ls", "ls-mix", "paper"]
+            .map(String::from)
+            .into_iter()
+            .collect()
+    );
     // The variants ran as named: forced improvement on in fi and fi-ls only.
     for g in s["groups"].as_array().unwrap() {
         let fi = g["forced_improvement"].as_bool().unwrap();
         assert_eq!(fi, g["variant"].as_str().unwrap().starts_with("fi"), "{g}");
     }
-    // The control ran without GOM, and its records say so.
+    // The controls ran without GOM, the mixing variants with partition mixing, and their records
+    // say so.
     for f in list(&dir, "runs") {
         let r = pgomea_cli::experiment::store::load(&dir.join("runs").join(&f)).unwrap();
-        let control = r.variant == "anneal-only";
+        let control = r.variant.starts_with("anneal-only");
         assert_eq!(r.config.anneal_only, control, "{f}");
+        assert_eq!(r.config.partition_mixing, r.variant.ends_with("-mix"), "{f}");
         if control {
             assert_eq!((&r.outcome["gom_steps"], &r.outcome["generations"]), (&0.into(), &0.into()), "{f}");
         }

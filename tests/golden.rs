@@ -53,6 +53,8 @@ fn fixed_seed_runs_give_the_recorded_results() {
             seed: case["seed"].as_u64(),
             local_search: Some(pgomea::gomea::LocalSearchMode::Off),
             anneal_sweeps: Some(0),
+            // Recorded before partition mixing (a part of the elitist, not of the populations).
+            partition_mixing: Some(false),
             max_population: Some(4096),
             threads: Some(2),
             ..RunOptions::default()

@@ -129,6 +129,12 @@ impl PopulationEngine for Fake {
     fn population(&self) -> pgomea::Result<Population> {
         unimplemented!("not used by the scheme")
     }
+    fn best_fitness(&self) -> i64 {
+        self.average as i64
+    }
+    fn best_solution(&self) -> pgomea::Result<Vec<u8>> {
+        unimplemented!("not used by a run without partition mixing")
+    }
 }
 
 #[test]

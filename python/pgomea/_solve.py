@@ -70,7 +70,8 @@ class Result:
 # The keyword arguments of `solve` that are run options, by the library's names (RunOptions).
 _OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
             "anneal_sweeps", "anneal_growth", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims",
-            "max_population", "threads", "device_memory_limit", "cuda", "anneal_only", "anneal_share")
+            "max_population", "threads", "device_memory_limit", "cuda", "anneal_only", "anneal_share",
+            "partition_mixing")
 
 
 def solve(
@@ -88,6 +89,7 @@ def solve(
     anneal_growth: Optional[int] = None,
     anneal_only: Optional[bool] = None,
     anneal_share: Optional[float] = None,
+    partition_mixing: Optional[bool] = None,
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
     max_evaluations: Optional[float] = None,
@@ -132,6 +134,11 @@ def solve(
         anneal_share: under a time limit, the largest share (0 to 1) of the time left that a
             new population's annealing may take; a longer one is shortened to end in time, so
             that it cools down and GOM gets the rest (default 0.75; 0: as long as asked).
+        partition_mixing: every new population's solutions (after their local search) and a
+            population's best whenever it improved are mixed into the best solution so far,
+            which takes their genes on every connected component of the variables where the two
+            differ that improves it (on Max-Cut and Ising models their complements' too); on by
+            default, off in the control (``anneal_only``) unless asked for.
         seed: the seed; a seed and an evaluation budget repeat a run exactly.
         time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
             equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).

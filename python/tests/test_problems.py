@@ -270,6 +270,11 @@ def test_bad_options_raise_naming_the_option():
     # A new population's annealing takes at most 3/4 of the time left by default.
     assert pgomea.solve(p, max_evaluations=10).config["anneal_share"] == 0.75
     assert pgomea.solve(p, anneal_share=0, max_evaluations=10).config["anneal_share"] == 0
+    # Partition mixing into the elitist is on by default, off in the control unless asked for.
+    assert pgomea.solve(p, max_evaluations=10).config["partition_mixing"] is True
+    assert pgomea.solve(p, partition_mixing=False, max_evaluations=10).config["partition_mixing"] is False
+    control = pgomea.solve(p, anneal_only=True, local_search="initial", max_evaluations=10)
+    assert control.config["partition_mixing"] is False
 
 
 def test_on_improvement_hears_every_improvement_and_its_exception_stops_the_run():

@@ -65,7 +65,8 @@ Studies (section 6 of Bouter and Bosman, GECCO 2022, with the figure numbers of 
                   new population (ls: 3000 sweeps, then greedy descent), and with both (fi-ls), on g22
                   and g55; and the control anneal-only: ls's multi-start scheme and annealed new
                   populations, each terminated before any GOM generation (what GOM adds: ls vs
-                  anneal-only).
+                  anneal-only); ls-mix and anneal-only-mix: those two with partition mixing into
+                  the elitist (run's default; what the generations add beyond the mixing).
 
 Every run: DIR/runs/<run_id>.json and DIR/traces/<run_id>.csv; then DIR/summary.csv,
 DIR/summary.json and DIR/figures/*.svg|png|csv (medians with the 10th-90th percentile band over runs,
@@ -621,6 +622,7 @@ fn legend(g: &[&RunRecord]) -> String {
         "colored-fi" => "colour-group order, FI".into(),
         "colored-nofi" => "colour-group order, no FI".into(),
         studies::ANNEAL_ONLY => "annealing alone, no GOM (control)".into(),
+        studies::ANNEAL_ONLY_MIX => "annealing and partition mixing, no GOM generation".into(),
         v => v.to_string(),
     };
     if r.config.algorithm == Algorithm::Parallel {

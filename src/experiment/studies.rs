@@ -19,6 +19,8 @@ pub const HYBRID_ANNEAL_SWEEPS: u32 = pgomea::solve::config::annealing_sweeps(Ba
 
 /// The hybrid study's control variant: the `ls` variant's multi-start scheme and annealing, no GOM.
 pub const ANNEAL_ONLY: &str = "anneal-only";
+/// The control with partition mixing into the elitist: annealing and mixing, no GOM generation.
+pub const ANNEAL_ONLY_MIX: &str = "anneal-only-mix";
 
 /// The studies. Each reproduces one figure of the paper (section 6), but `hybrid`, which compares
 /// the paper's parallel GOMEA with the hybrid parts the paper names as future work.
@@ -164,6 +166,16 @@ impl Study {
                         ls(o);
                         o.anneal_only = Some(true)
                     }),
+                    // Partition mixing into the elitist (`run`'s default) with GOM's generations
+                    // and without them: what the generations add beyond the mixing.
+                    parallel("ls-mix", |o| {
+                        ls(o);
+                        o.partition_mixing = Some(true)
+                    }),
+                    parallel(ANNEAL_ONLY_MIX, |o| {
+                        ls(o);
+                        (o.anneal_only, o.partition_mixing) = (Some(true), Some(true))
+                    }),
                 ]
             }
         }
@@ -180,7 +192,7 @@ pub struct Variant {
 
 impl Variant {
     /// Serial GOMEA as the paper runs it: FLT, random FOS order, Forced Improvement, n_base 16,
-    /// no local search.
+    /// no local search, no partition mixing.
     pub fn serial() -> Variant {
         Variant {
             name: "serial".into(),
@@ -192,6 +204,7 @@ impl Variant {
                 forced_improvement: Some(true),
                 local_search: Some(LocalSearchMode::Off),
                 anneal_sweeps: Some(0),
+                partition_mixing: Some(false),
                 n_base: Some(16),
                 ..RunOptions::default()
             },
@@ -199,7 +212,7 @@ impl Variant {
     }
 
     /// Parallel GOMEA as the paper runs it: FLT, colour-group order, no Forced Improvement, n_base
-    /// 16, no local search.
+    /// 16, no local search, no partition mixing.
     pub fn parallel() -> Variant {
         let mut v = Variant::serial();
         v.name = "parallel".into();
@@ -553,12 +566,19 @@ mod tests {
     fn the_hybrid_study_has_its_control() {
         let variants = Study::Hybrid.variants();
         let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-        assert_eq!(names, ["paper", "fi", "ls", "fi-ls", ANNEAL_ONLY]);
-        // The control is the ls variant with anneal_only, nothing else.
+        assert_eq!(names, ["paper", "fi", "ls", "fi-ls", ANNEAL_ONLY, "ls-mix", ANNEAL_ONLY_MIX]);
+        // The control is the ls variant with anneal_only, nothing else; the mixing variants are
+        // those two with partition mixing, which every other variant has off (the paper's).
         let (ls, control) = (&variants[2].options, &variants[4].options);
         assert_eq!(control.anneal_only, Some(true));
         assert_eq!(&RunOptions { anneal_only: None, ..control.clone() }, ls);
-        assert!(variants.iter().filter(|v| v.name != ANNEAL_ONLY).all(|v| v.options.anneal_only.is_none()));
+        assert_eq!(variants[5].options, RunOptions { partition_mixing: Some(true), ..ls.clone() });
+        assert_eq!(variants[6].options, RunOptions { partition_mixing: Some(true), ..control.clone() });
+        let controls = [ANNEAL_ONLY, ANNEAL_ONLY_MIX];
+        assert!(
+            variants.iter().filter(|v| !controls.contains(&v.name.as_str())).all(|v| v.options.anneal_only.is_none())
+        );
+        assert!(variants[..5].iter().all(|v| v.options.partition_mixing == Some(false)));
     }
 
     #[test]

@@ -44,6 +44,8 @@ struct Slot<'f> {
     terminated: bool,
     /// Generations since the next larger population last ran one.
     since_larger: u32,
+    /// The population's best fitness when it was last mixed into the elitist (partition mixing).
+    mixed: Option<i64>,
 }
 
 pub struct Ims<'f> {
@@ -154,6 +156,13 @@ impl<'f> Ims<'f> {
         }
         match (self.factory)(index, size, run) {
             Ok(Some(engine)) => {
+                // Every solution of the new population, mixed into the elitist.
+                let mut mixed = None;
+                if run.partition_mixing() && !run.should_stop() {
+                    let p = engine.population()?;
+                    run.mix_population_into_elitist(&p.genes, &p.fitness);
+                    mixed = Some(engine.best_fitness());
+                }
                 let ends = self.config.anneal_only;
                 self.slots.push(Slot {
                     size: engine.size(),
@@ -162,6 +171,7 @@ impl<'f> Ims<'f> {
                     generations: 0,
                     terminated: ends,
                     since_larger: 0,
+                    mixed,
                 });
                 if ends {
                     run.status = format!("anneal only: population {index} ({size} solutions) annealed, no GOM");
@@ -192,8 +202,15 @@ impl<'f> Ims<'f> {
             return Ok(());
         }
         // (A terminated population has no engine any more.)
-        if let Some(engine) = self.slots[i].engine.as_mut() {
+        let slot = &mut self.slots[i];
+        if let Some(engine) = slot.engine.as_mut() {
             engine.generation(run)?;
+            // The population's best, mixed into the elitist whenever it improved.
+            let best = engine.best_fitness();
+            if run.partition_mixing() && slot.mixed.is_none_or(|f| best > f) && !run.should_stop() {
+                run.mix_into_elitist(&engine.best_solution()?);
+                slot.mixed = Some(best);
+            }
             self.schedule.push(i);
             self.check_termination(i);
         }
@@ -277,6 +294,12 @@ mod tests {
             false
         }
         fn population(&self) -> Result<Population> {
+            Err(Error::Internal("not kept".into()))
+        }
+        fn best_fitness(&self) -> i64 {
+            0
+        }
+        fn best_solution(&self) -> Result<Vec<u8>> {
             Err(Error::Internal("not kept".into()))
         }
     }

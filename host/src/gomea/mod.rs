@@ -5,6 +5,7 @@
 pub mod ims;
 pub mod local_search;
 pub mod parallel;
+pub mod partition;
 pub mod population;
 pub mod run;
 pub mod serial;
@@ -59,4 +60,8 @@ pub trait PopulationEngine {
     fn converged(&self) -> bool;
     /// Copies the population out (for tests and final reports).
     fn population(&self) -> Result<Population>;
+    /// The fitness of the population's best solution.
+    fn best_fitness(&self) -> i64;
+    /// The genes of the population's best solution (the first of the best).
+    fn best_solution(&self) -> Result<Vec<u8>>;
 }

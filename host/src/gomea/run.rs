@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::gomea::local_search::{AnnealPace, show_share};
+use crate::gomea::partition::{self, PartitionMixing};
 use crate::problem::{EvaluationCounter, GrayBoxProblem};
 use crate::stop::StopCheck;
 
@@ -129,6 +130,9 @@ pub struct Run<'a> {
     /// How fast the last whole annealing of a new population went, to fit the next one into
     /// the time left (`anneal_share`).
     anneal_pace: AnnealPace,
+    /// Partition mixing of the populations' best solutions into the elitist, where the run uses
+    /// it ([`Run::with_partition_mixing`]).
+    partition: Option<PartitionMixing>,
 }
 
 impl<'a> Run<'a> {
@@ -153,7 +157,63 @@ impl<'a> Run<'a> {
             status: String::new(),
             verify: false,
             anneal_pace: AnnealPace::default(),
+            partition: None,
         }
+    }
+
+    /// Mixes solutions into the elitist from now on where `on` ([`Run::mix_into_elitist`]).
+    pub fn set_partition_mixing(&mut self, on: bool) {
+        let f = self.problem.functions();
+        self.partition = on.then(|| PartitionMixing::new(f, partition::flip_symmetric(f)));
+    }
+
+    /// Whether the run mixes solutions into the elitist ([`Run::mix_into_elitist`]).
+    pub fn partition_mixing(&self) -> bool {
+        self.partition.is_some()
+    }
+
+    /// Partition mixing of every solution of a population (rows of l `genes`, their `fitness`)
+    /// into the elitist, the fittest first, until the run must stop ([`Run::mix_into_elitist`]).
+    /// Does nothing where the run does not mix.
+    pub fn mix_population_into_elitist(&mut self, genes: &[u8], fitness: &[i64]) {
+        if self.partition.is_none() {
+            return;
+        }
+        let l = self.problem.variables();
+        let mut order: Vec<usize> = (0..fitness.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(fitness[i]), i));
+        for i in order {
+            if self.should_stop() {
+                break;
+            }
+            self.mix_into_elitist(&genes[i * l..(i + 1) * l]);
+        }
+    }
+
+    /// Partition mixing of `donor` into the elitist (the module [`crate::gomea::partition`]):
+    /// the elitist takes the donor's genes (or, on a flip-symmetric problem, its complement's) on
+    /// every component of their difference where that improves it. True if the elitist improved.
+    /// Does nothing where the run does not mix or has no elitist yet.
+    pub fn mix_into_elitist(&mut self, donor: &[u8]) -> bool {
+        let (Some(mixing), Some(e)) = (self.partition.as_mut(), self.elitist.as_mut()) else {
+            return false;
+        };
+        let report = mixing.mix(self.problem.functions(), &mut e.genes, donor);
+        self.counter.add_subfunctions(report.evaluations);
+        if report.gain <= 0 {
+            return false;
+        }
+        e.fitness += report.gain;
+        let fitness = e.fitness;
+        if self.verify {
+            assert_eq!(
+                self.problem.evaluate(&e.genes),
+                fitness,
+                "partition mixing: the elitist's fitness is not exact"
+            );
+        }
+        self.record_improvement(fitness);
+        true
     }
 
     /// Counts time (the time limit, the trace, the reported time) from `start` instead of from

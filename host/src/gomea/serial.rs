@@ -478,4 +478,12 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
     fn population(&self) -> Result<Population> {
         Ok(self.population.clone())
     }
+    fn best_fitness(&self) -> i64 {
+        self.population.fitness.iter().copied().max().unwrap_or(i64::MIN)
+    }
+    fn best_solution(&self) -> Result<Vec<u8>> {
+        let p = &self.population;
+        let best = (0..p.n).max_by_key(|&i| (p.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        Ok(p.genes[best * p.l..(best + 1) * p.l].to_vec())
+    }
 }

@@ -182,6 +182,9 @@ pub struct RunOptions {
     /// The largest share of the time left that a new population's annealing may take (see
     /// [`RunConfig::anneal_share`]).
     pub anneal_share: Option<f64>,
+    /// Partition mixing of the populations' solutions into the elitist (see
+    /// [`RunConfig::partition_mixing`]).
+    pub partition_mixing: Option<bool>,
     pub seed: Option<u64>,
     /// Seconds, counted from the start of the run (set-up included).
     pub time_limit: Option<f64>,
@@ -271,6 +274,16 @@ pub struct RunConfig {
     /// [`Run::fitted_search`]: crate::gomea::run::Run::fitted_search
     #[serde(default)]
     pub anneal_share: f64,
+    /// Partition mixing into the elitist ([`crate::gomea::partition`]): every new population,
+    /// once its local search is done, and a population's best whenever it improved, are mixed
+    /// into the elitist, which takes their genes on every connected component of the variables
+    /// where they differ (connected through shared subfunctions) that improves it, and on
+    /// flip-symmetric problems (Max-Cut, Ising) their complements' too. By default
+    /// ([`default_partition_mixing`]) on for flip-symmetric problems of fewer than 10^5 variables,
+    /// except in the control (`anneal_only`) and in the paper's configurations of `pgomea
+    /// experiment`; false in a result stored before the option.
+    #[serde(default)]
+    pub partition_mixing: bool,
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -595,6 +608,23 @@ fn one() -> Option<u32> {
     Some(1)
 }
 
+/// Partition mixing is on by default below this many variables (for flip-symmetric problems).
+pub const PARTITION_MIXING_BELOW: usize = 100_000;
+
+/// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems whose every
+/// subfunction keeps its value when all genes flip (Max-Cut, Ising models, QUBOs) of fewer than
+/// [`PARTITION_MIXING_BELOW`] variables, off elsewhere and in the control. Measured (H200,
+/// RESULTS.md section 62, 10 s, on against off): the toroidal G-set graphs G65-G81 14-50 higher
+/// (G81 14042 against 13992 of the best-known 14060) and a 3D Gaussian glass of 15^3 spins ahead
+/// on three seeds; but planted 3-SAT of 10^4 variables reached its optimum 2.4-2.7x later (the
+/// host's mixes cost more than the GPU's generations there), and a torus of 10^6 vertices ended
+/// lower at 30 s (the mixes, one after the other on one core, took a third of the run).
+pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> bool {
+    !anneal_only
+        && problem.variables() < PARTITION_MIXING_BELOW
+        && crate::gomea::partition::flip_symmetric(problem.functions())
+}
+
 /// `anneal_share` by default: a new population's annealing may take 3/4 of the time left.
 /// Measured against 0 (the annealing as long as asked) in benchmarks/RESULTS.md section 50. There,
 /// 0.5 was worse than 0.75 on two of three instances on the GPU (the section's first version of
@@ -819,6 +849,7 @@ impl RunOptions {
             annealing_chosen: None,
             anneal_only,
             anneal_share,
+            partition_mixing: self.partition_mixing.unwrap_or_else(|| default_partition_mixing(problem, anneal_only)),
             seed: self.seed.unwrap_or(1),
             time_limit,
             max_evaluations: self.max_evaluations,
@@ -980,6 +1011,33 @@ mod tests {
         let random_small = MaxCut::new(random(BOUNDED_TREE_FROM - 1, edges, weights, 1).unwrap()).unwrap();
         assert_eq!(chosen(&random_small, RunOptions::default()), (LinkageModel::Flt, None));
         assert_eq!(chosen(&problem(), RunOptions::default()), (LinkageModel::Flt, None));
+    }
+
+    #[test]
+    fn partition_mixing_is_on_by_default_for_flip_symmetric_problems_below_the_size() {
+        let on = |p: &dyn GrayBoxProblem, o: RunOptions| o.resolve(p, None).unwrap().partition_mixing;
+        let graph = crate::problem::maxcut::MaxCut::new(crate::problem::generate::default_instance()).unwrap();
+        assert!(on(&graph, RunOptions::default()));
+        let parallel = RunOptions { algorithm: Some(Algorithm::Parallel), ..Default::default() };
+        assert!(on(&graph, parallel.clone()));
+        assert!(!on(&graph, RunOptions { partition_mixing: Some(false), ..Default::default() }));
+        // The control is annealing alone unless asked otherwise.
+        let control = RunOptions { anneal_only: Some(true), ..parallel.clone() };
+        assert!(!on(&graph, control.clone()));
+        assert!(on(&graph, RunOptions { partition_mixing: Some(true), ..control }));
+        // Not flip-symmetric: off, unless asked for.
+        let nk = crate::problem::nk::random_neighbourhood(200, 4, 1).unwrap();
+        let (sat, _) = crate::problem::maxsat::planted_3sat(200, 800, 1).unwrap();
+        assert!(!on(&nk, RunOptions::default()) && !on(&sat, parallel.clone()));
+        assert!(on(&sat, RunOptions { partition_mixing: Some(true), ..Default::default() }));
+        // From the size on: off.
+        let side = (PARTITION_MIXING_BELOW as f64).sqrt().ceil() as usize + 1;
+        let w = crate::problem::generate::WeightRange { min: 1, max: 1 };
+        let large = crate::problem::maxcut::MaxCut::new(crate::problem::generate::torus(side, w, 1).unwrap()).unwrap();
+        assert!(large.variables() >= PARTITION_MIXING_BELOW && !on(&large, parallel));
+        let small =
+            crate::problem::maxcut::MaxCut::new(crate::problem::generate::torus(side - 2, w, 1).unwrap()).unwrap();
+        assert!(small.variables() < PARTITION_MIXING_BELOW && on(&small, RunOptions::default()));
     }
 
     #[test]

@@ -284,6 +284,7 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
         }
         Err(e) => return Err(e),
     };
+    run.set_partition_mixing(config.partition_mixing);
     let setup_s = since_setup(run);
     let mut ims = setup.ims;
     ims.run(run)?;

@@ -367,4 +367,11 @@ impl PopulationEngine for ParallelGomea<'_> {
     fn population(&self) -> Result<Population> {
         self.backend.population()
     }
+    fn best_fitness(&self) -> i64 {
+        self.fitness.iter().copied().max().unwrap_or(i64::MIN)
+    }
+    fn best_solution(&self) -> Result<Vec<u8>> {
+        let best = (0..self.n).max_by_key(|&i| (self.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        self.backend.solution(best)
+    }
 }
