@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Partition mixing into the elitist: on against off, same binary, one call.
+set -u
+mkdir -p /tmp/inst && tar xJf .gpu/instances.tar.xz -C /tmp/inst; I=/tmp/inst/instances; export PGOMEA_INSTANCES=$I
+P=$PWD/.gpu/bin/pgomea-new; chmod +x $P .gpu/bin/gpu-tests
+D=$OUT/y; mkdir -p $D
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; date -u +"start %F %T UTC"; } > $D/host.txt; cat $D/host.txt
+mkdir -p /work/main/target/release 2>/dev/null; [ -e /work/main/target/release/pgomea ] || cp $P /work/main/target/release/pgomea 2>/dev/null
+(cd /tmp && timeout 200 $OLDPWD/.gpu/bin/gpu-tests --test-threads=1 > $D/gpu-tests.txt 2>&1; echo "gpu-tests rc $?"; grep "test result" $D/gpu-tests.txt)
+$P generate torus --side 1000 --seed 1 -o /tmp/t1000.txt 2>&1 | tail -1
+$P generate torus --dims 3 --side 15 --weights gaussian --seed 1 -o /tmp/g3g.txt 2>&1 | tail -1
+$P generate sat --n 10000 --m 42600 --seed 1 -o /tmp/s4.cnf 2>&1 | tail -1
+$P run --time-limit 1 --algo parallel --backend cuda > /dev/null 2>&1
+r() { # label args...
+  local label=$1; shift
+  $P run "$@" --algo parallel --backend cuda --json --trace $D/$label.trace.csv 2> $D/$label.err | python3 -c '
+import json,sys; d=json.load(sys.stdin); d.pop("solution",None); json.dump(d,open(sys.argv[1],"w"))
+print(sys.argv[2], d["best_fitness"], d.get("best_known"), d["reached_target"], "setup %.2f" % d.get("setup_s",0), "t %.2f" % d["time_s"], "gens", d.get("generations"), d.get("populations"))' $D/$label.json $label
+}
+{
+for s in 1 2; do for m in mix no; do r t1000-$m-s$s --instance /tmp/t1000.txt --time-limit 30 --target best-known --seed $s --$( [ $m = mix ] && echo partition-mixing || echo no-partition-mixing ); done; done
+for sg in C:G81 C:G77 C:G72 G:G67 C:G65; do g=${sg#*:}; for m in mix no; do r $g-$m-10 --set ${sg%:*} --name $g --time-limit 10 --target best-known --seed 1 --$( [ $m = mix ] && echo partition-mixing || echo no-partition-mixing ); done; done
+for s in 1 2 3; do for m in mix no; do r g3g-$m-s$s --instance /tmp/g3g.txt --time-limit 10 --seed $s --$( [ $m = mix ] && echo partition-mixing || echo no-partition-mixing ); done; done
+for s in 1 2; do for m in mix no; do r s4-$m-s$s --instance /tmp/s4.cnf --time-limit 10 --target best-known --seed $s --$( [ $m = mix ] && echo partition-mixing || echo no-partition-mixing ); done; done
+r G81-mix-60 --set C --name G81 --time-limit 60 --target best-known --seed 1 --partition-mixing
+} 2>&1 | tee $D/runs.txt
+date -u +"end %F %T UTC" >> $D/host.txt
+cd $OUT && tar czf y.tgz y && rm -rf y
