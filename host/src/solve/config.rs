@@ -1184,11 +1184,17 @@ mod tests {
                 (plain.resolve(&problem(), None).unwrap(), control.resolve(&problem(), None).unwrap());
             assert!(!plain.anneal_only && !plain.ims().anneal_only);
             assert!(control.anneal_only && control.ims().anneal_only, "{algorithm:?}");
-            // The same local search and scheme; no Forced Improvement (serial GOMEA's default).
+            // The same local search and scheme; no Forced Improvement (serial GOMEA's default)
+            // and no partition mixing (the default's on Max-Cut).
             assert_eq!(control.local_search, LocalSearchMode::Initial);
-            assert!(!control.forced_improvement);
+            assert!(!control.forced_improvement && !control.partition_mixing && plain.partition_mixing);
             assert_eq!(
-                RunConfig { anneal_only: false, forced_improvement: plain.forced_improvement, ..control.clone() },
+                RunConfig {
+                    anneal_only: false,
+                    forced_improvement: plain.forced_improvement,
+                    partition_mixing: true,
+                    ..control.clone()
+                },
                 plain
             );
             // The effective configuration says so, and one stored without the field is not it.
