@@ -36,6 +36,11 @@ impl Population {
         self.fitness.iter().map(|&f| f as f64).sum::<f64>() / self.n.max(1) as f64
     }
 
+    /// The index of the best solution ([`best_index`]).
+    pub fn best(&self) -> usize {
+        best_index(&self.fitness)
+    }
+
     /// Every solution has the genotype of the first.
     pub fn converged(&self) -> bool {
         let first = self.solution(0);
@@ -116,6 +121,12 @@ pub fn random_population<P: GrayBoxProblem + ?Sized>(
         fitness.push(f);
     }
     Some(Population { n: size, l, genes, fitness })
+}
+
+/// The index of the fittest solution, the first of equals (0 for none): the solution a
+/// population offers as its best.
+pub fn best_index(fitness: &[i64]) -> usize {
+    (0..fitness.len()).max_by_key(|&i| (fitness[i], std::cmp::Reverse(i))).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -130,8 +130,8 @@ pub struct Run<'a> {
     /// How fast the last whole annealing of a new population went, to fit the next one into
     /// the time left (`anneal_share`).
     anneal_pace: AnnealPace,
-    /// Partition mixing of the populations' best solutions into the elitist, where the run uses
-    /// it ([`Run::with_partition_mixing`]).
+    /// Partition mixing of the populations' solutions into the elitist, where the run uses it
+    /// ([`Run::set_partition_mixing`]).
     partition: Option<PartitionMixing>,
 }
 

@@ -479,11 +479,9 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
         Ok(self.population.clone())
     }
     fn best_fitness(&self) -> i64 {
-        self.population.fitness.iter().copied().max().unwrap_or(i64::MIN)
+        self.population.fitness[self.population.best()]
     }
     fn best_solution(&self) -> Result<Vec<u8>> {
-        let p = &self.population;
-        let best = (0..p.n).max_by_key(|&i| (p.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
-        Ok(p.genes[best * p.l..(best + 1) * p.l].to_vec())
+        Ok(self.population.solution(self.population.best()).to_vec())
     }
 }

@@ -395,9 +395,8 @@ pub const BOUNDED_TREE_SETS: usize = 16;
 /// (section 60; below 10^5 variables random clauses have enough short cycles to count as a
 /// lattice, so the probe is not asked): on the GPU, planted 3-SAT of 10^4 and 3 x 10^4 variables
 /// reached its optimum in 0.52-0.55 and 0.99-1.64 s against 0.79-1.71 and 6.5-7.5 s with the full
-/// tree (three seeds); on the dev
-/// machine's CPU 10^4 variables in 4.9-6.3 s on five seeds of five against two of five within
-/// 20 s, and SATLIB uf50-uf150 as fast or faster. Serial GOMEA keeps the full tree below 10^5
+/// tree (three seeds); on the dev machine's CPU 10^4 variables in 4.9-6.3 s on five seeds of five
+/// against two of five within 20 s, and SATLIB uf50-uf150 as fast or faster. Serial GOMEA keeps the full tree below 10^5
 /// variables: there it reached the 10^4 optimum on three seeds of five within 20 s, and on none
 /// without linkage sets. At 10^5 variables serial GOMEA ended higher without them at 10 s (423363
 /// against 420943 clauses) and 23 clauses lower at 60 s (one seed each). Random NK landscapes

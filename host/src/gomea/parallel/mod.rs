@@ -22,6 +22,7 @@ use self::layout::GroupLayout;
 pub use self::stages::{StageDevice, Stages};
 pub use self::state::StageState;
 use super::local_search::{SearchCalls, per_call};
+use super::population::best_index;
 use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
@@ -224,7 +225,7 @@ impl<'a> ParallelGomea<'a> {
         on_group: &mut dyn FnMut(&Stages, u32) -> Result<()>,
     ) -> Result<()> {
         let (fitness, changed) = self.backend.mixed()?;
-        let best = (0..self.n).max_by_key(|&i| (fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        let best = best_index(&fitness[..self.n]);
         if run.elitist_fitness().is_none_or(|f| fitness[best] > f) {
             let genes = self.backend.offspring(best)?;
             run.offer(&genes, fitness[best]);
@@ -295,7 +296,7 @@ impl<'a> ParallelGomea<'a> {
 
     /// Offers P's best solution to the run when it beats the elitist.
     fn offer_best(&mut self, run: &mut Run) -> Result<()> {
-        let best = (0..self.n).max_by_key(|&i| (self.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
+        let best = best_index(&self.fitness);
         if run.elitist_fitness().is_none_or(|f| self.fitness[best] > f) {
             let genes = self.backend.solution(best)?;
             if run.verify {
@@ -368,10 +369,9 @@ impl PopulationEngine for ParallelGomea<'_> {
         self.backend.population()
     }
     fn best_fitness(&self) -> i64 {
-        self.fitness.iter().copied().max().unwrap_or(i64::MIN)
+        self.fitness[best_index(&self.fitness)]
     }
     fn best_solution(&self) -> Result<Vec<u8>> {
-        let best = (0..self.n).max_by_key(|&i| (self.fitness[i], std::cmp::Reverse(i))).unwrap_or(0);
-        self.backend.solution(best)
+        self.backend.solution(best_index(&self.fitness))
     }
 }
