@@ -12,6 +12,11 @@
 #   descent      --local-search initial --anneal-sweeps 0: every new population brought to local
 #                optima by the greedy descent alone, no annealing
 #   unannealed   --local-search off: no local search, GOM alone (the paper's parallel GOMEA)
+# and, for partition mixing into the elitist (`run --partition-mixing`, on by default for Max-Cut,
+# Ising and QUBO below 10^5 variables), mix and no-mix (the default with mixing forced on or off)
+# and anneal-only-mix (the control with mixing: the annealed populations mixed into the elitist,
+# still no GOM generation; against it the default shows what GOM's generations add), and fi (the
+# default with Forced Improvement, whose donor is the elitist that the mixing improves)
 # and, for the annealing's share of the time left (`run --anneal-share`), share-S (the default
 # with --anneal-share S; share-0: every annealing as long as asked) and anneal-only-share-S (the
 # control with it)
@@ -54,13 +59,18 @@
 #   --out DIR         output directory (default control_out)
 #   --time T          seconds per run (default 10)
 #   --seeds N         seeds 1..N (default 3)
+#   --seed-from S     seeds S..S+N-1 instead (default 1)
 #   --backend B       cuda, cpu or auto (default cuda)
 #   --threads N       threads of the CPU backend (default: all cores)
 #   --classes LIST    comma-separated classes (default: the first seven above)
 #   --pick LIST       comma-separated positions of the instances in each class (default 1,2;
 #                     e.g. 3 runs only each class's third instance)
 #   --variants LIST   comma-separated variants (default: default,anneal-only; also annealed,
-#                     descent, unannealed, share-S, anneal-only-share-S)
+#                     descent, unannealed, share-S, anneal-only-share-S, mix, no-mix,
+#                     anneal-only-mix, fi)
+#   --summarise CSV   run nothing: print the tables of an existing runs.csv (e.g. the rows of
+#                     several runs of this script, on several GPUs, joined under one header;
+#                     --variants names the variants to show, the first is the one compared)
 #   --sizes small     small generated instances (to check the script on a CPU; default full)
 # Files: OUT/runs.csv (one row per run), OUT/traces/<run>.csv (time_s,evaluations,best_fitness),
 # OUT/json/<run>.json (pgomea's JSON result, with the effective configuration), OUT/instances/
@@ -73,12 +83,14 @@ DATA="${PGOMEA_INSTANCES:-}"
 OUT=control_out
 T=10
 SEEDS=3
+SEED_FROM=1
 BACKEND=cuda
 THREADS=
 CLASSES=gset-random,gset-torus,sg2d,sg3d,nk,trap,maxsat
 SIZES=full
 VARIANT_LIST=default,anneal-only
 PICK=1,2
+SUMMARISE=
 
 die() { echo "control.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -88,26 +100,100 @@ while [ $# -gt 0 ]; do
         --out) OUT="$2"; shift 2 ;;
         --time) T="$2"; shift 2 ;;
         --seeds) SEEDS="$2"; shift 2 ;;
+        --seed-from) SEED_FROM="$2"; shift 2 ;;
         --backend) BACKEND="$2"; shift 2 ;;
         --threads) THREADS="$2"; shift 2 ;;
         --classes) CLASSES="$2"; shift 2 ;;
         --variants) VARIANT_LIST="$2"; shift 2 ;;
         --pick) PICK="$2"; shift 2 ;;
         --sizes) SIZES="$2"; shift 2 ;;
+        --summarise) SUMMARISE="$2"; shift 2 ;;
         -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
+# The tables of runs.csv $1: per instance, per class, and the first variant against each other seed by
+# seed (in the order of the runs).
+summarise() {
+awk -F, -v variants="$VARIANT_LIST" -v T="$T" '
+BEGIN { nv = split(variants, V, ",") }
+NR == 1 { next }
+$5 == "" { failed++; next }
+{
+    if (!($1 in inst)) { order[++ni] = $1; inst[$1] = $2 }
+    if (!($2 in seen)) { corder[++nc] = $2; seen[$2] = 1 }
+    key = $1 SUBSEP $3
+    n[key]++; sum[key] += $5; ttb[key] += $6
+    # Time to the reference: the time of the last improvement where it was reached, else the
+    # whole run (a lower bound, counted in cut[]).
+    if ($9 == "true") { hit[key]++; tto[key] += $6 } else { tto[key] += ($11 == "" ? T : $11); cut[key]++ }
+    if ($7 != "") ref[$1] = $7
+    if (!($1 in top) || $5 + 0 > top[$1] + 0) top[$1] = $5
+    best[$1 SUBSEP $3 SUBSEP $4] = $5
+    if (!(($1 SUBSEP $4) in seeds)) { seeds[$1 SUBSEP $4] = 1; sorder[++ns] = $1 SUBSEP $4 }
+}
+# The gap of fitness f on instance i to its reference, in percent.
+function gap(i, f,   r) { r = (i in ref) ? ref[i] : top[i]; return r == 0 ? 0 : 100 * (r - f) / (r < 0 ? -r : r) }
+END {
+    printf "Per instance and variant: mean best fitness over seeds, runs that reached the reference / runs,\n"
+    printf "mean time to the reference in s where there is one (>: some runs did not reach it and count with\n"
+    printf "their whole time, a lower bound)\n"
+    printf "%-12s %-24s %-15s %16s %8s %10s %14s\n", "class", "instance", "variant", "mean best", "reached", "time", "reference"
+    for (x = 1; x <= ni; x++) {
+        i = order[x]
+        for (v = 1; v <= nv; v++) {
+            k = i SUBSEP V[v]; if (!n[k]) continue
+            t = (i in ref) ? sprintf("%s%.3f", cut[k] ? ">" : "", tto[k] / n[k]) : "-"
+            printf "%-12s %-24s %-15s %16.1f %4d/%-3d %10s %14s\n", inst[i], i, V[v], sum[k] / n[k], hit[k], n[k], t, (i in ref) ? ref[i] : "-"
+        }
+    }
+    for (x = 1; x <= ns; x++) {
+        split(sorder[x], p, SUBSEP); i = p[1]; c = inst[i]
+        for (v = 1; v <= nv; v++) {
+            k = i SUBSEP V[v] SUBSEP p[2]
+            if (k in best) { cn[c, v]++; cg[c, v] += gap(i, best[k]) }
+        }
+        a = i SUBSEP V[1] SUBSEP p[2]
+        for (v = 2; v <= nv; v++) {
+            b = i SUBSEP V[v] SUBSEP p[2]
+            if (!(a in best) || !(b in best)) continue
+            if (best[a] + 0 > best[b] + 0) gt[c, v]++; else if (best[a] + 0 == best[b] + 0) eq[c, v]++; else lt[c, v]++
+        }
+    }
+    for (x = 1; x <= ni; x++) for (v = 1; v <= nv; v++) { i = order[x]; k = i SUBSEP V[v]; ct[inst[i], v] += ttb[k]; cc[inst[i], v] += n[k] }
+    printf "\nPer class and variant: mean gap to the reference in %% (the optimum or best-known value, else the\n"
+    printf "best of all runs on the instance; 0 is best), mean time to the best in s, and seed by seed how often\n"
+    printf "%s ended better than (>), equal to (=) or worse than (<) the variant\n", V[1]
+    printf "%-12s %-15s %12s %9s %5s %5s %5s\n", "class", "variant", "gap", "ttb", ">", "=", "<"
+    for (x = 1; x <= nc; x++) {
+        c = corder[x]
+        for (v = 1; v <= nv; v++) {
+            d = cn[c, v]; if (!d) continue
+            printf "%-12s %-15s %11.4f%% %9.2f", c, V[v], cg[c, v] / d, cc[c, v] ? ct[c, v] / cc[c, v] : 0
+            if (v == 1) printf " %5s %5s %5s\n", "", "", ""
+            else { printf " %5d %5d %5d\n", gt[c, v], eq[c, v], lt[c, v]; tg[v] += gt[c, v]; te[v] += eq[c, v]; tl[v] += lt[c, v] }
+        }
+    }
+    for (v = 2; v <= nv; v++) printf "%-12s %-15s %12s %9s %5d %5d %5d\n", "all", V[v], "", "", tg[v], te[v], tl[v]
+    if (failed) printf "\n%d run(s) failed: see the .err files in the json directory\n", failed
+}' "$1"
+}
+if [ -n "$SUMMARISE" ]; then
+    [ -f "$SUMMARISE" ] || die "--summarise $SUMMARISE: no such file"
+    summarise "$SUMMARISE"
+    exit
+fi
 [ -x "$BIN" ] || die "no pgomea binary at $BIN (--bin PATH or PGOMEA=...)"
 [ -n "$DATA" ] && [ -f "$DATA/best_known.csv" ] || die "no data directory with best_known.csv at '$DATA' (--instances DIR)"
 [[ "$SEEDS" =~ ^[1-9][0-9]*$ ]] || die "--seeds $SEEDS: expected a positive integer"
+[[ "$SEED_FROM" =~ ^[0-9]+$ ]] || die "--seed-from $SEED_FROM: expected a seed (0, 1, ...)"
 awk -v t="$T" 'BEGIN { exit !(t + 0 > 0) }' || die "--time $T: expected a positive number of seconds"
 case "$BACKEND" in cuda|cpu|auto) ;; *) die "--backend $BACKEND: expected cuda, cpu or auto" ;; esac
 case "$SIZES" in small|full) ;; *) die "--sizes $SIZES: expected small or full" ;; esac
 [[ "$PICK" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--pick $PICK: expected comma-separated positions (1, 2, ...)"
 IFS=, read -r -a VARIANTS <<<"$VARIANT_LIST"
 for v in "${VARIANTS[@]}"; do
-    case "$v" in default|anneal-only|annealed|descent|unannealed|share-[0-9]*|anneal-only-share-[0-9]*) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed, share-S, anneal-only-share-S)" ;; esac
+    case "$v" in default|anneal-only|annealed|descent|unannealed|share-[0-9]*|anneal-only-share-[0-9]*|mix|no-mix|anneal-only-mix|fi) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed, share-S, anneal-only-share-S, mix, no-mix, anneal-only-mix, fi)" ;; esac
 done
 "$BIN" run --help | grep -q -- --anneal-only || die "$BIN has no --anneal-only (build the branch with the control)"
 
@@ -236,7 +322,7 @@ k=0
 for inst in "${INSTANCES[@]}"; do
     read -r class name file ref kind <<<"$inst"
     refcsv=$([ "$ref" = - ] || echo "$ref")
-    for seed in $(seq 1 "$SEEDS"); do
+    for seed in $(seq "$SEED_FROM" $((SEED_FROM + SEEDS - 1))); do
         for variant in "${VARIANTS[@]}"; do
             k=$((k + 1))
             id="$name-$variant-seed$seed"
@@ -251,6 +337,10 @@ for inst in "${INSTANCES[@]}"; do
                 unannealed) args+=(--local-search off) ;;
                 share-*) args+=(--anneal-share "${variant#share-}") ;;
                 anneal-only-share-*) args+=(--anneal-only --anneal-share "${variant#anneal-only-share-}") ;;
+                mix) args+=(--partition-mixing) ;;
+                no-mix) args+=(--no-partition-mixing) ;;
+                anneal-only-mix) args+=(--anneal-only --partition-mixing) ;;
+                fi) args+=(--fi) ;;
             esac
             if ! "$BIN" "${args[@]}" > "$OUT/json/$id.json" 2> "$OUT/json/$id.err"; then
                 echo "[$k/$runs] $id: FAILED ($(tail -1 "$OUT/json/$id.err"))"
@@ -272,68 +362,5 @@ for inst in "${INSTANCES[@]}"; do
     done
 done
 
-# The tables: per instance, per class, and the first variant against each other seed by seed (in
-# the order of the runs).
-awk -F, -v variants="$VARIANT_LIST" -v T="$T" '
-BEGIN { nv = split(variants, V, ",") }
-NR == 1 { next }
-$5 == "" { failed++; next }
-{
-    if (!($1 in inst)) { order[++ni] = $1; inst[$1] = $2 }
-    if (!($2 in seen)) { corder[++nc] = $2; seen[$2] = 1 }
-    key = $1 SUBSEP $3
-    n[key]++; sum[key] += $5; ttb[key] += $6
-    # Time to the reference: the time of the last improvement where it was reached, else the
-    # whole run (a lower bound, counted in cut[]).
-    if ($9 == "true") { hit[key]++; tto[key] += $6 } else { tto[key] += ($11 == "" ? T : $11); cut[key]++ }
-    if ($7 != "") ref[$1] = $7
-    if (!($1 in top) || $5 + 0 > top[$1] + 0) top[$1] = $5
-    best[$1 SUBSEP $3 SUBSEP $4] = $5
-    if (!(($1 SUBSEP $4) in seeds)) { seeds[$1 SUBSEP $4] = 1; sorder[++ns] = $1 SUBSEP $4 }
-}
-# The gap of fitness f on instance i to its reference, in percent.
-function gap(i, f,   r) { r = (i in ref) ? ref[i] : top[i]; return r == 0 ? 0 : 100 * (r - f) / (r < 0 ? -r : r) }
-END {
-    printf "Per instance and variant: mean best fitness over seeds, runs that reached the reference / runs,\n"
-    printf "mean time to the reference in s where there is one (>: some runs did not reach it and count with\n"
-    printf "their whole time, a lower bound)\n"
-    printf "%-12s %-24s %-12s %16s %8s %10s %14s\n", "class", "instance", "variant", "mean best", "reached", "time", "reference"
-    for (x = 1; x <= ni; x++) {
-        i = order[x]
-        for (v = 1; v <= nv; v++) {
-            k = i SUBSEP V[v]; if (!n[k]) continue
-            t = (i in ref) ? sprintf("%s%.3f", cut[k] ? ">" : "", tto[k] / n[k]) : "-"
-            printf "%-12s %-24s %-12s %16.1f %4d/%-3d %10s %14s\n", inst[i], i, V[v], sum[k] / n[k], hit[k], n[k], t, (i in ref) ? ref[i] : "-"
-        }
-    }
-    for (x = 1; x <= ns; x++) {
-        split(sorder[x], p, SUBSEP); i = p[1]; c = inst[i]
-        for (v = 1; v <= nv; v++) {
-            k = i SUBSEP V[v] SUBSEP p[2]
-            if (k in best) { cn[c, v]++; cg[c, v] += gap(i, best[k]) }
-        }
-        a = i SUBSEP V[1] SUBSEP p[2]
-        for (v = 2; v <= nv; v++) {
-            b = i SUBSEP V[v] SUBSEP p[2]
-            if (!(a in best) || !(b in best)) continue
-            if (best[a] + 0 > best[b] + 0) gt[c, v]++; else if (best[a] + 0 == best[b] + 0) eq[c, v]++; else lt[c, v]++
-        }
-    }
-    for (x = 1; x <= ni; x++) for (v = 1; v <= nv; v++) { i = order[x]; k = i SUBSEP V[v]; ct[inst[i], v] += ttb[k]; cc[inst[i], v] += n[k] }
-    printf "\nPer class and variant: mean gap to the reference in %% (the optimum or best-known value, else the\n"
-    printf "best of all runs on the instance; 0 is best), mean time to the best in s, and seed by seed how often\n"
-    printf "%s ended better than (>), equal to (=) or worse than (<) the variant\n", V[1]
-    printf "%-12s %-12s %12s %9s %5s %5s %5s\n", "class", "variant", "gap", "ttb", ">", "=", "<"
-    for (x = 1; x <= nc; x++) {
-        c = corder[x]
-        for (v = 1; v <= nv; v++) {
-            d = cn[c, v]; if (!d) continue
-            printf "%-12s %-12s %11.4f%% %9.2f", c, V[v], cg[c, v] / d, cc[c, v] ? ct[c, v] / cc[c, v] : 0
-            if (v == 1) printf " %5s %5s %5s\n", "", "", ""
-            else { printf " %5d %5d %5d\n", gt[c, v], eq[c, v], lt[c, v]; tg[v] += gt[c, v]; te[v] += eq[c, v]; tl[v] += lt[c, v] }
-        }
-    }
-    for (v = 2; v <= nv; v++) printf "%-12s %-12s %12s %9s %5d %5d %5d\n", "all", V[v], "", "", tg[v], te[v], tl[v]
-    if (failed) printf "\n%d run(s) failed: see the .err files in the json directory\n", failed
-}' "$CSV" | tee "$OUT/summary.txt"
+summarise "$CSV" | tee "$OUT/summary.txt"
 echo "rows: $CSV; traces: $OUT/traces; summary: $OUT/summary.txt"

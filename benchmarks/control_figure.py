@@ -18,7 +18,8 @@ import os
 from collections import defaultdict
 
 FLOOR = 1e-4  # % : the gap drawn for a run at the reference
-COLOURS = {"default": "C0", "anneal-only": "C3", "annealed": "C0", "descent": "C2", "unannealed": "C1"}
+COLOURS = {"default": "C0", "anneal-only": "C3", "anneal-only-mix": "C4", "annealed": "C0", "descent": "C2",
+           "unannealed": "C1", "mix": "C0", "no-mix": "C1"}
 
 
 def read(dirs):
