@@ -1,11 +1,18 @@
 //! Opening the GPU: whether there is one ([`probe`]), the list of devices, and [`Gpu`], the
-//! process's open device with the kernels of the device crate loaded by their exported names
-//! (`pgomea_device::kernel_names::KERNELS`), counting the launches of each.
+//! process's open device, which loads each kernel of the device crate by its exported name
+//! (`pgomea_device::kernel_names::KERNELS`) when it is first asked for, and counts the launches
+//! of each.
+//!
+//! A kernel is loaded alone, as a module of its own cut from the embedded PTX (`entry_module`):
+//! the driver compiles PTX to the device's code when a module is loaded (and keeps the result in
+//! its cache on disk), and compiling every kernel of every problem kind took 9-13 s on a machine
+//! whose cache was empty (H200, benchmarks/RESULTS.md section 63), where a run needs a few of its
+//! kind's.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError};
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DriverError};
 use cudarc::nvrtc::Ptx;
 use pgomea_device::kernel_names::KERNELS;
 use pgomea_device::mem::Ptr;
@@ -17,6 +24,14 @@ pub(super) fn cuda_err(what: &str) -> impl Fn(DriverError) -> Error + '_ {
     move |e| {
         let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("{:?}", e.0));
         Error::Cuda(format!("{what}: {name}"))
+    }
+}
+
+/// [`cuda_err`]'s message alone (what [`Error::Cuda`] holds).
+fn message(what: &str, e: DriverError) -> String {
+    match cuda_err(what)(e) {
+        Error::Cuda(m) => m,
+        other => other.to_string(),
     }
 }
 
@@ -69,13 +84,13 @@ pub(super) struct Kernel {
     index: usize,
 }
 
-/// An open GPU with the kernels loaded.
+/// An open GPU; its kernels are loaded when first asked for (`Gpu::kernel`).
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     pub(super) stream: Arc<CudaStream>,
-    _module: Arc<CudaModule>,
-    /// Every kernel of `KERNELS`, in its order, and how often each was launched.
-    kernels: Vec<CudaFunction>,
+    /// Every kernel of `KERNELS`, in its order, once loaded (in a module of its own, which the
+    /// function keeps alive), or why it could not be; and how often each was launched.
+    kernels: Vec<OnceLock<std::result::Result<CudaFunction, String>>>,
     launches: Vec<AtomicU64>,
     name: String,
     pub(super) multiprocessors: u32,
@@ -85,6 +100,46 @@ pub struct Gpu {
     /// every allocation of the backend): their difference is the peak the run used.
     memory_baseline: AtomicUsize,
     memory_lowest: AtomicUsize,
+}
+
+/// The PTX module of one kernel, `entry`, cut from `ptx` (a module of many kernels, as the LLVM
+/// PTX back-end writes one): the whole text without the other kernels' `.entry` definitions, so
+/// that the module's declarations (version, target, shared and global variables, functions) stay
+/// as they were. An entry's definition runs from its `.entry` line to the line that closes its
+/// body's outermost brace (braces counted outside `//` comments, as PTX has no string literals).
+pub(crate) fn entry_module(ptx: &str, entry: &str) -> std::result::Result<String, String> {
+    let mut out = String::with_capacity(ptx.len() / 8);
+    let (mut found, mut skipping, mut depth, mut opened) = (false, false, 0i64, false);
+    for line in ptx.split_inclusive('\n') {
+        let code = line.split("//").next().unwrap_or("");
+        let start = code.trim_start();
+        if !skipping && depth == 0 && (start.starts_with(".visible .entry ") || start.starts_with(".entry ")) {
+            let name = start.trim_start_matches(".visible ").trim_start_matches(".entry ");
+            let name = name.split(|c: char| c == '(' || c.is_whitespace()).next().unwrap_or("");
+            if name == entry {
+                found = true;
+            } else {
+                (skipping, opened) = (true, false);
+            }
+        }
+        let opens = code.matches('{').count() as i64;
+        depth += opens - code.matches('}').count() as i64;
+        if skipping {
+            opened |= opens > 0;
+            if opened && depth == 0 {
+                skipping = false;
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    if depth != 0 || skipping {
+        return Err(format!("the kernels' PTX does not parse: unbalanced braces (cutting out {entry})"));
+    }
+    if !found {
+        return Err(format!("the kernels' PTX has no kernel {entry}"));
+    }
+    Ok(out)
 }
 
 /// The device [`Gpu::shared`] opens.
@@ -105,12 +160,6 @@ impl Gpu {
         // SAFETY: all work of this context goes to the one stream created below.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(cuda_err("stream"))?;
-        let module =
-            ctx.load_module(Ptx::from_src(super::KERNELS_PTX)).map_err(cuda_err("loading the kernels (PTX)"))?;
-        let kernels = KERNELS
-            .iter()
-            .map(|&k| module.load_function(k).map_err(|e| cuda_err(&format!("kernel lookup ({k})"))(e)))
-            .collect::<Result<Vec<_>>>()?;
         let name = ctx.name().map_err(cuda_err("name"))?;
         use cudarc::driver::sys::CUdevice_attribute as A;
         let multiprocessors =
@@ -120,9 +169,8 @@ impl Gpu {
         Ok(Gpu {
             ctx,
             stream,
-            _module: module,
-            launches: kernels.iter().map(|_| AtomicU64::new(0)).collect(),
-            kernels,
+            kernels: KERNELS.iter().map(|_| OnceLock::new()).collect(),
+            launches: KERNELS.iter().map(|_| AtomicU64::new(0)).collect(),
             name,
             multiprocessors,
             cooperative,
@@ -131,10 +179,27 @@ impl Gpu {
         })
     }
 
-    /// The kernel of exported name `name`.
+    /// The kernel of exported name `name`, loaded (compiled by the driver, unless its cache has
+    /// it) on the first call for it; a failure is remembered.
     pub(super) fn kernel(&self, name: &str) -> Result<Kernel> {
         let index = KERNELS.iter().position(|&k| k == name).ok_or_else(|| Error::Cuda(format!("no kernel {name}")))?;
-        Ok(Kernel { function: self.kernels[index].clone(), index })
+        let loaded = self.kernels[index].get_or_init(|| {
+            let ptx = entry_module(super::KERNELS_PTX, name)?;
+            let module = self
+                .ctx
+                .load_module(Ptx::from_src(ptx))
+                .map_err(|e| message(&format!("loading kernel {name} (PTX)"), e))?;
+            module.load_function(name).map_err(|e| message(&format!("kernel lookup ({name})"), e))
+        });
+        match loaded {
+            Ok(function) => Ok(Kernel { function: function.clone(), index }),
+            Err(why) => Err(Error::Cuda(why.clone())),
+        }
+    }
+
+    /// How many kernels have been loaded so far.
+    pub fn kernels_loaded(&self) -> usize {
+        self.kernels.iter().filter(|k| k.get().is_some_and(|k| k.is_ok())).count()
     }
 
     /// Counts a launch of `kernel` that the driver accepted; maps a refusal to an error.
@@ -203,5 +268,57 @@ impl Gpu {
 
     pub fn synchronize(&self) -> Result<()> {
         self.stream.synchronize().map_err(cuda_err("kernel execution"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of `ptx` that open a kernel (`.entry`), by the kernel's name.
+    fn entries(ptx: &str) -> Vec<&str> {
+        ptx.lines()
+            .filter_map(|l| {
+                l.trim_start().strip_prefix(".visible .entry ").or_else(|| l.trim_start().strip_prefix(".entry "))
+            })
+            .map(|l| l.split('(').next().unwrap_or("").trim())
+            .collect()
+    }
+
+    #[test]
+    fn every_kernel_is_cut_out_alone_with_the_whole_module_declarations() {
+        let all = entries(super::super::KERNELS_PTX);
+        assert_eq!(all.len(), KERNELS.len(), "the PTX defines {all:?}");
+        let header = |ptx: &str| -> Vec<String> {
+            ptx.lines().filter(|l| l.starts_with('.') && !l.contains(".entry")).map(str::to_string).collect()
+        };
+        let mut lines = 0;
+        for name in KERNELS {
+            let module = entry_module(super::super::KERNELS_PTX, name).unwrap();
+            assert_eq!(entries(&module), [name]);
+            assert_eq!(header(&module), header(super::super::KERNELS_PTX), "{name}");
+            lines += module.lines().count() - header(&module).len();
+        }
+        // Every line of the whole module is in some kernel's (comments and declarations in all).
+        assert!(lines >= super::super::KERNELS_PTX.lines().count() - header(super::super::KERNELS_PTX).len());
+    }
+
+    #[test]
+    fn a_module_keeps_its_functions_and_drops_the_other_kernels_whole() {
+        let ptx = ".version 7.0\n.target sm_80\n.shared .align 8 .b8 s[8];\n\
+            .func (.reg .b32 r) f(.reg .b32 a)\n{\n\tmov.b32 r, a; // {\n}\n\
+            .visible .entry a(\n\t.param .u32 p\n)\n{\n\t{ // inner }\n\tret;\n\t}\n}\n\
+            // .globl b\n.visible .entry b(\n\t.param .u32 p\n)\n{\n\tret;\n}\n";
+        let a = entry_module(ptx, "a").unwrap();
+        assert_eq!(
+            a,
+            ".version 7.0\n.target sm_80\n.shared .align 8 .b8 s[8];\n\
+            .func (.reg .b32 r) f(.reg .b32 a)\n{\n\tmov.b32 r, a; // {\n}\n\
+            .visible .entry a(\n\t.param .u32 p\n)\n{\n\t{ // inner }\n\tret;\n\t}\n}\n// .globl b\n"
+        );
+        let b = entry_module(ptx, "b").unwrap();
+        assert!(b.contains(".func") && entries(&b) == ["b"] && !b.contains("{ // inner"), "{b}");
+        assert!(entry_module(ptx, "c").unwrap_err().contains("no kernel c"));
+        assert!(entry_module(".visible .entry a()\n{\n{\n}\n", "b").unwrap_err().contains("unbalanced"));
     }
 }

@@ -4,6 +4,7 @@
 //! allow it, else as a replayed CUDA graph of the pass kernels of every group; tests, the
 //! self-test and per-stage timing launch the pass kernel once per stage or pass.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use cudarc::driver::{DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
@@ -73,21 +74,55 @@ struct LayoutArg(Layout);
 // SAFETY: Layout is #[repr(C)] and made of `Ptr`s.
 unsafe impl DeviceRepr for LayoutArg {}
 
-/// The kernels one population launches.
+/// A kernel one population may launch, loaded ([`Gpu::kernel`]: compiled by the driver, unless
+/// its cache has it) when first needed: a run launches a few of its kind's kernels.
+struct LazyKernel {
+    name: &'static str,
+    loaded: OnceCell<Kernel>,
+}
+
+impl LazyKernel {
+    fn new(name: &'static str) -> Self {
+        LazyKernel { name, loaded: OnceCell::new() }
+    }
+
+    fn get(&self, gpu: &Gpu) -> Result<&Kernel> {
+        if let Some(k) = self.loaded.get() {
+            return Ok(k);
+        }
+        let k = gpu.kernel(self.name)?;
+        Ok(self.loaded.get_or_init(|| k))
+    }
+}
+
+/// A launch shape decided on first use (where it depends on a kernel's registers, that kernel is
+/// loaded then, and only where the rule asks for its registers).
+type LazyGrid = OnceCell<Option<LaunchConfig>>;
+
+/// `cell`'s grid, computed by `grid` on the first call.
+fn lazy_grid(cell: &LazyGrid, grid: impl FnOnce() -> Result<Option<LaunchConfig>>) -> Result<Option<LaunchConfig>> {
+    if let Some(g) = cell.get() {
+        return Ok(*g);
+    }
+    let g = grid()?;
+    Ok(*cell.get_or_init(|| g))
+}
+
+/// The kernels one population may launch.
 struct Kernels {
     /// GOM's whole generation (cooperative, and with a block per solution), in one pass per
     /// group or in three, as `CudaDevice::one_pass` says.
-    generation: Kernel,
-    generation_by_solution: Kernel,
+    generation: LazyKernel,
+    generation_by_solution: LazyKernel,
     /// The generation by solution in three passes: Forced Improvement's, whatever GOM's is.
-    three_passes_by_solution: Kernel,
-    forced_improvement: Kernel,
-    pass: Kernel,
-    flip_search: Kernel,
-    flip_search_color: Kernel,
-    mark_elitist: Kernel,
-    mark_converged: Kernel,
-    forced_improvement_end: Kernel,
+    three_passes_by_solution: LazyKernel,
+    forced_improvement: LazyKernel,
+    pass: LazyKernel,
+    flip_search: LazyKernel,
+    flip_search_color: LazyKernel,
+    mark_elitist: LazyKernel,
+    mark_converged: LazyKernel,
+    forced_improvement_end: LazyKernel,
 }
 
 /// One population on the GPU, running the stages of parallel GOM with problem kind `K`.
@@ -105,16 +140,16 @@ struct CudaDevice<K: Kind> {
     kernels: Kernels,
     /// The grids of the cooperative kernels (all blocks resident), or None where the device or
     /// the tuning rules cooperative launches out.
-    generation_grid: Option<LaunchConfig>,
+    generation_grid: LazyGrid,
     /// The grid of the generation-by-solution kernel where whole generations (GOM and Forced
     /// Improvement) run that way; it goes before the cooperative grids.
-    by_solution_grid: Option<LaunchConfig>,
-    forced_by_solution_grid: Option<LaunchConfig>,
-    forced_grid: Option<LaunchConfig>,
-    search_grid: Option<LaunchConfig>,
+    by_solution_grid: LazyGrid,
+    forced_by_solution_grid: LazyGrid,
+    forced_grid: LazyGrid,
+    search_grid: LazyGrid,
     /// The grid of local search with a block per solution, where it runs that way (before the
     /// cooperative grid).
-    search_by_solution_grid: Option<LaunchConfig>,
+    search_by_solution_grid: LazyGrid,
     /// The launch shape of each pass of GOM's group, the same for every group.
     grids: Vec<LaunchConfig>,
     /// A whole generation (every group's passes) captured once, replayed every generation.
@@ -145,18 +180,17 @@ impl<K: Kind> CudaDevice<K> {
         let one_pass = tuning.one_pass(layout.slot_set.len(), layout.groups());
         let (generation, by_solution) = names.gom_generation(one_pass);
         let kernels = Kernels {
-            generation: gpu.kernel(generation)?,
-            generation_by_solution: gpu.kernel(by_solution)?,
-            three_passes_by_solution: gpu.kernel(names.generation_by_solution)?,
-            forced_improvement: gpu.kernel(names.forced_improvement)?,
-            pass: gpu.kernel(names.pass)?,
-            flip_search: gpu.kernel(names.flip_search)?,
-            flip_search_color: gpu.kernel(names.flip_search_color)?,
-            mark_elitist: gpu.kernel(pgomea_device::kernel_names::MARK_ELITIST)?,
-            mark_converged: gpu.kernel(pgomea_device::kernel_names::MARK_CONVERGED)?,
-            forced_improvement_end: gpu.kernel(pgomea_device::kernel_names::FORCED_IMPROVEMENT_END)?,
+            generation: LazyKernel::new(generation),
+            generation_by_solution: LazyKernel::new(by_solution),
+            three_passes_by_solution: LazyKernel::new(names.generation_by_solution),
+            forced_improvement: LazyKernel::new(names.forced_improvement),
+            pass: LazyKernel::new(names.pass),
+            flip_search: LazyKernel::new(names.flip_search),
+            flip_search_color: LazyKernel::new(names.flip_search_color),
+            mark_elitist: LazyKernel::new(pgomea_device::kernel_names::MARK_ELITIST),
+            mark_converged: LazyKernel::new(pgomea_device::kernel_names::MARK_CONVERGED),
+            forced_improvement_end: LazyKernel::new(pgomea_device::kernel_names::FORCED_IMPROVEMENT_END),
         };
-        let cooperative_grid = |k: &Kernel| tuning.cooperative_grid(&k.function, gpu.multiprocessors, gpu.cooperative);
         // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
         // sized for the largest group.
         let (pairs, deps) = ((n * layout.max_group_slots) as u64, (n * layout.max_group_deps) as u64);
@@ -172,18 +206,13 @@ impl<K: Kind> CudaDevice<K> {
             .collect();
         // The buffers' device pointers never change afterwards (P = O is a copy, not a swap), so
         // a captured graph stays valid.
-        let by_solution_grid = |k: &Kernel| {
-            tuning.by_solution_grid(&k.function, gpu.multiprocessors, n, layout.slot_set.len(), layout.groups())
-        };
-        let search_by_solution_grid =
-            tuning.search_by_solution_grid(&kernels.flip_search.function, gpu.multiprocessors, n, sizes.l)?;
         Ok(CudaDevice {
-            search_by_solution_grid,
-            generation_grid: cooperative_grid(&kernels.generation)?,
-            by_solution_grid: by_solution_grid(&kernels.generation_by_solution)?,
-            forced_by_solution_grid: by_solution_grid(&kernels.three_passes_by_solution)?,
-            forced_grid: cooperative_grid(&kernels.forced_improvement)?,
-            search_grid: cooperative_grid(&kernels.flip_search)?,
+            search_by_solution_grid: LazyGrid::new(),
+            generation_grid: LazyGrid::new(),
+            by_solution_grid: LazyGrid::new(),
+            forced_by_solution_grid: LazyGrid::new(),
+            forced_grid: LazyGrid::new(),
+            search_grid: LazyGrid::new(),
             grids,
             gpu,
             _shared: shared,
@@ -198,6 +227,31 @@ impl<K: Kind> CudaDevice<K> {
         })
     }
 
+    /// The grid of cooperative kernel `kernel`, kept in `cell` ([`CudaTuning::cooperative_grid`]).
+    fn cooperative_grid(&self, cell: &LazyGrid, kernel: &LazyKernel) -> Result<Option<LaunchConfig>> {
+        let function = || Ok(kernel.get(&self.gpu)?.function.clone());
+        lazy_grid(cell, || self.tuning.cooperative_grid(function, self.gpu.multiprocessors, self.gpu.cooperative))
+    }
+
+    /// The grid of the generation by solution, of Forced Improvement (`forced`) or GOM
+    /// ([`CudaTuning::by_solution_grid`]).
+    fn by_solution_grid(&self, forced: bool) -> Result<Option<LaunchConfig>> {
+        let (cell, kernel) = match forced {
+            true => (&self.forced_by_solution_grid, &self.kernels.three_passes_by_solution),
+            false => (&self.by_solution_grid, &self.kernels.generation_by_solution),
+        };
+        let function = || Ok(kernel.get(&self.gpu)?.function.clone());
+        let (sms, slots, groups) = (self.gpu.multiprocessors, self.layout.slot_set.len(), self.layout.groups());
+        lazy_grid(cell, || self.tuning.by_solution_grid(function, sms, self.n, slots, groups))
+    }
+
+    /// The grid of local search with a block per solution ([`CudaTuning::search_by_solution_grid`]).
+    fn search_by_solution_grid(&self) -> Result<Option<LaunchConfig>> {
+        let function = || Ok(self.kernels.flip_search.get(&self.gpu)?.function.clone());
+        let (sms, l) = (self.gpu.multiprocessors, self.base.l as usize);
+        lazy_grid(&self.search_by_solution_grid, || self.tuning.search_by_solution_grid(function, sms, self.n, l))
+    }
+
     /// The grid for `items` work items, one warp or one thread each.
     fn grid(&self, items: u64, per_warp: bool) -> LaunchConfig {
         self.tuning.grid(self.gpu.multiprocessors, items, per_warp)
@@ -209,7 +263,7 @@ impl<K: Kind> CudaDevice<K> {
         let a = Args(GomArgs { step, ..self.base });
         let p = PassArg(pass);
         let forced = forced as u32;
-        let kernel = &self.kernels.pass;
+        let kernel = self.kernels.pass.get(&self.gpu)?;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a).arg(&p).arg(&forced);
         // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
@@ -249,6 +303,7 @@ impl<K: Kind> CudaDevice<K> {
             (false, true) => (&self.kernels.generation_by_solution, None),
             (false, false) => (&self.kernels.generation_by_solution, Some(0)),
         };
+        let kernel = kernel.get(&self.gpu)?;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a);
         if let Some(flag) = &flag {
@@ -270,7 +325,7 @@ impl<K: Kind> CudaDevice<K> {
             self.n as u64
         };
         let a = Args(self.base);
-        let kernel = &self.kernels.flip_search_color;
+        let kernel = self.kernels.flip_search_color.get(&self.gpu)?;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a).arg(&c).arg(&sweep);
         // SAFETY: as for the cooperative search kernel; the launches of a round run in order on
@@ -289,6 +344,8 @@ impl<K: Kind> CudaDevice<K> {
     /// first call and replayed.
     fn replay_generation(&mut self) -> Result<bool> {
         if self.graph.is_none() {
+            // Loaded before the capture: no module is loaded while the stream is captured.
+            self.kernels.pass.get(&self.gpu)?;
             let s = self.gpu.stream.clone();
             s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
                 .map_err(cuda_err("graph capture"))?;
@@ -361,22 +418,23 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     }
 
     fn run_all_groups(&mut self, forced: bool) -> Result<bool> {
-        let by_solution = if forced { self.forced_by_solution_grid } else { self.by_solution_grid };
-        if let Some(cfg) = by_solution {
+        if let Some(cfg) = self.by_solution_grid(forced)? {
             self.launch_by_solution(forced, cfg)?;
             return Ok(true);
         }
         if forced {
             // Forced Improvement in one cooperative launch where the device can; else the
             // caller runs it group by group (it is rarer than GOM: no graph is kept for it).
-            let Some(cfg) = self.forced_grid else { return Ok(false) };
-            let kernel = self.kernels.forced_improvement.clone();
+            let Some(cfg) = self.cooperative_grid(&self.forced_grid, &self.kernels.forced_improvement)? else {
+                return Ok(false);
+            };
+            let kernel = self.kernels.forced_improvement.get(&self.gpu)?.clone();
             self.launch_cooperative(&kernel, cfg, false)?;
             return Ok(true);
         }
-        match self.generation_grid {
+        match self.cooperative_grid(&self.generation_grid, &self.kernels.generation)? {
             Some(cfg) => {
-                let kernel = self.kernels.generation.clone();
+                let kernel = self.kernels.generation.get(&self.gpu)?.clone();
                 self.launch_cooperative(&kernel, cfg, false)?;
                 Ok(true)
             }
@@ -388,18 +446,18 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         self.base.search.anneal = step.anneal(self.base.seed, self.base.search.anneal);
         self.fill(BUFFER.search_flipped.index(), 0)?;
         self.fill(BUFFER.search_counters.index(), 0)?;
-        if let Some(cfg) = self.search_by_solution_grid {
+        if let Some(cfg) = self.search_by_solution_grid()? {
             let a = Args(self.base);
             let by_solution = 1u32;
-            let kernel = &self.kernels.flip_search;
+            let kernel = self.kernels.flip_search.get(&self.gpu)?;
             let mut b = self.gpu.stream.launch_builder(&kernel.function);
             b.arg(&a).arg(&by_solution);
             // SAFETY: as for the cooperative search below: the marks and counters are set; a
             // block runs its solutions alone (no grid barrier), with a multiple of 32 threads
             // (`search_by_solution_grid`).
             self.gpu.launched(kernel, unsafe { b.launch(cfg) })?;
-        } else if let Some(cfg) = self.search_grid {
-            let kernel = self.kernels.flip_search.clone();
+        } else if let Some(cfg) = self.cooperative_grid(&self.search_grid, &self.kernels.flip_search)? {
+            let kernel = self.kernels.flip_search.get(&self.gpu)?.clone();
             self.launch_cooperative(&kernel, cfg, true)?;
         } else {
             // Sweep by sweep, round by round, colour by colour; the host reads whether any
@@ -431,7 +489,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn mark_elitist(&mut self) -> Result<()> {
         let b = BuffersArg(self.base.buffers);
         let (n, l) = (self.n as u32, self.base.l);
-        let kernel = &self.kernels.mark_elitist;
+        let kernel = self.kernels.mark_elitist.get(&self.gpu)?;
         let mut launch = self.gpu.stream.launch_builder(&kernel.function);
         launch.arg(&b).arg(&n).arg(&l);
         // SAFETY: parents holds n rows of l genes, reference one row, is_elitist n bytes; blocks
@@ -442,7 +500,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn mark_converged(&mut self) -> Result<()> {
         let (layout, b) = (LayoutArg(self.base.layout), BuffersArg(self.base.buffers));
         let (n, l, slots) = (self.n as u32, self.base.l, self.layout.slot_set.len() as u32);
-        let kernel = &self.kernels.mark_converged;
+        let kernel = self.kernels.mark_converged.get(&self.gpu)?;
         let mut launch = self.gpu.stream.launch_builder(&kernel.function);
         launch.arg(&layout).arg(&b).arg(&n).arg(&l).arg(&slots);
         // SAFETY: the layout holds `slots` slots over l variables, parents n rows of l genes,
@@ -453,7 +511,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
         let b = BuffersArg(self.base.buffers);
         let (n, l) = (self.n as u32, self.base.l);
-        let kernel = &self.kernels.forced_improvement_end;
+        let kernel = self.kernels.forced_improvement_end.get(&self.gpu)?;
         let mut launch = self.gpu.stream.launch_builder(&kernel.function);
         launch.arg(&b).arg(&n).arg(&l).arg(&elitist_fitness);
         // SAFETY: offspring and work hold n rows of l genes, reference one row, fitness and

@@ -167,7 +167,7 @@ impl CudaTuning {
     /// cooperatively (`cooperative` false) or the tuning asks for no cooperative launch.
     pub(super) fn cooperative_grid(
         &self,
-        f: &CudaFunction,
+        f: impl FnOnce() -> Result<CudaFunction>,
         multiprocessors: u32,
         cooperative: bool,
     ) -> Result<Option<LaunchConfig>> {
@@ -176,7 +176,7 @@ impl CudaTuning {
         }
         let block = self.generation_block;
         let resident =
-            f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
+            f()?.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))?;
         let per_sm = resident.min(self.generation_blocks_per_sm);
         Ok((per_sm > 0).then(|| LaunchConfig {
             grid_dim: (per_sm * multiprocessors, 1, 1),
@@ -214,7 +214,7 @@ impl CudaTuning {
     /// otherwise. As [`CudaTuning::by_solution_grid`], with the search's rule.
     pub(super) fn search_by_solution_grid(
         &self,
-        f: &CudaFunction,
+        f: impl FnOnce() -> Result<CudaFunction>,
         multiprocessors: u32,
         n: usize,
         variables: usize,
@@ -241,7 +241,7 @@ impl CudaTuning {
     /// kernel's registers let one be resident.
     pub(super) fn by_solution_grid(
         &self,
-        f: &CudaFunction,
+        f: impl FnOnce() -> Result<CudaFunction>,
         multiprocessors: u32,
         n: usize,
         slots: usize,
@@ -284,7 +284,13 @@ impl CudaTuning {
 
 /// A block per solution for `n` solutions, of `block` threads or, where kernel `f`'s registers
 /// do not let that many be resident, half as many, and so on.
-fn fitting_grid(f: &CudaFunction, mut block: u32, n: usize, what: &str) -> Result<Option<LaunchConfig>> {
+fn fitting_grid(
+    f: impl FnOnce() -> Result<CudaFunction>,
+    mut block: u32,
+    n: usize,
+    what: &str,
+) -> Result<Option<LaunchConfig>> {
+    let f = f()?;
     while f.occupancy_max_active_blocks_per_multiprocessor(block, 0, None).map_err(cuda_err("occupancy"))? == 0 {
         if block == 32 {
             return Err(Error::Cuda(format!("the kernel of {what} cannot run even 32 threads in a block")));
@@ -315,12 +321,11 @@ impl Gpu {
         let (generation, by_solution) = names.gom_generation(one_pass);
         let passes = if one_pass { "one pass" } else { "three passes" };
         let shape = |c: LaunchConfig| format!("{} blocks of {}, {passes}", c.grid_dim.0, c.block_dim.0);
-        let by_solution = self.kernel(by_solution)?;
-        if let Some(c) = tuning.by_solution_grid(&by_solution.function, self.multiprocessors, n, slots, groups)? {
+        let function = |name| move || Ok(self.kernel(name)?.function);
+        if let Some(c) = tuning.by_solution_grid(function(by_solution), self.multiprocessors, n, slots, groups)? {
             return Ok(format!("by solution, {}", shape(c)));
         }
-        let generation = self.kernel(generation)?;
-        Ok(match tuning.cooperative_grid(&generation.function, self.multiprocessors, self.cooperative)? {
+        Ok(match tuning.cooperative_grid(function(generation), self.multiprocessors, self.cooperative)? {
             Some(c) => format!("cooperative, {}", shape(c)),
             None => format!("graph, {passes}"),
         })
