@@ -143,13 +143,13 @@ pub struct RunArgs {
     /// when it shortened one.
     #[arg(long, value_name = "SHARE")]
     pub anneal_share: Option<f64>,
-    /// Partition mixing into the elitist on (the default, except for --anneal-only): every new
-    /// population, once its local search is done, and a population's best whenever it improved,
-    /// are mixed into the best solution found so far, which takes their genes on each connected
-    /// component of the variables where the two differ (connected through shared subfunctions)
-    /// where that improves it; on Max-Cut and Ising models also their complements' genes. GOM's
-    /// step with the components of a difference as the linkage sets (the partition crossover of
-    /// gray-box optimisation). Measured, see the README.
+    /// Partition mixing into the elitist on (the default below 10^5 variables, except for clauses
+    /// (MAX-SAT) and --anneal-only): every new population, once its local search is done, and a
+    /// population's best whenever it improved, are mixed into the best solution found so far,
+    /// which takes their genes on each connected component of the variables where the two differ
+    /// (connected through shared subfunctions) where that improves it; on Max-Cut and Ising models
+    /// also their complements' genes. GOM's step with the components of a difference as the
+    /// linkage sets (the partition crossover of gray-box optimisation). Measured, see the README.
     #[arg(long, overrides_with = "no_partition_mixing")]
     pub partition_mixing: bool,
     /// Partition mixing off (the paper; the control --anneal-only without it).

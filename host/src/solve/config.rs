@@ -279,8 +279,8 @@ pub struct RunConfig {
     /// into the elitist, which takes their genes on every connected component of the variables
     /// where they differ (connected through shared subfunctions) that improves it, and on
     /// flip-symmetric problems (Max-Cut, Ising) their complements' too. By default
-    /// ([`default_partition_mixing`]) on for flip-symmetric problems of fewer than 10^5 variables,
-    /// except in the control (`anneal_only`) and in the paper's configurations of `pgomea
+    /// ([`default_partition_mixing`]) on for problems of fewer than 10^5 variables that are not
+    /// clauses, except in the control (`anneal_only`) and in the paper's configurations of `pgomea
     /// experiment`; false in a result stored before the option.
     #[serde(default)]
     pub partition_mixing: bool,
@@ -607,21 +607,23 @@ fn one() -> Option<u32> {
     Some(1)
 }
 
-/// Partition mixing is on by default below this many variables (for flip-symmetric problems).
+/// Partition mixing is on by default below this many variables (except for clauses).
 pub const PARTITION_MIXING_BELOW: usize = 100_000;
 
-/// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems whose every
-/// subfunction keeps its value when all genes flip (Max-Cut, Ising models, QUBOs) of fewer than
-/// [`PARTITION_MIXING_BELOW`] variables, off elsewhere and in the control. Measured (H200,
-/// RESULTS.md section 62, 10 s, on against off): the toroidal G-set graphs G65-G81 14-50 higher
-/// (G81 14042 against 13992 of the best-known 14060) and a 3D Gaussian glass of 15^3 spins ahead
-/// on three seeds; but planted 3-SAT of 10^4 variables reached its optimum 2.4-2.7x later (the
-/// host's mixes cost more than the GPU's generations there), and a torus of 10^6 vertices ended
-/// lower at 30 s (the mixes, one after the other on one core, took a third of the run).
+/// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems of fewer than
+/// [`PARTITION_MIXING_BELOW`] variables that are not clauses (Max-Cut, Ising models, QUBOs, NK
+/// landscapes, traps, tables), off for MAX-SAT, from that size on and in the control. Measured
+/// (H200, 10 s, on against off; benchmarks/RESULTS.md): the toroidal G-set graphs G65-G81 14-50
+/// higher (section 62; G81 14042 against 13992 of the best-known 14060) and a 3D Gaussian glass
+/// of 15^3 spins ahead on three seeds; an NK landscape of adjacent windows (10^4 variables, K = 5)
+/// at its optimum in 1.7 s against 5.2 s, random NK within 0.03 %, traps as soon (section 63,
+/// three seeds each). But planted 3-SAT of 10^4 variables reached its optimum 2.4-2.7x later
+/// (the host's mixes cost more than the GPU's generations there), and a torus of 10^6 vertices
+/// ended lower at 30 s (the mixes, one after the other on one core, took a third of the run).
 pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> bool {
     !anneal_only
         && problem.variables() < PARTITION_MIXING_BELOW
-        && crate::gomea::partition::flip_symmetric(problem.functions())
+        && !matches!(problem.functions().arrays(), KindArrays::Clauses { .. })
 }
 
 /// `anneal_share` by default: a new population's annealing may take 3/4 of the time left.
@@ -1013,7 +1015,7 @@ mod tests {
     }
 
     #[test]
-    fn partition_mixing_is_on_by_default_for_flip_symmetric_problems_below_the_size() {
+    fn partition_mixing_is_on_by_default_below_the_size_except_for_clauses() {
         let on = |p: &dyn GrayBoxProblem, o: RunOptions| o.resolve(p, None).unwrap().partition_mixing;
         let graph = crate::problem::maxcut::MaxCut::new(crate::problem::generate::default_instance()).unwrap();
         assert!(on(&graph, RunOptions::default()));
@@ -1024,10 +1026,11 @@ mod tests {
         let control = RunOptions { anneal_only: Some(true), ..parallel.clone() };
         assert!(!on(&graph, control.clone()));
         assert!(on(&graph, RunOptions { partition_mixing: Some(true), ..control }));
-        // Not flip-symmetric: off, unless asked for.
+        // Tables (not flip-symmetric) too; clauses: off, unless asked for.
         let nk = crate::problem::nk::random_neighbourhood(200, 4, 1).unwrap();
         let (sat, _) = crate::problem::maxsat::planted_3sat(200, 800, 1).unwrap();
-        assert!(!on(&nk, RunOptions::default()) && !on(&sat, parallel.clone()));
+        assert!(on(&nk, RunOptions::default()) && on(&nk, parallel.clone()));
+        assert!(!on(&sat, RunOptions::default()) && !on(&sat, parallel.clone()));
         assert!(on(&sat, RunOptions { partition_mixing: Some(true), ..Default::default() }));
         // From the size on: off.
         let side = (PARTITION_MIXING_BELOW as f64).sqrt().ceil() as usize + 1;
