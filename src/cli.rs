@@ -550,7 +550,12 @@ fn hybrid_text(c: &RunConfig) -> String {
         }
     };
     let control = if c.anneal_only { "; the control: no GOM" } else { "" };
-    let mixing = if c.partition_mixing { "; partition mixing into the elitist" } else { "" };
+    let mixing = match (c.partition_mixing, &c.partition_mixing_chosen) {
+        (true, _) => "; partition mixing into the elitist".to_string(),
+        // (The control's own words say it.)
+        (false, Some(why)) if !c.anneal_only => format!("; by default, {why}"),
+        (false, _) => String::new(),
+    };
     let chosen = c.annealing_chosen.as_ref().map(|why| format!("; by default, {why}")).unwrap_or_default();
     format!("{fi}{search}{control}{mixing}{chosen}")
 }

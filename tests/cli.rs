@@ -326,9 +326,20 @@ fn problem_without_an_instance_file_is_refused() {
 }
 
 #[test]
-fn partition_mixing_is_the_default_on_max_cut_and_its_flags_say_so() {
+fn partition_mixing_is_the_default_but_for_clauses_and_its_flags_say_so() {
     let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
     assert!(help.contains("--partition-mixing") && help.contains("--no-partition-mixing"), "{help}");
+    // Clauses: off by default, and the run says why; tables: on.
+    let sat = tmp("mixing-sat.cnf");
+    assert!(pgomea(&["generate", "sat", "--n", "50", "--m", "200", "-o", sat.to_str().unwrap()]).status.success());
+    let o = pgomea(&["run", "--instance", sat.to_str().unwrap(), "--max-evals", "300"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("by default, no partition mixing: clauses (MAX-SAT)"), "{out}");
+    let nk = tmp("mixing-nk.nk");
+    assert!(pgomea(&["generate", "nk", "--n", "100", "--k", "4", "-o", nk.to_str().unwrap()]).status.success());
+    let v = json(&pgomea(&["run", "--instance", nk.to_str().unwrap(), "--max-evals", "300", "--json", "--quiet"]));
+    assert_eq!(v["config"]["partition_mixing"], true, "{v}");
+    assert!(v["config"]["partition_mixing_chosen"].as_str().unwrap().starts_with("partition mixing: fewer than"));
     // The embedded default instance is Max-Cut: mixing by default, said in the hybrid line.
     let o = pgomea(&["run", "--max-evals", "3000"]);
     let out = String::from_utf8_lossy(&o.stdout);
@@ -336,7 +347,10 @@ fn partition_mixing_is_the_default_on_max_cut_and_its_flags_say_so() {
     let v = json(&pgomea(&["run", "--max-evals", "3000", "--json", "--quiet"]));
     assert_eq!(v["config"]["partition_mixing"], true);
     let v = json(&pgomea(&["run", "--max-evals", "3000", "--json", "--quiet", "--no-partition-mixing"]));
-    assert_eq!(v["config"]["partition_mixing"], false);
+    assert_eq!(
+        (v["config"]["partition_mixing"].as_bool(), v["config"].get("partition_mixing_chosen")),
+        (Some(false), None)
+    );
     // The last of the two flags wins; the control mixes only when asked.
     let v = json(&pgomea(&[
         "run",

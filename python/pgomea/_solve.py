@@ -139,7 +139,8 @@ def solve(
             which takes their genes on every connected component of the variables where the two
             differ that improves it (on Max-Cut and Ising models their complements' too); on by
             default below 10^5 variables except for clauses (MAX-SAT), off in the control
-            (``anneal_only``) unless asked for.
+            (``anneal_only``) unless asked for (``result.config["partition_mixing_chosen"]``
+            says why).
         seed: the seed; a seed and an evaluation budget repeat a run exactly.
         time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
             equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).

@@ -271,8 +271,10 @@ def test_bad_options_raise_naming_the_option():
     assert pgomea.solve(p, max_evaluations=10).config["anneal_share"] == 0.75
     assert pgomea.solve(p, anneal_share=0, max_evaluations=10).config["anneal_share"] == 0
     # Partition mixing into the elitist is on by default, off in the control unless asked for.
-    assert pgomea.solve(p, max_evaluations=10).config["partition_mixing"] is True
-    assert pgomea.solve(p, partition_mixing=False, max_evaluations=10).config["partition_mixing"] is False
+    config = pgomea.solve(p, max_evaluations=10).config
+    assert config["partition_mixing"] is True and config["partition_mixing_chosen"].startswith("partition mixing")
+    config = pgomea.solve(p, partition_mixing=False, max_evaluations=10).config
+    assert config["partition_mixing"] is False and "partition_mixing_chosen" not in config
     control = pgomea.solve(p, anneal_only=True, local_search="initial", max_evaluations=10)
     assert control.config["partition_mixing"] is False
 

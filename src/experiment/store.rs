@@ -321,6 +321,7 @@ mod legacy {
                 anneal_only: false,
                 anneal_share: 0.0,
                 partition_mixing: false,
+                partition_mixing_chosen: None,
                 seed: r.seed,
                 time_limit: c.time_limit_s,
                 max_evaluations: c.max_evals,

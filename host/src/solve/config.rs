@@ -284,6 +284,10 @@ pub struct RunConfig {
     /// experiment`; false in a result stored before the option.
     #[serde(default)]
     pub partition_mixing: bool,
+    /// Why the run mixes or not, where it chose itself ([`default_partition_mixing`]); `None`
+    /// where it was asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_mixing_chosen: Option<String>,
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -620,10 +624,24 @@ pub const PARTITION_MIXING_BELOW: usize = 100_000;
 /// three seeds each). But planted 3-SAT of 10^4 variables reached its optimum 2.4-2.7x later
 /// (the host's mixes cost more than the GPU's generations there), and a torus of 10^6 vertices
 /// ended lower at 30 s (the mixes, one after the other on one core, took a third of the run).
-pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> bool {
-    !anneal_only
-        && problem.variables() < PARTITION_MIXING_BELOW
-        && !matches!(problem.functions().arrays(), KindArrays::Clauses { .. })
+/// Returns the choice and why, in words.
+pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> (bool, String) {
+    let costs = "where the host's mixes cost more than they gain";
+    if anneal_only {
+        (false, "no partition mixing: the control is the annealing alone".into())
+    } else if matches!(problem.functions().arrays(), KindArrays::Clauses { .. }) {
+        (false, format!("no partition mixing: clauses (MAX-SAT), {costs}"))
+    } else if problem.variables() >= PARTITION_MIXING_BELOW {
+        (
+            false,
+            format!(
+                "no partition mixing: {} variables (from {PARTITION_MIXING_BELOW} on), {costs}",
+                problem.variables()
+            ),
+        )
+    } else {
+        (true, format!("partition mixing: fewer than {PARTITION_MIXING_BELOW} variables, not clauses"))
+    }
 }
 
 /// `anneal_share` by default: a new population's annealing may take 3/4 of the time left.
@@ -836,6 +854,13 @@ impl RunOptions {
                 format!("{}: a share of the time left, from 0 (no limit) to 1", show_number(anneal_share)),
             ));
         }
+        let (partition_mixing, partition_mixing_chosen) = match self.partition_mixing {
+            Some(on) => (on, None),
+            None => {
+                let (on, why) = default_partition_mixing(problem, anneal_only);
+                (on, Some(why))
+            }
+        };
         Ok(RunConfig {
             algorithm,
             backend,
@@ -850,7 +875,8 @@ impl RunOptions {
             annealing_chosen: None,
             anneal_only,
             anneal_share,
-            partition_mixing: self.partition_mixing.unwrap_or_else(|| default_partition_mixing(problem, anneal_only)),
+            partition_mixing,
+            partition_mixing_chosen,
             seed: self.seed.unwrap_or(1),
             time_limit,
             max_evaluations: self.max_evaluations,
@@ -1016,7 +1042,18 @@ mod tests {
 
     #[test]
     fn partition_mixing_is_on_by_default_below_the_size_except_for_clauses() {
-        let on = |p: &dyn GrayBoxProblem, o: RunOptions| o.resolve(p, None).unwrap().partition_mixing;
+        let on = |p: &dyn GrayBoxProblem, o: RunOptions| {
+            let c = o.clone().resolve(p, None).unwrap();
+            // The run says why where it chose; a choice asked for needs no reason.
+            let why = c.partition_mixing_chosen.unwrap_or_default();
+            match o.partition_mixing {
+                Some(_) => assert!(why.is_empty(), "{why}"),
+                None => {
+                    assert!(why.starts_with(if c.partition_mixing { "partition" } else { "no partition" }), "{why}")
+                }
+            }
+            c.partition_mixing
+        };
         let graph = crate::problem::maxcut::MaxCut::new(crate::problem::generate::default_instance()).unwrap();
         assert!(on(&graph, RunOptions::default()));
         let parallel = RunOptions { algorithm: Some(Algorithm::Parallel), ..Default::default() };
@@ -1195,6 +1232,7 @@ mod tests {
                     anneal_only: false,
                     forced_improvement: plain.forced_improvement,
                     partition_mixing: true,
+                    partition_mixing_chosen: plain.partition_mixing_chosen.clone(),
                     ..control.clone()
                 },
                 plain
