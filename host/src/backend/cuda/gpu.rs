@@ -21,18 +21,13 @@ use crate::error::{Error, Result};
 
 /// A driver error as an error of this program: `what` failed, with the driver's name for why.
 pub(super) fn cuda_err(what: &str) -> impl Fn(DriverError) -> Error + '_ {
-    move |e| {
-        let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("{:?}", e.0));
-        Error::Cuda(format!("{what}: {name}"))
-    }
+    move |e| Error::Cuda(driver_message(what, e))
 }
 
-/// [`cuda_err`]'s message alone (what [`Error::Cuda`] holds).
-fn message(what: &str, e: DriverError) -> String {
-    match cuda_err(what)(e) {
-        Error::Cuda(m) => m,
-        other => other.to_string(),
-    }
+/// The message of [`cuda_err`]'s error (what [`Error::Cuda`] holds).
+fn driver_message(what: &str, e: DriverError) -> String {
+    let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| format!("{:?}", e.0));
+    format!("{what}: {name}")
 }
 
 /// The device address of `s`'s first byte.
@@ -188,8 +183,8 @@ impl Gpu {
             let module = self
                 .ctx
                 .load_module(Ptx::from_src(ptx))
-                .map_err(|e| message(&format!("loading kernel {name} (PTX)"), e))?;
-            module.load_function(name).map_err(|e| message(&format!("kernel lookup ({name})"), e))
+                .map_err(|e| driver_message(&format!("loading kernel {name} (PTX)"), e))?;
+            module.load_function(name).map_err(|e| driver_message(&format!("kernel lookup ({name})"), e))
         });
         match loaded {
             Ok(function) => Ok(Kernel { function: function.clone(), index }),

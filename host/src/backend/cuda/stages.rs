@@ -87,11 +87,7 @@ impl LazyKernel {
     }
 
     fn get(&self, gpu: &Gpu) -> Result<&Kernel> {
-        if let Some(k) = self.loaded.get() {
-            return Ok(k);
-        }
-        let k = gpu.kernel(self.name)?;
-        Ok(self.loaded.get_or_init(|| k))
+        get_or_try_init(&self.loaded, || gpu.kernel(self.name))
     }
 }
 
@@ -101,11 +97,16 @@ type LazyGrid = OnceCell<Option<LaunchConfig>>;
 
 /// `cell`'s grid, computed by `grid` on the first call.
 fn lazy_grid(cell: &LazyGrid, grid: impl FnOnce() -> Result<Option<LaunchConfig>>) -> Result<Option<LaunchConfig>> {
-    if let Some(g) = cell.get() {
-        return Ok(*g);
+    get_or_try_init(cell, grid).copied()
+}
+
+/// `cell`'s value, made by `init` on the first call that succeeds (an error leaves it empty).
+fn get_or_try_init<T>(cell: &OnceCell<T>, init: impl FnOnce() -> Result<T>) -> Result<&T> {
+    if let Some(v) = cell.get() {
+        return Ok(v);
     }
-    let g = grid()?;
-    Ok(*cell.get_or_init(|| g))
+    let v = init()?;
+    Ok(cell.get_or_init(|| v))
 }
 
 /// The kernels one population may launch.
