@@ -12,14 +12,16 @@
 #   descent      --local-search initial --anneal-sweeps 0: every new population brought to local
 #                optima by the greedy descent alone, no annealing
 #   unannealed   --local-search off: no local search, GOM alone (the paper's parallel GOMEA)
-# and, for partition mixing into the elitist (`run --partition-mixing`, on by default for Max-Cut,
-# Ising and QUBO below 10^5 variables), mix and no-mix (the default with mixing forced on or off)
+# and, for partition mixing into the elitist (`run --partition-mixing`, on by default below 10^5
+# variables except for MAX-SAT), mix and no-mix (the default with mixing forced on or off)
 # and anneal-only-mix (the control with mixing: the annealed populations mixed into the elitist,
 # still no GOM generation; against it the default shows what GOM's generations add), and fi (the
 # default with Forced Improvement, whose donor is the elitist that the mixing improves)
 # and, for the annealing's share of the time left (`run --anneal-share`), share-S (the default
 # with --anneal-share S; share-0: every annealing as long as asked) and anneal-only-share-S (the
 # control with it)
+# and restarts (the default with --elitist-restarts: every second new population begins as copies
+# of the elitist, annealed from halfway down the schedule)
 # and writes one CSV row per run, the traces (best fitness over time: the --trace file of `pgomea
 # run`) and a summary: per instance and variant the mean best fitness; per class and variant the
 # mean gap to the reference value (the optimum or best-known value where known, else the best any
@@ -67,7 +69,7 @@
 #                     e.g. 3 runs only each class's third instance)
 #   --variants LIST   comma-separated variants (default: default,anneal-only; also annealed,
 #                     descent, unannealed, share-S, anneal-only-share-S, mix, no-mix,
-#                     anneal-only-mix, fi)
+#                     anneal-only-mix, fi, restarts)
 #   --summarise CSV   run nothing: print the tables of an existing runs.csv (e.g. the rows of
 #                     several runs of this script, on several GPUs, joined under one header;
 #                     --variants names the variants to show, the first is the one compared)
@@ -193,7 +195,7 @@ case "$SIZES" in small|full) ;; *) die "--sizes $SIZES: expected small or full" 
 [[ "$PICK" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--pick $PICK: expected comma-separated positions (1, 2, ...)"
 IFS=, read -r -a VARIANTS <<<"$VARIANT_LIST"
 for v in "${VARIANTS[@]}"; do
-    case "$v" in default|anneal-only|annealed|descent|unannealed|share-[0-9]*|anneal-only-share-[0-9]*|mix|no-mix|anneal-only-mix|fi) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed, share-S, anneal-only-share-S, mix, no-mix, anneal-only-mix, fi)" ;; esac
+    case "$v" in default|anneal-only|annealed|descent|unannealed|share-[0-9]*|anneal-only-share-[0-9]*|mix|no-mix|anneal-only-mix|fi|restarts) ;; *) die "unknown variant $v (default, anneal-only, annealed, descent, unannealed, share-S, anneal-only-share-S, mix, no-mix, anneal-only-mix, fi, restarts)" ;; esac
 done
 "$BIN" run --help | grep -q -- --anneal-only || die "$BIN has no --anneal-only (build the branch with the control)"
 
@@ -341,6 +343,7 @@ for inst in "${INSTANCES[@]}"; do
                 no-mix) args+=(--no-partition-mixing) ;;
                 anneal-only-mix) args+=(--anneal-only --partition-mixing) ;;
                 fi) args+=(--fi) ;;
+                restarts) args+=(--elitist-restarts) ;;
             esac
             if ! "$BIN" "${args[@]}" > "$OUT/json/$id.json" 2> "$OUT/json/$id.err"; then
                 echo "[$k/$runs] $id: FAILED ($(tail -1 "$OUT/json/$id.err"))"

@@ -27,7 +27,7 @@ use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::PopulationEngine;
 use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::parallel::{ParallelGomea, StageTimes, Stages};
-use pgomea::gomea::population::initial_population;
+use pgomea::gomea::population::{PopulationStart, initial_population};
 use pgomea::gomea::run::{Limits, Observer, Run};
 use pgomea::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
 use pgomea::problem::GrayBoxProblem;
@@ -303,6 +303,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
                 local_search: None,
                 order: FosOrder::Random,
                 linkage: LinkageSource::Static(model.fos.clone()),
+                start: PopulationStart::Random,
             };
             let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run)
                 .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;

@@ -17,7 +17,7 @@ use pgomea::backend::cuda::{CudaTuning, GroupPasses, WholeGeneration};
 use pgomea::backend::{cpu, cuda};
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
-use pgomea::gomea::local_search::{AnnealSchedule, SearchCalls, VariableColors};
+use pgomea::gomea::local_search::{AnnealSchedule, AnnealStart, SearchCalls, VariableColors};
 use pgomea::gomea::parallel::layout::GroupLayout;
 use pgomea::gomea::parallel::{Hybrid, ParallelGomea, StageState, Stages};
 use pgomea::gomea::population::initial_population;
@@ -217,17 +217,18 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
 
 /// The local search of a random population in calls of one sweep or round (every call of the
 /// descent only of the solutions whose descent goes on), and in one call, on the candidate, every
-/// way it can run on a GPU, against the CPU backend's search in one call; returns the number of
-/// checks.
+/// way it can run on a GPU, against the CPU backend's search in one call, from the hottest level
+/// and from halfway down the schedule (a population started from the elitist); returns the
+/// number of checks.
 fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) -> Result<usize> {
     let state = &random_state(case, n, seed ^ 0x5ea4c4);
     let l = case.layout.variables;
-    let search = |per_call: u32| {
+    let search = |per_call: u32, start: AnnealStart| {
         move |mut b: Stages<'_>| -> Result<StageState> {
             b.set_state(state)?;
             // O = P: a search from the parents' genotypes.
             b.start_generation(&state.parents[..l], state.parent_fitness[0], &state.parent_fitness)?;
-            let mut calls = SearchCalls::new(3, case.hybrid.anneal_sweeps, per_call);
+            let mut calls = SearchCalls::starting(3, case.hybrid.anneal_sweeps, per_call, start);
             let mut descending = true;
             while let Some(step) = calls.next(descending) {
                 (_, descending) = b.search_offspring(step, &StopCheck::never())?;
@@ -236,25 +237,38 @@ fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) ->
         }
     };
     let placeholder = Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
-    let reference =
-        with_backend(case, None, way(WholeGeneration::Cooperative, None), placeholder.clone(), &mut search(u32::MAX))?;
     let wholes: &[WholeGeneration] = match candidate {
         Candidate::Cuda => &[WholeGeneration::Cooperative, WholeGeneration::Graph, WholeGeneration::BySolution],
         Candidate::Cpu { .. } => &[WholeGeneration::Cooperative],
     };
-    for &whole in wholes {
-        for (per_call, how) in [(1, "in calls of one sweep or round"), (u32::MAX, "in one call")] {
-            let other =
-                with_backend(case, Some(candidate), way(whole, None), placeholder.clone(), &mut search(per_call))?;
-            if let Some(what) = reference.first_difference(&other) {
-                return Err(Error::Cuda(format!(
-                    "{}: local search {how} ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
-                    case.name
-                )));
+    let starts = [AnnealStart::Hot, AnnealStart::Halfway];
+    for start in starts {
+        let reference = with_backend(
+            case,
+            None,
+            way(WholeGeneration::Cooperative, None),
+            placeholder.clone(),
+            &mut search(u32::MAX, start),
+        )?;
+        for &whole in wholes {
+            for (per_call, how) in [(1, "in calls of one sweep or round"), (u32::MAX, "in one call")] {
+                let other = with_backend(
+                    case,
+                    Some(candidate),
+                    way(whole, None),
+                    placeholder.clone(),
+                    &mut search(per_call, start),
+                )?;
+                if let Some(what) = reference.first_difference(&other) {
+                    return Err(Error::Cuda(format!(
+                        "{}: local search {how} from {start:?} ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
+                        case.name
+                    )));
+                }
             }
         }
     }
-    Ok(2 * wholes.len())
+    Ok(2 * wholes.len() * starts.len())
 }
 
 /// What one backend did, group by group.

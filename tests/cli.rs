@@ -326,6 +326,48 @@ fn problem_without_an_instance_file_is_refused() {
 }
 
 #[test]
+fn elitist_restarts_are_asked_for_said_and_refused_without_the_annealing() {
+    let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
+    assert!(help.contains("--elitist-restarts") && help.contains("--no-elitist-restarts"), "{help}");
+    let v = json(&pgomea(&["run", "--max-evals", "3000", "--json", "--quiet"]));
+    assert_eq!(v["config"]["elitist_restarts"], false, "off by default");
+    let o = pgomea(&["run", "--max-evals", "3000", "--elitist-restarts"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("every second population started from the elitist"), "{out}");
+    for algo in ["serial", "parallel"] {
+        let v = json(&pgomea(&[
+            "run",
+            "--algo",
+            algo,
+            "--backend",
+            "cpu",
+            "--max-evals",
+            "3000",
+            "--json",
+            "--quiet",
+            "--elitist-restarts",
+        ]));
+        assert_eq!(v["config"]["elitist_restarts"], true, "{v}");
+    }
+    // The last of the two flags wins.
+    let v = json(&pgomea(&[
+        "run",
+        "--max-evals",
+        "3000",
+        "--json",
+        "--quiet",
+        "--elitist-restarts",
+        "--no-elitist-restarts",
+    ]));
+    assert_eq!(v["config"]["elitist_restarts"], false);
+    for refused in [["--local-search", "off"], ["--anneal-sweeps", "0"]] {
+        let o = pgomea(&["run", "--max-evals", "3000", "--quiet", "--elitist-restarts", refused[0], refused[1]]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains("--elitist-restarts needs"), "{err}");
+    }
+}
+
+#[test]
 fn partition_mixing_is_the_default_but_for_clauses_and_its_flags_say_so() {
     let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
     assert!(help.contains("--partition-mixing") && help.contains("--no-partition-mixing"), "{help}");

@@ -406,3 +406,107 @@ fn annealing_takes_worsening_flips_with_the_metropolis_probability() {
         assert!(unsafe { anneal.accepts(0, k, 0, 0) && anneal.accepts(3, k, 0, 0) });
     }
 }
+
+/// Restarts from the elitist: a population started from it holds its copies at its fitness,
+/// evaluating nothing; annealed from halfway down the schedule, its solutions each leave the
+/// elitist their own way and stay near it (nearer than those annealed from the hottest level);
+/// serial GOMEA's engine reaches the same population as the CPU backend's parallel search, with
+/// every fitness checked against a full evaluation.
+#[test]
+fn a_population_started_from_the_elitist_anneals_from_halfway_and_stays_near_it() {
+    use pgomea::gomea::local_search::AnnealStart;
+    use pgomea::gomea::population::{PopulationStart, new_population};
+    use pgomea::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
+
+    let p = MaxCut::new(generate::random(300, 1200, WeightRange { min: -3, max: 7 }, 11).unwrap()).unwrap();
+    let never = StopCheck::never();
+    let colors = VariableColors::from_coloring(&variable_coloring(&p, ColoringMethod::WelshPowell, &never).unwrap());
+    let schedule = AnnealSchedule::new(p.functions(), 5, &never).unwrap();
+    let (l, n, sweeps) = (p.variables(), 16, 100);
+    // The elitist: a random genotype annealed hot to cold.
+    let mut elitist: Vec<u8> = {
+        let mut rng = SplitMix64::new(3);
+        (0..l).map(|_| rng.coin() as u8).collect()
+    };
+    search(&p, &colors, &schedule, (400, 7, 0), &mut elitist);
+    let elitist_fitness = p.evaluate(&elitist);
+    // A run whose elitist is that (each search below offers its improvements to its own run).
+    let with_elitist = || {
+        let mut run = Run::new(&p, Limits::default());
+        run.verify = true;
+        run.offer(&elitist, elitist_fitness);
+        run
+    };
+    let mut run = with_elitist();
+
+    // Copies, nothing evaluated; a random start where asked, or where the run has no elitist.
+    let evaluated = run.counter.subfunction_evaluations();
+    let (copies, start) = new_population(&p, PopulationStart::Elitist, n, &mut SplitMix64::new(5), &mut run).unwrap();
+    assert_eq!(start, AnnealStart::Halfway);
+    assert_eq!(copies, Population { n, l, genes: elitist.repeat(n), fitness: vec![elitist_fitness; n] });
+    assert_eq!(run.counter.subfunction_evaluations(), evaluated);
+    let (random, start) = new_population(&p, PopulationStart::Random, n, &mut SplitMix64::new(5), &mut run).unwrap();
+    assert_eq!(
+        (random, start),
+        (initial_population(&p, n, 5, &mut Run::new(&p, Limits::default())).unwrap(), AnnealStart::Hot)
+    );
+    let mut empty = Run::new(&p, Limits::default());
+    let (first, start) = new_population(&p, PopulationStart::Elitist, n, &mut SplitMix64::new(5), &mut empty).unwrap();
+    assert_eq!((first.genes.len(), start), (n * l, AnnealStart::Hot));
+    assert_ne!(first.genes, elitist.repeat(n));
+    // Every second population from the second.
+    let starts: Vec<_> = (0..5).map(|i| PopulationStart::of(i, true)).collect();
+    use PopulationStart::{Elitist, Random};
+    assert_eq!(starts, [Random, Elitist, Random, Elitist, Random]);
+    assert!((0..5).all(|i| PopulationStart::of(i, false) == Random));
+
+    // The CPU backend's search of the copies, from halfway and from the hottest level.
+    let fos = Fos::univariate(l);
+    let groups = ColoringMethod::WelshPowell.color(&fos, &p, &never).unwrap().groups();
+    let mut layout = GroupLayout::new(&p, &fos, &groups, &never).unwrap();
+    layout.variable_colors = colors.clone();
+    layout.anneal = schedule.clone();
+    let layout = Arc::new(layout);
+    let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
+    let annealed = |anneal_start: AnnealStart, run: &mut Run| {
+        let backend = cpu::new_backend(&p, layout.clone(), copies.clone(), 5, pool.clone()).unwrap();
+        let hybrid =
+            Hybrid { local_search: LocalSearchMode::Initial, anneal_sweeps: sweeps, anneal_start, ..Hybrid::default() };
+        let engine =
+            ParallelGomea::new(backend, layout.clone(), 5, copies.fitness.clone()).hybrid(hybrid, run).unwrap();
+        engine.population().unwrap()
+    };
+    // Distance to the elitist up to the complement (a cut and its complement are one cut).
+    let distance = |x: &[u8]| {
+        let d = x.iter().zip(&elitist).filter(|(a, b)| a != b).count();
+        d.min(l - d)
+    };
+    let mean_distance = |pop: &Population| (0..n).map(|i| distance(pop.solution(i))).sum::<usize>() as f64 / n as f64;
+    let halfway = annealed(AnnealStart::Halfway, &mut with_elitist());
+    let hot = annealed(AnnealStart::Hot, &mut with_elitist());
+    for i in 0..n {
+        assert_eq!(halfway.fitness[i], p.evaluate(halfway.solution(i)));
+    }
+    let distinct: std::collections::HashSet<&[u8]> = (0..n).map(|i| halfway.solution(i)).collect();
+    assert!(distinct.len() > n / 2, "{} distinct solutions of {n}", distinct.len());
+    let (near, far) = (mean_distance(&halfway), mean_distance(&hot));
+    assert!(near > 0.0 && near < 0.25 * l as f64 && near < 0.5 * far, "halfway {near}, hot {far}, l {l}");
+
+    // Serial GOMEA's engine started from the elitist: the same search, one solution at a time.
+    let config = SerialConfig {
+        forced_improvement: false,
+        order: FosOrder::Random,
+        linkage: LinkageSource::Static(Arc::new(fos.clone())),
+        local_search: Some(LocalSearchSetting {
+            mode: LocalSearchMode::Initial,
+            colors: Arc::new(colors.clone()),
+            anneal: Arc::new(schedule.clone()),
+            sweeps,
+            share: None,
+            start: AnnealStart::Hot,
+        }),
+        start: PopulationStart::Elitist,
+    };
+    let engine = serial::new_engine(config, &p, n, 5, &mut with_elitist()).unwrap();
+    assert_eq!(engine.population().unwrap(), halfway);
+}

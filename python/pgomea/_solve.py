@@ -71,7 +71,7 @@ class Result:
 _OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
             "anneal_sweeps", "anneal_growth", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims",
             "max_population", "threads", "device_memory_limit", "cuda", "anneal_only", "anneal_share",
-            "partition_mixing")
+            "partition_mixing", "elitist_restarts")
 
 
 def solve(
@@ -90,6 +90,7 @@ def solve(
     anneal_only: Optional[bool] = None,
     anneal_share: Optional[float] = None,
     partition_mixing: Optional[bool] = None,
+    elitist_restarts: Optional[bool] = None,
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
     max_evaluations: Optional[float] = None,
@@ -141,6 +142,10 @@ def solve(
             default below 10^5 variables except for clauses (MAX-SAT), off in the control
             (``anneal_only``) unless asked for (``result.config["partition_mixing_chosen"]``
             says why).
+        elitist_restarts: every second new population (the second, the fourth, ...) begins as
+            copies of the best solution so far and anneals from halfway down its schedule, each
+            copy leaving it its own way; the others begin at random. Needs the annealing of new
+            populations. Off by default.
         seed: the seed; a seed and an evaluation budget repeat a run exactly.
         time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
             equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).

@@ -253,6 +253,7 @@ def test_bad_options_raise_naming_the_option():
         ({"anneal_growth": 0}, "anneal_growth"),
         ({"anneal_growth": 2, "local_search": "off"}, "anneal_growth"),
         ({"anneal_share": 1.5}, "anneal_share"),
+        ({"elitist_restarts": True, "local_search": "off"}, "elitist_restarts needs the local search"),
     ]:
         with pytest.raises(Error, match=says):
             pgomea.solve(p, **kwargs)
@@ -277,6 +278,9 @@ def test_bad_options_raise_naming_the_option():
     assert config["partition_mixing"] is False and "partition_mixing_chosen" not in config
     control = pgomea.solve(p, anneal_only=True, local_search="initial", max_evaluations=10)
     assert control.config["partition_mixing"] is False
+    # Restarts from the elitist: off by default, on when asked for.
+    assert config["elitist_restarts"] is False
+    assert pgomea.solve(p, elitist_restarts=True, max_evaluations=10).config["elitist_restarts"] is True
 
 
 def test_on_improvement_hears_every_improvement_and_its_exception_stops_the_run():

@@ -141,6 +141,41 @@ impl SearchCalls {
         calls
     }
 
+    /// A search of `sweeps` annealing sweeps that begins at `start` of its schedule: from the
+    /// hottest level, or ([`AnnealStart::Halfway`]) the `sweeps` sweeps of the cooler half of a
+    /// schedule twice as long.
+    ///
+    /// ```
+    /// use pgomea::gomea::local_search::{AnnealStart, SearchCalls};
+    /// let mut calls = SearchCalls::starting(0, 6, 4, AnnealStart::Halfway);
+    /// assert_eq!(calls.next(true).map(|s| (s.sweeps, s.from, s.to)), Some((12, 6, 10)));
+    /// assert_eq!(calls.next(true).map(|s| (s.sweeps, s.from, s.to)), Some((12, 10, 12)));
+    /// assert_eq!(calls.next(true).map(|s| (s.from, s.descent_rounds)), Some((12, 4)));
+    /// let mut calls = SearchCalls::starting(0, 6, 4, AnnealStart::Hot);
+    /// assert_eq!(calls.next(true).map(|s| (s.sweeps, s.from, s.to)), Some((6, 0, 4)));
+    /// ```
+    pub fn starting(stream: u32, sweeps: u32, per_call: u32, start: AnnealStart) -> Self {
+        match start {
+            AnnealStart::Hot => Self::new(stream, sweeps, per_call),
+            AnnealStart::Halfway => {
+                let whole = sweeps.saturating_mul(2);
+                let mut calls = Self::new(stream, whole, per_call);
+                if sweeps > 0 {
+                    let before = whole - sweeps;
+                    calls.last = Some(SearchStep {
+                        stream,
+                        sweeps: whole,
+                        from: 0,
+                        to: before,
+                        descent_rounds: 0,
+                        resume: false,
+                    });
+                }
+                calls
+            }
+        }
+    }
+
     /// The next call, if any; `descending` says whether the call before left a solution's
     /// descent going on (read only after a call of the descent).
     pub fn next(&mut self, descending: bool) -> Option<SearchStep> {
@@ -165,6 +200,18 @@ impl SearchCalls {
         self.last = Some(next);
         Some(next)
     }
+}
+
+/// Where a new population's annealing begins in its schedule of temperatures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AnnealStart {
+    /// At the hottest level: a random population's, which the annealing must order first.
+    #[default]
+    Hot,
+    /// Halfway down (the cooler half of a schedule twice as long): a population started from
+    /// the elitist ([`crate::gomea::population::new_population`]). Hot enough that each
+    /// solution walks its own way from the elitist's genes, too cool to lose their order.
+    Halfway,
 }
 
 /// The pace of annealing on this machine: the seconds one sweep of one solution took, its greedy

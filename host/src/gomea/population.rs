@@ -3,6 +3,7 @@
 
 use pgomea_device::rng::SplitMix64;
 
+use super::local_search::AnnealStart;
 use super::run::Run;
 use crate::problem::{EvaluationCounter, GrayBoxProblem, full_evaluation};
 
@@ -75,6 +76,64 @@ pub fn initial_population<P: GrayBoxProblem + ?Sized>(
     run: &mut Run,
 ) -> Option<Population> {
     random_population(problem, size, &mut SplitMix64::new(seed), run)
+}
+
+/// How a population of the multi-start scheme begins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PopulationStart {
+    /// Drawn at random ([`initial_population`]), annealed from the hottest level.
+    #[default]
+    Random,
+    /// Copies of the elitist ([`elitist_population`]), annealed from halfway down the schedule
+    /// ([`AnnealStart::Halfway`]): each solution leaves the elitist its own way, the local
+    /// search brings it back to a local optimum near it, and the run's partition mixing and
+    /// GOM's generations take from these what improves the elitist (an iterated local search
+    /// around the best solution, in populations).
+    Elitist,
+}
+
+impl PopulationStart {
+    /// How population `index` begins: with restarts from the elitist every second population
+    /// from the second on starts from it (the others stay random, so that the scheme keeps
+    /// finding new regions); without, every one at random.
+    pub fn of(index: usize, elitist_restarts: bool) -> Self {
+        if elitist_restarts && index % 2 == 1 { PopulationStart::Elitist } else { PopulationStart::Random }
+    }
+
+    /// Where its annealing begins.
+    pub fn anneal_start(self) -> AnnealStart {
+        match self {
+            PopulationStart::Random => AnnealStart::Hot,
+            PopulationStart::Elitist => AnnealStart::Halfway,
+        }
+    }
+}
+
+/// `size` copies of the run's elitist, with its fitness (nothing to evaluate). None when the
+/// run has no elitist yet or its time is up.
+pub fn elitist_population(size: usize, run: &mut Run) -> Option<Population> {
+    if run.out_of_time() {
+        return None;
+    }
+    let e = run.elitist()?;
+    Some(Population { n: size, l: e.genes.len(), genes: e.genes.repeat(size), fitness: vec![e.fitness; size] })
+}
+
+/// A new population of the multi-start scheme as `start` says (a random one drawn from `rng`,
+/// seeded with the population's own seed, [`population_seed`]), and where its annealing begins.
+/// A population to start from the elitist starts at random where the run has none yet. None
+/// when the run had to stop meanwhile.
+pub fn new_population<P: GrayBoxProblem + ?Sized>(
+    problem: &P,
+    start: PopulationStart,
+    size: usize,
+    rng: &mut SplitMix64,
+    run: &mut Run,
+) -> Option<(Population, AnnealStart)> {
+    if start == PopulationStart::Elitist && run.elitist().is_some() {
+        return Some((elitist_population(size, run)?, start.anneal_start()));
+    }
+    Some((random_population(problem, size, rng, run)?, AnnealStart::Hot))
 }
 
 /// A random population, fully evaluated, each solution offered to the run as elitist candidate.

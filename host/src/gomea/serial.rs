@@ -13,7 +13,8 @@ use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
-use super::local_search::{AnnealSchedule, SearchCalls, VariableColors, per_call};
+use super::local_search::{AnnealSchedule, AnnealStart, SearchCalls, VariableColors, per_call};
+use super::population::{PopulationStart, new_population};
 use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
@@ -51,6 +52,8 @@ pub struct SerialConfig {
     /// Colour-grouped local search, sequential (the same flips as parallel GOMEA's, one solution
     /// at a time): when, and the variables' colour groups.
     pub local_search: Option<LocalSearchSetting>,
+    /// How the population begins (set per population by the multi-start scheme's factory).
+    pub start: PopulationStart,
 }
 
 #[derive(Clone, Debug)]
@@ -63,6 +66,8 @@ pub struct LocalSearchSetting {
     /// The largest share of the time left that the annealing of a new population may take
     /// (its sweeps fitted to it: [`Run::fitted_search`]); `None`: all it asks for.
     pub share: Option<f64>,
+    /// Where the annealing begins in its schedule (set per population).
+    pub start: AnnealStart,
 }
 
 pub struct SerialGomea<'a, K: Kind> {
@@ -142,7 +147,7 @@ fn search_solution<K: Kind>(
     let mut gain = 0;
     let stop = run.stop_check().clone();
     let per_call = per_call(per_round, 1);
-    let mut calls = SearchCalls::new(stream, ls.sweeps, per_call);
+    let mut calls = SearchCalls::starting(stream, ls.sweeps, per_call, ls.start);
     let mut descending = true;
     let mut ran = 0;
     while let Some(step) = calls.next(descending) {
@@ -198,13 +203,13 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         run: &mut Run,
     ) -> Option<Self> {
         let mut rng = SplitMix64::new(seed);
-        let mut population = super::population::random_population(problem, n, &mut rng, run)?;
+        let (mut population, anneal_start) = new_population(problem, config.start, n, &mut rng, run)?;
         let l = problem.variables();
         if let Some(ls) = &config.local_search {
             run.fitted_search(ls.sweeps, n, ls.share, |run, plan| {
                 let mut work = 0.0;
                 for i in 0..n {
-                    let ls = LocalSearchSetting { sweeps: plan.sweeps, ..ls.clone() };
+                    let ls = LocalSearchSetting { sweeps: plan.sweeps, start: anneal_start, ..ls.clone() };
                     let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
                     // The first solution's search tells the pace where none was known.
                     let plan = (i == 0).then_some((&mut *plan, n));

@@ -185,6 +185,9 @@ pub struct RunOptions {
     /// Partition mixing of the populations' solutions into the elitist (see
     /// [`RunConfig::partition_mixing`]).
     pub partition_mixing: Option<bool>,
+    /// Every second new population started from the elitist (see
+    /// [`RunConfig::elitist_restarts`]).
+    pub elitist_restarts: Option<bool>,
     pub seed: Option<u64>,
     /// Seconds, counted from the start of the run (set-up included).
     pub time_limit: Option<f64>,
@@ -288,6 +291,14 @@ pub struct RunConfig {
     /// where it was asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partition_mixing_chosen: Option<String>,
+    /// Restarts from the elitist: every second population of the multi-start scheme, from the
+    /// second on, begins as copies of the elitist and anneals from halfway down its schedule
+    /// (`gomea::population::PopulationStart::Elitist`), an iterated local search around the best
+    /// solution; the others begin at random as always. Needs the local search of new populations
+    /// and its annealing (off where the run anneals with 0 sweeps: every population starts at
+    /// random there). Off by default; false in a result stored before the option.
+    #[serde(default)]
+    pub elitist_restarts: bool,
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -720,6 +731,22 @@ fn check_anneal_only(
     Ok(())
 }
 
+/// Restarts from the elitist need an annealing that moves each copy of the elitist away from it:
+/// the local search of new populations with annealing sweeps.
+fn check_elitist_restarts(local_search: LocalSearchMode, anneal_sweeps: Option<u32>) -> Result<()> {
+    let why = "a population started from the elitist stays as many copies of it until its annealing";
+    if local_search == LocalSearchMode::Off {
+        return Err(invalid(
+            "elitist_restarts",
+            format!("needs the local search of new populations (on, not off): {why}"),
+        ));
+    }
+    if anneal_sweeps == Some(0) {
+        return Err(invalid("elitist_restarts", format!("needs annealing sweeps (at least 1, not 0): {why}")));
+    }
+    Ok(())
+}
+
 /// `anneal_growth` is at least 1 and at most [`MAX_ANNEAL_GROWTH`], and above 1 only where there
 /// is an annealing to grow (a local search of new populations, with sweeps).
 fn check_anneal_growth(growth: u32, local_search: LocalSearchMode, anneal_sweeps: Option<u32>) -> Result<()> {
@@ -854,6 +881,10 @@ impl RunOptions {
                 format!("{}: a share of the time left, from 0 (no limit) to 1", show_number(anneal_share)),
             ));
         }
+        let elitist_restarts = self.elitist_restarts.unwrap_or(false);
+        if elitist_restarts {
+            check_elitist_restarts(local_search, self.anneal_sweeps)?;
+        }
         let (partition_mixing, partition_mixing_chosen) = match self.partition_mixing {
             Some(on) => (on, None),
             None => {
@@ -877,6 +908,7 @@ impl RunOptions {
             anneal_share,
             partition_mixing,
             partition_mixing_chosen,
+            elitist_restarts,
             seed: self.seed.unwrap_or(1),
             time_limit,
             max_evaluations: self.max_evaluations,
@@ -1038,6 +1070,34 @@ mod tests {
         let random_small = MaxCut::new(random(BOUNDED_TREE_FROM - 1, edges, weights, 1).unwrap()).unwrap();
         assert_eq!(chosen(&random_small, RunOptions::default()), (LinkageModel::Flt, None));
         assert_eq!(chosen(&problem(), RunOptions::default()), (LinkageModel::Flt, None));
+    }
+
+    #[test]
+    fn elitist_restarts_are_off_by_default_and_need_the_annealing() {
+        let p = problem();
+        let resolve = |o: RunOptions| o.resolve(&p, None);
+        assert!(!resolve(RunOptions::default()).unwrap().elitist_restarts);
+        let on = RunOptions { elitist_restarts: Some(true), ..Default::default() };
+        assert!(resolve(on.clone()).unwrap().elitist_restarts);
+        for (refused, says) in [
+            (RunOptions { local_search: Some(LocalSearchMode::Off), ..on.clone() }, "on, not off"),
+            (RunOptions { anneal_sweeps: Some(0), ..on.clone() }, "not 0"),
+        ] {
+            match resolve(refused) {
+                Err(Error::Option { name, message }) => {
+                    assert_eq!(name, "elitist_restarts");
+                    assert!(message.contains(says), "{message}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // Off asked for, with the local search off: nothing to refuse.
+        let off = RunOptions {
+            elitist_restarts: Some(false),
+            local_search: Some(LocalSearchMode::Off),
+            ..Default::default()
+        };
+        assert!(!resolve(off).unwrap().elitist_restarts);
     }
 
     #[test]

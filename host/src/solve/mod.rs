@@ -33,11 +33,11 @@ use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
 use crate::gomea::PopulationEngine;
 use crate::gomea::ims::Ims;
-use crate::gomea::local_search::{AnnealSchedule, VariableColors};
+use crate::gomea::local_search::{AnnealSchedule, AnnealStart, VariableColors};
 use crate::gomea::parallel::Hybrid;
 use crate::gomea::parallel::ParallelGomea;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::gomea::population::{initial_population, population_seed};
+use crate::gomea::population::{PopulationStart, new_population, population_seed};
 use crate::gomea::run::{Observer, Run, StopReason, TracePoint};
 use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
 use crate::linkage::coloring::variable_coloring;
@@ -388,6 +388,8 @@ fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective:
         }
     };
     effective.anneal_sweeps = Some(sweeps);
+    // Without annealing a population started from the elitist would stay its copies.
+    effective.elitist_restarts &= sweeps > 0 && config.local_search != LocalSearchMode::Off;
     effective.anneal_growth = Some(
         config.anneal_growth.unwrap_or_else(|| default_anneal_growth(problem, backend, config.local_search, sweeps)),
     );
@@ -592,7 +594,9 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
             // Each population's own, set by the factory below.
             sweeps: config.anneal_sweeps_of(0),
             share: config.anneal_share(),
+            start: AnnealStart::Hot,
         }),
+        start: PopulationStart::Random,
     };
     let seed = config.seed;
     // Population and offspring, their fitness, the FI counters.
@@ -605,6 +609,7 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
         if let Some(search) = &mut serial.local_search {
             search.sweeps = scheme.anneal_sweeps_of(index);
         }
+        serial.start = PopulationStart::of(index, scheme.elitist_restarts);
         Ok(serial::new_engine(serial, problem, size, population_seed(seed, index), run))
     };
     Ok(("cpu (serial)".to_string(), Ims::new(config.ims(), Box::new(factory))?))
@@ -634,8 +639,10 @@ fn parallel_ims<'a>(
             local_search: config.local_search,
             anneal_sweeps: config.anneal_sweeps_of(index),
             anneal_share: config.anneal_share(),
+            anneal_start: AnnealStart::Hot,
         }
     };
+    let restarts = config.elitist_restarts;
     // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),
     // fitness, and a row of donors, deltas, masks and subfunction differences per solution.
     let per_solution =
@@ -650,12 +657,18 @@ fn parallel_ims<'a>(
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
                     fits_in_memory(size, layout.variables as u128 + 16)?;
                     let seed = population_seed(seed, index);
-                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let start = PopulationStart::of(index, restarts);
+                    let Some((population, anneal_start)) =
+                        new_population(problem, start, size, &mut SplitMix64::new(seed), run)
+                    else {
+                        return Ok(None);
+                    };
                     let fitness = population.fitness.clone();
                     let backend =
                         cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, &tuning)?;
                     Ok(Some(Box::new(
-                        ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid(index), run)?,
+                        ParallelGomea::new(backend, layout.clone(), seed, fitness)
+                            .hybrid(Hybrid { anneal_start, ..hybrid(index) }, run)?,
                     )))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
@@ -667,11 +680,17 @@ fn parallel_ims<'a>(
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
                     fits_in_memory(size, per_solution)?;
                     let seed = population_seed(seed, index);
-                    let Some(population) = initial_population(problem, size, seed, run) else { return Ok(None) };
+                    let start = PopulationStart::of(index, restarts);
+                    let Some((population, anneal_start)) =
+                        new_population(problem, start, size, &mut SplitMix64::new(seed), run)
+                    else {
+                        return Ok(None);
+                    };
                     let fitness = population.fitness.clone();
                     let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone())?;
                     Ok(Some(Box::new(
-                        ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid(index), run)?,
+                        ParallelGomea::new(backend, layout.clone(), seed, fitness)
+                            .hybrid(Hybrid { anneal_start, ..hybrid(index) }, run)?,
                     )))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))

@@ -21,7 +21,7 @@ use pgomea_device::stage::{Pass, Stage};
 use self::layout::GroupLayout;
 pub use self::stages::{StageDevice, Stages};
 pub use self::state::StageState;
-use super::local_search::{SearchCalls, per_call};
+use super::local_search::{AnnealStart, SearchCalls, per_call};
 use super::population::best_index;
 use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
@@ -49,6 +49,9 @@ pub struct Hybrid {
     /// The largest share of the time left that the annealing of the new population may take
     /// (its sweeps fitted to it: [`Run::fitted_search`]); `None`: all it asks for.
     pub anneal_share: Option<f64>,
+    /// Where the new population's annealing begins in its schedule (Halfway for a population
+    /// started from the elitist).
+    pub anneal_start: AnnealStart,
 }
 
 pub struct ParallelGomea<'a> {
@@ -106,7 +109,7 @@ impl<'a> ParallelGomea<'a> {
                 .clone();
             self.backend.start_generation(&elitist.genes, elitist.fitness, &self.fitness)?;
             run.fitted_search(hybrid.anneal_sweeps, self.n, hybrid.anneal_share, |run, plan| {
-                self.search_offspring(run, u32::MAX, plan)
+                self.search_offspring(run, u32::MAX, plan, hybrid.anneal_start)
             })?;
             self.fitness = self.backend.finish_generation()?;
             self.offer_best(run)?;
@@ -255,12 +258,18 @@ impl<'a> ParallelGomea<'a> {
     /// every variable's subfunctions once. `stream` numbers the search for its random numbers:
     /// the generation, or `u32::MAX` for the initial population; `plan` its annealing sweeps
     /// (refitted on the way where it adapts).
-    fn search_offspring(&mut self, run: &mut Run, stream: u32, plan: &mut SearchPlan) -> Result<()> {
+    fn search_offspring(
+        &mut self,
+        run: &mut Run,
+        stream: u32,
+        plan: &mut SearchPlan,
+        start: AnnealStart,
+    ) -> Result<()> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // Call by call, the clock checked between them; a search the clock cuts short keeps
         // what it reached (the fitness stays exact).
         let per_call = per_call(per_round, self.n);
-        let mut calls = SearchCalls::new(stream, plan.sweeps, per_call);
+        let mut calls = SearchCalls::starting(stream, plan.sweeps, per_call, start);
         let mut descending = true;
         let mut work = 0.0;
         while let Some(step) = calls.next(descending) {
@@ -331,7 +340,8 @@ impl<'a> ParallelGomea<'a> {
             self.forced_improvement(run, per_group, &mut on_group)?;
         }
         if self.hybrid.local_search == LocalSearchMode::Offspring && !run.should_stop() {
-            self.search_offspring(run, self.generations as u32, &mut SearchPlan::fixed(self.hybrid.anneal_sweeps))?;
+            let mut plan = SearchPlan::fixed(self.hybrid.anneal_sweeps);
+            self.search_offspring(run, self.generations as u32, &mut plan, AnnealStart::Hot)?;
         }
         let parents = std::mem::replace(&mut self.fitness, self.backend.finish_generation()?);
         if !per_group && self.timing.is_none() && !run.verify {
