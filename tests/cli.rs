@@ -329,37 +329,42 @@ fn problem_without_an_instance_file_is_refused() {
 fn elitist_restarts_are_asked_for_said_and_refused_without_the_annealing() {
     let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
     assert!(help.contains("--elitist-restarts") && help.contains("--no-elitist-restarts"), "{help}");
-    let v = json(&pgomea(&["run", "--max-evals", "3000", "--json", "--quiet"]));
-    assert_eq!(v["config"]["elitist_restarts"], false, "off by default");
+    // A short run's JSON result with `extra` options.
+    let short = |extra: &[&str]| json(&pgomea(&[&["run", "--max-evals", "3000", "--json", "--quiet"], extra].concat()));
+    assert_eq!(short(&[])["config"]["elitist_restarts"], false, "off by default");
     let o = pgomea(&["run", "--max-evals", "3000", "--elitist-restarts"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success() && out.contains("every second population started from the elitist"), "{out}");
     for algo in ["serial", "parallel"] {
-        let v = json(&pgomea(&[
-            "run",
-            "--algo",
-            algo,
-            "--backend",
-            "cpu",
-            "--max-evals",
-            "3000",
-            "--json",
-            "--quiet",
-            "--elitist-restarts",
-        ]));
+        let v = short(&["--algo", algo, "--backend", "cpu", "--elitist-restarts"]);
         assert_eq!(v["config"]["elitist_restarts"], true, "{v}");
     }
     // The last of the two flags wins.
-    let v = json(&pgomea(&[
-        "run",
-        "--max-evals",
-        "3000",
-        "--json",
-        "--quiet",
-        "--elitist-restarts",
-        "--no-elitist-restarts",
-    ]));
-    assert_eq!(v["config"]["elitist_restarts"], false);
+    assert_eq!(short(&["--elitist-restarts", "--no-elitist-restarts"])["config"]["elitist_restarts"], false);
+    // A 2D spin glass is searched by the descent alone by default: no restarts, and it says why.
+    let glass = tmp("restarts-glass.txt");
+    let made = pgomea(&[
+        "generate",
+        "torus",
+        "--side",
+        "30",
+        "--dims",
+        "2",
+        "--weights",
+        "gaussian",
+        "-o",
+        glass.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let v =
+        short(&["--instance", glass.to_str().unwrap(), "--algo", "parallel", "--backend", "cpu", "--elitist-restarts"]);
+    let why = v["config"]["annealing_chosen"].as_str().unwrap_or_default();
+    assert_eq!(v["config"]["elitist_restarts"], false, "{v}");
+    assert!(
+        why.starts_with("no annealing")
+            && why.ends_with("so no restarts from the elitist (its copies would stay copies)"),
+        "{why}"
+    );
     for refused in [["--local-search", "off"], ["--anneal-sweeps", "0"]] {
         let o = pgomea(&["run", "--max-evals", "3000", "--quiet", "--elitist-restarts", refused[0], refused[1]]);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -295,8 +295,8 @@ pub struct RunConfig {
     /// second on, begins as copies of the elitist and anneals from halfway down its schedule
     /// (`gomea::population::PopulationStart::Elitist`), an iterated local search around the best
     /// solution; the others begin at random as always. Needs the local search of new populations
-    /// and its annealing (off where the run anneals with 0 sweeps: every population starts at
-    /// random there). Off by default; false in a result stored before the option.
+    /// and its annealing (turned off where the run chooses 0 sweeps, which `annealing_chosen`
+    /// then says). Off by default; false in a result stored before the option.
     #[serde(default)]
     pub elitist_restarts: bool,
     pub seed: u64,

@@ -388,8 +388,14 @@ fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective:
         }
     };
     effective.anneal_sweeps = Some(sweeps);
-    // Without annealing a population started from the elitist would stay its copies.
-    effective.elitist_restarts &= sweeps > 0 && config.local_search != LocalSearchMode::Off;
+    // Without annealing a population started from the elitist would stay its copies (0 sweeps
+    // asked for is refused; chosen by default, the run says so).
+    if sweeps == 0 && effective.elitist_restarts {
+        effective.elitist_restarts = false;
+        if let Some(why) = &mut effective.annealing_chosen {
+            why.push_str(", so no restarts from the elitist (its copies would stay copies)");
+        }
+    }
     effective.anneal_growth = Some(
         config.anneal_growth.unwrap_or_else(|| default_anneal_growth(problem, backend, config.local_search, sweeps)),
     );
