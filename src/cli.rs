@@ -373,26 +373,14 @@ impl RunArgs {
             linkage: self.model.linkage,
             coloring: self.model.coloring,
             fos_order: self.fos_order,
-            forced_improvement: match (self.fi, self.no_fi) {
-                (true, _) => Some(true),
-                (_, true) => Some(false),
-                _ => None,
-            },
+            forced_improvement: switch(self.fi, self.no_fi),
             local_search: self.local_search,
             anneal_sweeps: self.anneal_sweeps,
             anneal_growth: self.anneal_growth,
             anneal_only: self.anneal_only.then_some(true),
             anneal_share: self.anneal_share,
-            partition_mixing: match (self.partition_mixing, self.no_partition_mixing) {
-                (true, _) => Some(true),
-                (_, true) => Some(false),
-                _ => None,
-            },
-            elitist_restarts: match (self.elitist_restarts, self.no_elitist_restarts) {
-                (true, _) => Some(true),
-                (_, true) => Some(false),
-                _ => None,
-            },
+            partition_mixing: switch(self.partition_mixing, self.no_partition_mixing),
+            elitist_restarts: switch(self.elitist_restarts, self.no_elitist_restarts),
             seed: self.seed,
             time_limit: self.time_limit,
             max_evaluations: self.max_evals,
@@ -405,6 +393,12 @@ impl RunArgs {
             cuda: crate::args::cuda_tuning()?,
         })
     }
+}
+
+/// An on/off pair of flags (`--x`, `--no-x`; clap keeps only the last of the two given): on, off,
+/// or neither given (the library's default).
+fn switch(on: bool, off: bool) -> Option<bool> {
+    (on || off).then_some(on)
 }
 
 /// The command-line spelling of a run option of the library (`time_limit` -> `--time-limit`).

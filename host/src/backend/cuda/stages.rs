@@ -74,56 +74,35 @@ struct LayoutArg(Layout);
 // SAFETY: Layout is #[repr(C)] and made of `Ptr`s.
 unsafe impl DeviceRepr for LayoutArg {}
 
-/// A kernel one population may launch, loaded ([`Gpu::kernel`]: compiled by the driver, unless
-/// its cache has it) when first needed: a run launches a few of its kind's kernels.
-struct LazyKernel {
-    name: &'static str,
-    loaded: OnceCell<Kernel>,
-}
-
-impl LazyKernel {
-    fn new(name: &'static str) -> Self {
-        LazyKernel { name, loaded: OnceCell::new() }
-    }
-
-    fn get(&self, gpu: &Gpu) -> Result<&Kernel> {
-        get_or_try_init(&self.loaded, || gpu.kernel(self.name))
-    }
-}
-
 /// A launch shape decided on first use (where it depends on a kernel's registers, that kernel is
 /// loaded then, and only where the rule asks for its registers).
 type LazyGrid = OnceCell<Option<LaunchConfig>>;
 
-/// `cell`'s grid, computed by `grid` on the first call.
+/// `cell`'s grid, computed by `grid` on the first call that succeeds (an error leaves it empty).
 fn lazy_grid(cell: &LazyGrid, grid: impl FnOnce() -> Result<Option<LaunchConfig>>) -> Result<Option<LaunchConfig>> {
-    get_or_try_init(cell, grid).copied()
-}
-
-/// `cell`'s value, made by `init` on the first call that succeeds (an error leaves it empty).
-fn get_or_try_init<T>(cell: &OnceCell<T>, init: impl FnOnce() -> Result<T>) -> Result<&T> {
-    if let Some(v) = cell.get() {
-        return Ok(v);
+    if let Some(g) = cell.get() {
+        return Ok(*g);
     }
-    let v = init()?;
-    Ok(cell.get_or_init(|| v))
+    let g = grid()?;
+    Ok(*cell.get_or_init(|| g))
 }
 
-/// The kernels one population may launch.
+/// The kernels one population may launch, by name: [`Gpu::kernel`] loads each (the driver
+/// compiles it, unless its cache has it) when it is first launched, and keeps it.
 struct Kernels {
     /// GOM's whole generation (cooperative, and with a block per solution), in one pass per
     /// group or in three, as `CudaDevice::one_pass` says.
-    generation: LazyKernel,
-    generation_by_solution: LazyKernel,
+    generation: &'static str,
+    generation_by_solution: &'static str,
     /// The generation by solution in three passes: Forced Improvement's, whatever GOM's is.
-    three_passes_by_solution: LazyKernel,
-    forced_improvement: LazyKernel,
-    pass: LazyKernel,
-    flip_search: LazyKernel,
-    flip_search_color: LazyKernel,
-    mark_elitist: LazyKernel,
-    mark_converged: LazyKernel,
-    forced_improvement_end: LazyKernel,
+    three_passes_by_solution: &'static str,
+    forced_improvement: &'static str,
+    pass: &'static str,
+    flip_search: &'static str,
+    flip_search_color: &'static str,
+    mark_elitist: &'static str,
+    mark_converged: &'static str,
+    forced_improvement_end: &'static str,
 }
 
 /// One population on the GPU, running the stages of parallel GOM with problem kind `K`.
@@ -181,16 +160,16 @@ impl<K: Kind> CudaDevice<K> {
         let one_pass = tuning.one_pass(layout.slot_set.len(), layout.groups());
         let (generation, by_solution) = names.gom_generation(one_pass);
         let kernels = Kernels {
-            generation: LazyKernel::new(generation),
-            generation_by_solution: LazyKernel::new(by_solution),
-            three_passes_by_solution: LazyKernel::new(names.generation_by_solution),
-            forced_improvement: LazyKernel::new(names.forced_improvement),
-            pass: LazyKernel::new(names.pass),
-            flip_search: LazyKernel::new(names.flip_search),
-            flip_search_color: LazyKernel::new(names.flip_search_color),
-            mark_elitist: LazyKernel::new(pgomea_device::kernel_names::MARK_ELITIST),
-            mark_converged: LazyKernel::new(pgomea_device::kernel_names::MARK_CONVERGED),
-            forced_improvement_end: LazyKernel::new(pgomea_device::kernel_names::FORCED_IMPROVEMENT_END),
+            generation,
+            generation_by_solution: by_solution,
+            three_passes_by_solution: names.generation_by_solution,
+            forced_improvement: names.forced_improvement,
+            pass: names.pass,
+            flip_search: names.flip_search,
+            flip_search_color: names.flip_search_color,
+            mark_elitist: pgomea_device::kernel_names::MARK_ELITIST,
+            mark_converged: pgomea_device::kernel_names::MARK_CONVERGED,
+            forced_improvement_end: pgomea_device::kernel_names::FORCED_IMPROVEMENT_END,
         };
         // Graph nodes serve whichever group the schedule puts at their step: one grid per pass,
         // sized for the largest group.
@@ -229,8 +208,8 @@ impl<K: Kind> CudaDevice<K> {
     }
 
     /// The grid of cooperative kernel `kernel`, kept in `cell` ([`CudaTuning::cooperative_grid`]).
-    fn cooperative_grid(&self, cell: &LazyGrid, kernel: &LazyKernel) -> Result<Option<LaunchConfig>> {
-        let function = || Ok(kernel.get(&self.gpu)?.function.clone());
+    fn cooperative_grid(&self, cell: &LazyGrid, kernel: &'static str) -> Result<Option<LaunchConfig>> {
+        let function = || Ok(self.gpu.kernel(kernel)?.function);
         lazy_grid(cell, || self.tuning.cooperative_grid(function, self.gpu.multiprocessors, self.gpu.cooperative))
     }
 
@@ -238,17 +217,17 @@ impl<K: Kind> CudaDevice<K> {
     /// ([`CudaTuning::by_solution_grid`]).
     fn by_solution_grid(&self, forced: bool) -> Result<Option<LaunchConfig>> {
         let (cell, kernel) = match forced {
-            true => (&self.forced_by_solution_grid, &self.kernels.three_passes_by_solution),
-            false => (&self.by_solution_grid, &self.kernels.generation_by_solution),
+            true => (&self.forced_by_solution_grid, self.kernels.three_passes_by_solution),
+            false => (&self.by_solution_grid, self.kernels.generation_by_solution),
         };
-        let function = || Ok(kernel.get(&self.gpu)?.function.clone());
+        let function = || Ok(self.gpu.kernel(kernel)?.function);
         let (sms, slots, groups) = (self.gpu.multiprocessors, self.layout.slot_set.len(), self.layout.groups());
         lazy_grid(cell, || self.tuning.by_solution_grid(function, sms, self.n, slots, groups))
     }
 
     /// The grid of local search with a block per solution ([`CudaTuning::search_by_solution_grid`]).
     fn search_by_solution_grid(&self) -> Result<Option<LaunchConfig>> {
-        let function = || Ok(self.kernels.flip_search.get(&self.gpu)?.function.clone());
+        let function = || Ok(self.gpu.kernel(self.kernels.flip_search)?.function);
         let (sms, l) = (self.gpu.multiprocessors, self.base.l as usize);
         lazy_grid(&self.search_by_solution_grid, || self.tuning.search_by_solution_grid(function, sms, self.n, l))
     }
@@ -264,7 +243,7 @@ impl<K: Kind> CudaDevice<K> {
         let a = Args(GomArgs { step, ..self.base });
         let p = PassArg(pass);
         let forced = forced as u32;
-        let kernel = self.kernels.pass.get(&self.gpu)?;
+        let kernel = &self.gpu.kernel(self.kernels.pass)?;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a).arg(&p).arg(&forced);
         // SAFETY: the kernel reads and writes only through the pointers of `a`, which point to
@@ -300,11 +279,11 @@ impl<K: Kind> CudaDevice<K> {
     fn launch_by_solution(&self, forced: bool, cfg: LaunchConfig) -> Result<()> {
         let a = Args(self.base);
         let (kernel, flag) = match (forced, self.one_pass) {
-            (true, _) => (&self.kernels.three_passes_by_solution, Some(1u32)),
-            (false, true) => (&self.kernels.generation_by_solution, None),
-            (false, false) => (&self.kernels.generation_by_solution, Some(0)),
+            (true, _) => (self.kernels.three_passes_by_solution, Some(1u32)),
+            (false, true) => (self.kernels.generation_by_solution, None),
+            (false, false) => (self.kernels.generation_by_solution, Some(0)),
         };
-        let kernel = kernel.get(&self.gpu)?;
+        let kernel = &self.gpu.kernel(kernel)?;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a);
         if let Some(flag) = &flag {
@@ -326,7 +305,7 @@ impl<K: Kind> CudaDevice<K> {
             self.n as u64
         };
         let a = Args(self.base);
-        let kernel = self.kernels.flip_search_color.get(&self.gpu)?;
+        let kernel = &self.gpu.kernel(self.kernels.flip_search_color)?;
         let mut b = self.gpu.stream.launch_builder(&kernel.function);
         b.arg(&a).arg(&c).arg(&sweep);
         // SAFETY: as for the cooperative search kernel; the launches of a round run in order on
@@ -346,7 +325,7 @@ impl<K: Kind> CudaDevice<K> {
     fn replay_generation(&mut self) -> Result<bool> {
         if self.graph.is_none() {
             // Loaded before the capture: no module is loaded while the stream is captured.
-            self.kernels.pass.get(&self.gpu)?;
+            self.gpu.kernel(self.kernels.pass)?;
             let s = self.gpu.stream.clone();
             s.begin_capture(cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
                 .map_err(cuda_err("graph capture"))?;
@@ -426,16 +405,16 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         if forced {
             // Forced Improvement in one cooperative launch where the device can; else the
             // caller runs it group by group (it is rarer than GOM: no graph is kept for it).
-            let Some(cfg) = self.cooperative_grid(&self.forced_grid, &self.kernels.forced_improvement)? else {
+            let Some(cfg) = self.cooperative_grid(&self.forced_grid, self.kernels.forced_improvement)? else {
                 return Ok(false);
             };
-            let kernel = self.kernels.forced_improvement.get(&self.gpu)?.clone();
+            let kernel = self.gpu.kernel(self.kernels.forced_improvement)?;
             self.launch_cooperative(&kernel, cfg, false)?;
             return Ok(true);
         }
-        match self.cooperative_grid(&self.generation_grid, &self.kernels.generation)? {
+        match self.cooperative_grid(&self.generation_grid, self.kernels.generation)? {
             Some(cfg) => {
-                let kernel = self.kernels.generation.get(&self.gpu)?.clone();
+                let kernel = self.gpu.kernel(self.kernels.generation)?;
                 self.launch_cooperative(&kernel, cfg, false)?;
                 Ok(true)
             }
@@ -450,15 +429,15 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         if let Some(cfg) = self.search_by_solution_grid()? {
             let a = Args(self.base);
             let by_solution = 1u32;
-            let kernel = self.kernels.flip_search.get(&self.gpu)?;
+            let kernel = &self.gpu.kernel(self.kernels.flip_search)?;
             let mut b = self.gpu.stream.launch_builder(&kernel.function);
             b.arg(&a).arg(&by_solution);
             // SAFETY: as for the cooperative search below: the marks and counters are set; a
             // block runs its solutions alone (no grid barrier), with a multiple of 32 threads
             // (`search_by_solution_grid`).
             self.gpu.launched(kernel, unsafe { b.launch(cfg) })?;
-        } else if let Some(cfg) = self.cooperative_grid(&self.search_grid, &self.kernels.flip_search)? {
-            let kernel = self.kernels.flip_search.get(&self.gpu)?.clone();
+        } else if let Some(cfg) = self.cooperative_grid(&self.search_grid, self.kernels.flip_search)? {
+            let kernel = self.gpu.kernel(self.kernels.flip_search)?;
             self.launch_cooperative(&kernel, cfg, true)?;
         } else {
             // Sweep by sweep, round by round, colour by colour; the host reads whether any
@@ -490,7 +469,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn mark_elitist(&mut self) -> Result<()> {
         let b = BuffersArg(self.base.buffers);
         let (n, l) = (self.n as u32, self.base.l);
-        let kernel = self.kernels.mark_elitist.get(&self.gpu)?;
+        let kernel = &self.gpu.kernel(self.kernels.mark_elitist)?;
         let mut launch = self.gpu.stream.launch_builder(&kernel.function);
         launch.arg(&b).arg(&n).arg(&l);
         // SAFETY: parents holds n rows of l genes, reference one row, is_elitist n bytes; blocks
@@ -501,7 +480,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn mark_converged(&mut self) -> Result<()> {
         let (layout, b) = (LayoutArg(self.base.layout), BuffersArg(self.base.buffers));
         let (n, l, slots) = (self.n as u32, self.base.l, self.layout.slot_set.len() as u32);
-        let kernel = self.kernels.mark_converged.get(&self.gpu)?;
+        let kernel = &self.gpu.kernel(self.kernels.mark_converged)?;
         let mut launch = self.gpu.stream.launch_builder(&kernel.function);
         launch.arg(&layout).arg(&b).arg(&n).arg(&l).arg(&slots);
         // SAFETY: the layout holds `slots` slots over l variables, parents n rows of l genes,
@@ -512,7 +491,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
         let b = BuffersArg(self.base.buffers);
         let (n, l) = (self.n as u32, self.base.l);
-        let kernel = self.kernels.forced_improvement_end.get(&self.gpu)?;
+        let kernel = &self.gpu.kernel(self.kernels.forced_improvement_end)?;
         let mut launch = self.gpu.stream.launch_builder(&kernel.function);
         launch.arg(&b).arg(&n).arg(&l).arg(&elitist_fitness);
         // SAFETY: offspring and work hold n rows of l genes, reference one row, fitness and
