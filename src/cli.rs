@@ -144,12 +144,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "SHARE")]
     pub anneal_share: Option<f64>,
     /// Partition mixing into the elitist on (the default below 10^5 variables, except for clauses
-    /// (MAX-SAT) and --anneal-only): every new population, once its local search is done, and a
-    /// population's best whenever it improved, are mixed into the best solution found so far,
-    /// which takes their genes on each connected component of the variables where the two differ
-    /// (connected through shared subfunctions) where that improves it; on Max-Cut and Ising models
-    /// also their complements' genes. GOM's step with the components of a difference as the
-    /// linkage sets (the partition crossover of gray-box optimisation). Measured, see the README.
+    /// (MAX-SAT) and --anneal-only, and from 10^5 on for lattices of pairwise terms such as tori
+    /// and spin glasses): every new population, once its local search is done (below 10^5
+    /// variables), and a population's best whenever it improved (on a thread of its own, during
+    /// the next generation), are mixed into the best solution found so far, which takes their
+    /// genes on each connected component of the variables where the two differ (connected through
+    /// shared subfunctions) where that improves it; on Max-Cut and Ising models also their
+    /// complements' genes. GOM's step with the components of a difference as the linkage sets (the
+    /// partition crossover of gray-box optimisation). Measured, see the README.
     #[arg(long, overrides_with = "no_partition_mixing")]
     pub partition_mixing: bool,
     /// Partition mixing off (the paper; the control --anneal-only without it).
@@ -614,6 +616,9 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         o.evaluations, o.subfunction_evaluations
     ))?;
     w(writeln!(out, "GOM steps        {} ({:.3e} per second)", o.gom_steps, o.gom_steps as f64 / o.time_s.max(1e-9)))?;
+    if o.partition_mixes > 0 {
+        w(writeln!(out, "partition mixes  {} ({:.3} s of host time)", o.partition_mixes, o.partition_mixing_s))?;
+    }
     w(writeln!(out, "generations      {} over populations {:?}", o.generations, o.populations))?;
     if let Some(note) = &o.note {
         w(writeln!(out, "note             {note}"))?;

@@ -235,3 +235,36 @@ fn the_first_annealing_measures_its_pace_and_fits_its_share() {
         assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{algorithm:?}");
     }
 }
+
+/// From 10^5 variables, on a lattice of pairwise terms (a torus of 317^2 vertices), the default
+/// mixes the populations' bests only, each on a thread of its own while the next generation
+/// runs: no new population is mixed (fewer mixes than the first population's solutions), the
+/// elitist is exact (checked at every mix), and a run under an evaluation budget is the same
+/// twice, whatever the threads' timing.
+#[test]
+fn beyond_the_size_the_default_mixes_the_bests_beside_the_generations_and_runs_repeat() {
+    let p = MaxCut::new(generate::torus(317, WeightRange { min: 1, max: 5 }, 2).unwrap()).unwrap();
+    let options = RunOptions {
+        algorithm: Some(Algorithm::Parallel),
+        backend: Some(Backend::Cpu),
+        threads: Some(2),
+        anneal_sweeps: Some(4),
+        seed: Some(3),
+        ..RunOptions::default()
+    };
+    let limits = Limits { evaluations: Some(3000.0), ..Limits::default() };
+    let a = solve(&p, &options, limits.clone());
+    let b = solve(&p, &options, limits);
+    assert!(a.config.partition_mixing, "on by default for a lattice of pairwise terms");
+    let why = a.config.partition_mixing_chosen.clone().unwrap_or_default();
+    assert!(why.starts_with("partition mixing of the populations' bests"), "{why}");
+    assert!(a.generations > 2, "{} generations", a.generations);
+    assert!(a.partition_mixes > 0 && a.partition_mixes < 16, "{} mixes", a.partition_mixes);
+    assert_eq!(a.best_fitness, p.evaluate(&a.genes()));
+    assert_eq!(
+        (a.best_fitness, &a.solution, a.subfunction_evaluations, a.partition_mixes, a.generations),
+        (b.best_fitness, &b.solution, b.subfunction_evaluations, b.partition_mixes, b.generations)
+    );
+    let trace = |o: &Outcome| o.trace.iter().map(|t| (t.evaluations, t.best_fitness)).collect::<Vec<_>>();
+    assert_eq!(trace(&a), trace(&b));
+}

@@ -154,11 +154,15 @@ impl<'f> Ims<'f> {
             run.note(self.cap_note.as_deref().unwrap_or_default());
             return Ok(false);
         }
-        match (self.factory)(index, size, run) {
+        // The mix queued after the last generation overlaps the new population's making.
+        let factory = &mut self.factory;
+        match run.overlapping_mix(|run| factory(index, size, run)) {
             Ok(Some(engine)) => {
-                // Every solution of the new population, mixed into the elitist.
+                // Every solution of the new population, mixed into the elitist (below
+                // `NEW_POPULATIONS_BELOW` variables; from there on its best after its first
+                // generation).
                 let mut mixed = None;
-                if run.partition_mixing() && !run.should_stop() {
+                if run.mixes_new_populations() && !run.should_stop() {
                     let p = engine.population()?;
                     run.mix_population_into_elitist(&p.genes, &p.fitness);
                     mixed = Some(engine.best_fitness());
@@ -204,11 +208,13 @@ impl<'f> Ims<'f> {
         // (A terminated population has no engine any more.)
         let slot = &mut self.slots[i];
         if let Some(engine) = slot.engine.as_mut() {
-            engine.generation(run)?;
-            // The population's best, mixed into the elitist whenever it improved.
+            // The mix queued after the generation before overlaps this one.
+            run.overlapping_mix(|run| engine.generation(run))?;
+            // The population's best, mixed into the elitist whenever it improved: during the
+            // next generation or new population.
             let best = engine.best_fitness();
             if run.partition_mixing() && slot.mixed.is_none_or(|f| best > f) && !run.should_stop() {
-                run.mix_into_elitist(&engine.best_solution()?);
+                run.queue_mix(engine.best_solution()?);
                 slot.mixed = Some(best);
             }
             self.schedule.push(i);

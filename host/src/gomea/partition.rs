@@ -32,6 +32,12 @@ use rayon::prelude::*;
 
 use crate::problem::{KindVisitor, Subfunctions};
 
+/// New populations' solutions are mixed into the elitist below this many variables; from it on
+/// only the populations' bests are. A mix costs O(l): on a 10^6-vertex torus about 90 ms on one
+/// core, so a new population of 256 would take 23 s to mix, where the bests alone, their mixes
+/// overlapping the GPU's generations, took the run closer to the optimum (RESULTS.md section 65).
+pub const NEW_POPULATIONS_BELOW: usize = 100_000;
+
 /// A genotype read with every gene xor'ed with `mask` (0: as it is, 1: its complement).
 #[derive(Clone, Copy)]
 struct Masked<G> {

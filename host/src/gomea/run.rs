@@ -133,6 +133,19 @@ pub struct Run<'a> {
     /// Partition mixing of the populations' solutions into the elitist, where the run uses it
     /// ([`Run::set_partition_mixing`]).
     partition: Option<PartitionMixing>,
+    /// A donor waiting to be mixed into the elitist while the run's next piece of work runs
+    /// ([`Run::queue_mix`]).
+    queued_mix: Option<Vec<u8>>,
+    /// The mixes into the elitist done so far, and their time (on a thread of their own where
+    /// they overlapped other work).
+    pub mixes: MixCount,
+}
+
+/// Partition mixes into the elitist and the time they took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MixCount {
+    pub mixes: u64,
+    pub seconds: f64,
 }
 
 impl<'a> Run<'a> {
@@ -158,6 +171,8 @@ impl<'a> Run<'a> {
             verify: false,
             anneal_pace: AnnealPace::default(),
             partition: None,
+            queued_mix: None,
+            mixes: MixCount::default(),
         }
     }
 
@@ -172,13 +187,16 @@ impl<'a> Run<'a> {
         self.partition.is_some()
     }
 
-    /// Partition mixing of every solution of a population (rows of l `genes`, their `fitness`)
-    /// into the elitist, the fittest first, until the run must stop ([`Run::mix_into_elitist`]).
-    /// Does nothing where the run does not mix.
+    /// Whether the run mixes every solution of a new population into the elitist: where it
+    /// mixes, below [`partition::NEW_POPULATIONS_BELOW`] variables.
+    pub fn mixes_new_populations(&self) -> bool {
+        self.partition.is_some() && self.problem.variables() < partition::NEW_POPULATIONS_BELOW
+    }
+
+    /// Partition mixing of every solution of a new population (rows of l `genes`, their
+    /// `fitness`) into the elitist, the fittest first, until the run must stop
+    /// ([`Run::mix_into_elitist`]). Does nothing where the run does not mix.
     pub fn mix_population_into_elitist(&mut self, genes: &[u8], fitness: &[i64]) {
-        if self.partition.is_none() {
-            return;
-        }
         let l = self.problem.variables();
         let mut order: Vec<usize> = (0..fitness.len()).collect();
         order.sort_by_key(|&i| (std::cmp::Reverse(fitness[i]), i));
@@ -190,20 +208,84 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Partition mixing of `donor` into the elitist (the module [`crate::gomea::partition`]):
-    /// the elitist takes the donor's genes (or, on a flip-symmetric problem, its complement's) on
-    /// every component of their difference where that improves it. True if the elitist improved.
-    /// Does nothing where the run does not mix or has no elitist yet.
+    /// Partition mixing of `donor` into the elitist (the module [`crate::gomea::partition`]),
+    /// now: the elitist takes the donor's genes (or, on a flip-symmetric problem, its
+    /// complement's) on every component of their difference where that improves it. True if the
+    /// elitist improved. Does nothing where the run does not mix or has no elitist yet.
     pub fn mix_into_elitist(&mut self, donor: &[u8]) -> bool {
         let (Some(mixing), Some(e)) = (self.partition.as_mut(), self.elitist.as_mut()) else {
             return false;
         };
+        let start = Instant::now();
         let report = mixing.mix(self.problem.functions(), &mut e.genes, donor);
-        self.counter.add_subfunctions(report.evaluations);
+        e.fitness += report.gain;
+        self.count_mix(start.elapsed(), report.evaluations);
         if report.gain <= 0 {
             return false;
         }
-        e.fitness += report.gain;
+        self.mixed_elitist_improved();
+        true
+    }
+
+    /// Queues `donor` to be mixed into the elitist during the run's next piece of work that
+    /// allows it ([`Run::overlapping_mix`]); a donor queued before and not yet mixed is dropped.
+    /// Does nothing where the run does not mix.
+    pub fn queue_mix(&mut self, donor: Vec<u8>) {
+        if self.partition.is_some() {
+            self.queued_mix = Some(donor);
+        }
+    }
+
+    /// Runs `work` (a generation, the making of a new population) and, at the same time on a
+    /// thread of its own, the mix of the donor queued by [`Run::queue_mix`] into a copy of the
+    /// elitist, which replaces the elitist after `work` if it is then better. A mix costs
+    /// O(l + the difference's incidences) on one core (about 90 ms on a 10^6-vertex torus, most
+    /// of a GPU generation there; RESULTS.md section 65): this way the host's mix and the
+    /// device's generation overlap. The mix is taken at the same point of the run whatever the
+    /// threads' timing, so runs stay reproducible; `work` sees the elitist without it.
+    pub fn overlapping_mix<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
+        let (Some(donor), Some(e)) = (self.queued_mix.take(), self.elitist.as_ref()) else {
+            return work(self);
+        };
+        let Some(mut mixing) = self.partition.take() else {
+            return work(self);
+        };
+        let (mut genes, before) = (e.genes.clone(), e.fitness);
+        let problem = self.problem;
+        let f = problem.functions();
+        let (out, mixing, genes, report, took) = std::thread::scope(|scope| {
+            let mixer = scope.spawn(move || {
+                let start = Instant::now();
+                let report = mixing.mix(f, &mut genes, &donor);
+                (mixing, genes, report, start.elapsed())
+            });
+            let out = work(self);
+            let (mixing, genes, report, took) = mixer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (out, mixing, genes, report, took)
+        });
+        self.partition = Some(mixing);
+        self.count_mix(took, report.evaluations);
+        let fitness = before + report.gain;
+        if report.gain > 0
+            && let Some(e) = self.elitist.as_mut().filter(|e| e.fitness < fitness)
+        {
+            e.genes = genes;
+            e.fitness = fitness;
+            self.mixed_elitist_improved();
+        }
+        out
+    }
+
+    /// Counts a mix of `took` with its subfunction evaluations.
+    fn count_mix(&mut self, took: Duration, evaluations: u64) {
+        self.counter.add_subfunctions(evaluations);
+        self.mixes.mixes += 1;
+        self.mixes.seconds += took.as_secs_f64();
+    }
+
+    /// Records the elitist that a mix improved (checked against a full evaluation in tests).
+    fn mixed_elitist_improved(&mut self) {
+        let Some(e) = self.elitist.as_ref() else { return };
         let fitness = e.fitness;
         if self.verify {
             assert_eq!(
@@ -213,7 +295,6 @@ impl<'a> Run<'a> {
             );
         }
         self.record_improvement(fitness);
-        true
     }
 
     /// Counts time (the time limit, the trace, the reported time) from `start` instead of from
@@ -541,5 +622,86 @@ mod tests {
         // A fixed plan, or one whose schedule is done, never changes.
         assert_eq!(SearchPlan::fixed(1000).refit(160.0, 16, 990, 990), None);
         assert_eq!(plan(1000, Duration::from_secs(1)).refit(160.0, 16, 0, 990), None);
+    }
+
+    /// A torus, a random genotype of it and a donor that agrees with it outside a few patches.
+    fn mixing_case(seed: u64) -> (crate::problem::maxcut::MaxCut, Vec<u8>, Vec<u8>) {
+        use crate::problem::generate::{WeightRange, torus};
+        use pgomea_device::rng::SplitMix64;
+        let p = crate::problem::maxcut::MaxCut::new(torus(24, WeightRange { min: -2, max: 5 }, seed).unwrap()).unwrap();
+        let mut rng = SplitMix64::new(seed);
+        let x: Vec<u8> = (0..p.variables()).map(|_| rng.coin() as u8).collect();
+        let mut d = x.clone();
+        for _ in 0..60 {
+            d[rng.index(x.len())] ^= 1;
+        }
+        (p, x, d)
+    }
+
+    /// A run of `p` with mixing on, `x` its elitist, checking every fitness.
+    fn mixing_run<'p>(p: &'p dyn GrayBoxProblem, x: &[u8]) -> Run<'p> {
+        let mut run = Run::new(p, Limits::default());
+        run.verify = true;
+        run.set_partition_mixing(true);
+        assert!(run.offer(x, p.evaluate(x)));
+        run
+    }
+
+    #[test]
+    fn a_queued_mix_runs_beside_the_work_and_is_taken_after_it_as_a_mix_now_would_be() {
+        let mut improved = 0;
+        for seed in 1..=12 {
+            let (p, x, d) = mixing_case(seed);
+            // The mix now, one after the other.
+            let mut now = mixing_run(&p, &x);
+            now.mix_into_elitist(&d);
+            // The same mix queued, beside work that reads the elitist.
+            let mut beside = mixing_run(&p, &x);
+            beside.queue_mix(d.clone());
+            let seen = beside.overlapping_mix(|run| run.elitist().unwrap().genes.clone());
+            assert_eq!(seen, x, "the work sees the elitist without the mix");
+            let (a, b) = (now.elitist().unwrap(), beside.elitist().unwrap());
+            assert_eq!((&a.genes, a.fitness), (&b.genes, b.fitness), "seed {seed}");
+            assert_eq!(now.counter.subfunction_evaluations(), beside.counter.subfunction_evaluations());
+            assert_eq!((now.mixes.mixes, beside.mixes.mixes), (1, 1));
+            assert_eq!(now.trace.len(), beside.trace.len());
+            improved += (a.fitness > p.evaluate(&x)) as usize;
+            // The queue is empty once taken: the next work runs alone.
+            beside.overlapping_mix(|_| ());
+            assert_eq!(beside.mixes.mixes, 1);
+        }
+        assert!(improved >= 6, "the donors improved {improved} of 12 elitists only");
+    }
+
+    #[test]
+    fn a_mix_taken_after_work_that_found_better_leaves_the_better() {
+        let (p, x, d) = mixing_case(5);
+        let mut now = mixing_run(&p, &x);
+        assert!(now.mix_into_elitist(&d), "the case's donor improves the elitist");
+        let mixed = now.elitist().unwrap().fitness;
+        // The work finds a solution better than the mix will give: it stays the elitist.
+        let mut best = now.elitist().unwrap().genes.clone();
+        let better = (0..best.len())
+            .find_map(|v| {
+                best[v] ^= 1;
+                let f = p.evaluate(&best);
+                if f > mixed {
+                    return Some(f);
+                }
+                best[v] ^= 1;
+                None
+            })
+            .expect("a single flip improves the mixed elitist");
+        let mut beside = mixing_run(&p, &x);
+        beside.queue_mix(d.clone());
+        beside.overlapping_mix(|run| assert!(run.offer(&best, better)));
+        assert_eq!(beside.elitist().unwrap().fitness, better);
+        assert_eq!(beside.elitist().unwrap().genes, best);
+        // Without mixing nothing is queued.
+        let mut off = Run::new(&p, Limits::default());
+        off.offer(&x, p.evaluate(&x));
+        off.queue_mix(d);
+        off.overlapping_mix(|_| ());
+        assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, x));
     }
 }

@@ -278,13 +278,15 @@ pub struct RunConfig {
     #[serde(default)]
     pub anneal_share: f64,
     /// Partition mixing into the elitist ([`crate::gomea::partition`]): every new population,
-    /// once its local search is done, and a population's best whenever it improved, are mixed
-    /// into the elitist, which takes their genes on every connected component of the variables
-    /// where they differ (connected through shared subfunctions) that improves it, and on
-    /// flip-symmetric problems (Max-Cut, Ising) their complements' too. By default
-    /// ([`default_partition_mixing`]) on for problems of fewer than 10^5 variables that are not
-    /// clauses, except in the control (`anneal_only`) and in the paper's configurations of `pgomea
-    /// experiment`; false in a result stored before the option.
+    /// once its local search is done (below 10^5 variables:
+    /// [`crate::gomea::partition::NEW_POPULATIONS_BELOW`]), and a population's best whenever it
+    /// improved (on a thread of its own during the next generation), are mixed into the elitist,
+    /// which takes their genes on every connected component of the variables where they differ
+    /// (connected through shared subfunctions) that improves it, and on flip-symmetric problems
+    /// (Max-Cut, Ising) their complements' too. By default ([`default_partition_mixing`]) on for
+    /// problems of fewer than 10^5 variables that are not clauses and for larger lattices of
+    /// pairwise terms, except in the control (`anneal_only`) and in the paper's configurations
+    /// of `pgomea experiment`; false in a result stored before the option.
     #[serde(default)]
     pub partition_mixing: bool,
     /// Why the run mixes or not, where it chose itself ([`default_partition_mixing`]); `None`
@@ -622,36 +624,65 @@ fn one() -> Option<u32> {
     Some(1)
 }
 
-/// Partition mixing is on by default below this many variables (except for clauses).
+/// Partition mixing is on by default below this many variables (except for clauses), and from
+/// it on for lattices of pairwise terms only.
 pub const PARTITION_MIXING_BELOW: usize = 100_000;
 
 /// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems of fewer than
 /// [`PARTITION_MIXING_BELOW`] variables that are not clauses (Max-Cut, Ising models, QUBOs, NK
-/// landscapes, traps, tables), off for MAX-SAT, from that size on and in the control. Measured
-/// (H200, 10 s, on against off; benchmarks/RESULTS.md): the toroidal G-set graphs G65-G81 14-50
-/// higher (section 62; G81 14042 against 13992 of the best-known 14060) and a 3D Gaussian glass
-/// of 15^3 spins ahead on three seeds; an NK landscape of adjacent windows (10^4 variables, K = 5)
-/// at its optimum in 1.7 s against 5.2 s, random NK within 0.03 %, traps as soon (section 63,
-/// three seeds each). But planted 3-SAT of 10^4 variables reached its optimum 2.4-2.7x later
-/// (the host's mixes cost more than the GPU's generations there), and a torus of 10^6 vertices
-/// ended lower at 30 s (the mixes, one after the other on one core, took a third of the run).
+/// landscapes, traps, tables), and from that size on for pairwise terms (Max-Cut, Ising, QUBO) on
+/// a lattice (as [`square_probe`] sees it); off for MAX-SAT, for larger instances of other kinds
+/// and shapes, and in the control. Measured (H200, on against off; benchmarks/RESULTS.md): at
+/// 10 s the toroidal G-set graphs G65-G81 14-50 higher (section 62; G81 14042 against 13992 of
+/// the best-known 14060) and a 3D Gaussian glass of 15^3 spins ahead on three seeds; an NK
+/// landscape of adjacent windows (10^4 variables, K = 5) at its optimum in 1.7 s against 5.2 s,
+/// random NK within 0.03 %, traps as soon (section 63, three seeds each). But planted 3-SAT of
+/// 10^4 variables reached its optimum 2.4-2.7x later (the host's mixes cost more than the GPU's
+/// generations there). From 10^5 variables only the populations' bests are mixed, each during
+/// the next generation (section 65): tori of 10^6 vertices ended higher at 30 s (99.955-99.958 %
+/// of the optimum against 99.913-99.948 %) and of 10^7 at 120 s (99.824 % against 99.815 %); a
+/// sparse random graph of 10^6 vertices lower (its mixes, 0.5 s each, longer than its
+/// generations, left 25 generations of 85).
 /// Returns the choice and why, in words.
 pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> (bool, String) {
     let costs = "where the host's mixes cost more than they gain";
+    let arrays = problem.functions().arrays();
+    let l = problem.variables();
     if anneal_only {
         (false, "no partition mixing: the control is the annealing alone".into())
-    } else if matches!(problem.functions().arrays(), KindArrays::Clauses { .. }) {
+    } else if matches!(arrays, KindArrays::Clauses { .. }) {
         (false, format!("no partition mixing: clauses (MAX-SAT), {costs}"))
-    } else if problem.variables() >= PARTITION_MIXING_BELOW {
+    } else if l < PARTITION_MIXING_BELOW {
+        (true, format!("partition mixing: fewer than {PARTITION_MIXING_BELOW} variables, not clauses"))
+    } else if !matches!(arrays, KindArrays::Pairwise { .. }) {
         (
             false,
             format!(
-                "no partition mixing: {} variables (from {PARTITION_MIXING_BELOW} on), {costs}",
-                problem.variables()
+                "no partition mixing: {} on {l} variables (from {PARTITION_MIXING_BELOW} on only for lattices of pairwise terms), {costs}",
+                arrays.kind_name()
             ),
         )
     } else {
-        (true, format!("partition mixing: fewer than {PARTITION_MIXING_BELOW} variables, not clauses"))
+        let p = square_probe(problem.functions());
+        if p.is_lattice() {
+            (
+                true,
+                format!(
+                    "partition mixing of the populations' bests: a lattice of pairwise terms on {l} variables \
+                     ({:.2} cycles of up to four subfunctions per subfunction)",
+                    p.cycles_per_edge()
+                ),
+            )
+        } else {
+            (
+                false,
+                format!(
+                    "no partition mixing: pairwise terms on {l} variables, not a lattice ({:.2} cycles of up to four \
+                     subfunctions per subfunction), {costs}",
+                    p.cycles_per_edge()
+                ),
+            )
+        }
     }
 }
 
@@ -1101,7 +1132,7 @@ mod tests {
     }
 
     #[test]
-    fn partition_mixing_is_on_by_default_below_the_size_except_for_clauses() {
+    fn partition_mixing_is_on_by_default_below_the_size_except_for_clauses_and_beyond_for_lattices_of_pairwise_terms() {
         let on = |p: &dyn GrayBoxProblem, o: RunOptions| {
             let c = o.clone().resolve(p, None).unwrap();
             // The run says why where it chose; a choice asked for needs no reason.
@@ -1129,14 +1160,22 @@ mod tests {
         assert!(on(&nk, RunOptions::default()) && on(&nk, parallel.clone()));
         assert!(!on(&sat, RunOptions::default()) && !on(&sat, parallel.clone()));
         assert!(on(&sat, RunOptions { partition_mixing: Some(true), ..Default::default() }));
-        // From the size on: off.
+        // From the size on: only for lattices of pairwise terms.
+        use crate::problem::generate::{WeightRange, random, torus};
+        use crate::problem::maxcut::MaxCut;
         let side = (PARTITION_MIXING_BELOW as f64).sqrt().ceil() as usize + 1;
-        let w = crate::problem::generate::WeightRange { min: 1, max: 1 };
-        let large = crate::problem::maxcut::MaxCut::new(crate::problem::generate::torus(side, w, 1).unwrap()).unwrap();
-        assert!(large.variables() >= PARTITION_MIXING_BELOW && !on(&large, parallel));
-        let small =
-            crate::problem::maxcut::MaxCut::new(crate::problem::generate::torus(side - 2, w, 1).unwrap()).unwrap();
+        let w = WeightRange { min: 1, max: 1 };
+        let large = MaxCut::new(torus(side, w, 1).unwrap()).unwrap();
+        assert!(large.variables() >= PARTITION_MIXING_BELOW && on(&large, parallel.clone()));
+        let why = |p: &dyn GrayBoxProblem| RunOptions::default().resolve(p, None).unwrap().partition_mixing_chosen;
+        assert!(why(&large).unwrap().contains("populations' bests: a lattice"), "{:?}", why(&large));
+        let small = MaxCut::new(torus(side - 2, w, 1).unwrap()).unwrap();
         assert!(small.variables() < PARTITION_MIXING_BELOW && on(&small, RunOptions::default()));
+        let sparse = MaxCut::new(random(PARTITION_MIXING_BELOW, 2 * PARTITION_MIXING_BELOW, w, 1).unwrap()).unwrap();
+        assert!(!on(&sparse, parallel.clone()));
+        assert!(why(&sparse).unwrap().contains("not a lattice"), "{:?}", why(&sparse));
+        let tables = crate::problem::nk::random_neighbourhood(PARTITION_MIXING_BELOW, 3, 1).unwrap();
+        assert!(!on(&tables, parallel));
     }
 
     #[test]

@@ -150,6 +150,11 @@ pub struct Outcome {
     pub subfunction_evaluations: u64,
     /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
     pub gom_steps: u64,
+    /// Partition mixes into the elitist (`RunConfig::partition_mixing`) and the seconds they
+    /// took on the host: a population's best is mixed on a thread of its own while the next
+    /// generation runs, so those seconds overlap the search.
+    pub partition_mixes: u64,
+    pub partition_mixing_s: f64,
     pub generations: u64,
     /// Sizes of every population the multi-start scheme started.
     pub populations: Vec<usize>,
@@ -479,6 +484,8 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
         gom_steps: run.gom_steps,
+        partition_mixes: run.mixes.mixes,
+        partition_mixing_s: run.mixes.seconds,
         generations: report.generations,
         populations: report.populations,
         fos_sets: report.fos_sets,
