@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Partition mixing of the populations' bests, overlapping the generations (new build), at 10^6:
+# torus and random graph, 30 s, two seeds, on against off, each job pinned to its GPU's cores.
+set -u
+R=$PWD
+chmod +x .gpu/bin/*
+W=/tmp/wJ; rm -rf $W; mkdir -p $W/j
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $W/gpus.txt; nproc >> $W/gpus.txt; date -u >> $W/gpus.txt
+.gpu/bin/pgomea generate torus --side 1000 --seed 1 -o /tmp/torus1000.txt > $W/generate.txt
+.gpu/bin/pgomea generate random --n 1000000 --m 2250000 --seed 1 -o /tmp/random1e6.txt >> $W/generate.txt
+: > /tmp/jobsJ.txt
+for s in 1 2; do for i in random1e6; do for v in off mix; do
+  extra="--no-partition-mixing"; [ $v = mix ] && extra="--partition-mixing"
+  n=$i-$v-s$s
+  printf '%s\t30\t%s\n' "$n" "$R/.gpu/bin/pgomea run --instance /tmp/$i.txt --algo parallel --backend cuda --time-limit 30 --seed $s $extra --trace $W/j/$n.csv --json > $W/j/$n.json 2> $W/j/$n.err" >> /tmp/jobsJ.txt
+done; done; done
+.gpu/bin/pgomea generate torus --side 3162 --seed 1 -o /tmp/torus3162.txt >> $W/generate.txt
+for v in off mix; do
+  extra="--no-partition-mixing"; [ $v = mix ] && extra="--partition-mixing"
+  n=torus3162-$v-s1
+  printf '%s\t120\t%s\n' "$n" "$R/.gpu/bin/pgomea run --instance /tmp/torus3162.txt --algo parallel --backend cuda --time-limit 120 --target best-known --seed 1 $extra --trace $W/j/$n.csv --json > $W/j/$n.json 2> $W/j/$n.err" >> /tmp/jobsJ.txt
+done
+python3 .gpu/jobs.py /tmp/jobsJ.txt $(nvidia-smi -L | wc -l) $W/logs > $W/jobs.txt 2>&1
+date -u >> $W/gpus.txt
+for f in $W/j/*.json; do python3 -c "
+import json; d=json.load(open('$f'))
+print('$(basename $f .json)', d['best_fitness'], d['best_known'], round(100*d['best_fitness']/d['best_known'],4) if d['best_known'] else '', d['populations'], d['generations'], round(d['setup_s'],2), d['partition_mixes'], round(d['partition_mixing_s'],2), d['config']['linkage'])"; done > $W/summary.txt
+tar czf $OUT/callJ.tgz -C /tmp wJ
+cat $W/gpus.txt $W/jobs.txt $W/summary.txt
