@@ -8,9 +8,12 @@
 //! and donor.
 //!
 //! The run uses it to mix solutions into the elitist ([`crate::gomea::run::Run::mix_into_elitist`]):
-//! every solution of a new population once its local search is done, one after the other, and a
-//! population's best whenever it improved. The elitist then holds, region by region, the best
-//! that any population found. One after the other into the elitist, not pairwise first: two
+//! every solution of a new population once its local search is done, one after the other (below
+//! [`NEW_POPULATIONS_BELOW`] variables), and a population's best whenever it improved, on a
+//! thread of its own beside the run's next generation ([`crate::gomea::run::Run::queue_mix`]).
+//! The elitist then holds, region by region, the best that any population found: on a lattice,
+//! whole domains of the other phase that a population's local moves never remove (RESULTS.md
+//! section 65). One after the other into the elitist, not pairwise first: two
 //! solutions of a new population differ where either has a defect, and where their defects meet
 //! the components merge, so a pairwise mix often has to take or leave a large region whole; the
 //! elitist, better with every mix, differs from a solution mostly where one of the two is wrong,

@@ -133,6 +133,9 @@ pub struct Run<'a> {
     /// Partition mixing of the populations' solutions into the elitist, where the run uses it
     /// ([`Run::set_partition_mixing`]).
     partition: Option<PartitionMixing>,
+    /// Whether the run mixes (the state above is away on the mixing thread during
+    /// [`Run::overlapping_mix`]'s work).
+    partition_on: bool,
     /// A donor waiting to be mixed into the elitist while the run's next piece of work runs
     /// ([`Run::queue_mix`]).
     queued_mix: Option<Vec<u8>>,
@@ -171,6 +174,7 @@ impl<'a> Run<'a> {
             verify: false,
             anneal_pace: AnnealPace::default(),
             partition: None,
+            partition_on: false,
             queued_mix: None,
             mixes: MixCount::default(),
         }
@@ -180,17 +184,18 @@ impl<'a> Run<'a> {
     pub fn set_partition_mixing(&mut self, on: bool) {
         let f = self.problem.functions();
         self.partition = on.then(|| PartitionMixing::new(f, partition::flip_symmetric(f)));
+        self.partition_on = on;
     }
 
     /// Whether the run mixes solutions into the elitist ([`Run::mix_into_elitist`]).
     pub fn partition_mixing(&self) -> bool {
-        self.partition.is_some()
+        self.partition_on
     }
 
     /// Whether the run mixes every solution of a new population into the elitist: where it
     /// mixes, below [`partition::NEW_POPULATIONS_BELOW`] variables.
     pub fn mixes_new_populations(&self) -> bool {
-        self.partition.is_some() && self.problem.variables() < partition::NEW_POPULATIONS_BELOW
+        self.partition_on && self.problem.variables() < partition::NEW_POPULATIONS_BELOW
     }
 
     /// Partition mixing of every solution of a new population (rows of l `genes`, their
@@ -231,7 +236,7 @@ impl<'a> Run<'a> {
     /// allows it ([`Run::overlapping_mix`]); a donor queued before and not yet mixed is dropped.
     /// Does nothing where the run does not mix.
     pub fn queue_mix(&mut self, donor: Vec<u8>) {
-        if self.partition.is_some() {
+        if self.partition_on {
             self.queued_mix = Some(donor);
         }
     }
@@ -658,7 +663,10 @@ mod tests {
             // The same mix queued, beside work that reads the elitist.
             let mut beside = mixing_run(&p, &x);
             beside.queue_mix(d.clone());
-            let seen = beside.overlapping_mix(|run| run.elitist().unwrap().genes.clone());
+            let seen = beside.overlapping_mix(|run| {
+                assert!(run.partition_mixing(), "the run still mixes while its mix is away");
+                run.elitist().unwrap().genes.clone()
+            });
             assert_eq!(seen, x, "the work sees the elitist without the mix");
             let (a, b) = (now.elitist().unwrap(), beside.elitist().unwrap());
             assert_eq!((&a.genes, a.fitness), (&b.genes, b.fitness), "seed {seed}");
