@@ -276,6 +276,12 @@ def test_bad_options_raise_naming_the_option():
     assert config["partition_mixing"] is True and config["partition_mixing_chosen"].startswith("partition mixing")
     config = pgomea.solve(p, partition_mixing=False, max_evaluations=10).config
     assert config["partition_mixing"] is False and "partition_mixing_chosen" not in config
+    # The result counts the mixes and their host time.
+    g = random_graph(300, 1200, 4)
+    mixed = pgomea.solve(g, anneal_sweeps=10, max_evaluations=3000).outcome
+    assert mixed["partition_mixes"] > 0 and mixed["partition_mixing_s"] > 0
+    plain = pgomea.solve(g, anneal_sweeps=10, partition_mixing=False, max_evaluations=3000).outcome
+    assert (plain["partition_mixes"], plain["partition_mixing_s"]) == (0, 0)
     control = pgomea.solve(p, anneal_only=True, local_search="initial", max_evaluations=10)
     assert control.config["partition_mixing"] is False
     # Restarts from the elitist: off by default, on when asked for.
