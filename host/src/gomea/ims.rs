@@ -126,6 +126,12 @@ impl<'f> Ims<'f> {
             self.step(smallest, run)?;
             run.status = format!("populations {:?}", self.live_sizes());
         }
+        // A scheme that ended by itself (every population gone, no larger one possible) has no
+        // next generation for the last queued mix to overlap: it is mixed now. A limit that
+        // stopped the run stops it too.
+        if run.stop_reason() == Some(StopReason::AllPopulationsTerminated) {
+            run.overlapping_mix(|_| ());
+        }
         Ok(())
     }
 

@@ -677,6 +677,11 @@ mod tests {
             // The queue is empty once taken: the next work runs alone.
             beside.overlapping_mix(|_| ());
             assert_eq!(beside.mixes.mixes, 1);
+            // With no work at all, the queued mix is simply done (the end of a scheme).
+            let mut last = mixing_run(&p, &x);
+            last.queue_mix(d.clone());
+            last.overlapping_mix(|_| ());
+            assert_eq!(last.elitist().unwrap().genes, a.genes);
         }
         assert!(improved >= 6, "the donors improved {improved} of 12 elitists only");
     }
