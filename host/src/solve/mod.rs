@@ -31,7 +31,6 @@ use self::config::{annealing_sweeps, default_anneal_growth, default_anneal_sweep
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
-use crate::gomea::PopulationEngine;
 use crate::gomea::ims::Ims;
 use crate::gomea::local_search::{AnnealSchedule, AnnealStart, VariableColors};
 use crate::gomea::parallel::Hybrid;
@@ -40,6 +39,7 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::population::{PopulationStart, new_population, population_seed};
 use crate::gomea::run::{Observer, Run, StopReason, TracePoint};
 use crate::gomea::serial::{self, FosOrder, LinkageSource, LocalSearchSetting, SerialConfig};
+use crate::gomea::{Population, PopulationEngine};
 use crate::linkage::coloring::variable_coloring;
 use crate::linkage::conflicts::Sets;
 use crate::linkage::fos::{Fos, LinkageModel};
@@ -644,23 +644,29 @@ fn parallel_ims<'a>(
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);
-    // Population `index`'s hybrid parts: its annealing grows with the index.
-    let hybrid = {
+    // Population `index` of `size` solutions, begun as the scheme says (at random, or from the
+    // elitist with restarts), its seed, and its hybrid parts: its annealing grows with the index
+    // and begins where the population's start says. None when the run had to stop meanwhile.
+    let begin = {
         let config = config.clone();
-        move |index: usize| Hybrid {
-            forced_improvement: config.forced_improvement,
-            local_search: config.local_search,
-            anneal_sweeps: config.anneal_sweeps_of(index),
-            anneal_share: config.anneal_share(),
-            anneal_start: AnnealStart::Hot,
+        move |index: usize, size: usize, run: &mut Run| -> Option<(Population, u64, Hybrid)> {
+            let seed = population_seed(config.seed, index);
+            let start = PopulationStart::of(index, config.elitist_restarts);
+            let (population, anneal_start) = new_population(problem, start, size, &mut SplitMix64::new(seed), run)?;
+            let hybrid = Hybrid {
+                forced_improvement: config.forced_improvement,
+                local_search: config.local_search,
+                anneal_sweeps: config.anneal_sweeps_of(index),
+                anneal_share: config.anneal_share(),
+                anneal_start,
+            };
+            Some((population, seed, hybrid))
         }
     };
-    let restarts = config.elitist_restarts;
     // P, O and O' on the host (the CPU backend; the CUDA backend keeps the initial population),
     // fitness, and a row of donors, deltas, masks and subfunction differences per solution.
     let per_solution =
         3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
-    let seed = config.seed;
     match gpu {
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
@@ -669,20 +675,11 @@ fn parallel_ims<'a>(
             let factory =
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
                     fits_in_memory(size, layout.variables as u128 + 16)?;
-                    let seed = population_seed(seed, index);
-                    let start = PopulationStart::of(index, restarts);
-                    let Some((population, anneal_start)) =
-                        new_population(problem, start, size, &mut SplitMix64::new(seed), run)
-                    else {
-                        return Ok(None);
-                    };
+                    let Some((population, seed, hybrid)) = begin(index, size, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
                     let backend =
                         cuda::new_backend(gpu.clone(), shared.clone(), layout.clone(), population, seed, &tuning)?;
-                    Ok(Some(Box::new(
-                        ParallelGomea::new(backend, layout.clone(), seed, fitness)
-                            .hybrid(Hybrid { anneal_start, ..hybrid(index) }, run)?,
-                    )))
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
         }
@@ -692,19 +689,10 @@ fn parallel_ims<'a>(
             let factory =
                 move |index: usize, size: usize, run: &mut Run| -> Result<Option<Box<dyn PopulationEngine + 'a>>> {
                     fits_in_memory(size, per_solution)?;
-                    let seed = population_seed(seed, index);
-                    let start = PopulationStart::of(index, restarts);
-                    let Some((population, anneal_start)) =
-                        new_population(problem, start, size, &mut SplitMix64::new(seed), run)
-                    else {
-                        return Ok(None);
-                    };
+                    let Some((population, seed, hybrid)) = begin(index, size, run) else { return Ok(None) };
                     let fitness = population.fitness.clone();
                     let backend = cpu::new_backend(problem, layout.clone(), population, seed, pool.clone())?;
-                    Ok(Some(Box::new(
-                        ParallelGomea::new(backend, layout.clone(), seed, fitness)
-                            .hybrid(Hybrid { anneal_start, ..hybrid(index) }, run)?,
-                    )))
+                    Ok(Some(Box::new(ParallelGomea::new(backend, layout.clone(), seed, fitness).hybrid(hybrid, run)?)))
                 };
             Ok((name, Ims::new(config.ims(), Box::new(factory))?))
         }
