@@ -625,8 +625,9 @@ fn one() -> Option<u32> {
 }
 
 /// Partition mixing is on by default below this many variables (except for clauses), and from
-/// it on for lattices of pairwise terms only.
-pub const PARTITION_MIXING_BELOW: usize = 100_000;
+/// it on for lattices of pairwise terms only: the size from which a run mixes only the
+/// populations' bests, not every new population's solutions.
+pub const PARTITION_MIXING_BELOW: usize = crate::gomea::partition::NEW_POPULATIONS_BELOW;
 
 /// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems of fewer than
 /// [`PARTITION_MIXING_BELOW`] variables that are not clauses (Max-Cut, Ising models, QUBOs, NK
