@@ -147,7 +147,9 @@ pub struct RunArgs {
     /// (MAX-SAT) and --anneal-only, and from 10^5 on for lattices of pairwise terms such as tori
     /// and spin glasses): every new population, once its local search is done (below 10^5
     /// variables), and a population's best whenever it improved (on a thread of its own, during
-    /// the next generation), are mixed into the best solution found so far, which takes their
+    /// the next generation; kept, and mixed again whenever the best solution has changed since;
+    /// a best solution displaced by a better one is mixed into it too), are mixed into the best
+    /// solution found so far, which takes their
     /// genes on each connected component of the variables where the two differ (connected through
     /// shared subfunctions) where that improves it; on Max-Cut and Ising models also their
     /// complements' genes. GOM's step with the components of a difference as the linkage sets (the

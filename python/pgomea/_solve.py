@@ -136,7 +136,8 @@ def solve(
             new population's annealing may take; a longer one is shortened to end in time, so
             that it cools down and GOM gets the rest (default 0.75; 0: as long as asked).
         partition_mixing: every new population's solutions (after their local search) and a
-            population's best whenever it improved are mixed into the best solution so far,
+            population's best whenever it improved (kept, and mixed again whenever the best
+            solution changed since) are mixed into the best solution so far,
             which takes their genes on every connected component of the variables where the two
             differ that improves it (on Max-Cut and Ising models their complements' too); on by
             default below 10^5 variables except for clauses (MAX-SAT), off in the control

@@ -217,10 +217,10 @@ impl<'f> Ims<'f> {
             // The mix queued after the generation before overlaps this one.
             run.overlapping_mix(|run| engine.generation(run))?;
             // The population's best, mixed into the elitist whenever it improved: during the
-            // next generation or new population.
+            // next generation or new population (and kept to be mixed again later).
             let best = engine.best_fitness();
             if run.partition_mixing() && slot.mixed.is_none_or(|f| best > f) && !run.should_stop() {
-                run.queue_mix(engine.best_solution()?);
+                run.queue_best(i, engine.best_solution()?);
                 slot.mixed = Some(best);
             }
             self.schedule.push(i);

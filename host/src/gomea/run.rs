@@ -137,8 +137,18 @@ pub struct Run<'a> {
     /// [`Run::overlapping_mix`]'s work).
     partition_on: bool,
     /// A donor waiting to be mixed into the elitist while the run's next piece of work runs
-    /// ([`Run::queue_mix`]).
+    /// ([`Run::queue_mix`], or an elitist that [`Run::offer`] displaced).
     queued_mix: Option<Vec<u8>>,
+    /// Whether the queued donor is a displaced elitist (a population's best does not replace it).
+    queued_displaced: bool,
+    /// The last best that each population queued ([`Run::queue_best`]), by population, with the
+    /// elitist's version when it was last mixed into the elitist: mixed again while no donor is
+    /// queued and the elitist changed since ([`Run::overlapping_mix`]).
+    bests: Vec<Option<(Vec<u8>, u64)>>,
+    /// Where the search of `bests` for the next one to mix again starts (round robin).
+    next_best: usize,
+    /// Counts the elitist's changes.
+    elitist_version: u64,
     /// The mixes into the elitist done so far, and their time (on a thread of their own where
     /// they overlapped other work).
     pub mixes: MixCount,
@@ -176,6 +186,10 @@ impl<'a> Run<'a> {
             partition: None,
             partition_on: false,
             queued_mix: None,
+            queued_displaced: false,
+            bests: Vec::new(),
+            next_best: 0,
+            elitist_version: 0,
             mixes: MixCount::default(),
         }
     }
@@ -233,12 +247,40 @@ impl<'a> Run<'a> {
     }
 
     /// Queues `donor` to be mixed into the elitist during the run's next piece of work that
-    /// allows it ([`Run::overlapping_mix`]); a donor queued before and not yet mixed is dropped.
+    /// allows it ([`Run::overlapping_mix`]); a donor queued before and not yet mixed is dropped,
+    /// unless it is an elitist that [`Run::offer`] displaced, which stays and `donor` is dropped.
     /// Does nothing where the run does not mix.
     pub fn queue_mix(&mut self, donor: Vec<u8>) {
-        if self.partition_on {
+        if self.partition_on && !self.queued_displaced {
             self.queued_mix = Some(donor);
         }
+    }
+
+    /// [`Run::queue_mix`] for the best of population `population`, which is also kept to be
+    /// mixed into the elitist again later, when no donor is queued and the elitist has changed
+    /// since its last mix, as long as the run goes on (also once the population is gone). Why:
+    /// a population's best, mixed when it improved, may hold the right phase on a region where a
+    /// later elitist, from another population, has a domain of the other phase (RESULTS.md
+    /// section 66).
+    pub fn queue_best(&mut self, population: usize, donor: Vec<u8>) {
+        if !self.partition_on {
+            return;
+        }
+        if self.bests.len() <= population {
+            self.bests.resize_with(population + 1, || None);
+        }
+        // Not mixed yet: no elitist version is its last.
+        self.bests[population] = Some((donor.clone(), u64::MAX));
+        self.queue_mix(donor);
+    }
+
+    /// The next kept best to mix again ([`Run::queue_best`]): its index and a copy.
+    fn best_to_mix_again(&mut self) -> Option<(usize, Vec<u8>)> {
+        let n = self.bests.len();
+        (0..n).map(|k| (self.next_best + k) % n).find_map(|k| match &self.bests[k] {
+            Some((genes, version)) if *version != self.elitist_version => Some((k, genes.clone())),
+            _ => None,
+        })
     }
 
     /// Runs `work` (a generation, the making of a new population) and, at the same time on a
@@ -247,11 +289,27 @@ impl<'a> Run<'a> {
     /// O(l + the difference's incidences) on one core (about 90 ms on a 10^6-vertex torus, most
     /// of a GPU generation there; RESULTS.md section 65): this way the host's mix and the
     /// device's generation overlap. The mix is taken at the same point of the run whatever the
-    /// threads' timing, so runs stay reproducible; `work` sees the elitist without it.
+    /// threads' timing, so runs stay reproducible; `work` sees the elitist without it. Where
+    /// `work` displaced the elitist by a better solution ([`Run::offer`]), the mixed copy is
+    /// queued to be mixed into that one.
     pub fn overlapping_mix<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
-        let (Some(donor), Some(e)) = (self.queued_mix.take(), self.elitist.as_ref()) else {
+        self.queued_displaced = false;
+        // A queued donor first, else a kept best that has not met this elitist.
+        let mut again = None;
+        let queued = self.queued_mix.take().or_else(|| {
+            let (k, genes) = self.best_to_mix_again()?;
+            again = Some(k);
+            Some(genes)
+        });
+        let (Some(donor), Some(e)) = (queued, self.elitist.as_ref()) else {
             return work(self);
         };
+        if let Some(k) = again {
+            self.next_best = k + 1;
+            if let Some((_, version)) = &mut self.bests[k] {
+                *version = self.elitist_version;
+            }
+        }
         let Some(mut mixing) = self.partition.take() else {
             return work(self);
         };
@@ -271,12 +329,21 @@ impl<'a> Run<'a> {
         self.partition = Some(mixing);
         self.count_mix(took, report.evaluations);
         let fitness = before + report.gain;
-        if report.gain > 0
-            && let Some(e) = self.elitist.as_mut().filter(|e| e.fitness < fitness)
-        {
-            e.genes = genes;
-            e.fitness = fitness;
-            self.mixed_elitist_improved();
+        if report.gain > 0 {
+            if let Some(e) = self.elitist.as_mut().filter(|e| e.fitness < fitness) {
+                e.genes = genes;
+                e.fitness = fitness;
+                // An elitist the work displaced is in the mixed copy.
+                if self.queued_displaced {
+                    self.queued_mix = None;
+                    self.queued_displaced = false;
+                }
+                self.mixed_elitist_improved();
+            } else if self.queued_displaced {
+                // The work displaced the elitist by a better solution: the mixed copy is the
+                // displaced elitist with this mix, and is mixed into its successor instead.
+                self.queued_mix = Some(genes);
+            }
         }
         out
     }
@@ -355,12 +422,22 @@ impl<'a> Run<'a> {
     }
 
     /// Offers a solution; it becomes the elitist if strictly better (or if there is none yet).
-    /// Returns true if it did.
+    /// Returns true if it did. Where the run mixes, the elitist it displaces is queued to be
+    /// mixed into it ([`Run::overlapping_mix`]).
     pub fn offer(&mut self, genes: &[u8], fitness: i64) -> bool {
         if self.elitist.as_ref().is_some_and(|e| e.fitness >= fitness) {
             return false;
         }
         match &mut self.elitist {
+            // Where the run mixes, the elitist may hold regions that mixes gave it and that
+            // `genes`, a population's solution, lacks: it is queued to be mixed into its
+            // successor, so that those stay (RESULTS.md section 66). The first displaced since the
+            // last mix is kept, the one that holds the mixes.
+            Some(e) if self.partition_on && !self.queued_displaced => {
+                self.queued_mix = Some(std::mem::replace(&mut e.genes, genes.to_vec()));
+                self.queued_displaced = true;
+                e.fitness = fitness;
+            }
             Some(e) => {
                 e.genes.copy_from_slice(genes);
                 e.fitness = fitness;
@@ -391,6 +468,7 @@ impl<'a> Run<'a> {
 
     /// The trace point, the observer's call and the target check of a new elitist.
     fn record_improvement(&mut self, fitness: i64) {
+        self.elitist_version += 1;
         let point =
             TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
         self.trace.push(point);
@@ -716,5 +794,77 @@ mod tests {
         off.queue_mix(d);
         off.overlapping_mix(|_| ());
         assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, x));
+    }
+
+    /// A bipartite torus of positive weights (its optimum is the checkerboard) and a genotype of
+    /// it: the checkerboard with the given squares (row, column, side) of the other phase.
+    fn torus_with_domains(squares: &[(usize, usize, usize)]) -> (crate::problem::maxcut::MaxCut, Vec<u8>) {
+        use crate::problem::generate::{WeightRange, torus};
+        const SIDE: usize = 24;
+        let p = crate::problem::maxcut::MaxCut::new(torus(SIDE, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
+        let mut x: Vec<u8> = (0..SIDE * SIDE).map(|v| ((v / SIDE + v % SIDE) % 2) as u8).collect();
+        for &(r, c, k) in squares {
+            for v in (r..r + k).flat_map(|i| (c..c + k).map(move |j| i * SIDE + j)) {
+                x[v] ^= 1;
+            }
+        }
+        (p, x)
+    }
+
+    #[test]
+    fn an_elitist_displaced_by_a_better_solution_is_mixed_into_it() {
+        let (p, optimum) = torus_with_domains(&[]);
+        let best = p.evaluate(&optimum);
+        // The old elitist is wrong on a large square, the better newcomer on a small one
+        // elsewhere, where the old one is right.
+        let (_, old) = torus_with_domains(&[(2, 2, 9)]);
+        let (_, new) = torus_with_domains(&[(15, 15, 3)]);
+        assert!(p.evaluate(&new) > p.evaluate(&old) && p.evaluate(&old) < best);
+        let mut run = mixing_run(&p, &old);
+        assert!(run.offer(&new, p.evaluate(&new)));
+        assert_eq!(run.elitist().unwrap().genes, new);
+        // A population's best queued now does not push the displaced elitist out.
+        let (_, other) = torus_with_domains(&[(15, 15, 3), (8, 14, 5)]);
+        run.queue_mix(other);
+        run.overlapping_mix(|_| ());
+        assert_eq!(run.mixes.mixes, 1);
+        let e = run.elitist().unwrap();
+        assert_eq!((e.fitness, &e.genes), (best, &optimum), "the old elitist's region mixed into the new one");
+        // Without mixing the old elitist is simply replaced.
+        let mut off = Run::new(&p, Limits::default());
+        off.offer(&old, p.evaluate(&old));
+        off.offer(&new, p.evaluate(&new));
+        off.overlapping_mix(|_| ());
+        assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, new));
+    }
+
+    #[test]
+    fn a_population_best_is_mixed_again_into_a_later_elitist_until_it_has_met_it() {
+        let (p, optimum) = torus_with_domains(&[]);
+        // Kept before there is an elitist to mix it into: right where the later elitist is wrong.
+        let (_, kept) = torus_with_domains(&[(14, 3, 6)]);
+        let mut run = Run::new(&p, Limits::default());
+        run.verify = true;
+        run.set_partition_mixing(true);
+        run.queue_best(0, kept);
+        run.overlapping_mix(|_| ());
+        assert_eq!(run.mixes.mixes, 0, "no elitist yet");
+        let (_, later) = torus_with_domains(&[(2, 2, 7)]);
+        assert!(run.offer(&later, p.evaluate(&later)));
+        // No donor queued: the kept best is mixed again, beside the work.
+        run.overlapping_mix(|_| ());
+        assert_eq!(run.mixes.mixes, 1);
+        assert_eq!(run.elitist().unwrap().genes, optimum);
+        // Once more, since the elitist changed with that mix; then not again while it stays.
+        run.overlapping_mix(|_| ());
+        run.overlapping_mix(|_| ());
+        run.overlapping_mix(|_| ());
+        assert_eq!(run.mixes.mixes, 2);
+        // Without mixing nothing is kept.
+        let mut off = Run::new(&p, Limits::default());
+        off.queue_best(0, optimum.clone());
+        off.offer(&later, p.evaluate(&later));
+        off.overlapping_mix(|_| ());
+        assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, later));
     }
 }
