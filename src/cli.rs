@@ -152,7 +152,10 @@ pub struct RunArgs {
     /// solution found so far, which takes their
     /// genes on each connected component of the variables where the two differ (connected through
     /// shared subfunctions) where that improves it; on Max-Cut and Ising models also their
-    /// complements' genes. GOM's step with the components of a difference as the linkage sets (the
+    /// complements' genes. A component that does not improve it whole is cut into pieces where
+    /// the best solution leaves a subfunction below its largest value, and each piece that
+    /// improves it is taken (with the donor or its complement, whichever differs on fewer
+    /// variables). GOM's step with the components of a difference as the linkage sets (the
     /// partition crossover of gray-box optimisation). Measured, see the README.
     #[arg(long, overrides_with = "no_partition_mixing")]
     pub partition_mixing: bool,

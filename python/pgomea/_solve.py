@@ -139,7 +139,9 @@ def solve(
             population's best whenever it improved (kept, and mixed again whenever the best
             solution changed since) are mixed into the best solution so far,
             which takes their genes on every connected component of the variables where the two
-            differ that improves it (on Max-Cut and Ising models their complements' too); on by
+            differ that improves it (on Max-Cut and Ising models their complements' too), and
+            on the pieces of a component that does not improve it whole, cut where the best
+            solution leaves a subfunction below its largest value, that improve it; on by
             default below 10^5 variables except for clauses (MAX-SAT), off in the control
             (``anneal_only``) unless asked for (``result.config["partition_mixing_chosen"]``
             says why).

@@ -25,8 +25,17 @@
 //! models without fields), the donor's complement is tried as a second donor: two good cuts
 //! often agree on a region up to which side is which.
 //!
+//! A component that does not improve the receiver whole is cut into pieces at the subfunctions
+//! the receiver leaves below their largest value, and each piece that improves it is taken
+//! ([`PartitionMixing::take_pieces`]; in the donor's aligned form only, see
+//! [`PartitionMixing::mix`]). On a lattice a domain of the other phase in the receiver is one
+//! piece: a donor right on the domain gives it whole, even where the donor's own wrong bands
+//! join the domain into one component too large to improve the receiver (RESULTS.md section
+//! 67: the 10^6-vertex torus at its optimum within 30 s in five seeds of six).
+//!
 //! Cost: one pass over the genotypes to find the difference, then each differing variable and
-//! each subfunction it reads once: O(l + the difference's incidences), on one core. (Four
+//! each subfunction it reads once, twice for a component cut into pieces: O(l + the
+//! difference's incidences), on one core. (Four
 //! parallel passes over a union-find forest gave the same results 1.5-3x faster at 10^6
 //! variables and 3.6x slower on a G-set graph of 20000, where the default mixes; RESULTS.md
 //! section 62.)
@@ -70,6 +79,18 @@ pub struct PartitionMixing {
     component: Vec<u32>,
     /// Whether flipping every gene leaves every subfunction's value as it is.
     flip_symmetric: bool,
+    /// Each subfunction's largest value ([`subfunction_maxima`]), and whether the receiver had
+    /// it when the subfunction's component was found: the pieces of a component are not cut
+    /// where it did.
+    maxima: Vec<i64>,
+    receiver_at_max: Vec<bool>,
+    /// The piece of a component that each variable was last put in (numbered by piece, never
+    /// cleared between calls), the piece that each subfunction was last evaluated for, and the
+    /// last piece's number.
+    piece_mark: Vec<u32>,
+    piece_subfunction_mark: Vec<u32>,
+    piece: u32,
+    piece_variables: Vec<u32>,
 }
 
 /// What one mix did: the receiver's gain, the components taken and found, the subfunction
@@ -79,6 +100,8 @@ pub struct MixReport {
     pub gain: i64,
     pub taken: usize,
     pub components: usize,
+    /// Pieces taken from components that were not taken whole.
+    pub pieces: usize,
     pub evaluations: u64,
 }
 
@@ -93,26 +116,48 @@ impl PartitionMixing {
             stack: Vec::new(),
             component: Vec::new(),
             flip_symmetric,
+            maxima: subfunction_maxima(f),
+            receiver_at_max: vec![false; f.len()],
+            piece_mark: vec![0; f.variables()],
+            piece_subfunction_mark: vec![0; f.len()],
+            piece: 0,
+            piece_variables: Vec::new(),
         }
     }
 
     /// Mixes `donor` into `receiver` (both of l genes), and, for a flip-symmetric problem, then
     /// the donor's complement: the receiver takes the (complemented) donor's genes on every
-    /// component of their difference where that strictly improves it. Returns what both did.
+    /// component of their difference where that strictly improves it, and on pieces of the
+    /// others ([`PartitionMixing::take_pieces`]) in the donor's aligned form only: the donor
+    /// itself, or for a flip-symmetric problem whichever of the donor and its complement differs
+    /// from the receiver on at most half of the variables. Returns what both did.
     pub fn mix(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8]) -> MixReport {
-        let mut report = self.mix_masked(f, receiver, donor, 0);
+        // The complement differs where the donor agrees: cut pieces where the difference is the
+        // smaller. In the other form a component spans nearly the whole genotype, and its pieces
+        // would be the receiver's own regions cut at its own unmet subfunctions, whatever the
+        // donor holds: flipping them is a move of the receiver alone (on an unfrustrated lattice
+        // it removes every domain of the other phase), not a mix.
+        let aligned = if self.flip_symmetric {
+            let differing = receiver.iter().zip(donor).filter(|(a, b)| a != b).count();
+            (2 * differing > receiver.len()) as u8
+        } else {
+            0
+        };
+        let mut report = self.mix_masked(f, receiver, donor, 0, aligned == 0);
         if self.flip_symmetric {
-            let other = self.mix_masked(f, receiver, donor, 1);
+            let other = self.mix_masked(f, receiver, donor, 1, aligned == 1);
             report.gain += other.gain;
             report.taken += other.taken;
             report.components += other.components;
+            report.pieces += other.pieces;
             report.evaluations += other.evaluations;
         }
         report
     }
 
-    /// One mix with the donor's genes xor'ed with `mask`.
-    fn mix_masked(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8], mask: u8) -> MixReport {
+    /// One mix with the donor's genes xor'ed with `mask`, cutting the components that do not
+    /// improve the receiver whole into pieces where `pieces`.
+    fn mix_masked(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8], mask: u8, pieces: bool) -> MixReport {
         assert!(
             receiver.len() == f.variables() && donor.len() == f.variables(),
             "partition mixing: genotypes of {} and {} genes for {} variables",
@@ -133,11 +178,12 @@ impl PartitionMixing {
             receiver: &'m mut [u8],
             donor: &'m [u8],
             mask: u8,
+            pieces: bool,
         }
         impl KindVisitor for Visit<'_> {
             type Output = MixReport;
             fn visit<K: Kind>(self, kind: K) -> MixReport {
-                let Visit { mixing, f, receiver, donor, mask } = self;
+                let Visit { mixing, f, receiver, donor, mask, pieces } = self;
                 let call = mixing.call;
                 let mut report = MixReport::default();
                 for start in 0..receiver.len() {
@@ -156,6 +202,10 @@ impl PartitionMixing {
                     mixing.variable_mark[start] = call;
                     let mut change = 0i64;
                     let (old, new) = (Ptr::from_slice(receiver), Masked { genes: Ptr::from_slice(donor), mask });
+                    // Where pieces are cut: whether the receiver has each subfunction at its
+                    // largest, and how many it does not have there that read two differing
+                    // variables (none: the component is one piece).
+                    let mut cuts = 0usize;
                     while let Some(v) = mixing.stack.pop() {
                         mixing.component.push(v);
                         for &s in f.dependent(v as usize) {
@@ -167,15 +217,29 @@ impl PartitionMixing {
                             // SAFETY: s is a subfunction of the arrays `kind` points to (they
                             // are `f`'s, alive for the call), and both genotypes hold l genes
                             // (asserted above).
-                            change += unsafe { kind.delta(s, old, new) };
+                            let at_max = if pieces {
+                                let value = unsafe { kind.evaluate(s, old) };
+                                change += unsafe { kind.evaluate(s, new) } - value;
+                                let at_max = value >= mixing.maxima[s as usize];
+                                mixing.receiver_at_max[s as usize] = at_max;
+                                at_max
+                            } else {
+                                change += unsafe { kind.delta(s, old, new) };
+                                true
+                            };
                             report.evaluations += 2;
+                            let mut differing = 0;
                             for &u in f.variables_of(s as usize) {
                                 let u = u as usize;
-                                if receiver[u] != donor[u] ^ mask && mixing.variable_mark[u] != call {
-                                    mixing.variable_mark[u] = call;
-                                    mixing.stack.push(u as u32);
+                                if receiver[u] != donor[u] ^ mask {
+                                    differing += 1;
+                                    if mixing.variable_mark[u] != call {
+                                        mixing.variable_mark[u] = call;
+                                        mixing.stack.push(u as u32);
+                                    }
                                 }
                             }
+                            cuts += (!at_max && differing >= 2) as usize;
                         }
                     }
                     report.components += 1;
@@ -185,13 +249,152 @@ impl PartitionMixing {
                         }
                         report.gain += change;
                         report.taken += 1;
+                    } else if cuts > 0 {
+                        mixing.take_pieces(&kind, f, receiver, donor, mask, &mut report);
                     }
                 }
                 report
             }
         }
-        f.with_kind(Visit { mixing: self, f, receiver, donor, mask })
+        f.with_kind(Visit { mixing: self, f, receiver, donor, mask, pieces })
     }
+
+    /// The component just found (`self.component`), which does not improve the receiver whole,
+    /// cut into pieces where the receiver left a subfunction below its largest value: a piece is
+    /// the component's variables connected through subfunctions the receiver had at their
+    /// largest when the component was found. Each piece in turn, against the receiver as the
+    /// pieces before it left it, is taken where that strictly improves it (its change evaluated
+    /// in full, so a mix stays exact whatever the pieces). Where flipping every gene changes no
+    /// subfunction, a piece's inner subfunctions keep their values and its cuts, below their
+    /// largest, can only gain. On a lattice, a domain of the other phase in the receiver is one
+    /// piece (its walls are the cuts), which a donor right on it gives whole even where the
+    /// donor's own wrong regions join the domain into one large component.
+    fn take_pieces<K: Kind>(
+        &mut self,
+        kind: &K,
+        f: &Subfunctions,
+        receiver: &mut [u8],
+        donor: &[u8],
+        mask: u8,
+        report: &mut MixReport,
+    ) {
+        if self.piece.checked_add(self.component.len() as u32 + 1).is_none() {
+            // The marks of 2^32 pieces ago would look current: start them again.
+            self.piece_mark.fill(0);
+            self.piece_subfunction_mark.fill(0);
+            self.piece = 0;
+        }
+        // Variables marked below `first` are in no piece of this component yet.
+        let first = self.piece + 1;
+        for k in 0..self.component.len() {
+            let start = self.component[k] as usize;
+            if self.piece_mark[start] >= first || receiver[start] == donor[start] ^ mask {
+                continue;
+            }
+            self.piece += 1;
+            let piece = self.piece;
+            self.piece_variables.clear();
+            self.stack.push(start as u32);
+            self.piece_mark[start] = piece;
+            let at = Ptr::from_slice(receiver);
+            while let Some(v) = self.stack.pop() {
+                self.piece_variables.push(v);
+                for &s in f.dependent(v as usize) {
+                    if !self.receiver_at_max[s as usize] {
+                        continue;
+                    }
+                    for &u in f.variables_of(s as usize) {
+                        let u = u as usize;
+                        if receiver[u] != donor[u] ^ mask && self.piece_mark[u] < first {
+                            self.piece_mark[u] = piece;
+                            self.stack.push(u as u32);
+                        }
+                    }
+                }
+            }
+            if self.piece_variables.len() == self.component.len() {
+                // One piece: the component itself, which does not improve the receiver.
+                return;
+            }
+            let taken = Taken {
+                receiver: at,
+                donor: Ptr::from_slice(donor),
+                mask,
+                marks: Ptr::from_slice(&self.piece_mark),
+                piece,
+            };
+            let mut change = 0i64;
+            for &v in &self.piece_variables {
+                for &s in f.dependent(v as usize) {
+                    let mark = &mut self.piece_subfunction_mark[s as usize];
+                    if *mark != piece {
+                        *mark = piece;
+                        // SAFETY: as above; `taken` reads genotypes and marks of l entries.
+                        change += unsafe { kind.delta(s, at, taken) };
+                        report.evaluations += 2;
+                    }
+                }
+            }
+            if change > 0 {
+                for &v in &self.piece_variables {
+                    receiver[v as usize] = donor[v as usize] ^ mask;
+                }
+                report.gain += change;
+                report.taken += 1;
+                report.pieces += 1;
+            }
+        }
+    }
+}
+
+/// The receiver with the donor's genes (xor'ed with `mask`) on the variables marked `piece`.
+#[derive(Clone, Copy)]
+struct Taken {
+    receiver: Ptr<u8>,
+    donor: Ptr<u8>,
+    mask: u8,
+    marks: Ptr<u32>,
+    piece: u32,
+}
+
+impl Genes for Taken {
+    #[inline(always)]
+    unsafe fn gene(self, v: u32) -> u8 {
+        // SAFETY: forwarded precondition; the three arrays hold l entries.
+        unsafe {
+            let v = v as usize;
+            if self.marks.read(v) == self.piece { self.donor.read(v) ^ self.mask } else { self.receiver.read(v) }
+        }
+    }
+}
+
+/// Each subfunction's largest value over the assignments of its variables, or `i64::MIN` for a
+/// subfunction of more than 12 variables (taken as always at its largest: never cut).
+pub fn subfunction_maxima(f: &Subfunctions) -> Vec<i64> {
+    const MOST: usize = 12;
+    struct Maxima<'f>(&'f Subfunctions);
+    impl KindVisitor for Maxima<'_> {
+        type Output = Vec<i64>;
+        fn visit<K: Kind>(self, kind: K) -> Vec<i64> {
+            let f = self.0;
+            (0..f.len())
+                .into_par_iter()
+                .map(|s| {
+                    let vars = f.variables_of(s);
+                    if vars.len() > MOST {
+                        return i64::MIN;
+                    }
+                    (0..1u32 << vars.len())
+                        // SAFETY: s is a subfunction of f's arrays, and `Assignment` answers
+                        // every variable s reads.
+                        .map(|bits| unsafe { kind.evaluate(s as u32, Assignment { vars, bits }) })
+                        .max()
+                        .unwrap_or(i64::MIN)
+                })
+                .collect()
+        }
+    }
+    f.with_kind(Maxima(f))
 }
 
 /// Whether every subfunction takes the same value on every assignment of its variables and on
@@ -288,7 +491,7 @@ mod tests {
     }
 
     #[test]
-    fn a_mix_is_exact_never_worse_and_takes_whole_components() {
+    fn a_mix_is_exact_never_worse_and_takes_improving_components_whole() {
         let mut rng = SplitMix64::new(11);
         for round in 0..30 {
             for p in instances(6 + round % 25, &mut rng) {
@@ -298,25 +501,33 @@ mod tests {
                 let d = donor_of(&x, &mut rng);
                 for mask in [0u8, 1] {
                     let mut y = x.clone();
-                    let report = mixing.mix_masked(f, &mut y, &d, mask);
+                    let report = mixing.mix_masked(f, &mut y, &d, mask, true);
                     let (before, after) = (p.evaluate(&x), p.evaluate(&y));
                     assert_eq!(after, before + report.gain, "{}: the gain is the change of fitness", p.name());
                     assert!(report.gain >= 0);
                     let components = reference_components(p.as_ref(), &x, &d, mask);
                     assert_eq!(report.components, components.len(), "{}", p.name());
-                    // Each component is taken whole, or not at all; nothing else changes.
-                    let mut taken = 0;
+                    // A component that improves x is taken whole; one that does not is taken in
+                    // pieces or not at all, never whole; nothing outside the components changes.
+                    let mut whole = 0;
                     for c in &components {
+                        let mut z = x.clone();
+                        for &v in c {
+                            z[v] = d[v] ^ mask;
+                        }
+                        let improves = p.evaluate(&z) > before;
                         let took = c.iter().filter(|&&v| y[v] == d[v] ^ mask).count();
-                        assert!(took == 0 || took == c.len(), "{}: a component taken in part", p.name());
-                        taken += (took > 0) as usize;
+                        if improves {
+                            assert_eq!(took, c.len(), "{}: an improving component not taken whole", p.name());
+                            whole += 1;
+                        } else {
+                            assert!(took < c.len(), "{}: a component that does not improve taken whole", p.name());
+                        }
                     }
-                    assert_eq!(taken, report.taken);
-                    let changed = (0..x.len()).filter(|&v| x[v] != y[v]).count();
-                    assert_eq!(
-                        changed,
-                        components.iter().filter(|c| y[c[0]] != x[c[0]]).map(|c| c.len()).sum::<usize>()
-                    );
+                    assert_eq!(whole + report.pieces, report.taken);
+                    let in_components: std::collections::HashSet<usize> =
+                        components.iter().flatten().copied().collect();
+                    assert!((0..x.len()).all(|v| x[v] == y[v] || in_components.contains(&v)), "{}", p.name());
                 }
             }
         }
@@ -350,11 +561,92 @@ mod tests {
                     .unwrap();
                 combinations += 1 << components.len();
                 let mut y = x.clone();
-                PartitionMixing::new(f, false).mix_masked(f, &mut y, &d, 0);
-                assert_eq!(p.evaluate(&y), best, "{}: not the best mix", p.name());
+                let report = PartitionMixing::new(f, false).mix_masked(f, &mut y, &d, 0, true);
+                // Pieces of components can only add to the best mix of whole components.
+                if report.pieces == 0 {
+                    assert_eq!(p.evaluate(&y), best, "{}: not the best mix", p.name());
+                } else {
+                    assert!(p.evaluate(&y) > best, "{}: pieces that did not improve", p.name());
+                }
             }
         }
         assert!(combinations > 1000, "{combinations}");
+    }
+
+    /// On an unfrustrated torus of weight 1, a receiver with a square domain of the other phase
+    /// and a donor right there, whose own wrong band touches that square: their difference is one
+    /// component, worse to take whole (the band's walls are longer than the square's), and its
+    /// pieces are the square and the band, of which the square is taken: the optimum.
+    #[test]
+    fn a_component_that_does_not_improve_whole_gives_the_pieces_that_do() {
+        use crate::problem::generate::{self, WeightRange};
+        use crate::problem::maxcut::MaxCut;
+        let side = 12;
+        let torus = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 1 }, 1).unwrap()).unwrap();
+        let f = torus.functions();
+        let optimum: Vec<u8> = (0..side * side).map(|v| ((v / side + v % side) % 2) as u8).collect();
+        let flipped = |cells: &dyn Fn(usize, usize) -> bool| -> Vec<u8> {
+            (0..side * side).map(|v| optimum[v] ^ cells(v / side, v % side) as u8).collect()
+        };
+        // The square: rows and columns 2..6; the band: rows 6..8, every column.
+        let receiver = flipped(&|a, b| (2..6).contains(&a) && (2..6).contains(&b));
+        let donor = flipped(&|a, _| (6..8).contains(&a));
+        let total = torus.evaluate(&optimum);
+        assert_eq!(torus.evaluate(&receiver), total - 16);
+        assert_eq!(torus.evaluate(&donor), total - 2 * side as i64);
+        let mut y = receiver.clone();
+        let mut mixing = PartitionMixing::new(f, true);
+        let report = mixing.mix(f, &mut y, &donor);
+        // The second component is the complement's difference: everything else, not improving.
+        assert_eq!((report.components, report.taken, report.pieces, report.gain), (2, 1, 1, 16));
+        assert_eq!(y, optimum);
+        assert_eq!(reference_components(&torus, &receiver, &donor, 0).len(), 1);
+        // Without pieces the component stays.
+        let mut z = receiver.clone();
+        assert_eq!(mixing.mix_masked(f, &mut z, &donor, 0, false).gain, 0);
+        // The same donor in the other phase: its complement is the aligned form, and gives the
+        // same.
+        let other: Vec<u8> = donor.iter().map(|g| g ^ 1).collect();
+        let mut y = receiver.clone();
+        assert_eq!(mixing.mix(f, &mut y, &other).pieces, 1);
+        assert_eq!(y, optimum);
+        // The receiver mixed with itself, or with its complement, gains nothing: no piece is
+        // cut where the donor holds nothing new (the square would be one, flipped whole).
+        for d in [receiver.clone(), receiver.iter().map(|g| g ^ 1).collect()] {
+            let mut y = receiver.clone();
+            let report = mixing.mix(f, &mut y, &d);
+            assert_eq!((report.components, report.taken, report.pieces, report.gain), (1, 0, 0, 0));
+            assert_eq!(y, receiver);
+        }
+    }
+
+    #[test]
+    fn subfunction_maxima_are_the_largest_values() {
+        use crate::problem::generate::{self, WeightRange};
+        use crate::problem::maxcut::MaxCut;
+        use crate::problem::nk;
+        let torus = MaxCut::new(generate::torus(6, WeightRange { min: -2, max: 3 }, 1).unwrap()).unwrap();
+        let maxima = subfunction_maxima(torus.functions());
+        let weights: Vec<i64> = torus.edges().map(|e| e.w).collect();
+        assert!(maxima.iter().zip(&weights).all(|(&m, &w)| m == w.max(0)));
+        assert!(weights.iter().any(|&w| w < 0) && weights.iter().any(|&w| w > 0));
+        // NK: the largest entry of each table, by every assignment of its variables.
+        let nk = nk::random_neighbourhood(12, 3, 1).unwrap();
+        let maxima = subfunction_maxima(nk.functions());
+        for (s, &m) in maxima.iter().enumerate() {
+            let vars = nk.subfunction_variables(s);
+            let best = (0..1u32 << vars.len())
+                .map(|bits| {
+                    let mut x = vec![0u8; nk.variables()];
+                    for (k, &v) in vars.iter().enumerate() {
+                        x[v as usize] = (bits >> k & 1) as u8;
+                    }
+                    nk.evaluate_subfunction(s, &x)
+                })
+                .max()
+                .unwrap();
+            assert_eq!(m, best);
+        }
     }
 
     #[test]
