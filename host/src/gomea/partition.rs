@@ -27,7 +27,7 @@
 //!
 //! A component that does not improve the receiver whole is cut into pieces at the subfunctions
 //! the receiver leaves below their largest value, and each piece that improves it is taken
-//! ([`PartitionMixing::take_pieces`]; in the donor's aligned form only, see
+//! (`PartitionMixing::take_pieces`; in the donor's aligned form only, see
 //! [`PartitionMixing::mix`]). On a lattice a domain of the other phase in the receiver is one
 //! piece: a donor right on the domain gives it whole, even where the donor's own wrong bands
 //! join the domain into one component too large to improve the receiver (RESULTS.md section
@@ -128,7 +128,7 @@ impl PartitionMixing {
     /// Mixes `donor` into `receiver` (both of l genes), and, for a flip-symmetric problem, then
     /// the donor's complement: the receiver takes the (complemented) donor's genes on every
     /// component of their difference where that strictly improves it, and on pieces of the
-    /// others ([`PartitionMixing::take_pieces`]) in the donor's aligned form only: the donor
+    /// others (`PartitionMixing::take_pieces`) in the donor's aligned form only: the donor
     /// itself, or for a flip-symmetric problem whichever of the donor and its complement differs
     /// from the receiver on at most half of the variables. Returns what both did.
     pub fn mix(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8]) -> MixReport {
