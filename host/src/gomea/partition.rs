@@ -79,7 +79,7 @@ pub struct PartitionMixing {
     component: Vec<u32>,
     /// Whether flipping every gene leaves every subfunction's value as it is.
     flip_symmetric: bool,
-    /// Each subfunction's largest value ([`subfunction_maxima`]), and whether the receiver had
+    /// Each subfunction's largest value ([`SubfunctionSurvey`]), and whether the receiver had
     /// it when the subfunction's component was found: the pieces of a component are not cut
     /// where it did.
     maxima: Vec<i64>,
@@ -106,9 +106,10 @@ pub struct MixReport {
 }
 
 impl PartitionMixing {
-    /// Mixing for the problem of `f`, trying donors' complements too where `flip_symmetric`
-    /// (what [`flip_symmetric`] says of `f`).
-    pub fn new(f: &Subfunctions, flip_symmetric: bool) -> Self {
+    /// Mixing for the problem of `f`, trying donors' complements too where its subfunctions are
+    /// flip-symmetric ([`SubfunctionSurvey`]).
+    pub fn new(f: &Subfunctions) -> Self {
+        let SubfunctionSurvey { maxima, flip_symmetric } = SubfunctionSurvey::of(f);
         PartitionMixing {
             variable_mark: vec![0; f.variables()],
             subfunction_mark: vec![0; f.len()],
@@ -116,7 +117,7 @@ impl PartitionMixing {
             stack: Vec::new(),
             component: Vec::new(),
             flip_symmetric,
-            maxima: subfunction_maxima(f),
+            maxima,
             receiver_at_max: vec![false; f.len()],
             piece_mark: vec![0; f.variables()],
             piece_subfunction_mark: vec![0; f.len()],
@@ -368,59 +369,53 @@ impl Genes for Taken {
     }
 }
 
-/// Each subfunction's largest value over the assignments of its variables, or `i64::MIN` for a
-/// subfunction of more than 12 variables (taken as always at its largest: never cut).
-pub fn subfunction_maxima(f: &Subfunctions) -> Vec<i64> {
-    const MOST: usize = 12;
-    struct Maxima<'f>(&'f Subfunctions);
-    impl KindVisitor for Maxima<'_> {
-        type Output = Vec<i64>;
-        fn visit<K: Kind>(self, kind: K) -> Vec<i64> {
-            let f = self.0;
-            (0..f.len())
-                .into_par_iter()
-                .map(|s| {
-                    let vars = f.variables_of(s);
-                    if vars.len() > MOST {
-                        return i64::MIN;
-                    }
-                    (0..1u32 << vars.len())
-                        // SAFETY: s is a subfunction of f's arrays, and `Assignment` answers
-                        // every variable s reads.
-                        .map(|bits| unsafe { kind.evaluate(s as u32, Assignment { vars, bits }) })
-                        .max()
-                        .unwrap_or(i64::MIN)
-                })
-                .collect()
-        }
-    }
-    f.with_kind(Maxima(f))
+/// What partition mixing needs to know of the subfunctions, from one pass over every assignment
+/// of each one's variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubfunctionSurvey {
+    /// Each subfunction's largest value, or `i64::MIN` for one of more than
+    /// [`SubfunctionSurvey::MOST_VARIABLES`] variables (taken as always at its largest: never
+    /// cut into pieces).
+    pub maxima: Vec<i64>,
+    /// Whether every subfunction takes the same value on every assignment and on its complement
+    /// (false where one reads more than [`SubfunctionSurvey::MOST_VARIABLES`] variables).
+    pub flip_symmetric: bool,
 }
 
-/// Whether every subfunction takes the same value on every assignment of its variables and on
-/// its complement (subfunctions of more than 12 variables are taken as not symmetric).
-pub fn flip_symmetric(f: &Subfunctions) -> bool {
-    const MOST: usize = 12;
-    struct Check<'f>(&'f Subfunctions);
-    impl KindVisitor for Check<'_> {
-        type Output = bool;
-        fn visit<K: Kind>(self, kind: K) -> bool {
-            let f = self.0;
-            (0..f.len()).into_par_iter().all(|s| {
-                let vars = f.variables_of(s);
-                if vars.len() > MOST {
-                    return false;
-                }
-                (0..1u32 << vars.len()).all(|bits| {
-                    let at = Assignment { vars, bits };
-                    // SAFETY: s is a subfunction of f's arrays, and `Assignment` answers every
-                    // variable s reads.
-                    unsafe { kind.evaluate(s as u32, at) == kind.evaluate(s as u32, Masked { genes: at, mask: 1 }) }
-                })
-            })
+impl SubfunctionSurvey {
+    /// Subfunctions of more variables are not enumerated (2^12 assignments each at most).
+    pub const MOST_VARIABLES: usize = 12;
+
+    /// The survey of `f`, in parallel over its subfunctions.
+    pub fn of(f: &Subfunctions) -> Self {
+        struct Survey<'f>(&'f Subfunctions);
+        impl KindVisitor for Survey<'_> {
+            type Output = SubfunctionSurvey;
+            fn visit<K: Kind>(self, kind: K) -> SubfunctionSurvey {
+                let f = self.0;
+                let (maxima, symmetric): (Vec<i64>, Vec<bool>) = (0..f.len())
+                    .into_par_iter()
+                    .map(|s| {
+                        let vars = f.variables_of(s);
+                        if vars.len() > SubfunctionSurvey::MOST_VARIABLES {
+                            return (i64::MIN, false);
+                        }
+                        (0..1u32 << vars.len()).fold((i64::MIN, true), |(most, symmetric), bits| {
+                            let at = Assignment { vars, bits };
+                            // SAFETY: s is a subfunction of f's arrays, and `Assignment` answers
+                            // every variable s reads.
+                            let (value, flipped) = unsafe {
+                                (kind.evaluate(s as u32, at), kind.evaluate(s as u32, Masked { genes: at, mask: 1 }))
+                            };
+                            (most.max(value), symmetric && value == flipped)
+                        })
+                    })
+                    .unzip();
+                SubfunctionSurvey { maxima, flip_symmetric: symmetric.iter().all(|&b| b) }
+            }
         }
+        f.with_kind(Survey(f))
     }
-    f.with_kind(Check(f))
 }
 
 /// The genotype that gives the k-th variable of `vars` bit k of `bits` (0 elsewhere).
@@ -496,7 +491,7 @@ mod tests {
         for round in 0..30 {
             for p in instances(6 + round % 25, &mut rng) {
                 let f = p.functions();
-                let mut mixing = PartitionMixing::new(f, flip_symmetric(f));
+                let mut mixing = PartitionMixing::new(f);
                 let x = random_genes(p.variables(), &mut rng);
                 let d = donor_of(&x, &mut rng);
                 for mask in [0u8, 1] {
@@ -561,7 +556,7 @@ mod tests {
                     .unwrap();
                 combinations += 1 << components.len();
                 let mut y = x.clone();
-                let report = PartitionMixing::new(f, false).mix_masked(f, &mut y, &d, 0, true);
+                let report = PartitionMixing::new(f).mix_masked(f, &mut y, &d, 0, true);
                 // Pieces of components can only add to the best mix of whole components.
                 if report.pieces == 0 {
                     assert_eq!(p.evaluate(&y), best, "{}: not the best mix", p.name());
@@ -595,7 +590,7 @@ mod tests {
         assert_eq!(torus.evaluate(&receiver), total - 16);
         assert_eq!(torus.evaluate(&donor), total - 2 * side as i64);
         let mut y = receiver.clone();
-        let mut mixing = PartitionMixing::new(f, true);
+        let mut mixing = PartitionMixing::new(f);
         let report = mixing.mix(f, &mut y, &donor);
         // The second component is the complement's difference: everything else, not improving.
         assert_eq!((report.components, report.taken, report.pieces, report.gain), (2, 1, 1, 16));
@@ -626,13 +621,13 @@ mod tests {
         use crate::problem::maxcut::MaxCut;
         use crate::problem::nk;
         let torus = MaxCut::new(generate::torus(6, WeightRange { min: -2, max: 3 }, 1).unwrap()).unwrap();
-        let maxima = subfunction_maxima(torus.functions());
+        let maxima = SubfunctionSurvey::of(torus.functions()).maxima;
         let weights: Vec<i64> = torus.edges().map(|e| e.w).collect();
         assert!(maxima.iter().zip(&weights).all(|(&m, &w)| m == w.max(0)));
         assert!(weights.iter().any(|&w| w < 0) && weights.iter().any(|&w| w > 0));
         // NK: the largest entry of each table, by every assignment of its variables.
         let nk = nk::random_neighbourhood(12, 3, 1).unwrap();
-        let maxima = subfunction_maxima(nk.functions());
+        let maxima = SubfunctionSurvey::of(nk.functions()).maxima;
         for (s, &m) in maxima.iter().enumerate() {
             let vars = nk.subfunction_variables(s);
             let best = (0..1u32 << vars.len())
@@ -655,15 +650,15 @@ mod tests {
         use crate::problem::maxcut::MaxCut;
         use crate::problem::{maxsat, nk};
         let torus = MaxCut::new(generate::torus(6, WeightRange { min: -2, max: 3 }, 1).unwrap()).unwrap();
-        assert!(flip_symmetric(torus.functions()));
+        assert!(SubfunctionSurvey::of(torus.functions()).flip_symmetric);
         let nk = nk::random_neighbourhood(30, 3, 1).unwrap();
-        assert!(!flip_symmetric(nk.functions()));
+        assert!(!SubfunctionSurvey::of(nk.functions()).flip_symmetric);
         let sat = maxsat::planted_3sat(30, 120, 1).unwrap().0;
-        assert!(!flip_symmetric(sat.functions()));
+        assert!(!SubfunctionSurvey::of(sat.functions()).flip_symmetric);
         // A table that is its own complement (parity of two variables) is symmetric.
         let parity =
             crate::problem::tables::TableProblem::new("parity", "tables", 2, &[(vec![0, 1], vec![0, 5, 5, 0])], None)
                 .unwrap();
-        assert!(flip_symmetric(parity.functions()));
+        assert!(SubfunctionSurvey::of(parity.functions()).flip_symmetric);
     }
 }

@@ -197,7 +197,7 @@ impl<'a> Run<'a> {
     /// Mixes solutions into the elitist from now on where `on` ([`Run::mix_into_elitist`]).
     pub fn set_partition_mixing(&mut self, on: bool) {
         let f = self.problem.functions();
-        self.partition = on.then(|| PartitionMixing::new(f, partition::flip_symmetric(f)));
+        self.partition = on.then(|| PartitionMixing::new(f));
         self.partition_on = on;
     }
 
