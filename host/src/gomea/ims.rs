@@ -98,6 +98,11 @@ impl<'f> Ims<'f> {
 
     /// Runs until a limit of `run` is hit or every population is gone.
     pub fn run(&mut self, run: &mut Run) -> Result<()> {
+        // Mixes into the elitist go on beside the generations (`Run::overlapping_mix`).
+        run.with_mixing_thread(|run| self.run_scheme(run))
+    }
+
+    fn run_scheme(&mut self, run: &mut Run) -> Result<()> {
         // The first population is made whatever the limits say (a set-up longer than the time
         // limit, a signal during it): every run reports at least its best solution.
         if self.slots.is_empty() && !self.spawn(run)? {

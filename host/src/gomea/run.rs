@@ -4,7 +4,8 @@
 //! with (the library itself never prints).
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crate::gomea::local_search::{AnnealPace, show_share};
@@ -133,9 +134,10 @@ pub struct Run<'a> {
     /// Partition mixing of the populations' solutions into the elitist, where the run uses it
     /// ([`Run::set_partition_mixing`]).
     partition: Option<PartitionMixing>,
-    /// Whether the run mixes (the state above is away on the mixing thread during
-    /// [`Run::overlapping_mix`]'s work).
+    /// Whether the run mixes (the state above is away while the mixing thread mixes).
     partition_on: bool,
+    /// The mixing thread, while the multi-start scheme runs ([`Run::with_mixing_thread`]).
+    mixer: Option<Mixer>,
     /// A donor waiting to be mixed into the elitist while the run's next piece of work runs
     /// ([`Run::queue_mix`], or an elitist that [`Run::offer`] displaced).
     queued_mix: Option<Vec<u8>>,
@@ -152,6 +154,29 @@ pub struct Run<'a> {
     /// The mixes into the elitist done so far, and their time (on a thread of their own where
     /// they overlapped other work).
     pub mixes: MixCount,
+}
+
+/// The run's end of its mixing thread ([`Run::with_mixing_thread`]).
+struct Mixer {
+    jobs: mpsc::Sender<MixJob>,
+    mixed: mpsc::Receiver<MixDone>,
+    /// The fitness of the elitist's copy that a mix is away with.
+    away: Option<i64>,
+}
+
+/// A mix for the mixing thread: the mixing state, a copy of the elitist, the donor.
+struct MixJob {
+    mixing: PartitionMixing,
+    genes: Vec<u8>,
+    donor: Vec<u8>,
+}
+
+/// A mix done: the mixing state back, the mixed copy, what the mix did and how long it took.
+struct MixDone {
+    mixing: PartitionMixing,
+    genes: Vec<u8>,
+    report: partition::MixReport,
+    took: Duration,
 }
 
 /// Partition mixes into the elitist and the time they took.
@@ -185,6 +210,7 @@ impl<'a> Run<'a> {
             anneal_pace: AnnealPace::default(),
             partition: None,
             partition_on: false,
+            mixer: None,
             queued_mix: None,
             queued_displaced: false,
             bests: Vec::new(),
@@ -232,6 +258,8 @@ impl<'a> Run<'a> {
     /// complement's) on every component of their difference where that improves it. True if the
     /// elitist improved. Does nothing where the run does not mix or has no elitist yet.
     pub fn mix_into_elitist(&mut self, donor: &[u8]) -> bool {
+        // The mixing state is away with a mix on the mixing thread: that mix is taken first.
+        self.take_mix(true);
         let (Some(mixing), Some(e)) = (self.partition.as_mut(), self.elitist.as_mut()) else {
             return false;
         };
@@ -283,26 +311,93 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// Runs `work` (a generation, the making of a new population) and, at the same time on a
-    /// thread of its own, the mix of the donor queued by [`Run::queue_mix`] into a copy of the
-    /// elitist, which replaces the elitist after `work` if it is then better. A mix costs
-    /// O(l + the difference's incidences) on one core (about 90 ms on a 10^6-vertex torus, most
-    /// of a GPU generation there; RESULTS.md section 65): this way the host's mix and the
-    /// device's generation overlap. The mix is taken at the same point of the run whatever the
-    /// threads' timing, so runs stay reproducible; `work` sees the elitist without it. Where
-    /// `work` displaced the elitist by a better solution ([`Run::offer`]), the mixed copy is
-    /// queued to be mixed into that one.
+    /// Runs `body` (the multi-start scheme) with the run's mixing thread, on which
+    /// [`Run::overlapping_mix`] mixes donors into copies of the elitist while the scheme's
+    /// generations go on; a mix still away when `body` returns is waited for and taken. A run
+    /// bounded by time lets a mix span several pieces of work (the elitist takes it after the
+    /// first that ends once it is done), so that generations never wait for a mix longer than
+    /// themselves; any other run takes each mix right after the piece of work it began with,
+    /// whatever the threads' timing, and stays reproducible. (A run bounded by time already
+    /// depends on the machine's speed: how many generations fit, how long a new population
+    /// anneals.)
+    pub fn with_mixing_thread<T>(&mut self, body: impl FnOnce(&mut Self) -> T) -> T {
+        let problem = self.problem;
+        let f = problem.functions();
+        let closing = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let (jobs, job) = mpsc::channel::<MixJob>();
+            let (done, mixed) = mpsc::channel::<MixDone>();
+            let closing = &closing;
+            scope.spawn(move || {
+                loop {
+                    match job.recv_timeout(Duration::from_millis(20)) {
+                        Ok(MixJob { mut mixing, mut genes, donor }) => {
+                            let start = Instant::now();
+                            let report = mixing.mix(f, &mut genes, &donor);
+                            if done.send(MixDone { mixing, genes, report, took: start.elapsed() }).is_err() {
+                                return;
+                            }
+                        }
+                        // A scheme that unwound from a panic cannot close the channel (the run
+                        // outlives this scope): it says so through `closing`.
+                        Err(RecvTimeoutError::Timeout) if closing.load(Ordering::Relaxed) => return,
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+            });
+            struct Close<'c>(&'c AtomicBool);
+            impl Drop for Close<'_> {
+                fn drop(&mut self) {
+                    self.0.store(true, Ordering::Relaxed);
+                }
+            }
+            let _close = Close(closing);
+            self.mixer = Some(Mixer { jobs, mixed, away: None });
+            let out = body(self);
+            self.take_mix(true);
+            self.mixer = None;
+            out
+        })
+    }
+
+    /// Runs `work` (a generation, the making of a new population) while the mixing thread
+    /// ([`Run::with_mixing_thread`]) mixes the donor queued by [`Run::queue_mix`] (else a kept
+    /// best that has not met this elitist, [`Run::queue_best`]) into a copy of the elitist,
+    /// which replaces the elitist once taken if it is then better. A mix costs O(l + the
+    /// difference's incidences) on one core (about 90 ms on a 10^6-vertex torus, most of a GPU
+    /// generation there; RESULTS.md section 65): this way the host's mix and the device's
+    /// generation overlap. `work` sees the elitist without the mix. Where the elitist was
+    /// displaced by a better solution ([`Run::offer`]) while the mix was away, the mixed copy
+    /// is queued to be mixed into that one. Without the mixing thread, `work` runs alone.
     pub fn overlapping_mix<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
+        // A mix away that is done by now is taken; an idle mixing thread starts the next one.
+        self.take_mix(false);
+        if self.mixer.as_ref().is_some_and(|m| m.away.is_none()) {
+            self.start_mix();
+        }
+        let out = work(self);
+        let bounded_by_time = self.limits.time.is_some();
+        self.take_mix(!bounded_by_time);
+        out
+    }
+
+    /// Sends the next donor (queued, else a kept best to mix again) and a copy of the elitist to
+    /// the mixing thread, where there are both and the thread is idle.
+    fn start_mix(&mut self) {
+        // The first elitist displaced from here on holds every mix taken so far.
         self.queued_displaced = false;
-        // A queued donor first, else a kept best that has not met this elitist.
+        if self.partition.is_none() || self.elitist.is_none() {
+            return;
+        }
         let mut again = None;
         let queued = self.queued_mix.take().or_else(|| {
             let (k, genes) = self.best_to_mix_again()?;
             again = Some(k);
             Some(genes)
         });
-        let (Some(donor), Some(e)) = (queued, self.elitist.as_ref()) else {
-            return work(self);
+        let (Some(donor), Some(e), Some(mixer)) = (queued, self.elitist.as_ref(), self.mixer.as_mut()) else {
+            return;
         };
         if let Some(k) = again {
             self.next_best = k + 1;
@@ -310,22 +405,30 @@ impl<'a> Run<'a> {
                 *version = self.elitist_version;
             }
         }
-        let Some(mut mixing) = self.partition.take() else {
-            return work(self);
+        let Some(mixing) = self.partition.take() else { return };
+        let job = MixJob { mixing, genes: e.genes.clone(), donor };
+        mixer.away = Some(e.fitness);
+        mixer.jobs.send(job).expect("partition mixing: the mixing thread is gone");
+    }
+
+    /// Takes the mix away on the mixing thread, waiting for it where `wait`, else only if it is
+    /// done: the mixed copy replaces the elitist where it is better; where the elitist was
+    /// displaced meanwhile by a better solution, the mixed copy (the displaced elitist with
+    /// this mix) is queued to be mixed into its successor instead.
+    fn take_mix(&mut self, wait: bool) {
+        let Some(mixer) = self.mixer.as_mut() else { return };
+        let Some(before) = mixer.away else { return };
+        let done = if wait {
+            mixer.mixed.recv().map_err(|_| ())
+        } else {
+            match mixer.mixed.try_recv() {
+                Ok(done) => Ok(done),
+                Err(TryRecvError::Empty) => return,
+                Err(TryRecvError::Disconnected) => Err(()),
+            }
         };
-        let (mut genes, before) = (e.genes.clone(), e.fitness);
-        let problem = self.problem;
-        let f = problem.functions();
-        let (out, mixing, genes, report, took) = std::thread::scope(|scope| {
-            let mixer = scope.spawn(move || {
-                let start = Instant::now();
-                let report = mixing.mix(f, &mut genes, &donor);
-                (mixing, genes, report, start.elapsed())
-            });
-            let out = work(self);
-            let (mixing, genes, report, took) = mixer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (out, mixing, genes, report, took)
-        });
+        let MixDone { mixing, genes, report, took } = done.expect("partition mixing: the mixing thread panicked");
+        mixer.away = None;
         self.partition = Some(mixing);
         self.count_mix(took, report.evaluations);
         let fitness = before + report.gain;
@@ -333,19 +436,16 @@ impl<'a> Run<'a> {
             if let Some(e) = self.elitist.as_mut().filter(|e| e.fitness < fitness) {
                 e.genes = genes;
                 e.fitness = fitness;
-                // An elitist the work displaced is in the mixed copy.
+                // An elitist displaced meanwhile is in the mixed copy.
                 if self.queued_displaced {
                     self.queued_mix = None;
                     self.queued_displaced = false;
                 }
                 self.mixed_elitist_improved();
             } else if self.queued_displaced {
-                // The work displaced the elitist by a better solution: the mixed copy is the
-                // displaced elitist with this mix, and is mixed into its successor instead.
                 self.queued_mix = Some(genes);
             }
         }
-        out
     }
 
     /// Counts a mix of `took` with its subfunction evaluations.
@@ -741,9 +841,11 @@ mod tests {
             // The same mix queued, beside work that reads the elitist.
             let mut beside = mixing_run(&p, &x);
             beside.queue_mix(d.clone());
-            let seen = beside.overlapping_mix(|run| {
-                assert!(run.partition_mixing(), "the run still mixes while its mix is away");
-                run.elitist().unwrap().genes.clone()
+            let seen = beside.with_mixing_thread(|run| {
+                run.overlapping_mix(|run| {
+                    assert!(run.partition_mixing(), "the run still mixes while its mix is away");
+                    run.elitist().unwrap().genes.clone()
+                })
             });
             assert_eq!(seen, x, "the work sees the elitist without the mix");
             let (a, b) = (now.elitist().unwrap(), beside.elitist().unwrap());
@@ -753,12 +855,12 @@ mod tests {
             assert_eq!(now.trace.len(), beside.trace.len());
             improved += (a.fitness > p.evaluate(&x)) as usize;
             // The queue is empty once taken: the next work runs alone.
-            beside.overlapping_mix(|_| ());
+            beside.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
             assert_eq!(beside.mixes.mixes, 1);
             // With no work at all, the queued mix is simply done (the end of a scheme).
             let mut last = mixing_run(&p, &x);
             last.queue_mix(d.clone());
-            last.overlapping_mix(|_| ());
+            last.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
             assert_eq!(last.elitist().unwrap().genes, a.genes);
         }
         assert!(improved >= 6, "the donors improved {improved} of 12 elitists only");
@@ -785,15 +887,72 @@ mod tests {
             .expect("a single flip improves the mixed elitist");
         let mut beside = mixing_run(&p, &x);
         beside.queue_mix(d.clone());
-        beside.overlapping_mix(|run| assert!(run.offer(&best, better)));
+        beside.with_mixing_thread(|run| run.overlapping_mix(|run| assert!(run.offer(&best, better))));
         assert_eq!(beside.elitist().unwrap().fitness, better);
         assert_eq!(beside.elitist().unwrap().genes, best);
         // Without mixing nothing is queued.
         let mut off = Run::new(&p, Limits::default());
         off.offer(&x, p.evaluate(&x));
         off.queue_mix(d);
-        off.overlapping_mix(|_| ());
+        off.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
         assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, x));
+    }
+
+    #[test]
+    fn a_run_bounded_by_time_goes_on_while_its_mix_is_away_and_takes_it_later() {
+        use crate::problem::generate::{WeightRange, torus};
+        // A torus large enough that a mix outlasts a piece of work that does nothing.
+        const SIDE: usize = 256;
+        let p = crate::problem::maxcut::MaxCut::new(torus(SIDE, WeightRange { min: 1, max: 5 }, 7).unwrap()).unwrap();
+        let board = |squares: &[(usize, usize)]| -> Vec<u8> {
+            let mut x: Vec<u8> = (0..SIDE * SIDE).map(|v| ((v / SIDE + v % SIDE) % 2) as u8).collect();
+            for &(r, c) in squares {
+                for v in (r..r + 20).flat_map(|i| (c..c + 20).map(move |j| i * SIDE + j)) {
+                    x[v] ^= 1;
+                }
+            }
+            x
+        };
+        // The elitist is wrong on three squares, the donor on two others.
+        let (x, d) = (board(&[(10, 10), (100, 40), (200, 200)]), board(&[(60, 60), (150, 150)]));
+        let mut now = mixing_run(&p, &x);
+        assert!(now.mix_into_elitist(&d));
+        let mixed = now.elitist().unwrap().clone();
+        let mut returned_away = 0;
+        for _ in 0..10 {
+            let mut run = Run::new(&p, Limits { time: Some(Duration::from_secs(3600)), ..Limits::default() });
+            run.verify = true;
+            run.set_partition_mixing(true);
+            run.offer(&x, p.evaluate(&x));
+            run.queue_mix(d.clone());
+            run.with_mixing_thread(|run| {
+                run.overlapping_mix(|_| ());
+                let away = run.mixer.as_ref().is_some_and(|m| m.away.is_some());
+                returned_away += away as usize;
+                if away {
+                    // Work goes on, seeing the elitist without the mix, and no second mix starts.
+                    run.queue_mix(x.clone());
+                    run.overlapping_mix(|run| assert_eq!(run.elitist().unwrap().genes, x));
+                }
+            });
+            // The mix is taken once done, at the latest when the scheme ends.
+            let e = run.elitist().unwrap();
+            assert_eq!((e.fitness, &e.genes), (mixed.fitness, &mixed.genes));
+            assert!(run.mixes.mixes >= 1);
+            assert_eq!(run.trace.last().map(|t| t.best_fitness), Some(mixed.fitness));
+        }
+        assert!(returned_away > 0, "the work waited for the mix in every trial");
+    }
+
+    #[test]
+    fn a_scheme_that_panics_with_a_mix_away_unwinds_and_ends_the_mixing_thread() {
+        let (p, x, d) = mixing_case(3);
+        let mut run = mixing_run(&p, &x);
+        run.queue_mix(d);
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run.with_mixing_thread(|run| run.overlapping_mix(|_| panic!("the scheme fails")))
+        }));
+        assert!(unwound.is_err());
     }
 
     /// A bipartite torus of positive weights (its optimum is the checkerboard) and a genotype of
@@ -826,7 +985,7 @@ mod tests {
         // A population's best queued now does not push the displaced elitist out.
         let (_, other) = torus_with_domains(&[(15, 15, 3), (8, 14, 5)]);
         run.queue_mix(other);
-        run.overlapping_mix(|_| ());
+        run.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
         assert_eq!(run.mixes.mixes, 1);
         let e = run.elitist().unwrap();
         assert_eq!((e.fitness, &e.genes), (best, &optimum), "the old elitist's region mixed into the new one");
@@ -834,7 +993,7 @@ mod tests {
         let mut off = Run::new(&p, Limits::default());
         off.offer(&old, p.evaluate(&old));
         off.offer(&new, p.evaluate(&new));
-        off.overlapping_mix(|_| ());
+        off.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
         assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, new));
     }
 
@@ -847,24 +1006,27 @@ mod tests {
         run.verify = true;
         run.set_partition_mixing(true);
         run.queue_best(0, kept);
-        run.overlapping_mix(|_| ());
-        assert_eq!(run.mixes.mixes, 0, "no elitist yet");
+        run.with_mixing_thread(|run| {
+            run.overlapping_mix(|_| ());
+            assert_eq!(run.mixes.mixes, 0, "no elitist yet");
+            let (_, later) = torus_with_domains(&[(2, 2, 7)]);
+            assert!(run.offer(&later, p.evaluate(&later)));
+            // No donor queued: the kept best is mixed again, beside the work.
+            run.overlapping_mix(|_| ());
+            assert_eq!(run.mixes.mixes, 1);
+            assert_eq!(run.elitist().unwrap().genes, optimum);
+            // Once more, since the elitist changed with that mix; then not again while it stays.
+            run.overlapping_mix(|_| ());
+            run.overlapping_mix(|_| ());
+            run.overlapping_mix(|_| ());
+            assert_eq!(run.mixes.mixes, 2);
+        });
         let (_, later) = torus_with_domains(&[(2, 2, 7)]);
-        assert!(run.offer(&later, p.evaluate(&later)));
-        // No donor queued: the kept best is mixed again, beside the work.
-        run.overlapping_mix(|_| ());
-        assert_eq!(run.mixes.mixes, 1);
-        assert_eq!(run.elitist().unwrap().genes, optimum);
-        // Once more, since the elitist changed with that mix; then not again while it stays.
-        run.overlapping_mix(|_| ());
-        run.overlapping_mix(|_| ());
-        run.overlapping_mix(|_| ());
-        assert_eq!(run.mixes.mixes, 2);
         // Without mixing nothing is kept.
         let mut off = Run::new(&p, Limits::default());
         off.queue_best(0, optimum.clone());
         off.offer(&later, p.evaluate(&later));
-        off.overlapping_mix(|_| ());
+        off.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
         assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, later));
     }
 }
