@@ -4,8 +4,8 @@
 //! with (the library itself never prints).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crate::gomea::local_search::{AnnealPace, show_share};
@@ -323,41 +323,28 @@ impl<'a> Run<'a> {
     pub fn with_mixing_thread<T>(&mut self, body: impl FnOnce(&mut Self) -> T) -> T {
         let problem = self.problem;
         let f = problem.functions();
-        let closing = AtomicBool::new(false);
         std::thread::scope(|scope| {
             let (jobs, job) = mpsc::channel::<MixJob>();
             let (done, mixed) = mpsc::channel::<MixDone>();
-            let closing = &closing;
+            // The thread ends when the run drops its end of the channel.
             scope.spawn(move || {
-                loop {
-                    match job.recv_timeout(Duration::from_millis(20)) {
-                        Ok(MixJob { mut mixing, mut genes, donor }) => {
-                            let start = Instant::now();
-                            let report = mixing.mix(f, &mut genes, &donor);
-                            if done.send(MixDone { mixing, genes, report, took: start.elapsed() }).is_err() {
-                                return;
-                            }
-                        }
-                        // A scheme that unwound from a panic cannot close the channel (the run
-                        // outlives this scope): it says so through `closing`.
-                        Err(RecvTimeoutError::Timeout) if closing.load(Ordering::Relaxed) => return,
-                        Err(RecvTimeoutError::Timeout) => {}
-                        Err(RecvTimeoutError::Disconnected) => return,
+                for MixJob { mut mixing, mut genes, donor } in job {
+                    let start = Instant::now();
+                    let report = mixing.mix(f, &mut genes, &donor);
+                    if done.send(MixDone { mixing, genes, report, took: start.elapsed() }).is_err() {
+                        return;
                     }
                 }
             });
-            struct Close<'c>(&'c AtomicBool);
-            impl Drop for Close<'_> {
-                fn drop(&mut self) {
-                    self.0.store(true, Ordering::Relaxed);
-                }
-            }
-            let _close = Close(closing);
             self.mixer = Some(Mixer { jobs, mixed, away: None });
-            let out = body(self);
-            self.take_mix(true);
+            // A scheme that panics drops the channel before unwinding out of the scope, which
+            // would otherwise wait for the thread forever (the run outlives the scope).
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut *self)));
+            if out.is_ok() {
+                self.take_mix(true);
+            }
             self.mixer = None;
-            out
+            out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     }
 
