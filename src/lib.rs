@@ -1,5 +1,5 @@
 //! The pgomea command line and its tools, on the `pgomea` library: the command line ([`cli`]), the
-//! shared instance options ([`args`]), the benchmarks ([`bench`]), the GPU self-test
+//! shared instance options ([`args`]), the benchmarks ([`bench`](mod@bench)), the GPU self-test
 //! ([`selftest`]) and the paper's experiments ([`experiment`]), with their result files and
 //! figures. The only crate that knows clap, plotters and fonts; the library below it knows
 //! nothing of a command line (Cargo keeps it so: it does not depend on them).

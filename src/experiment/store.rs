@@ -12,7 +12,8 @@ use pgomea::gomea::run::TracePoint;
 use pgomea::solve::{RunConfig, RunOptions};
 
 /// The version of the record layout, stored in every record (2: the run's options and its
-/// resolved configuration as the library names them; 1 still loads, see [`legacy`]).
+/// resolved configuration as the library names them; 1 still loads, through the private module
+/// `legacy`).
 pub const FORMAT: u32 = 2;
 
 /// One finished run: what was run, what it found, and the trace of elitist improvements.
