@@ -219,9 +219,11 @@ impl ExperimentArgs {
         if self.runs() == 0 || self.runs() > MAX_RUNS {
             return Err(Error::usage(format!("--runs {}: expected 1 to {MAX_RUNS} runs", self.runs())));
         }
+        // The options first: a bad limit is reported whether or not the instances can be found.
+        let budget = self.budget()?;
         let instances =
             studies::resolve_instances(self.study, &self.instances, self.instances_dir.as_deref(), self.paper)?;
-        studies::plan(self.study, &instances, self.runs(), &self.budget()?)
+        studies::plan(self.study, &instances, self.runs(), &budget)
     }
 
     /// The runs this invocation is responsible for (after --only and --shard).
