@@ -2,8 +2,8 @@
 # The speed-up the paper conjectures for large sparse problems: 2D tori (even sides, weights 1..5,
 # so the optimum is the total weight, proven, and the file states it), time to 99 %, 99.9 % and to
 # the optimum of serial GOMEA (one CPU core) and parallel GOMEA on the GPU and on all CPU cores,
-# each in the paper's variant (no FI, no local search) and with `run`'s defaults; the set-up
-# (reading, linkage model, colouring, layout) is given apart. Times count from the start of the
+# each in the paper's variant (serial: FI; parallel: no FI; no local search, no partition mixing)
+# and with `run`'s defaults; the set-up (reading, linkage model, colouring, layout) is given apart. Times count from the start of the
 # command (set-up included), as --time-limit does; a run that did not get there gives "> limit".
 #
 #   benchmarks/tori_scaling.sh PGOMEA OUTDIR [SIDES] [SECONDS]
@@ -14,11 +14,11 @@ set -uo pipefail
 BIN=$1 OUT=$2 SIDES=${3:-32 100 316 1000} LIMIT=${4:-20}
 mkdir -p "$OUT"
 VARIANTS=(
-    "serial-paper:--algo serial --fi --local-search off"
+    "serial-paper:--algo serial --fi --local-search off --no-partition-mixing"
     "serial-default:--algo serial"
-    "gpu-paper:--algo parallel --backend cuda --no-fi --local-search off"
+    "gpu-paper:--algo parallel --backend cuda --no-fi --local-search off --no-partition-mixing"
     "gpu-default:--algo parallel --backend cuda"
-    "cpu-paper:--algo parallel --backend cpu --no-fi --local-search off"
+    "cpu-paper:--algo parallel --backend cpu --no-fi --local-search off --no-partition-mixing"
     "cpu-default:--algo parallel --backend cpu"
 )
 for side in $SIDES; do
