@@ -3,8 +3,9 @@
 # so the optimum is the total weight, proven, and the file states it), time to 99 %, 99.9 % and to
 # the optimum of serial GOMEA (one CPU core) and parallel GOMEA on the GPU and on all CPU cores,
 # each in the paper's variant (serial: FI; parallel: no FI; no local search, no partition mixing)
-# and with `run`'s defaults; the set-up (reading, linkage model, colouring, layout) is given apart. Times count from the start of the
-# command (set-up included), as --time-limit does; a run that did not get there gives "> limit".
+# and with `run`'s defaults; the set-up (reading, linkage model, colouring, layout) is given
+# apart. Times count from the start of the command (set-up included), as --time-limit does; a run
+# that did not get there gives "> limit".
 #
 #   benchmarks/tori_scaling.sh PGOMEA OUTDIR [SIDES] [SECONDS]
 #
