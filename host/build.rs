@@ -17,7 +17,9 @@
 //! 4. Copy the PTX to `$OUT_DIR/kernels.ptx` and to `<target dir>/ptx/kernels.ptx` (a stable path
 //!    for `.ci/check-ptx`), and next to each the device crate's list of exported kernels
 //!    (`pgomea_device::kernel_names::KERNELS`, one name per line: `kernels.list`), which
-//!    `.ci/check-ptx` holds the PTX's entries against.
+//!    `.ci/check-ptx` holds the PTX's entries against, and the kernels' register budgets on sm_90
+//!    (`kernel_names::register_budget`, "name registers" per line: `kernels.budgets`), which it
+//!    checks them under.
 //! 5. Ask cargo to rerun only when a kernel source (the files in the nested build's dep-info), the
 //!    device manifest, the linker or this file changes.
 //!
@@ -119,9 +121,13 @@ fn build() -> Result<(), String> {
         return Err(format!("{} is not a complete PTX module", built.display()));
     }
     let kernels_ptx = out_dir.join("kernels.ptx");
-    let list: String = pgomea_device::kernel_names::KERNELS.iter().map(|k| format!("{k}\n")).collect();
+    let names = pgomea_device::kernel_names::KERNELS;
+    let list: String = names.iter().map(|k| format!("{k}\n")).collect();
+    let budget = pgomea_device::kernel_names::register_budget;
+    let budgets: String = names.iter().filter_map(|k| budget(k).map(|b| format!("{k} {b}\n"))).collect();
     for dir in [&out_dir, &ptx_target] {
         write_atomically(&dir.join("kernels.list"), &list)?;
+        write_atomically(&dir.join("kernels.budgets"), &budgets)?;
         write_atomically(&dir.join("kernels.ptx"), &ptx)?;
     }
     println!("cargo:rustc-env=PGOMEA_KERNELS_PTX={}", path_str(&kernels_ptx)?);

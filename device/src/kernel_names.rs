@@ -52,6 +52,12 @@ impl KindKernels {
         }
     }
 
+    /// GOM's four whole-generation kernels: those with a register budget
+    /// ([`GENERATION_REGISTERS`]).
+    pub const fn generations(self) -> [&'static str; 4] {
+        [self.generation, self.generation_by_solution, self.generation_one_pass, self.generation_by_solution_one_pass]
+    }
+
     /// The eight names.
     pub const fn all(self) -> [&'static str; PER_KIND] {
         [
@@ -104,6 +110,23 @@ macro_rules! register_kinds {
     };
 }
 for_each_kind!(register_kinds);
+
+/// Registers per thread that GOM's whole-generation kernels may use on sm_90 and later
+/// ([`register_budget`]): 64 lets a multiprocessor's 65536 registers hold 1024 threads, the two
+/// blocks of 512 of the cooperative grid and of the generation by solution. Left free, ptxas picks
+/// the count itself, and small changes of the steps took these kernels from 64 to 66-72 registers
+/// on sm_90, which halved the cooperative grid and the blocks resident by solution (RESULTS.md
+/// section 74). The CUDA backend writes the budget into such a kernel's PTX when it loads it on a
+/// device of compute capability 9.0 or more (a `.maxnreg` directive, as CUDA C's launch bounds
+/// would), and `.ci/check-ptx` bounds what ptxas then spills. On sm_80 ptxas gives these kernels
+/// 80-91 registers, and the budget would spill 40-108 bytes there: not measured, not applied.
+pub const GENERATION_REGISTERS: u32 = 64;
+
+/// The register budget of kernel `name` on sm_90 and later: [`GENERATION_REGISTERS`] for GOM's
+/// whole-generation kernels of every kind, none for the others (their counts are ptxas's).
+pub fn register_budget(name: &str) -> Option<u32> {
+    KIND_KERNELS.iter().any(|(_, k)| k.generations().contains(&name)).then_some(GENERATION_REGISTERS)
+}
 
 /// Kernels per kind.
 const PER_KIND: usize = 8;

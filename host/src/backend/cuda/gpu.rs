@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, DevicePtr, DriverError};
 use cudarc::nvrtc::Ptx;
-use pgomea_device::kernel_names::KERNELS;
+use pgomea_device::kernel_names::{KERNELS, register_budget};
 use pgomea_device::mem::Ptr;
 
 use crate::error::{Error, Result};
@@ -91,6 +91,9 @@ pub struct Gpu {
     pub(super) multiprocessors: u32,
     /// Whether the device can launch cooperatively (all blocks resident, grid barriers).
     pub(super) cooperative: bool,
+    /// Whether kernels load with their register budgets (`kernel_names::register_budget`):
+    /// compute capability 9.0 or more, where the budget was measured.
+    register_budgets: bool,
     /// Free device memory when the current measurement began, and the least seen since (after
     /// every allocation of the backend): their difference is the peak the run used.
     memory_baseline: AtomicUsize,
@@ -137,6 +140,28 @@ pub(crate) fn entry_module(ptx: &str, entry: &str) -> std::result::Result<String
     Ok(out)
 }
 
+/// `module`, one kernel's PTX ([`entry_module`]), with a `.maxnreg budget` directive between the
+/// kernel's parameters and its body: the driver's compiler then keeps the kernel within `budget`
+/// registers per thread, as CUDA C's launch bounds would (rustc has none to give).
+pub(crate) fn with_register_budget(module: &str, budget: u32) -> std::result::Result<String, String> {
+    let entry = module.find(".entry ").ok_or("the kernel's PTX has no .entry")?;
+    // The first brace after the entry outside a `//` comment opens its body.
+    let mut at = entry;
+    let body = module[entry..]
+        .split_inclusive('\n')
+        .find_map(|line| {
+            let found = line.split("//").next().unwrap_or("").find('{').map(|b| at + b);
+            at += line.len();
+            found
+        })
+        .ok_or("the kernel's PTX has no body")?;
+    let mut out = String::with_capacity(module.len() + 16);
+    out.push_str(&module[..body]);
+    out.push_str(&format!(".maxnreg {budget}\n"));
+    out.push_str(&module[body..]);
+    Ok(out)
+}
+
 /// The device [`Gpu::shared`] opens.
 static DEVICE: AtomicUsize = AtomicUsize::new(0);
 
@@ -160,6 +185,7 @@ impl Gpu {
         let multiprocessors =
             ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).map_err(cuda_err("attribute"))? as u32;
         let cooperative = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).map_err(cuda_err("attribute"))? == 1;
+        let (major, _) = ctx.compute_capability().map_err(cuda_err("compute capability"))?;
         let free = ctx.mem_get_info().map_err(cuda_err("memory info"))?.0;
         Ok(Gpu {
             ctx,
@@ -169,6 +195,7 @@ impl Gpu {
             name,
             multiprocessors,
             cooperative,
+            register_budgets: major >= 9,
             memory_baseline: free.into(),
             memory_lowest: free.into(),
         })
@@ -179,7 +206,10 @@ impl Gpu {
     pub(super) fn kernel(&self, name: &str) -> Result<Kernel> {
         let index = KERNELS.iter().position(|&k| k == name).ok_or_else(|| Error::Cuda(format!("no kernel {name}")))?;
         let loaded = self.kernels[index].get_or_init(|| {
-            let ptx = entry_module(super::KERNELS_PTX, name)?;
+            let mut ptx = entry_module(super::KERNELS_PTX, name)?;
+            if let Some(budget) = register_budget(name).filter(|_| self.register_budgets) {
+                ptx = with_register_budget(&ptx, budget)?;
+            }
             let module = self
                 .ctx
                 .load_module(Ptx::from_src(ptx))
@@ -300,6 +330,22 @@ mod tests {
     }
 
     #[test]
+    fn gom_generation_kernels_alone_have_a_register_budget() {
+        use pgomea_device::kernel_names::{GENERATION_REGISTERS, KIND_KERNELS};
+        let budgeted: Vec<&str> = KERNELS.iter().copied().filter(|k| register_budget(k).is_some()).collect();
+        let generations: Vec<&str> = KIND_KERNELS.iter().flat_map(|(_, k)| k.generations()).collect();
+        assert_eq!(budgeted, generations);
+        for name in budgeted {
+            assert_eq!(register_budget(name), Some(GENERATION_REGISTERS));
+            let module = with_register_budget(&entry_module(super::super::KERNELS_PTX, name).unwrap(), 64).unwrap();
+            // Once, after the parameters (whatever comment ends their line), before the body.
+            let (entry, budget) = (module.find(".entry ").unwrap(), module.find(".maxnreg 64\n{").unwrap());
+            assert_eq!(module.matches(".maxnreg").count(), 1, "{name}");
+            assert!(entry < budget && module[entry..budget].contains(')') && !module[entry..budget].contains('{'));
+        }
+    }
+
+    #[test]
     fn a_module_keeps_its_functions_and_drops_the_other_kernels_whole() {
         let ptx = ".version 7.0\n.target sm_80\n.shared .align 8 .b8 s[8];\n\
             .func (.reg .b32 r) f(.reg .b32 a)\n{\n\tmov.b32 r, a; // {\n}\n\
@@ -315,6 +361,15 @@ mod tests {
         let b = entry_module(ptx, "b").unwrap();
         assert!(b.contains(".func") && entries(&b) == ["b"] && !b.contains("{ // inner"), "{b}");
         assert!(entry_module(ptx, "c").unwrap_err().contains("no kernel c"));
+        // The budget goes between the entry's parameters and its body, not into a function's.
+        let budgeted = with_register_budget(&a, 64).unwrap();
+        assert_eq!(budgeted, a.replacen(")\n{\n\t{ // inner", ")\n.maxnreg 64\n{\n\t{ // inner", 1));
+        assert!(with_register_budget(".version 7.0\n", 64).is_err());
+        let commented = ".visible .entry k(\n\t.param .u32 p\n) // {not the body}\n{\n\tret;\n}\n";
+        assert_eq!(
+            with_register_budget(commented, 32).unwrap(),
+            ".visible .entry k(\n\t.param .u32 p\n) // {not the body}\n.maxnreg 32\n{\n\tret;\n}\n"
+        );
         assert!(entry_module(".visible .entry a()\n{\n{\n}\n", "b").unwrap_err().contains("unbalanced"));
     }
 }
