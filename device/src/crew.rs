@@ -28,6 +28,9 @@ pub struct Teams {
 
 /// The threads working on one pair.
 pub trait Crew {
+    /// Whether the crew is one thread alone ([`Lane`]): a step may then hold a small set's
+    /// variables and genes in registers instead of striding over them.
+    const ALONE: bool = false;
     /// Threads in the crew.
     fn size(&self) -> usize;
     /// This thread's index in the crew, `0..size()`.
@@ -71,6 +74,7 @@ pub trait Crew {
 pub struct Lane;
 
 impl Crew for Lane {
+    const ALONE: bool = true;
     #[inline(always)]
     fn size(&self) -> usize {
         1

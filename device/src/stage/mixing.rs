@@ -28,6 +28,32 @@ unsafe fn set_range(layout: &Layout, slot: usize) -> (usize, usize) {
     unsafe { (layout.var_offsets.read(slot) as usize, layout.var_offsets.read(slot + 1) as usize) }
 }
 
+/// The most variables a thread alone holds in registers for a set in stage 1's walk
+/// ([`walk_gathered`]): the lane crew's bound ([`crate::gom::crew_kind`]), so every lane pair on
+/// the GPU is walked so.
+const GATHERED: usize = 8;
+
+/// The variables `vars[v0..v0 + k]`, `k <= GATHERED`, read together (the rest 0).
+#[inline(always)]
+unsafe fn gather_vars(layout: &Layout, v0: usize, k: usize) -> [u32; GATHERED] {
+    // SAFETY: the module's precondition; v0 + u < v0 + k is inside the set's range.
+    core::array::from_fn(|u| if u < k { unsafe { layout.vars.read(v0 + u) } } else { 0 })
+}
+
+/// Row `p`'s genes on the first `k` gathered variables `x`, one bit each in a word (genes are 0
+/// or 1; the rest 0), loaded together.
+#[inline(always)]
+unsafe fn gathered_genes(p: Ptr<u8>, x: &[u32; GATHERED], k: usize) -> u32 {
+    let mut word = 0u32;
+    for (u, &v) in x.iter().enumerate() {
+        if u < k {
+            // SAFETY: the module's precondition: every variable index is below l.
+            word |= (unsafe { p.read(v as usize) } as u32) << u;
+        }
+    }
+    word
+}
+
 /// Copies the genes of slot `slot`'s variables from row `from` to row `to`, this thread's share
 /// (the crew strides over the set).
 #[inline(always)]
@@ -99,9 +125,38 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
         if a.buffers.converged.read(slot) != 0 {
             return NO_DONOR;
         }
+        if C::ALONE && v1 - v0 <= GATHERED {
+            return walk_gathered(a, o, v0, v1 - v0, &order, i as u32);
+        }
         first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| {
             differs_on(&a.layout, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by)
         })
+    }
+}
+
+/// Stage 1's walk by a thread alone over a set of `k <= GATHERED` variables from `vars[v0]`:
+/// the walk of [`first_differing_donor`] for one team, candidate after candidate in `order`, so
+/// the same donor. The set's variables and O[i]'s genes are read once, and each candidate's genes
+/// are loaded together and compared as one word: a candidate waits for one load, where
+/// [`differs_on`] waits for the indices and then the genes of both rows, twice for a set of more
+/// than [`UNROLL`] variables. (G81 at n = 16 on an H200: 0.92 ms a generation against 1.08;
+/// RESULTS.md section 74.)
+#[inline(always)]
+unsafe fn walk_gathered<K>(a: &GomArgs<K>, o: Ptr<u8>, v0: usize, k: usize, order: &DonorOrder, solution: u32) -> i32 {
+    let l = a.l as usize;
+    // SAFETY: the module's precondition; every candidate is below n, so its row is live.
+    unsafe {
+        let x = gather_vars(&a.layout, v0, k);
+        let mine = gathered_genes(o, &x, k);
+        let genes = |c: u32| gathered_genes(row(a.buffers.parents, c as usize, l), &x, k);
+        let mut c = order.start;
+        for _ in 0..order.n {
+            if c != solution && genes(c) != mine {
+                return c as i32;
+            }
+            c = order.advance(c, order.step);
+        }
+        NO_DONOR
     }
 }
 
