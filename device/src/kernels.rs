@@ -165,11 +165,13 @@ impl Share {
 /// grid. A lane walks the donor candidates and evaluates a set's dependent subfunctions one after
 /// the other (G81: up to 23); a warp tests up to 32 candidates and evaluates 32 subfunctions at
 /// once, so where the lanes' pairs fit the warps in a few rounds, the group's lanes are no longer
-/// its longest chain of loads. H100, ms per generation on G81 at n = 16 / 32 / 64, bound 0, 2, 4
-/// and 8: 1.22-1.26 / 1.48 / 1.89, 1.11 / 1.40-1.42 / 1.84-1.85, 1.11 / 1.39-1.42 / 1.84-1.86,
-/// 1.20 / 1.43 / 1.83-1.85; a 10^4-vertex torus at n = 16: 1.32, 1.10-1.11, 0.87-0.90, 0.88-0.89
-/// (RESULTS.md section 40).
-const LANES_TO_WARPS: usize = 4;
+/// its longest chain of loads. Section 40 (H100, before a lane's walk held its set in registers)
+/// chose 4: G81 at n = 16 took 1.22-1.26, 1.11, 1.11 and 1.20 ms with bounds 0, 2, 4 and 8, a
+/// 10^4-vertex torus 1.32, 1.10-1.11, 0.87-0.90 and 0.88-0.89 ms. With that walk (H200, RESULTS.md
+/// section 74), bounds 0, 1, 2 and 4 at n = 16: G81 0.95-0.97, 0.90-0.91, 0.89-0.90 and
+/// 0.92-0.95 ms, the torus 0.87, 0.81-0.82, 0.81 and 0.88 ms; at 32 and 64 on G81, the torus, NK
+/// and 3-SAT, 2 is within 2 % of 4 either way; 0 is up to 13 % slower on NK and 3-SAT.
+const LANES_TO_WARPS: usize = 2;
 
 /// Pass `pass` of group `g`, shared out as `share` says.
 ///
