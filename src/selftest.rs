@@ -434,9 +434,19 @@ fn weighted_partial_sat(n: usize, m: usize, seed: u64) -> Result<MaxSat> {
     MaxSat::new(format!("wsat-n{n}-m{m}-s{seed}"), SatFormat::Wcnf, n, &clauses, hard, Some(top))
 }
 
-/// Cases from the data directory when it is there: Set A n=100, a Set B torus of 400, G1.
+/// What [`data_cases`] reads: Set A n=100, a Set B torus of 400, G1 (twice).
+pub const DATA_CASES: &str = "Set A n=100, Set B n=400, G1";
+
+/// Cases from the data directory when it is there: [`DATA_CASES`]. None where no directory is
+/// named and none is found where one is looked for by default; an error where one is named
+/// (`--instances-dir`, `PGOMEA_INSTANCES`) and is not there.
 pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
-    let Ok(dir) = crate::args::data_dir(args.instances_dir.as_deref()) else { return Ok(Vec::new()) };
+    let named = args.instances_dir.is_some() || std::env::var_os(pgomea::problem::data::INSTANCES_VARIABLE).is_some();
+    let dir = match crate::args::data_dir(args.instances_dir.as_deref()) {
+        Ok(dir) => dir,
+        Err(e) if named => return Err(e),
+        Err(_) => return Ok(Vec::new()),
+    };
     let rows = pgomea::problem::data::read_best_known(&dir)?;
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {
@@ -494,7 +504,15 @@ pub fn run(a: &SelftestArgs) -> Result<ExitCode> {
         }
     };
     let mut cases = generated_cases()?;
-    cases.extend(data_cases(&a.instances)?);
+    let data = data_cases(&a.instances)?;
+    if data.is_empty() {
+        // Said, so that a run without the data is not taken for one with it.
+        println!(
+            "selftest: the data cases ({DATA_CASES}) are skipped: no instance data directory \
+             (--instances-dir DIR or PGOMEA_INSTANCES names one)"
+        );
+    }
+    cases.extend(data);
     let launches_before = launch_counts(candidate)?;
     let (mut passed, mut failed) = (0usize, 0usize);
     for case in &cases {

@@ -207,6 +207,13 @@ fn selftest_passes() {
 }
 
 #[test]
+fn selftest_refuses_a_named_data_directory_that_is_not_there() {
+    let o = pgomea(&["selftest", "--generations", "2", "--instances-dir", "/no/such/pgomea/data"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("--instances-dir /no/such/pgomea/data"), "{err}");
+}
+
+#[test]
 fn anneal_only_is_the_control_without_gom() {
     let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
     assert!(help.contains("--anneal-only") && help.contains("no GOM"), "{help}");
