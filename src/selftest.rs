@@ -441,8 +441,9 @@ pub const DATA_CASES: &str = "Set A n=100, Set B n=400, G1";
 /// named and none is found where one is looked for by default; an error where one is named
 /// (`--instances-dir`, `PGOMEA_INSTANCES`) and is not there.
 pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
-    let named = args.instances_dir.is_some() || std::env::var_os(pgomea::problem::data::INSTANCES_VARIABLE).is_some();
-    let dir = match crate::args::data_dir(args.instances_dir.as_deref()) {
+    let variable = std::env::var_os(pgomea::problem::data::INSTANCES_VARIABLE);
+    let named = args.instances_dir.is_some() || variable.is_some();
+    let dir = match pgomea::problem::data::data_dir(args.instances_dir.as_deref(), variable.as_deref()) {
         Ok(dir) => dir,
         Err(e) if named => return Err(e),
         Err(_) => return Ok(Vec::new()),

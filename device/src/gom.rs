@@ -138,9 +138,12 @@ pub enum CrewKind {
     Block,
 }
 
+/// The most variables of a set that a lane works on alone ([`crew_kind`]).
+pub const LANE_VARIABLES: usize = 8;
+
 #[inline(always)]
 pub fn crew_kind(variables: usize, dependent_subfunctions: usize) -> CrewKind {
-    if variables <= 8 && dependent_subfunctions <= 32 {
+    if variables <= LANE_VARIABLES && dependent_subfunctions <= 32 {
         CrewKind::Lane
     } else if variables > 256 || dependent_subfunctions > 1024 {
         CrewKind::Block

@@ -6,7 +6,7 @@ use super::args::{ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, GomArgs, Group, Layout,
 use super::buffers::Buffers;
 use crate::atomic;
 use crate::crew::{Crew, Lane};
-use crate::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
+use crate::gom::{DonorOrder, LANE_VARIABLES, NO_DONOR, accept, first_differing_donor};
 use crate::mem::Ptr;
 use crate::problem::Kind;
 
@@ -29,9 +29,8 @@ unsafe fn set_range(layout: &Layout, slot: usize) -> (usize, usize) {
 }
 
 /// The most variables a thread alone holds in registers for a set in stage 1's walk
-/// ([`walk_gathered`]): the lane crew's bound ([`crate::gom::crew_kind`]), so every lane pair on
-/// the GPU is walked so.
-const GATHERED: usize = 8;
+/// ([`select_donor`]): the lane crew's bound, so every lane pair on the GPU is walked so.
+const GATHERED: usize = LANE_VARIABLES;
 
 /// The variables `vars[v0..v0 + k]`, `k <= GATHERED`, read together (the rest 0).
 #[inline(always)]
@@ -125,38 +124,22 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
         if a.buffers.converged.read(slot) != 0 {
             return NO_DONOR;
         }
-        if C::ALONE && v1 - v0 <= GATHERED {
-            return walk_gathered(a, o, v0, v1 - v0, &order, i as u32);
+        let k = v1 - v0;
+        if C::ALONE && k <= GATHERED {
+            // A thread alone with a small set reads the set's variables and O[i]'s genes once and
+            // compares each candidate's genes, loaded together, as one word: one load a candidate,
+            // where `differs_on` waits for the indices and then the genes of both rows, twice for a
+            // set of more than UNROLL variables (G81 at n = 16 on an H200: 0.92 ms a generation
+            // against 1.08; RESULTS.md section 74).
+            let x = gather_vars(&a.layout, v0, k);
+            let mine = gathered_genes(o, &x, k);
+            return first_differing_donor(crew, &order, i as u32, k, |d, _, _| {
+                gathered_genes(row(a.buffers.parents, d as usize, l), &x, k) != mine
+            });
         }
-        first_differing_donor(crew, &order, i as u32, v1 - v0, |d, from, by| {
+        first_differing_donor(crew, &order, i as u32, k, |d, from, by| {
             differs_on(&a.layout, row(a.buffers.parents, d as usize, l), o, v0 + from, v1, by)
         })
-    }
-}
-
-/// Stage 1's walk by a thread alone over a set of `k <= GATHERED` variables from `vars[v0]`:
-/// the walk of [`first_differing_donor`] for one team, candidate after candidate in `order`, so
-/// the same donor. The set's variables and O[i]'s genes are read once, and each candidate's genes
-/// are loaded together and compared as one word: a candidate waits for one load, where
-/// [`differs_on`] waits for the indices and then the genes of both rows, twice for a set of more
-/// than [`UNROLL`] variables. (G81 at n = 16 on an H200: 0.92 ms a generation against 1.08;
-/// RESULTS.md section 74.)
-#[inline(always)]
-unsafe fn walk_gathered<K>(a: &GomArgs<K>, o: Ptr<u8>, v0: usize, k: usize, order: &DonorOrder, solution: u32) -> i32 {
-    let l = a.l as usize;
-    // SAFETY: the module's precondition; every candidate is below n, so its row is live.
-    unsafe {
-        let x = gather_vars(&a.layout, v0, k);
-        let mine = gathered_genes(o, &x, k);
-        let genes = |c: u32| gathered_genes(row(a.buffers.parents, c as usize, l), &x, k);
-        let mut c = order.start;
-        for _ in 0..order.n {
-            if c != solution && genes(c) != mine {
-                return c as i32;
-            }
-            c = order.advance(c, order.step);
-        }
-        NO_DONOR
     }
 }
 
