@@ -5,8 +5,8 @@
 //! Per problem kind of the registry ([`crate::problem::for_each_kind`]) one kernel set, named by
 //! [`crate::kernel_names`]:
 //! - `pgomea_generation_<kind>`: a whole generation, every colour group of the schedule, each as
-//!   its passes ([`crate::stage::group_passes`]) with a grid barrier after each, in one
-//!   cooperative launch;
+//!   its passes ([`crate::stage::group_passes`]) with a grid barrier after each (GOM in one pass:
+//!   a barrier of each solution's [`Team`] of blocks), in one cooperative launch;
 //! - `pgomea_generation_by_solution_<kind>`: the same, or parallel Forced Improvement, with one
 //!   block per solution and block barriers instead of grid barriers (any launch);
 //! - `pgomea_generation_one_pass_<kind>`, `pgomea_generation_by_solution_one_pass_<kind>`: the
@@ -74,15 +74,16 @@ fn divmod(x: usize, d: usize) -> (usize, usize) {
 #[derive(Clone, Copy)]
 struct Share {
     /// The first solution and how many follow it.
-    first: usize,
-    solutions: usize,
+    first: u32,
+    solutions: u32,
     /// This thread's first item and the stride in a per-element pass (consecutive items to
     /// consecutive threads), and the first items and strides of its lane, warp and block crews
-    /// in a pair pass.
-    thread: (usize, usize),
-    lane: (usize, usize),
-    warp: (usize, usize),
-    block: (usize, usize),
+    /// in a pair pass. In 32 bits, which they fit (threads of a grid, solutions), so that they
+    /// take one register each while the crews' loops run.
+    thread: (u32, u32),
+    lane: (u32, u32),
+    warp: (u32, u32),
+    block: (u32, u32),
     /// Whether warps take a group's lane pairs where they are few for the warps
     /// (`LANES_TO_WARPS`).
     lanes_to_warps: bool,
@@ -104,43 +105,46 @@ impl Share {
     fn grid(n: usize) -> Share {
         let blocks = thread::grid_dim_x();
         let (warp, warps) = warps();
+        let (warp, warps) = (warp as u32, warps as u32);
         let half = warps / 2;
+        let threads = (thread::index_1d(), thread::grid_stride());
         Share {
             first: 0,
-            solutions: n,
-            thread: threads(),
-            lane: threads(),
+            solutions: n as u32,
+            thread: threads,
+            lane: threads,
             warp: (if warp >= half { warp - half } else { warp + (warps - half) }, warps),
-            block: ((blocks - 1 - thread::block_idx_x()) as usize, blocks as usize),
+            block: (blocks - 1 - thread::block_idx_x(), blocks),
             lanes_to_warps: false,
         }
     }
 
-    /// The whole grid of the cooperative generation kernel of GOM in one pass (every block
-    /// resident), over all `n` solutions. The crews of a pair pass are spread out, so that where a
-    /// group's pairs fit in the grid (small populations) every multiprocessor takes a little of
-    /// each kind at once ([`spread_starts`]: lanes take runs of 32 items on every block's first
-    /// warps, warps one item each on every block's last warps; block crews start at the grid's last
-    /// block, counting down), and warps take the lanes' pairs where they are few
-    /// (`LANES_TO_WARPS`). Each placement is a permutation of the grid's lanes (or warps, or
+    /// A team of the cooperative generation kernel of GOM in one pass (every block resident),
+    /// over the team's solutions. The crews of a pair pass are spread out over the team's blocks,
+    /// so that where a group's pairs fit in them (small populations) every multiprocessor takes a
+    /// little of each kind at once ([`spread_starts`]: lanes take runs of 32 items on every
+    /// block's first warps, warps one item each on every block's last warps; block crews start at
+    /// the team's last block, counting down), and warps take the lanes' pairs where they are few
+    /// (`LANES_TO_WARPS`). Each placement is a permutation of the team's lanes (or warps, or
     /// blocks), so every item is still taken once by a crew, and which crew takes it changes
     /// nothing it computes. With [`Share::grid`]'s placement, G81's lane pairs at n = 16 filled the
     /// first 21 blocks, about a thousand threads on each of their multiprocessors doing scattered
     /// loads, one after the other, and the lanes alone took 1.25 ms of the generation's 1.35 ms
     /// (H100, RESULTS.md section 40).
     #[inline(always)]
-    fn spread(n: usize) -> Share {
-        let (block, warp, lane) = (thread::block_idx_x(), warp_id(), lane_id());
-        let (blocks, per_block) = (thread::grid_dim_x(), thread::block_dim_x() / WARP_SIZE);
+    fn spread(team: &Team) -> Share {
+        let (block, warp, lane) = (thread::block_idx_x() - team.first_block, warp_id(), lane_id());
+        let (blocks, per_block) = (team.blocks, thread::block_dim_x() / WARP_SIZE);
         let warps = blocks * per_block;
         let (lane_start, warp_start) = spread_starts(block, warp, lane, blocks, per_block, WARP_SIZE);
+        let size = thread::block_dim_x();
         Share {
-            first: 0,
-            solutions: n,
-            thread: threads(),
-            lane: (lane_start as usize, (warps * WARP_SIZE) as usize),
-            warp: (warp_start as usize, warps as usize),
-            block: ((blocks - 1 - block) as usize, blocks as usize),
+            first: team.first,
+            solutions: team.solutions,
+            thread: (block * size + thread::thread_idx_x(), blocks * size),
+            lane: (lane_start, warps * WARP_SIZE),
+            warp: (warp_start, warps),
+            block: (blocks - 1 - block, blocks),
             lanes_to_warps: true,
         }
     }
@@ -148,16 +152,54 @@ impl Share {
     /// This block alone, over solution i.
     #[inline(always)]
     fn block(i: usize) -> Share {
-        let size = thread::block_dim_x() as usize;
+        let size = thread::block_dim_x();
         Share {
-            first: i,
+            first: i as u32,
             solutions: 1,
-            thread: (thread::thread_idx_x() as usize, size),
-            lane: (thread::thread_idx_x() as usize, size),
-            warp: (warp_id() as usize, size / WARP_SIZE as usize),
+            thread: (thread::thread_idx_x(), size),
+            lane: (thread::thread_idx_x(), size),
+            warp: (warp_id(), size / WARP_SIZE),
             block: (0, 1),
             lanes_to_warps: false,
         }
+    }
+}
+
+/// A run of the cooperative grid's blocks that works on its own solutions and meets at barriers
+/// of its own. The solutions of a generation of GOM never read each other's rows (donors come
+/// from P, which no pass writes), so only the blocks working on one solution need to wait for
+/// each other between groups: a solution whose pairs of a group are done goes on to the next
+/// group while others are still busy, and a barrier is passed by a team's blocks alone instead of
+/// the whole grid's.
+struct Team {
+    /// Which team (the counter of its barrier).
+    index: u32,
+    /// Its blocks: the first, and how many.
+    first_block: u32,
+    blocks: u32,
+    /// Its solutions: the first, and how many.
+    first: u32,
+    solutions: u32,
+}
+
+impl Team {
+    /// This block's team where there are at most as many solutions as blocks: one team per
+    /// solution, team k of blocks ceil(k B / n) .. ceil((k + 1) B / n), on solution k.
+    #[inline(always)]
+    fn of_this_block(n: u32) -> Team {
+        // 32-bit arithmetic (a 64-bit division is a long subroutine on the GPU): b n < B^2, and
+        // B is at most the blocks resident at once.
+        let (b, grid) = (thread::block_idx_x(), thread::grid_dim_x());
+        let k = b * n / grid;
+        let first_block = (k * grid).div_ceil(n);
+        let end_block = ((k + 1) * grid).div_ceil(n);
+        Team { index: k, first_block, blocks: end_block - first_block, first: k, solutions: 1 }
+    }
+
+    /// The whole grid as one team, on all `n` solutions.
+    #[inline(always)]
+    fn whole_grid(n: u32) -> Team {
+        Team { index: 0, first_block: 0, blocks: thread::grid_dim_x(), first: 0, solutions: n }
     }
 }
 
@@ -182,13 +224,14 @@ const LANES_TO_WARPS: usize = 2;
 /// size that is a multiple of 32.
 #[inline(always)]
 unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass: Pass, share: Share) {
-    let (first, n) = (share.first, share.solutions);
+    let (first, n) = (share.first as usize, share.solutions as usize);
+    let wide = |(start, stride): (u32, u32)| (start as usize, stride as usize);
     // SAFETY: the function's precondition. Each loop's bound is the same for every thread of a
     // warp (the warp loop) or block (the block loop), so crews reach their collectives together.
     unsafe {
         if pass.per_element() {
             let per = g.items(pass);
-            let (mut t, stride) = share.thread;
+            let (mut t, stride) = wide(share.thread);
             while t < n * per {
                 let (i, k) = divmod(t, per);
                 element_step::<K, FORCED>(a, g, first + i, k, pass);
@@ -197,22 +240,23 @@ unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass:
             return;
         }
         // Where the lanes' pairs are few for the grid's warps, warps take them.
-        let alone = if share.lanes_to_warps && n * g.alone <= LANES_TO_WARPS * share.warp.1 { 0 } else { g.alone };
-        let (mut t, stride) = share.lane;
+        let alone =
+            if share.lanes_to_warps && n * g.alone <= LANES_TO_WARPS * share.warp.1 as usize { 0 } else { g.alone };
+        let (mut t, stride) = wide(share.lane);
         while t < n * alone {
             let (i, j) = divmod(t, alone);
             pair_step::<K, Lane, FORCED>(&Lane, a, g, first + i, j, pass);
             t += stride;
         }
         let warped = g.warped - alone;
-        let (mut w, stride) = share.warp;
+        let (mut w, stride) = wide(share.warp);
         while w < n * warped {
             let (i, j) = divmod(w, warped);
             pair_step::<K, Warp, FORCED>(&Warp, a, g, first + i, alone + j, pass);
             w += stride;
         }
         let blocked = g.slots - g.warped;
-        let (mut b, stride) = share.block;
+        let (mut b, stride) = wide(share.block);
         while b < n * blocked {
             let (i, j) = divmod(b, blocked);
             pair_step::<K, Block, FORCED>(&Block, a, g, first + i, g.warped + j, pass);
@@ -259,20 +303,35 @@ unsafe fn all_groups<K: Kind, const FORCED: bool, const ONE: bool>(
     }
 }
 
-/// A whole generation over every solution, the passes separated by grid barriers.
+/// A whole generation over every solution, the passes separated by grid barriers (GOM in one
+/// pass: by barriers of each [`Team`]).
 ///
 /// # Safety
 ///
-/// As [`run_pass`] for every group, a cooperative launch, and `a.barrier` zero at launch.
+/// As [`run_pass`] for every group, a cooperative launch, and `a.buffers.barrier` zero at launch.
 #[inline(always)]
 unsafe fn generation<K: Kind, const FORCED: bool, const ONE: bool>(a: &GomArgs<K>) {
     // SAFETY: the function's precondition: every thread reaches every grid barrier.
     unsafe {
-        let mut barrier = GridBarrier::new(a.buffers.barrier);
         let n = a.n as usize;
-        // GOM in one pass spreads its crews; the other ways keep theirs (see `Share::grid`).
-        let share = if ONE && !FORCED { Share::spread(n) } else { Share::grid(n) };
-        all_groups::<K, FORCED, ONE>(a, share, || barrier.sync());
+        // GOM in one pass works in teams and spreads its crews; the other ways keep the whole
+        // grid and their crews' places (see `Share::grid`).
+        if ONE && !FORCED {
+            // One team per solution where every solution can have a block of its own, else the
+            // whole grid as one team. (A general split, T = min(n, B) teams of n / T solutions
+            // each, held more values through the group loop and spilled past the register
+            // budget: 48-64 bytes of stores and 60-72 of loads on sm_90.)
+            let team = if n <= thread::grid_dim_x() as usize {
+                Team::of_this_block(n as u32)
+            } else {
+                Team::whole_grid(n as u32)
+            };
+            let mut barrier = GridBarrier::among(a.buffers.barrier, team.index, team.blocks);
+            all_groups::<K, FORCED, ONE>(a, Share::spread(&team), || barrier.sync());
+        } else {
+            let mut barrier = GridBarrier::new(a.buffers.barrier);
+            all_groups::<K, FORCED, ONE>(a, Share::grid(n), || barrier.sync());
+        }
     }
 }
 
@@ -311,10 +370,10 @@ unsafe fn search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>, sh
     // SAFETY: the function's precondition; every flip of one launch or pass is of colour c.
     unsafe {
         let size = (s.color_offsets.read(c + 1) - s.color_offsets.read(c)) as usize;
-        let (mut t, stride) = share.thread;
-        while t < share.solutions * size {
+        let (mut t, stride) = (share.thread.0 as usize, share.thread.1 as usize);
+        while t < share.solutions as usize * size {
             let (i, k) = divmod(t, size);
-            let i = share.first + i;
+            let i = share.first as usize + i;
             match sweep {
                 Some(s) => parallel_anneal_flip(a, i, c, k, s),
                 None => parallel_try_flip(a, i, c, k),

@@ -119,14 +119,20 @@ unsafe extern "C" {
     fn nvptx_barrier0_or(predicate: i32) -> i32;
 }
 
-/// A barrier for the whole grid (`grid.sync()` of cooperative groups) over a counter in global
-/// memory that the host zeroes before the launch. The kernel must be launched cooperatively
+/// A barrier for the whole grid (`grid.sync()` of cooperative groups), or for a run of its blocks
+/// that work apart from the rest (a team: [`GridBarrier::among`]), over a counter in global memory
+/// that the host zeroes before the launch. The kernel must be launched cooperatively
 /// (`cuLaunchCooperativeKernel`), which guarantees that all blocks are resident at once;
 /// otherwise blocks waiting here could wait for blocks that never start.
 #[cfg(target_arch = "nvptx64")]
 pub struct GridBarrier {
-    counter: *mut u32,
+    /// The counters, and which of them is this barrier's (the address is formed where it is
+    /// used: the kernel argument and a small index hold fewer registers than a pointer).
+    counters: crate::mem::Ptr<u32>,
+    index: u32,
     passed: u32,
+    /// The blocks that meet at this barrier.
+    blocks: u32,
 }
 
 #[cfg(target_arch = "nvptx64")]
@@ -136,17 +142,27 @@ impl GridBarrier {
     /// `counter` points to a u32 in global memory, zero at launch, used by nothing else.
     #[inline(always)]
     pub unsafe fn new(counter: crate::mem::Ptr<u32>) -> Self {
-        // SAFETY: element 0 exists by the caller's precondition.
-        GridBarrier { counter: unsafe { counter.at(0) }, passed: 0 }
+        GridBarrier { counters: counter, index: 0, passed: 0, blocks: grid_dim_x() }
     }
 
-    /// Waits until every block of the grid has arrived here; memory writes of every thread before
-    /// it are visible to every thread after it.
+    /// A barrier for `blocks` blocks of the grid that meet on counter `index`.
     ///
     /// # Safety
     ///
-    /// As [`sync_threads`], for every thread of every block: all must reach the same sequence of
-    /// grid barriers, and the launch must be cooperative (see the type).
+    /// `counter` has an element `index`, zero at launch and used by no other barrier; exactly
+    /// `blocks` blocks of the grid use this barrier.
+    #[inline(always)]
+    pub unsafe fn among(counter: crate::mem::Ptr<u32>, index: u32, blocks: u32) -> Self {
+        GridBarrier { counters: counter, index, passed: 0, blocks }
+    }
+
+    /// Waits until every block of the barrier has arrived here; memory writes of every thread
+    /// of them before it are visible to every thread of them after it.
+    ///
+    /// # Safety
+    ///
+    /// As [`sync_threads`], for every thread of every block of the barrier: all must reach the
+    /// same sequence of barriers, and the launch must be cooperative (see the type).
     #[inline(always)]
     pub unsafe fn sync(&mut self) {
         self.passed += 1;
@@ -156,12 +172,14 @@ impl GridBarrier {
         unsafe {
             sync_threads();
             if thread_idx_x() == 0 {
-                // Arrivals only grow during a launch: barrier k is passed once k * gridDim.x
-                // blocks have arrived (no reset, so no race between consecutive barriers).
-                let target = self.passed * grid_dim_x();
+                // Arrivals only grow during a launch: barrier k is passed once k * blocks blocks
+                // have arrived (no reset, so no race between consecutive barriers).
+                let target = self.passed * self.blocks;
+                // SAFETY: element `index` exists (the constructors' preconditions).
+                let counter = self.counters.at(self.index as usize);
                 crate::atomic::fence_gpu();
-                crate::atomic::atomic_add_u32(self.counter, 1);
-                while crate::atomic::atomic_load_u32(self.counter) < target {}
+                crate::atomic::atomic_add_u32(counter, 1);
+                while crate::atomic::atomic_load_u32(counter) < target {}
                 crate::atomic::fence_gpu();
             }
             sync_threads();

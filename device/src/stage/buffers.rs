@@ -197,8 +197,9 @@ macro_rules! population_buffers {
                 /// `[generation, group order...]`: read from memory, so that a captured CUDA
                 /// graph of a whole generation can be replayed with a new order.
                 schedule: u32 [1 + groups] Schedule;
-                /// The grid barrier's counter of a cooperative kernel (zero at its launch).
-                barrier: u32 [1] Any;
+                /// The barrier counters of a cooperative kernel (zero at its launch): the first
+                /// for the whole grid, or one for each team of blocks (at most one per solution).
+                barrier: u32 [n] Any;
             }
         }
     };
