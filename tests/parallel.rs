@@ -270,8 +270,8 @@ fn walking_the_donor_order_by_jumps_visits_the_same_candidates_as_indexing_it() 
 
 /// The buffer table gives every buffer its length, and the population's bytes are those the CUDA
 /// memory budget counted before the table existed (P, O, O' of l genes, six per-solution arrays,
-/// the stage rows, one reference row, the counters, the schedule and the barrier), and a byte per
-/// linkage set (the convergence marks).
+/// the stage rows, one reference row, the counters and the schedule), a byte per linkage set (the
+/// convergence marks) and a barrier counter per solution (one for the grid or each team of blocks).
 #[test]
 fn the_buffer_table_sizes_every_buffer() {
     use pgomea_device::stage::{BUFFER, BUFFERS, BufferSizes, population_bytes};
@@ -286,8 +286,9 @@ fn the_buffer_table_sizes_every_buffer() {
             + 8 * n * ds
             + 5 * n
             + 16
-            + 4 * (2 + groups.max(1))
-            + slots.max(1);
+            + 4 * (1 + groups.max(1))
+            + slots.max(1)
+            + 4 * n;
         assert_eq!(population_bytes(&s), before, "{s:?}");
     }
     let names: Vec<&str> = BUFFERS.iter().map(|b| b.name).collect();
