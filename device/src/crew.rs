@@ -121,6 +121,19 @@ pub const fn spread_starts(
     ((warp * blocks + block) * warp_size + lane, (warps_per_block - 1 - warp) * blocks + block)
 }
 
+/// Block `block`'s team where a grid of `blocks` blocks is split into one team per solution, `n`
+/// of them (1 <= n <= blocks): (team k, its first block, its blocks), team k having blocks
+/// ceil(k blocks / n) .. ceil((k + 1) blocks / n), so every block is in one team, every team has
+/// at least one block, and their sizes differ by at most one. In 32-bit arithmetic (a 64-bit
+/// division is a long subroutine on the GPU): block n < blocks^2, which fits where `blocks` is
+/// at most the blocks resident at once.
+pub const fn team_of_block(block: u32, blocks: u32, n: u32) -> (u32, u32, u32) {
+    let k = block * n / blocks;
+    let first = (k * blocks).div_ceil(n);
+    let end = ((k + 1) * blocks).div_ceil(n);
+    (k, first, end - first)
+}
+
 #[cfg(target_arch = "nvptx64")]
 pub use gpu::{Block, Warp};
 

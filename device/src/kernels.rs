@@ -31,7 +31,7 @@
 //! any group: one grid size serves every group, which a captured graph needs.
 
 use crate::atomic;
-use crate::crew::{Block, Lane, Warp, spread_starts};
+use crate::crew::{Block, Lane, Warp, spread_starts, team_of_block};
 use crate::kernel_names::kernel_name;
 use crate::problem::{Kind, for_each_kind};
 use crate::stage::{
@@ -184,16 +184,11 @@ struct Team {
 
 impl Team {
     /// This block's team where there are at most as many solutions as blocks: one team per
-    /// solution, team k of blocks ceil(k B / n) .. ceil((k + 1) B / n), on solution k.
+    /// solution ([`team_of_block`]), team k on solution k.
     #[inline(always)]
     fn of_this_block(n: u32) -> Team {
-        // 32-bit arithmetic (a 64-bit division is a long subroutine on the GPU): b n < B^2, and
-        // B is at most the blocks resident at once.
-        let (b, grid) = (thread::block_idx_x(), thread::grid_dim_x());
-        let k = b * n / grid;
-        let first_block = (k * grid).div_ceil(n);
-        let end_block = ((k + 1) * grid).div_ceil(n);
-        Team { index: k, first_block, blocks: end_block - first_block, first: k, solutions: 1 }
+        let (k, first_block, blocks) = team_of_block(thread::block_idx_x(), thread::grid_dim_x(), n);
+        Team { index: k, first_block, blocks, first: k, solutions: 1 }
     }
 
     /// The whole grid as one team, on all `n` solutions.

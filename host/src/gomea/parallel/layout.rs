@@ -383,6 +383,33 @@ mod tests {
         }
     }
 
+    /// The cooperative one-pass kernel's teams (the GPU's only, so checked here where CI runs):
+    /// every block of the grid in exactly one team, the teams numbered 0..n in the blocks' order,
+    /// each a contiguous run of at least one block, their sizes within one of each other.
+    #[test]
+    fn teams_split_the_grid_into_one_run_of_blocks_per_solution() {
+        use pgomea_device::crew::team_of_block;
+        for blocks in [1u32, 2, 3, 7, 132, 264, 528, 4224] {
+            for n in [1u32, 2, 3, 5, 16, 17, 64, 131, 132, 133, 264, 4224].into_iter().filter(|&n| n <= blocks) {
+                let mut next = 0; // the block the next team must start at
+                let (mut smallest, mut largest) = (u32::MAX, 0);
+                for block in 0..blocks {
+                    let (k, first, size) = team_of_block(block, blocks, n);
+                    assert!(k < n && size >= 1 && (first..first + size).contains(&block), "{blocks} {n} {block}");
+                    if block == first {
+                        assert_eq!(first, next, "grid {blocks}, n {n}: team {k} not where the last ended");
+                        assert_eq!(team_of_block(next.saturating_sub(1), blocks, n).0 + u32::from(block > 0), k);
+                        next = first + size;
+                        (smallest, largest) = (smallest.min(size), largest.max(size));
+                    }
+                }
+                assert_eq!(next, blocks, "grid {blocks}, n {n}: the teams do not cover the grid");
+                assert_eq!(team_of_block(blocks - 1, blocks, n).0, n - 1, "grid {blocks}, n {n}: not n teams");
+                assert!(largest - smallest <= 1, "grid {blocks}, n {n}: sizes {smallest}..{largest}");
+            }
+        }
+    }
+
     /// Today's layout before the rewrite (one list per slot, then copied), kept as the reference.
     fn reference(problem: &dyn GrayBoxProblem, fos: &Fos, groups: &[Vec<u32>]) -> GroupLayout {
         let l = problem.variables();
