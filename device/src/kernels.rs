@@ -67,10 +67,12 @@ fn divmod(x: usize, d: usize) -> (usize, usize) {
 }
 
 /// Who shares a pass out: the threads, warps and blocks taking part, and the solutions they
-/// cover. The whole grid covers every solution (the cooperative generation, the pass kernels);
-/// one block covers one solution (the generation by solution), which is enough because the
-/// solutions of a generation never read each other's rows (donors come from P, which no pass
-/// writes): a block barrier then orders the passes where a grid barrier would otherwise.
+/// cover. The whole grid covers every solution (the cooperative generation, the pass kernels); a
+/// team of blocks covers its solution (the cooperative generation of GOM in one pass, [`Team`]);
+/// one block covers one solution (the generation by solution). The last two are enough because
+/// the solutions of a generation never read each other's rows (donors come from P, which no pass
+/// writes): a team's or a block's barrier then orders the passes where a grid barrier would
+/// otherwise.
 #[derive(Clone, Copy)]
 struct Share {
     /// The first solution and how many follow it.

@@ -126,8 +126,7 @@ unsafe extern "C" {
 /// otherwise blocks waiting here could wait for blocks that never start.
 #[cfg(target_arch = "nvptx64")]
 pub struct GridBarrier {
-    /// The counters, and which of them is this barrier's (the address is formed where it is
-    /// used: the kernel argument and a small index hold fewer registers than a pointer).
+    /// The counters, and which of them is this barrier's.
     counters: crate::mem::Ptr<u32>,
     index: u32,
     passed: u32,
