@@ -180,7 +180,7 @@ pub struct GomArgs<K> {
     /// Number of colour groups (the whole-generation kernel runs every position of the order).
     pub groups: u32,
     pub layout: Layout,
-    /// The population's buffers, the schedule and the grid barrier among them.
+    /// The population's buffers, the schedule and the barrier counters among them.
     pub buffers: Buffers,
     /// The problem's arrays.
     pub problem: K,

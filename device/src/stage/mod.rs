@@ -21,7 +21,8 @@
 //! thread per subfunction, 4+5+6), as the backend finds faster; Forced Improvement always in
 //! three, because its stage 1 reads the marks that stage 6 writes, for the next group only. The cooperative
 //! whole-generation kernel runs a group's passes over every solution with a grid barrier after
-//! each; the kernel with a block per solution, and the CPU backend's task per solution, run every
+//! each (GOM in one pass: each solution on a team of blocks with a barrier of its own); the kernel
+//! with a block per solution, and the CPU backend's task per solution, run every
 //! group of one solution in order (the solutions of a generation are independent), with a block
 //! barrier or nothing between passes. Any single stage is a pass too (the per-stage kernels, used
 //! by tests and per-stage timing).

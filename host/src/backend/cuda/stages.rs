@@ -1,6 +1,7 @@
 //! One population on the GPU: the small device trait ([`StageDevice`]) as kernel launches and
 //! device copies. A whole generation runs as one cooperative launch of the kind's
-//! `pgomea_generation_<kind>` (grid barriers between the passes) where the device and the tuning
+//! `pgomea_generation_<kind>` (grid barriers between the passes, or a team of blocks per solution
+//! with its own barriers) where the device and the tuning
 //! allow it, else as a replayed CUDA graph of the pass kernels of every group; tests, the
 //! self-test and per-stage timing launch the pass kernel once per stage or pass.
 

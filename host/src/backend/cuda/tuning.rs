@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WholeGeneration {
-    /// One cooperative launch of the whole-generation kernel (grid barriers between stages);
+    /// One cooperative launch of the whole-generation kernel (grid barriers between stages, or
+    /// in GOM's one pass a barrier per solution's team of blocks);
     /// Forced Improvement and local search in one cooperative launch each too.
     Cooperative,
     /// No cooperative launch (what a device without it does): the pass kernels of every group
