@@ -55,6 +55,19 @@ pub fn data_dir(explicit: Option<&std::path::Path>) -> Result<std::path::PathBuf
     data::data_dir(explicit, std::env::var_os(data::INSTANCES_VARIABLE).as_deref())
 }
 
+/// As [`data_dir`], but `None` where no directory is named (neither `--instances-dir` nor
+/// `$PGOMEA_INSTANCES`) and none is found in the default places; a named one that is not there
+/// is still an error.
+pub fn data_dir_if_any(explicit: Option<&std::path::Path>) -> Result<Option<std::path::PathBuf>> {
+    let variable = std::env::var_os(data::INSTANCES_VARIABLE);
+    let named = explicit.is_some() || variable.is_some();
+    match data::data_dir(explicit, variable.as_deref()) {
+        Ok(dir) => Ok(Some(dir)),
+        Err(e) if named => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
 impl InstanceArgs {
     /// Options naming no instance (`run` then solves the embedded default).
     pub fn none() -> Self {

@@ -441,13 +441,7 @@ pub const DATA_CASES: &str = "Set A n=100, Set B n=400, G1";
 /// named and none is found where one is looked for by default; an error where one is named
 /// (`--instances-dir`, `PGOMEA_INSTANCES`) and is not there.
 pub fn data_cases(args: &InstanceArgs) -> Result<Vec<Case>> {
-    let variable = std::env::var_os(pgomea::problem::data::INSTANCES_VARIABLE);
-    let named = args.instances_dir.is_some() || variable.is_some();
-    let dir = match pgomea::problem::data::data_dir(args.instances_dir.as_deref(), variable.as_deref()) {
-        Ok(dir) => dir,
-        Err(e) if named => return Err(e),
-        Err(_) => return Ok(Vec::new()),
-    };
+    let Some(dir) = crate::args::data_dir_if_any(args.instances_dir.as_deref())? else { return Ok(Vec::new()) };
     let rows = pgomea::problem::data::read_best_known(&dir)?;
     let mut out = Vec::new();
     for (set, name) in [("A", "n0000100i00"), ("B", "n0000400i00"), ("C", "G1")] {

@@ -174,12 +174,11 @@ impl Share {
 /// group while others are still busy, and a barrier is passed by a team's blocks alone instead of
 /// the whole grid's.
 struct Team {
-    /// Which team (the counter of its barrier).
-    index: u32,
     /// Its blocks: the first, and how many.
     first_block: u32,
     blocks: u32,
-    /// Its solutions: the first, and how many.
+    /// Its solutions: the first (also the counter of its barrier: teams never share a first
+    /// solution), and how many.
     first: u32,
     solutions: u32,
 }
@@ -190,14 +189,20 @@ impl Team {
     #[inline(always)]
     fn of_this_block(n: u32) -> Team {
         let (k, first_block, blocks) = team_of_block(thread::block_idx_x(), thread::grid_dim_x(), n);
-        Team { index: k, first_block, blocks, first: k, solutions: 1 }
+        Team { first_block, blocks, first: k, solutions: 1 }
     }
 
     /// The whole grid as one team, on all `n` solutions.
     #[inline(always)]
     fn whole_grid(n: u32) -> Team {
-        Team { index: 0, first_block: 0, blocks: thread::grid_dim_x(), first: 0, solutions: n }
+        Team { first_block: 0, blocks: thread::grid_dim_x(), first: 0, solutions: n }
     }
+}
+
+/// A share's (first item, stride), 32-bit as [`Share`] holds them, widened for the item loops.
+#[inline(always)]
+fn wide((start, stride): (u32, u32)) -> (usize, usize) {
+    (start as usize, stride as usize)
 }
 
 /// Warps take the lanes' pairs of a group where there are at most this many per warp of the
@@ -222,7 +227,6 @@ const LANES_TO_WARPS: usize = 2;
 #[inline(always)]
 unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass: Pass, share: Share) {
     let (first, n) = (share.first as usize, share.solutions as usize);
-    let wide = |(start, stride): (u32, u32)| (start as usize, stride as usize);
     // SAFETY: the function's precondition. Each loop's bound is the same for every thread of a
     // warp (the warp loop) or block (the block loop), so crews reach their collectives together.
     unsafe {
@@ -323,7 +327,7 @@ unsafe fn generation<K: Kind, const FORCED: bool, const ONE: bool>(a: &GomArgs<K
             } else {
                 Team::whole_grid(n as u32)
             };
-            let mut barrier = GridBarrier::among(a.buffers.barrier, team.index, team.blocks);
+            let mut barrier = GridBarrier::among(a.buffers.barrier, team.first, team.blocks);
             all_groups::<K, FORCED, ONE>(a, Share::spread(&team), || barrier.sync());
         } else {
             let mut barrier = GridBarrier::new(a.buffers.barrier);
@@ -367,7 +371,7 @@ unsafe fn search_color<K: Kind>(a: &GomArgs<K>, c: usize, sweep: Option<u32>, sh
     // SAFETY: the function's precondition; every flip of one launch or pass is of colour c.
     unsafe {
         let size = (s.color_offsets.read(c + 1) - s.color_offsets.read(c)) as usize;
-        let (mut t, stride) = (share.thread.0 as usize, share.thread.1 as usize);
+        let (mut t, stride) = wide(share.thread);
         while t < share.solutions as usize * size {
             let (i, k) = divmod(t, size);
             let i = share.first as usize + i;

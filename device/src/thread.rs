@@ -141,7 +141,8 @@ impl GridBarrier {
     /// `counter` points to a u32 in global memory, zero at launch, used by nothing else.
     #[inline(always)]
     pub unsafe fn new(counter: crate::mem::Ptr<u32>) -> Self {
-        GridBarrier { counters: counter, index: 0, passed: 0, blocks: grid_dim_x() }
+        // SAFETY: the caller's precondition is `among`'s for counter 0 and the whole grid.
+        unsafe { GridBarrier::among(counter, 0, grid_dim_x()) }
     }
 
     /// A barrier for `blocks` blocks of the grid that meet on counter `index`.

@@ -28,13 +28,10 @@ unsafe fn set_range(layout: &Layout, slot: usize) -> (usize, usize) {
     unsafe { (layout.var_offsets.read(slot) as usize, layout.var_offsets.read(slot + 1) as usize) }
 }
 
-/// The most variables a thread alone holds in registers for a set in stage 1's walk
-/// ([`select_donor`]): the lane crew's bound, so every lane pair on the GPU is walked so.
-const GATHERED: usize = LANE_VARIABLES;
-
-/// The variables `vars[v0..v0 + k]`, `k <= GATHERED`, read together (the rest 0).
+/// The variables `vars[v0..v0 + k]`, `k <= LANE_VARIABLES`, read together (the rest 0): a thread
+/// alone holds a lane set's variables in registers for stage 1's walk ([`select_donor`]).
 #[inline(always)]
-unsafe fn gather_vars(layout: &Layout, v0: usize, k: usize) -> [u32; GATHERED] {
+unsafe fn gather_vars(layout: &Layout, v0: usize, k: usize) -> [u32; LANE_VARIABLES] {
     // SAFETY: the module's precondition; v0 + u < v0 + k is inside the set's range.
     core::array::from_fn(|u| if u < k { unsafe { layout.vars.read(v0 + u) } } else { 0 })
 }
@@ -42,7 +39,7 @@ unsafe fn gather_vars(layout: &Layout, v0: usize, k: usize) -> [u32; GATHERED] {
 /// Row `p`'s genes on the first `k` gathered variables `x`, one bit each in a word (genes are 0
 /// or 1; the rest 0), loaded together.
 #[inline(always)]
-unsafe fn gathered_genes(p: Ptr<u8>, x: &[u32; GATHERED], k: usize) -> u32 {
+unsafe fn gathered_genes(p: Ptr<u8>, x: &[u32; LANE_VARIABLES], k: usize) -> u32 {
     let mut word = 0u32;
     for (u, &v) in x.iter().enumerate() {
         if u < k {
@@ -125,7 +122,7 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
             return NO_DONOR;
         }
         let k = v1 - v0;
-        if C::ALONE && k <= GATHERED {
+        if C::ALONE && k <= LANE_VARIABLES {
             // A thread alone with a small set reads the set's variables and O[i]'s genes once and
             // compares each candidate's genes, loaded together, as one word: one load a candidate,
             // where `differs_on` waits for the indices and then the genes of both rows, twice for a
