@@ -90,6 +90,23 @@ pub unsafe trait Kind: Registered + Copy + Send + Sync + 'static {
         // SAFETY: forwarded precondition.
         unsafe { self.evaluate(s, new) - self.evaluate(s, old) }
     }
+    /// Whether [`Kind::flip_change`] reads the partner of its entry: the kind's subfunctions
+    /// read two variables, and local search is given, beside every entry of a variable's
+    /// incidence, the subfunction's other variable (`SearchArgs::var_partners`).
+    const PARTNERS: bool = false;
+    /// `delta(s, x, x with v flipped)`, for a subfunction `s` that reads `v`; `partner` is the
+    /// other variable of `s` where [`Kind::PARTNERS`], else unused. The step of local search's
+    /// flip gain, which a kind can take with fewer dependent loads than `delta`.
+    ///
+    /// # Safety
+    ///
+    /// See the trait; `s` reads `v`, and `partner` is its other variable where the kind has
+    /// partners.
+    #[inline(always)]
+    unsafe fn flip_change(&self, s: u32, x: Ptr<u8>, v: u32, _partner: u32) -> i64 {
+        // SAFETY: forwarded precondition.
+        unsafe { self.delta(s, x, Flipped { genes: x, variable: v }) }
+    }
 }
 
 /// Pairwise weighted subfunctions: `f_s = w_s` if the two variables differ, else 0 (Max-Cut: one
@@ -139,6 +156,17 @@ unsafe impl Kind for Pairwise {
             let (u, v) = self.ends_of(s);
             let change = (new.gene(u) != new.gene(v)) as i64 - (old.gene(u) != old.gene(v)) as i64;
             change * self.weights.read(s as usize)
+        }
+    }
+    const PARTNERS: bool = true;
+    /// The weight and the partner's gene loaded at once, without the ends: the edge is cut after
+    /// the flip exactly when it was not (a subfunction never reads one variable twice).
+    #[inline(always)]
+    unsafe fn flip_change(&self, s: u32, x: Ptr<u8>, v: u32, partner: u32) -> i64 {
+        // SAFETY: the trait's precondition: partner is the other variable of s.
+        unsafe {
+            let cut = (x.read(partner as usize) != x.read(v as usize)) as i64;
+            (1 - 2 * cut) * self.weights.read(s as usize)
         }
     }
 }

@@ -11,7 +11,7 @@ use super::args::{GomArgs, row};
 use super::buffers::Buffers;
 use crate::atomic;
 use crate::mem::Ptr;
-use crate::problem::{Flipped, Kind};
+use crate::problem::Kind;
 use crate::rng::{Counter, streams};
 
 /// The variables in colour groups, and the subfunctions of each variable: what local search
@@ -26,6 +26,9 @@ pub struct SearchArgs {
     /// The subfunctions of variable v: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
     pub var_offsets: Ptr<u32>,
     pub var_subs: Ptr<u32>,
+    /// For a kind with [`Kind::PARTNERS`], beside each entry of `var_subs`: the subfunction's
+    /// other variable (else not read).
+    pub var_partners: Ptr<u32>,
     /// Annealing sweeps before the greedy descent (none: `anneal.sweeps == 0`).
     pub anneal: Anneal,
 }
@@ -131,11 +134,13 @@ impl Anneal {
 }
 
 /// The change of fitness if variable `v` of genotype `x` flips: the sum of the changes of v's
-/// subfunctions, the kind's `delta` (as every partial evaluation).
+/// subfunctions, each the kind's [`Kind::flip_change`] (its `delta`, where the kind has no
+/// shorter way).
 ///
 /// # Safety
 ///
-/// `kind` and `s` describe the same problem (checked arrays), `v` is one of its variables, `x`
+/// `kind` and `s` describe the same problem (checked arrays; `var_partners` beside `var_subs`
+/// where the kind has partners), `v` is one of its variables, `x`
 /// holds its l genes, and no other thread writes `x` at v or at any variable that shares a
 /// subfunction with v meanwhile.
 #[inline(always)]
@@ -143,10 +148,10 @@ pub unsafe fn flip_gain<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32) -
     // SAFETY: the function's precondition.
     unsafe {
         let (t0, t1) = (s.var_offsets.read(v as usize) as usize, s.var_offsets.read(v as usize + 1) as usize);
-        let flipped = Flipped { genes: x, variable: v };
         let mut gain = 0;
         for t in t0..t1 {
-            gain += kind.delta(s.var_subs.read(t), x, flipped);
+            let partner = if K::PARTNERS { s.var_partners.read(t) } else { 0 };
+            gain += kind.flip_change(s.var_subs.read(t), x, v, partner);
         }
         gain
     }

@@ -13,7 +13,7 @@ use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs};
 
 use crate::error::Error;
 use crate::linkage::coloring::Coloring;
-use crate::problem::{ArrayPlace, InHost, KindVisitor, Subfunctions};
+use crate::problem::{ArrayPlace, InHost, Incidence, KindVisitor, Subfunctions};
 use crate::stop::{StopCheck, StopReason};
 
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
@@ -346,11 +346,11 @@ impl AnnealSchedule {
 }
 
 /// What local search reads besides the problem, put in `place`: the colours of the variables,
-/// the problem's incidence (`(offsets, subfunctions)` of every variable) and the annealing
-/// schedule (the rest of the annealing is set per call, [`SearchStep::anneal`]).
+/// the problem's incidence and the annealing schedule (the rest of the annealing is set per
+/// call, [`SearchStep::anneal`]).
 pub fn search_args<P: ArrayPlace>(
     colors: &VariableColors,
-    incidence: (&[u32], &[u32]),
+    incidence: Incidence<'_>,
     schedule: &AnnealSchedule,
     place: &mut P,
 ) -> Result<SearchArgs, P::Error> {
@@ -358,8 +358,9 @@ pub fn search_args<P: ArrayPlace>(
         colors: colors.colors() as u32,
         color_offsets: place.place(&colors.offsets)?,
         color_vars: place.place(&colors.vars)?,
-        var_offsets: place.place(incidence.0)?,
-        var_subs: place.place(incidence.1)?,
+        var_offsets: place.place(incidence.offsets)?,
+        var_subs: place.place(incidence.subfunctions)?,
+        var_partners: place.place(incidence.partners)?,
         anneal: Anneal {
             scales: place.place(&schedule.scales)?,
             table: place.place(&schedule.table)?,

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::gomea::local_search::{AnnealSchedule, VariableColors, search_args};
 use crate::linkage::fos::Fos;
-use crate::problem::{ArrayPlace, GrayBoxProblem};
+use crate::problem::{ArrayPlace, GrayBoxProblem, Incidence};
 use crate::stop::{StopCheck, StopReason};
 
 /// Consecutive linkage sets whose dependent subfunctions the layout lists into one buffer.
@@ -235,7 +235,7 @@ impl GroupLayout {
     /// (`Subfunctions::incidence`).
     pub fn place<P: ArrayPlace>(
         &self,
-        incidence: (&[u32], &[u32]),
+        incidence: Incidence<'_>,
         place: &mut P,
     ) -> Result<(Layout, SearchArgs), P::Error> {
         let arrays = [
