@@ -100,7 +100,7 @@ impl Case {
         let never = StopCheck::never();
         let coloring = variable_coloring(&*self.problem, self.config.coloring, &never)?;
         let mut layout = (*self.layout).clone();
-        layout.variable_colors = VariableColors::from_coloring(&coloring);
+        layout.variable_colors = VariableColors::from_coloring(&coloring, self.problem.functions()).for_warps();
         layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed, &never)?;
         self.layout = Arc::new(layout);
         self.name =

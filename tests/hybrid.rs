@@ -45,23 +45,16 @@ fn search_call(
     x: &mut [u8],
     stop: &StopCheck,
 ) -> (i64, u64, bool) {
-    struct Search<'x>(
-        &'x dyn GrayBoxProblem,
-        (&'x VariableColors, &'x AnnealSchedule),
-        SearchStep,
-        u32,
-        &'x mut [u8],
-        &'x StopCheck,
-    );
+    struct Search<'x>((&'x VariableColors, &'x AnnealSchedule), SearchStep, u32, &'x mut [u8], &'x StopCheck);
     impl KindVisitor for Search<'_> {
         type Output = (i64, u64, bool);
         fn visit<K: pgomea_device::problem::Kind>(self, kind: K) -> (i64, u64, bool) {
-            let Search(p, (colors, schedule), step, i, x, stop) = self;
+            let Search((colors, schedule), step, i, x, stop) = self;
             // SAFETY: the kind of the problem, its colours, l genes.
-            unsafe { local_search::search_genotype(&kind, p.functions(), colors, schedule, 5, step, i, x, stop) }
+            unsafe { local_search::search_genotype(&kind, colors, schedule, 5, step, i, x, stop) }
         }
     }
-    p.functions().with_kind(Search(p, (colors, schedule), step, i, x, stop))
+    p.functions().with_kind(Search((colors, schedule), step, i, x, stop))
 }
 
 /// The host's sequential local search of one genotype (solution `i`, seed 5), every call of a
@@ -103,7 +96,10 @@ fn a_search_gives_the_same_genotype_however_it_is_split_into_calls() {
     let mut rng = SplitMix64::new(17);
     let never = StopCheck::never();
     for p in problems() {
-        let colors = VariableColors::from_coloring(&variable_coloring(&*p, ColoringMethod::DSatur, &never).unwrap());
+        let colors = VariableColors::from_coloring(
+            &variable_coloring(&*p, ColoringMethod::DSatur, &never).unwrap(),
+            p.functions(),
+        );
         let schedule = AnnealSchedule::new(p.functions(), 9, &never).unwrap();
         for sweeps in [0, 1, 37] {
             let x: Vec<u8> = (0..p.variables()).map(|_| rng.coin() as u8).collect();
@@ -136,7 +132,8 @@ fn a_stopped_search_ends_within_its_next_question_with_exact_fitness() {
     let every = pgomea_device::stage::ASK_EVERY as usize;
     assert!(l > 3 * every);
     let never = StopCheck::never();
-    let colors = VariableColors::from_coloring(&variable_coloring(&p, ColoringMethod::DSatur, &never).unwrap());
+    let colors =
+        VariableColors::from_coloring(&variable_coloring(&p, ColoringMethod::DSatur, &never).unwrap(), p.functions());
     let schedule = AnnealSchedule::new(p.functions(), 2, &never).unwrap();
     let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let stopped = StopCheck::new(None, Some(flag));
@@ -185,7 +182,7 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
                     }
                 }
             }
-            let colors = VariableColors::new(&groups);
+            let colors = VariableColors::new(&groups, p.functions());
             let schedule = AnnealSchedule::new(p.functions(), 3, &StopCheck::never()).unwrap();
             for sweeps in [0, 40] {
                 for _ in 0..5 {
@@ -217,8 +214,10 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
 fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
     for (k, p) in problems().into_iter().enumerate() {
         let never = StopCheck::never();
-        let colors =
-            VariableColors::from_coloring(&variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap());
+        let colors = VariableColors::from_coloring(
+            &variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap(),
+            p.functions(),
+        );
         // Greedy and annealed searches.
         let sweeps = 50 * (k as u32 % 2);
         let schedule = AnnealSchedule::new(p.functions(), 4, &StopCheck::never()).unwrap();
@@ -420,7 +419,10 @@ fn a_population_started_from_the_elitist_anneals_from_halfway_and_stays_near_it(
 
     let p = MaxCut::new(generate::random(300, 1200, WeightRange { min: -3, max: 7 }, 11).unwrap()).unwrap();
     let never = StopCheck::never();
-    let colors = VariableColors::from_coloring(&variable_coloring(&p, ColoringMethod::WelshPowell, &never).unwrap());
+    let colors = VariableColors::from_coloring(
+        &variable_coloring(&p, ColoringMethod::WelshPowell, &never).unwrap(),
+        p.functions(),
+    );
     let schedule = AnnealSchedule::new(p.functions(), 5, &never).unwrap();
     let (l, n, sweeps) = (p.variables(), 16, 100);
     // The elitist: a random genotype annealed hot to cold.

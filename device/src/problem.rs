@@ -90,22 +90,22 @@ pub unsafe trait Kind: Registered + Copy + Send + Sync + 'static {
         // SAFETY: forwarded precondition.
         unsafe { self.evaluate(s, new) - self.evaluate(s, old) }
     }
-    /// Whether [`Kind::flip_change`] reads the partner of its entry: the kind's subfunctions
-    /// read two variables, and local search is given, beside every entry of a variable's
-    /// incidence, the subfunction's other variable (`SearchArgs::var_partners`).
+    /// Whether local search's entries of this kind are partners: its subfunctions read two
+    /// variables, and each entry of a variable is the other variable of one of its subfunctions,
+    /// with that subfunction's weight (`stage::SearchArgs`).
     const PARTNERS: bool = false;
-    /// `delta(s, x, x with v flipped)`, for a subfunction `s` that reads `v`; `partner` is the
-    /// other variable of `s` where [`Kind::PARTNERS`], else unused. The step of local search's
-    /// flip gain, which a kind can take with fewer dependent loads than `delta`.
+    /// The change of one subfunction of `v` when variable `v` of `x` flips, from local search's
+    /// entry: the subfunction `entry`, or for a kind with [`Kind::PARTNERS`] the other variable
+    /// `entry` of a subfunction of weight `weight`. The step of a flip's gain, which a kind can
+    /// take with fewer dependent loads than `delta`.
     ///
     /// # Safety
     ///
-    /// See the trait; `s` reads `v`, and `partner` is its other variable where the kind has
-    /// partners.
+    /// See the trait; the entry is one of `v`'s.
     #[inline(always)]
-    unsafe fn flip_change(&self, s: u32, x: Ptr<u8>, v: u32, _partner: u32) -> i64 {
+    unsafe fn flip_change(&self, entry: u32, _weight: i64, x: Ptr<u8>, v: u32) -> i64 {
         // SAFETY: forwarded precondition.
-        unsafe { self.delta(s, x, Flipped { genes: x, variable: v }) }
+        unsafe { self.delta(entry, x, Flipped { genes: x, variable: v }) }
     }
 }
 
@@ -159,15 +159,15 @@ unsafe impl Kind for Pairwise {
         }
     }
     const PARTNERS: bool = true;
-    /// The weight and the partner's gene loaded at once, without the ends: the edge is cut after
-    /// the flip exactly when it was not (a subfunction never reads one variable twice).
+    /// The partner's gene and the weight come with the entry, without the ends: the edge is cut
+    /// after the flip exactly when it was not (a subfunction never reads one variable twice). A
+    /// select the compiler keeps as one (whether an edge is cut is a coin flip: as a branch, a
+    /// host's predictor misses half the time).
     #[inline(always)]
-    unsafe fn flip_change(&self, s: u32, x: Ptr<u8>, v: u32, partner: u32) -> i64 {
-        // SAFETY: the trait's precondition: partner is the other variable of s.
-        unsafe {
-            let cut = (x.read(partner as usize) != x.read(v as usize)) as i64;
-            (1 - 2 * cut) * self.weights.read(s as usize)
-        }
+    unsafe fn flip_change(&self, partner: u32, weight: i64, x: Ptr<u8>, v: u32) -> i64 {
+        // SAFETY: the trait's precondition: partner is a variable.
+        let cut = unsafe { x.read(partner as usize) != x.read(v as usize) };
+        core::hint::select_unpredictable(cut, -weight, weight)
     }
 }
 

@@ -14,51 +14,67 @@ use crate::mem::Ptr;
 use crate::problem::Kind;
 use crate::rng::{Counter, streams};
 
-/// The variables in colour groups, and the subfunctions of each variable: what local search
-/// reads besides the problem (read only), and the annealing of the current call.
+/// The variables in colour groups, and the subfunctions of each variable in the colours' order,
+/// sliced for reads side by side: what local search reads besides the problem (read only), and
+/// the annealing of the current call.
+///
+/// A variable's *position* is its place in `color_vars`. The entries of position p (one per
+/// subfunction of its variable, `degrees[p]` of them) lie in slices of `2^shift` positions:
+/// entry j at `slices[p >> shift] + (j << shift) + p % 2^shift`, each slice as wide as its
+/// largest degree. With a shift of [`WARP_SHIFT`] (the GPU's) the 32 lanes of a warp flipping
+/// positions side by side read their j-th entries from consecutive addresses; with 0 (the
+/// host's) a position's entries are consecutive. An entry is its subfunction, or for a kind with
+/// [`Kind::PARTNERS`] the subfunction's other variable, with its weight in `weights` at the same
+/// index.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchArgs {
     /// Number of colours; colour c holds `color_vars[color_offsets[c]..color_offsets[c+1]]`.
     pub colors: u32,
+    /// log2 of the positions per slice.
+    pub shift: u32,
     pub color_offsets: Ptr<u32>,
     pub color_vars: Ptr<u32>,
-    /// The subfunctions of variable v: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
-    pub var_offsets: Ptr<u32>,
-    pub var_subs: Ptr<u32>,
-    /// For a kind with [`Kind::PARTNERS`], beside each entry of `var_subs`: the subfunction's
-    /// other variable (else not read).
-    pub var_partners: Ptr<u32>,
+    /// Per position, its variable's number of subfunctions.
+    pub degrees: Ptr<u32>,
+    /// Per slice, where its entries begin.
+    pub slices: Ptr<u64>,
+    pub entries: Ptr<u32>,
+    /// For a kind with partners, each entry's weight (else not read).
+    pub weights: Ptr<i64>,
     /// Annealing sweeps before the greedy descent (none: `anneal.sweeps == 0`).
     pub anneal: Anneal,
 }
 
+/// The GPU's slices: a warp's 32 positions.
+pub const WARP_SHIFT: u32 = 5;
+
 impl SearchArgs {
-    /// The `k`-th variable of colour `c`.
+    /// The position of the `k`-th variable of colour `c`.
     ///
     /// # Safety
     ///
-    /// `c < colors`, `k` below the colour's size, the colour arrays live.
+    /// `c < colors`, the colour arrays live.
     #[inline(always)]
-    unsafe fn color_variable(&self, c: usize, k: usize) -> u32 {
+    unsafe fn position(&self, c: usize, k: usize) -> usize {
         // SAFETY: the function's precondition.
-        unsafe { self.color_vars.read(self.color_offsets.read(c) as usize + k) }
+        unsafe { self.color_offsets.read(c) as usize + k }
     }
 
-    /// Calls `f` with every variable, colour after colour, asking `go_on` every
-    /// [`ASK_EVERY`] variables; returns false (at once) when it says no.
+    /// Calls `f` with every position and its variable, colour after colour, asking `go_on`
+    /// every [`ASK_EVERY`] variables; returns false (at once) when it says no.
     ///
     /// # Safety
     ///
     /// The colour arrays are live and hold `colors + 1` offsets.
     #[inline(always)]
-    unsafe fn each_variable(&self, go_on: &impl Fn() -> bool, mut f: impl FnMut(u32)) -> bool {
+    unsafe fn each_variable(&self, go_on: &impl Fn() -> bool, mut f: impl FnMut(usize, u32)) -> bool {
         let mut since = 0;
         // SAFETY: the function's precondition.
         unsafe {
             for c in 0..self.colors as usize {
-                for t in self.color_offsets.read(c) as usize..self.color_offsets.read(c + 1) as usize {
-                    f(self.color_vars.read(t));
+                for p in self.color_offsets.read(c) as usize..self.color_offsets.read(c + 1) as usize {
+                    f(p, self.color_vars.read(p));
                     since += 1;
                     if since == ASK_EVERY {
                         since = 0;
@@ -133,25 +149,26 @@ impl Anneal {
     }
 }
 
-/// The change of fitness if variable `v` of genotype `x` flips: the sum of the changes of v's
-/// subfunctions, each the kind's [`Kind::flip_change`] (its `delta`, where the kind has no
-/// shorter way).
+/// The change of fitness if variable `v`, at position `p`, of genotype `x` flips: the sum of the
+/// changes of v's subfunctions, each the kind's [`Kind::flip_change`] of one of the position's
+/// entries.
 ///
 /// # Safety
 ///
-/// `kind` and `s` describe the same problem (checked arrays; `var_partners` beside `var_subs`
-/// where the kind has partners), `v` is one of its variables, `x`
-/// holds its l genes, and no other thread writes `x` at v or at any variable that shares a
-/// subfunction with v meanwhile.
+/// `kind` and `s` describe the same problem (checked arrays), `p` is a position and `v` its
+/// variable, `x` holds its l genes, and no other thread writes `x` at v or at any variable that
+/// shares a subfunction with v meanwhile.
 #[inline(always)]
-pub unsafe fn flip_gain<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32) -> i64 {
+pub unsafe fn flip_gain<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, p: usize, v: u32) -> i64 {
     // SAFETY: the function's precondition.
     unsafe {
-        let (t0, t1) = (s.var_offsets.read(v as usize) as usize, s.var_offsets.read(v as usize + 1) as usize);
+        let degree = s.degrees.read(p) as usize;
+        let first = s.slices.read(p >> s.shift) as usize + (p & ((1 << s.shift) - 1));
         let mut gain = 0;
-        for t in t0..t1 {
-            let partner = if K::PARTNERS { s.var_partners.read(t) } else { 0 };
-            gain += kind.flip_change(s.var_subs.read(t), x, v, partner);
+        for j in 0..degree {
+            let e = first + (j << s.shift);
+            let weight = if K::PARTNERS { s.weights.read(e) } else { 0 };
+            gain += kind.flip_change(s.entries.read(e), weight, x, v);
         }
         gain
     }
@@ -181,10 +198,10 @@ unsafe fn flip_if(x: Ptr<u8>, v: u32, gain: i64, take: bool) -> i64 {
 /// As [`flip_gain`], and no other thread reads `x` at v or at any variable that shares a
 /// subfunction with v meanwhile (two variables of one colour share none).
 #[inline(always)]
-pub unsafe fn try_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32) -> i64 {
+pub unsafe fn try_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, p: usize, v: u32) -> i64 {
     // SAFETY: the function's precondition.
     unsafe {
-        let gain = flip_gain(kind, s, x, v);
+        let gain = flip_gain(kind, s, x, p, v);
         flip_if(x, v, gain, gain > 0)
     }
 }
@@ -197,10 +214,18 @@ pub unsafe fn try_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32) ->
 ///
 /// As [`try_flip`], and `k < s.anneal.sweeps`.
 #[inline(always)]
-pub unsafe fn anneal_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, v: u32, k: u32, solution: u32) -> i64 {
+pub unsafe fn anneal_flip<K: Kind>(
+    kind: &K,
+    s: &SearchArgs,
+    x: Ptr<u8>,
+    p: usize,
+    v: u32,
+    k: u32,
+    solution: u32,
+) -> i64 {
     // SAFETY: the function's precondition.
     unsafe {
-        let gain = flip_gain(kind, s, x, v);
+        let gain = flip_gain(kind, s, x, p, v);
         flip_if(x, v, gain, s.anneal.accepts(gain, k, solution, v))
     }
 }
@@ -233,7 +258,7 @@ pub unsafe fn search_genotype<K: Kind>(
     unsafe {
         for k in s.anneal.from..s.anneal.to {
             rounds += 1;
-            if !s.each_variable(go_on, |v| gain += anneal_flip(kind, s, x, v, k, solution)) {
+            if !s.each_variable(go_on, |p, v| gain += anneal_flip(kind, s, x, p, v, k, solution)) {
                 return (gain, rounds, true);
             }
         }
@@ -241,8 +266,8 @@ pub unsafe fn search_genotype<K: Kind>(
         for _ in 0..s.anneal.descent_rounds {
             rounds += 1;
             descending = false;
-            let whole = s.each_variable(go_on, |v| {
-                let g = try_flip(kind, s, x, v);
+            let whole = s.each_variable(go_on, |p, v| {
+                let g = try_flip(kind, s, x, p, v);
                 gain += g;
                 descending |= g > 0;
             });
@@ -304,8 +329,9 @@ pub unsafe fn parallel_try_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: 
         if b.search_active.read(i) == 0 {
             return;
         }
-        let v = a.search.color_variable(c, k);
-        let gain = try_flip(&a.problem, &a.search, row(b.offspring, i, a.l as usize), v);
+        let p = a.search.position(c, k);
+        let v = a.search.color_vars.read(p);
+        let gain = try_flip(&a.problem, &a.search, row(b.offspring, i, a.l as usize), p, v);
         if gain > 0 {
             atomic::atomic_add_i64(b.fitness.at(i), gain);
             atomic::atomic_store_u8(b.search_flipped.at(i), 1);
@@ -323,8 +349,9 @@ pub unsafe fn parallel_try_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: 
 pub unsafe fn parallel_anneal_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, k: usize, sweep: u32) {
     // SAFETY: as in `parallel_try_flip`.
     unsafe {
-        let v = a.search.color_variable(c, k);
-        let gain = anneal_flip(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), v, sweep, i as u32);
+        let p = a.search.position(c, k);
+        let v = a.search.color_vars.read(p);
+        let gain = anneal_flip(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), p, v, sweep, i as u32);
         if gain != 0 {
             atomic::atomic_add_i64(a.buffers.fitness.at(i), gain);
         }

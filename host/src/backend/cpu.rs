@@ -61,7 +61,7 @@ pub fn new_backend<'a>(
         }
     }
     let f = problem.functions();
-    let Ok(shared) = layout.place(f.incidence(), &mut InHost);
+    let Ok(shared) = layout.place(&mut InHost);
     let sizes = layout.buffer_sizes(population.n);
     // The kind and the shared arrays point into `problem`'s and `layout`'s arrays; the backend
     // is returned bound to the problem's lifetime 'a and keeps the layout.
@@ -97,7 +97,7 @@ struct CpuDevice<K: Kind> {
     kind: K,
     /// Kept alive: `shared` points into it.
     _layout: Arc<GroupLayout>,
-    /// The layout's and local search's arrays (the problem's incidence among them).
+    /// The layout's and local search's arrays (the colours' entries among them).
     shared: (Layout, SearchArgs),
     sizes: BufferSizes,
     seed: u64,
@@ -212,7 +212,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         // clock and the stop flag as it goes (a stopped search keeps what it reached).
         let go_on = || stop.reason().is_none();
         // SAFETY: as in `pass`; `a.search` holds the layout's colours of this problem's
-        // variables and the problem's incidence; each task searches only its own solution.
+        // variables and their entries; each task searches only its own solution.
         Ok(self.per_solution(|i| unsafe { search_solution(&a, i, &go_on) }))
     }
 

@@ -9,37 +9,143 @@ use std::time::Duration;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::{SplitMix64, streams};
-use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs};
+use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs, WARP_SHIFT};
+use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::linkage::coloring::Coloring;
-use crate::problem::{ArrayPlace, InHost, Incidence, KindVisitor, Subfunctions};
+use crate::problem::{ArrayPlace, InHost, KindArrays, KindVisitor, Subfunctions};
 use crate::stop::{StopCheck, StopReason};
 
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
-/// `vars[offsets[c]..offsets[c+1]]`. The device crate's `stage::SearchArgs` points to these and
-/// to the problem's incidence.
+/// `vars[offsets[c]..offsets[c+1]]`; and their subfunctions in that order, in slices of
+/// `2^shift` positions (the layout of the device crate's `stage::SearchArgs`, which points to
+/// these): built with a shift of 0, a position's entries side by side, for the host;
+/// [`VariableColors::for_warps`] gives the GPU's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VariableColors {
     pub offsets: Vec<u32>,
     pub vars: Vec<u32>,
+    /// log2 of the positions (places in `vars`) per slice.
+    pub shift: u32,
+    /// Per position, its variable's number of subfunctions.
+    pub degrees: Vec<u32>,
+    /// Per slice, where its entries begin in `entries`.
+    pub slices: Vec<u64>,
+    /// Entry j of position p at `slices[p >> shift] + (j << shift) + p % 2^shift`: the j-th
+    /// subfunction of the position's variable, or for the pairwise kind that subfunction's other
+    /// variable.
+    pub entries: Vec<u32>,
+    /// For the pairwise kind, each entry's weight (else empty).
+    pub weights: Vec<i64>,
 }
 
 impl VariableColors {
-    pub fn new(groups: &[Vec<u32>]) -> Self {
-        let mut c = VariableColors { offsets: vec![0], vars: Vec::new() };
+    /// The colour groups `groups` of the variables of `f`.
+    pub fn new(groups: &[Vec<u32>], f: &Subfunctions) -> Self {
+        let mut offsets = vec![0];
+        let mut vars = Vec::new();
         for g in groups {
-            c.vars.extend_from_slice(g);
-            c.offsets.push(c.vars.len() as u32);
+            vars.extend_from_slice(g);
+            offsets.push(vars.len() as u32);
         }
-        c
+        Self::sliced(offsets, vars, f)
     }
 
-    /// The colour groups of a colouring of the variables, ascending within each colour: the
-    /// same arrays as `new(&coloring.groups())`, without the groups.
-    pub fn from_coloring(coloring: &Coloring) -> Self {
+    /// The colour groups of a colouring of the variables of `f`, ascending within each colour:
+    /// the same arrays as `new(&coloring.groups(), f)`, without the groups.
+    pub fn from_coloring(coloring: &Coloring, f: &Subfunctions) -> Self {
         let (offsets, vars) = coloring.flat_groups();
-        VariableColors { offsets, vars }
+        Self::sliced(offsets, vars, f)
+    }
+
+    /// The host's form of the entries of the positions `vars` (one position a slice), in
+    /// parallel.
+    fn sliced(offsets: Vec<u32>, vars: Vec<u32>, f: &Subfunctions) -> Self {
+        let degrees: Vec<u32> = vars.par_iter().map(|&v| f.dependent(v as usize).len() as u32).collect();
+        let pairwise = match f.arrays() {
+            KindArrays::Pairwise { weights, .. } => Some(weights),
+            _ => None,
+        };
+        let colors = VariableColors { offsets, vars, shift: 0, degrees, ..Default::default() };
+        colors.fill(
+            0,
+            |p, j| {
+                let v = colors.vars[p];
+                let s = f.dependent(v as usize)[j];
+                match pairwise {
+                    Some(w) => {
+                        let ends = f.variables_of(s as usize);
+                        (ends[0] ^ ends[1] ^ v, w[s as usize])
+                    }
+                    None => (s, 0),
+                }
+            },
+            pairwise.is_some(),
+        )
+    }
+
+    /// The same colours and entries in slices of a warp's positions (`stage::WARP_SHIFT`): what
+    /// the GPU reads. Time and memory linear in the entries and the slices' padding.
+    pub fn for_warps(&self) -> Self {
+        self.fill(
+            WARP_SHIFT,
+            |p, j| {
+                let e = self.entry(p, j);
+                (self.entries[e], self.weights.get(e).copied().unwrap_or(0))
+            },
+            !self.weights.is_empty(),
+        )
+    }
+
+    /// The index of entry j of position p.
+    pub fn entry(&self, p: usize, j: usize) -> usize {
+        self.slices[p >> self.shift] as usize + (j << self.shift) + (p & ((1 << self.shift) - 1))
+    }
+
+    /// These colours and degrees with the entries `entry(p, j)` (and weights where `weighted`) in
+    /// slices of `2^shift` positions, each as wide as its largest degree; filled in parallel, a
+    /// slice at a time.
+    fn fill(&self, shift: u32, entry: impl Fn(usize, usize) -> (u32, i64) + Sync, weighted: bool) -> Self {
+        let width = 1usize << shift;
+        let mut slices = Vec::with_capacity(self.degrees.len().div_ceil(width));
+        let mut end = 0u64;
+        for chunk in self.degrees.chunks(width) {
+            slices.push(end);
+            end += width as u64 * chunk.iter().copied().max().unwrap_or(0) as u64;
+        }
+        let mut entries = vec![0u32; end as usize];
+        let mut weights = vec![0i64; if weighted { end as usize } else { 0 }];
+        let mut pieces = Vec::with_capacity(slices.len());
+        let (mut rest, mut rest_w) = (entries.as_mut_slice(), weights.as_mut_slice());
+        for (q, &start) in slices.iter().enumerate() {
+            let len = (slices.get(q + 1).map_or(end, |&next| next) - start) as usize;
+            let (piece, tail) = rest.split_at_mut(len);
+            let (piece_w, tail_w) = rest_w.split_at_mut(if weighted { len } else { 0 });
+            pieces.push((q, piece, piece_w));
+            (rest, rest_w) = (tail, tail_w);
+        }
+        pieces.into_par_iter().with_min_len(64).for_each(|(q, piece, piece_w)| {
+            for p in q * width..((q + 1) * width).min(self.degrees.len()) {
+                for j in 0..self.degrees[p] as usize {
+                    let e = (j << shift) + (p & (width - 1));
+                    let (subject, weight) = entry(p, j);
+                    piece[e] = subject;
+                    if weighted {
+                        piece_w[e] = weight;
+                    }
+                }
+            }
+        });
+        VariableColors {
+            offsets: self.offsets.clone(),
+            vars: self.vars.clone(),
+            shift,
+            degrees: self.degrees.clone(),
+            slices,
+            entries,
+            weights,
+        }
     }
 
     pub fn colors(&self) -> usize {
@@ -345,12 +451,11 @@ impl AnnealSchedule {
     }
 }
 
-/// What local search reads besides the problem, put in `place`: the colours of the variables,
-/// the problem's incidence and the annealing schedule (the rest of the annealing is set per
-/// call, [`SearchStep::anneal`]).
+/// What local search reads besides the problem, put in `place`: the colours of the variables
+/// with their entries, and the annealing schedule (the rest of the annealing is set per call,
+/// [`SearchStep::anneal`]).
 pub fn search_args<P: ArrayPlace>(
     colors: &VariableColors,
-    incidence: Incidence<'_>,
     schedule: &AnnealSchedule,
     place: &mut P,
 ) -> Result<SearchArgs, P::Error> {
@@ -358,9 +463,11 @@ pub fn search_args<P: ArrayPlace>(
         colors: colors.colors() as u32,
         color_offsets: place.place(&colors.offsets)?,
         color_vars: place.place(&colors.vars)?,
-        var_offsets: place.place(incidence.offsets)?,
-        var_subs: place.place(incidence.subfunctions)?,
-        var_partners: place.place(incidence.partners)?,
+        shift: colors.shift,
+        degrees: place.place(&colors.degrees)?,
+        slices: place.place(&colors.slices)?,
+        entries: place.place(&colors.entries)?,
+        weights: place.place(&colors.weights)?,
         anneal: Anneal {
             scales: place.place(&schedule.scales)?,
             table: place.place(&schedule.table)?,
@@ -383,12 +490,11 @@ pub fn evaluations_per_round(f: &Subfunctions) -> u64 {
 ///
 /// # Safety
 ///
-/// `kind` is the kind of `f` (from its `with_kind`), `colors` colours the variables of `f`, and
-/// `x` holds its l genes.
+/// `kind` is the kind of the problem `colors` was built for (from its `with_kind`), and `x` holds
+/// its l genes.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn search_genotype<K: Kind>(
     kind: &K,
-    f: &Subfunctions,
     colors: &VariableColors,
     schedule: &AnnealSchedule,
     seed: u64,
@@ -397,7 +503,7 @@ pub unsafe fn search_genotype<K: Kind>(
     x: &mut [u8],
     stop: &StopCheck,
 ) -> (i64, u64, bool) {
-    let Ok(mut args) = search_args(colors, f.incidence(), schedule, &mut InHost);
+    let Ok(mut args) = search_args(colors, schedule, &mut InHost);
     args.anneal = step.anneal(seed, args.anneal);
     // SAFETY: the caller's precondition: the arrays describe the kind's problem, x holds l genes
     // and nothing else touches it; the schedule holds its levels and table.
@@ -407,6 +513,67 @@ pub unsafe fn search_genotype<K: Kind>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sliced_entries_are_each_variables_subfunctions_or_partners() {
+        use crate::problem::generate::{self, WeightRange};
+        use crate::problem::{GrayBoxProblem, maxcut::MaxCut, nk};
+        let graph = generate::random(300, 1400, WeightRange { min: -4, max: 9 }, 2).unwrap();
+        let problems: Vec<Box<dyn GrayBoxProblem>> =
+            vec![Box::new(MaxCut::new(graph).unwrap()), Box::new(nk::sliding_window(130, 4, 3).unwrap())];
+        let mut rng = SplitMix64::new(4);
+        for p in problems {
+            let f = p.functions();
+            // Colours of uneven sizes, not multiples of a slice, the variables out of order.
+            let groups: Vec<Vec<u32>> = (0..7u32)
+                .map(|c| (0..f.variables() as u32).rev().filter(|v| (v * 5 + v / 3) % 7 == c).collect())
+                .collect();
+            let host = VariableColors::new(&groups, f);
+            let warps = host.for_warps();
+            assert_eq!((host.shift, warps.shift), (0, WARP_SHIFT));
+            let pairwise = matches!(f.arrays(), KindArrays::Pairwise { .. });
+            let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
+            for colors in [&host, &warps] {
+                assert_eq!(colors.weights.len(), if pairwise { colors.entries.len() } else { 0 });
+                let mut seen = vec![false; colors.entries.len()];
+                for (p, &v) in colors.vars.iter().enumerate() {
+                    let subs = f.dependent(v as usize);
+                    assert_eq!(colors.degrees[p] as usize, subs.len());
+                    for (j, &s) in subs.iter().enumerate() {
+                        let e = colors.entry(p, j);
+                        assert!(!seen[e], "entry {e} twice");
+                        seen[e] = true;
+                        if pairwise {
+                            let ends = f.variables_of(s as usize);
+                            let other = if ends[0] == v { ends[1] } else { ends[0] };
+                            assert_eq!(colors.entries[e], other);
+                            assert_eq!(colors.weights[e], f.bounds(s as usize).0 + f.bounds(s as usize).1);
+                        } else {
+                            assert_eq!(colors.entries[e], s);
+                        }
+                    }
+                }
+                // The device's flip gain over these entries is the change of fitness.
+                struct Gains<'a>(&'a VariableColors, &'a [u8], &'a Subfunctions);
+                impl KindVisitor for Gains<'_> {
+                    type Output = ();
+                    fn visit<K: Kind>(self, kind: K) {
+                        let Gains(colors, x, f) = self;
+                        let Ok(args) = search_args(colors, &AnnealSchedule::default(), &mut InHost);
+                        let before = f.evaluate(x);
+                        for (p, &v) in colors.vars.iter().enumerate() {
+                            // SAFETY: the kind of f, its colours, l genes.
+                            let gain = unsafe { stage::flip_gain(&kind, &args, Ptr::from_slice(x), p, v) };
+                            let mut y = x.to_vec();
+                            y[v as usize] ^= 1;
+                            assert_eq!(before + gain, f.evaluate(&y), "{}: position {p}", K::NAME);
+                        }
+                    }
+                }
+                f.with_kind(Gains(colors, &x, f));
+            }
+        }
+    }
 
     #[test]
     fn the_pace_of_one_search_fits_the_next_into_its_budget() {

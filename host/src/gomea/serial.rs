@@ -157,7 +157,7 @@ fn search_solution<K: Kind>(
         // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l
         // genes.
         let (g, rounds, d) = unsafe {
-            super::local_search::search_genotype(kind, f, &ls.colors, &ls.anneal, seed, step, solution, genes, &stop)
+            super::local_search::search_genotype(kind, &ls.colors, &ls.anneal, seed, step, solution, genes, &stop)
         };
         run.counter.add_subfunctions(rounds * per_round);
         gain += g;

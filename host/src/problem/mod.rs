@@ -313,9 +313,6 @@ pub struct Subfunctions {
     /// The subfunctions of v, ascending: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
     var_offsets: Vec<u32>,
     var_subs: Vec<u32>,
-    /// The pairwise kind's: beside each entry of `var_subs`, the subfunction's other variable
-    /// (local search's flip gain reads it with the weight instead of the ends); else empty.
-    var_partners: Vec<u32>,
     /// The smallest and largest value of each subfunction (empty for the pairwise kind, see
     /// [`bounds_of`]).
     bounds: Vec<(i64, i64)>,
@@ -364,11 +361,10 @@ fn check_offsets(what: &str, offsets: &[u32], len: usize) -> Result<()> {
 impl Subfunctions {
     /// Bytes that the subfunctions of `l` variables, `m` subfunctions and `entries` (subfunction,
     /// variable) entries take beyond the kind's own arrays: the variables of each subfunction,
-    /// the incidence (with the pairwise kind's partners), the bounds and what building them needs
-    /// for a while. Readers and generators check this (with their arrays) before they allocate
-    /// anything of that size.
+    /// the incidence, the bounds and what building them needs for a while. Readers and generators
+    /// check this (with their arrays) before they allocate anything of that size.
     pub fn bytes_beyond_arrays(l: usize, m: usize, entries: usize) -> u128 {
-        20 * m as u128 + 20 * entries as u128 + 12 * l as u128 + 64
+        20 * m as u128 + 16 * entries as u128 + 12 * l as u128 + 64
     }
 
     /// Pairwise weighted subfunctions over `l` variables: subfunction s reads `ends[2s]` and
@@ -561,11 +557,7 @@ impl Subfunctions {
             )));
         }
         let (var_offsets, var_subs) = incidence(l, m, entries, vars_of);
-        let var_partners = match &arrays {
-            KindArrays::Pairwise { ends, .. } => partners(ends, &var_offsets, &var_subs),
-            _ => Vec::new(),
-        };
-        Ok(Subfunctions { l, arrays, sub_offsets, sub_vars, var_offsets, var_subs, var_partners, bounds })
+        Ok(Subfunctions { l, arrays, sub_offsets, sub_vars, var_offsets, var_subs, bounds })
     }
 
     /// Number of variables l.
@@ -600,10 +592,10 @@ impl Subfunctions {
         &self.var_subs[self.var_offsets[v] as usize..self.var_offsets[v + 1] as usize]
     }
 
-    /// The subfunctions of every variable in CSR form, and for the pairwise kind their other
-    /// variables (what local search uploads).
-    pub fn incidence(&self) -> Incidence<'_> {
-        Incidence { offsets: &self.var_offsets, subfunctions: &self.var_subs, partners: &self.var_partners }
+    /// The subfunctions of every variable in CSR form: those of v are
+    /// `subs[offsets[v]..offsets[v+1]]` (what local search uploads).
+    pub fn incidence(&self) -> (&[u32], &[u32]) {
+        (&self.var_offsets, &self.var_subs)
     }
 
     /// The smallest and the largest value of subfunction `s`.
@@ -764,43 +756,6 @@ fn repeated(vars: &[u32], sorted: &mut Vec<u32>) -> Option<u32> {
     sorted.extend_from_slice(vars);
     sorted.sort_unstable();
     sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
-}
-
-/// The subfunctions of every variable: those of v are `subfunctions[offsets[v]..offsets[v+1]]`,
-/// ascending; for the pairwise kind `partners[t]` is the other variable of subfunction
-/// `subfunctions[t]` (empty for the other kinds).
-#[derive(Clone, Copy, Debug)]
-pub struct Incidence<'a> {
-    pub offsets: &'a [u32],
-    pub subfunctions: &'a [u32],
-    pub partners: &'a [u32],
-}
-
-/// Beside each entry of the incidence `(offsets, subfunctions)` of pairwise subfunctions with
-/// variables `ends`: the subfunction's other variable (the two ends differ). In parallel over
-/// blocks of variables.
-fn partners(ends: &[u32], offsets: &[u32], subfunctions: &[u32]) -> Vec<u32> {
-    let mut out = vec![0u32; subfunctions.len()];
-    const BLOCK: usize = 1 << 14;
-    let l = offsets.len() - 1;
-    let mut pieces = Vec::with_capacity(l.div_ceil(BLOCK));
-    let mut rest = out.as_mut_slice();
-    for b in 0..l.div_ceil(BLOCK) {
-        let (v0, v1) = (b * BLOCK, ((b + 1) * BLOCK).min(l));
-        let (piece, tail) = rest.split_at_mut((offsets[v1] - offsets[v0]) as usize);
-        pieces.push((v0, v1, piece));
-        rest = tail;
-    }
-    pieces.into_par_iter().for_each(|(v0, v1, piece)| {
-        let base = offsets[v0] as usize;
-        for v in v0..v1 {
-            for t in offsets[v] as usize..offsets[v + 1] as usize {
-                let s = subfunctions[t] as usize;
-                piece[t - base] = ends[2 * s] ^ ends[2 * s + 1] ^ v as u32;
-            }
-        }
-    });
-    out
 }
 
 /// The subfunctions of every variable, ascending, in CSR form (offsets, subfunctions), from the
@@ -1075,14 +1030,14 @@ mod tests {
         for (v, subs) in expected.iter().enumerate() {
             assert_eq!(f.dependent(v), &subs[..], "variable {v}");
         }
-        assert_eq!(f.incidence().offsets.len(), l as usize + 1);
+        assert_eq!(f.incidence().0.len(), l as usize + 1);
     }
 
     #[test]
     fn a_flip_changes_each_subfunction_as_its_delta_says() {
-        // A pairwise instance over more variables than one block of the partners' pass, with
-        // repeated edges and negative weights, and one instance of every other kind.
-        let l = 40_000usize;
+        // A pairwise instance with repeated edges and negative weights, and one instance of every
+        // other kind; a pairwise entry is the other variable, with the subfunction's weight.
+        let l = 2000usize;
         let mut rng = pgomea_device::rng::SplitMix64::new(11);
         let (mut ends, mut weights) = (Vec::new(), Vec::new());
         for _ in 0..3 * l {
@@ -1094,24 +1049,27 @@ mod tests {
         ends.extend([7, 9, 9, 7]);
         weights.extend([3, -4]);
         let large = Subfunctions::pairwise(l, ends, weights).unwrap();
-        assert_eq!(large.incidence().partners.len(), large.entries());
         struct Changes<'a>(&'a Subfunctions, &'a [u8]);
         impl KindVisitor for Changes<'_> {
             type Output = ();
             fn visit<K: Kind>(self, kind: K) {
                 let Changes(f, x) = self;
                 let genes = Ptr::from_slice(x);
-                let inc = f.incidence();
-                assert_eq!(inc.partners.is_empty(), !K::PARTNERS);
                 for v in 0..f.variables() as u32 {
-                    for t in inc.offsets[v as usize] as usize..inc.offsets[v as usize + 1] as usize {
-                        let s = inc.subfunctions[t];
-                        let partner = if K::PARTNERS { inc.partners[t] } else { 0 };
+                    for &s in f.dependent(v as usize) {
+                        let (entry, weight) = match f.arrays() {
+                            KindArrays::Pairwise { weights, .. } => {
+                                let ends = f.variables_of(s as usize);
+                                (ends[0] ^ ends[1] ^ v, weights[s as usize])
+                            }
+                            _ => (s, 0),
+                        };
+                        assert_eq!(K::PARTNERS, matches!(f.arrays(), KindArrays::Pairwise { .. }));
                         let flipped = pgomea_device::problem::Flipped { genes, variable: v };
-                        // SAFETY: s reads v (the incidence), partner is its other variable, x
-                        // holds l genes.
+                        // SAFETY: s reads v (the incidence), the entry is its partner or itself,
+                        // x holds l genes.
                         let (change, delta) =
-                            unsafe { (kind.flip_change(s, genes, v, partner), kind.delta(s, genes, flipped)) };
+                            unsafe { (kind.flip_change(entry, weight, genes, v), kind.delta(s, genes, flipped)) };
                         assert_eq!(change, delta, "{}: subfunction {s}, variable {v}", K::NAME);
                     }
                 }

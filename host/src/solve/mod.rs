@@ -571,7 +571,10 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) 
     let t = Instant::now();
     let variable_colors = match config.local_search {
         LocalSearchMode::Off => None,
-        _ => Some(Arc::new(VariableColors::from_coloring(&variable_coloring(problem, config.coloring, stop)?))),
+        _ => Some(Arc::new(VariableColors::from_coloring(
+            &variable_coloring(problem, config.coloring, stop)?,
+            problem.functions(),
+        ))),
     };
     let anneal = Arc::new(match variable_colors {
         Some(_) => AnnealSchedule::new(problem.functions(), config.seed, stop)?,
@@ -640,7 +643,8 @@ fn parallel_ims<'a>(
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("parallel GOM needs colour groups".into()))?;
     let mut layout = GroupLayout::new(problem, &model.fos, groups, stop)?;
     if let Some(colors) = &model.variable_colors {
-        layout.variable_colors = (**colors).clone();
+        // The GPU reads a warp's entries side by side (section 77 of RESULTS.md).
+        layout.variable_colors = if gpu.is_some() { colors.for_warps() } else { (**colors).clone() };
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);

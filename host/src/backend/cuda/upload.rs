@@ -161,13 +161,13 @@ impl SharedArrays {
         let budget = Arc::new(DeviceBudget::new(limit));
         let f = problem.functions();
         let mut count = Count(0);
-        let Ok(_) = layout.place(f.incidence(), &mut count);
+        let Ok(_) = layout.place(&mut count);
         let Ok(_) = f.arrays().place(&mut count, OnDevice);
         let reserved = budget
             .reserve(count.0 as u64, 0)
             .map_err(|e| Error::usage(format!("the problem's arrays do not fit: {e}")))?;
         let mut upload = Upload { stream: &gpu.stream, arrays: Vec::new(), stop };
-        let (layout_arrays, search) = layout.place(f.incidence(), &mut upload)?;
+        let (layout_arrays, search) = layout.place(&mut upload)?;
         let kind = f.arrays().place(&mut upload, OnDevice)?;
         gpu.note_memory()?;
         Ok(Arc::new(SharedArrays {

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::gomea::local_search::{AnnealSchedule, VariableColors, search_args};
 use crate::linkage::fos::Fos;
-use crate::problem::{ArrayPlace, GrayBoxProblem, Incidence};
+use crate::problem::{ArrayPlace, GrayBoxProblem};
 use crate::stop::{StopCheck, StopReason};
 
 /// Consecutive linkage sets whose dependent subfunctions the layout lists into one buffer.
@@ -231,13 +231,8 @@ impl GroupLayout {
     }
 
     /// What every population of a run shares, put in `place`: the layout's arrays (in the order
-    /// of the device's `Layout`) and what local search reads, with the problem's `incidence`
-    /// (`Subfunctions::incidence`).
-    pub fn place<P: ArrayPlace>(
-        &self,
-        incidence: Incidence<'_>,
-        place: &mut P,
-    ) -> Result<(Layout, SearchArgs), P::Error> {
+    /// of the device's `Layout`) and what local search reads.
+    pub fn place<P: ArrayPlace>(&self, place: &mut P) -> Result<(Layout, SearchArgs), P::Error> {
         let arrays = [
             &self.group_slots,
             &self.group_crews,
@@ -251,7 +246,7 @@ impl GroupLayout {
         for (p, a) in pointers.iter_mut().zip(arrays) {
             *p = place.place(a)?;
         }
-        let search = search_args(&self.variable_colors, incidence, &self.anneal, place)?;
+        let search = search_args(&self.variable_colors, &self.anneal, place)?;
         Ok((Layout::from_arrays(pointers), search))
     }
 }
