@@ -592,12 +592,6 @@ impl Subfunctions {
         &self.var_subs[self.var_offsets[v] as usize..self.var_offsets[v + 1] as usize]
     }
 
-    /// The subfunctions of every variable in CSR form: those of v are
-    /// `subs[offsets[v]..offsets[v+1]]` (what local search uploads).
-    pub fn incidence(&self) -> (&[u32], &[u32]) {
-        (&self.var_offsets, &self.var_subs)
-    }
-
     /// The smallest and the largest value of subfunction `s`.
     pub fn bounds(&self, s: usize) -> (i64, i64) {
         bounds_of(&self.arrays, &self.bounds, s)
@@ -1030,7 +1024,6 @@ mod tests {
         for (v, subs) in expected.iter().enumerate() {
             assert_eq!(f.dependent(v), &subs[..], "variable {v}");
         }
-        assert_eq!(f.incidence().0.len(), l as usize + 1);
     }
 
     #[test]
