@@ -62,6 +62,6 @@ pub use buffers::{
 };
 pub use mixing::{element_step, for_solution, mark_converged, mark_elitist, pair_step, replace_unimproved};
 pub use search::{
-    ANNEAL_LEVELS, ASK_EVERY, Anneal, SearchArgs, WARP_SHIFT, anneal_flip, flip_gain, parallel_anneal_flip,
-    parallel_try_flip, search_genotype, search_round_end, search_solution, try_flip,
+    ANNEAL_LEVELS, ASK_EVERY, Anneal, SearchArgs, WARP_SHIFT, anneal_flip, entry_index, flip_gain,
+    parallel_anneal_flip, parallel_try_flip, search_genotype, search_round_end, search_solution, try_flip,
 };

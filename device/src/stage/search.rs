@@ -49,6 +49,13 @@ pub struct SearchArgs {
 /// The GPU's slices: a warp's 32 positions.
 pub const WARP_SHIFT: u32 = 5;
 
+/// Where entry j of position p lies in slices of `2^shift` positions, from where p's slice
+/// begins (`slices[p >> shift]`; 0 for the index within the slice).
+#[inline(always)]
+pub const fn entry_index(slice_start: usize, shift: u32, p: usize, j: usize) -> usize {
+    slice_start + (j << shift) + (p & ((1 << shift) - 1))
+}
+
 impl SearchArgs {
     /// The position of the `k`-th variable of colour `c`.
     ///
@@ -163,10 +170,10 @@ pub unsafe fn flip_gain<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, p: usize,
     // SAFETY: the function's precondition.
     unsafe {
         let degree = s.degrees.read(p) as usize;
-        let first = s.slices.read(p >> s.shift) as usize + (p & ((1 << s.shift) - 1));
+        let start = s.slices.read(p >> s.shift) as usize;
         let mut gain = 0;
         for j in 0..degree {
-            let e = first + (j << s.shift);
+            let e = entry_index(start, s.shift, p, j);
             let weight = if K::PARTNERS { s.weights.read(e) } else { 0 };
             gain += kind.flip_change(s.entries.read(e), weight, x, v);
         }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::{SplitMix64, streams};
-use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs, WARP_SHIFT};
+use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs, WARP_SHIFT, entry_index};
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -100,7 +100,7 @@ impl VariableColors {
 
     /// The index of entry j of position p.
     pub fn entry(&self, p: usize, j: usize) -> usize {
-        self.slices[p >> self.shift] as usize + (j << self.shift) + (p & ((1 << self.shift) - 1))
+        entry_index(self.slices[p >> self.shift] as usize, self.shift, p, j)
     }
 
     /// These colours and degrees with the entries `entry(p, j)` (and weights where `weighted`) in
@@ -128,7 +128,7 @@ impl VariableColors {
         pieces.into_par_iter().with_min_len(64).for_each(|(q, piece, piece_w)| {
             for p in q * width..((q + 1) * width).min(self.degrees.len()) {
                 for j in 0..self.degrees[p] as usize {
-                    let e = (j << shift) + (p & (width - 1));
+                    let e = entry_index(0, shift, p, j);
                     let (subject, weight) = entry(p, j);
                     piece[e] = subject;
                     if weighted {
