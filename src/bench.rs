@@ -224,7 +224,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
         ..paper_options(Algorithm::Parallel, backend, a.seed)
     }
     .resolve(problem, loaded.best_known)?;
-    let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
+    let model = build_model(problem, &config, &Run::new(problem, Limits::default()), backend == Backend::Cuda)?;
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?);
     let sets = model.fos.sets.len();

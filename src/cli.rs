@@ -663,7 +663,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
     }
     .resolve(problem, loaded.best_known)?;
     reset_peak_resident_memory();
-    let model = build_model(problem, &config, &Run::new(problem, Limits::default()))?;
+    let model = build_model(problem, &config, &Run::new(problem, Limits::default()), false)?;
     let model_peak = peak_resident_memory();
     reset_peak_resident_memory();
     let t = std::time::Instant::now();

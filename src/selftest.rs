@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use pgomea_device::rng::{SplitMix64, streams};
-use pgomea_device::stage::{Pass, Stage};
+use pgomea_device::stage::{Pass, Stage, WARP_SHIFT};
 
 use crate::args::InstanceArgs;
 use pgomea::backend::cuda::{CudaTuning, GroupPasses, WholeGeneration};
@@ -75,7 +75,7 @@ impl Case {
             ..RunOptions::default()
         }
         .resolve(&*problem, None)?;
-        let model = build_model(&*problem, &config, &Run::new(&*problem, Limits::default()))?;
+        let model = build_model(&*problem, &config, &Run::new(&*problem, Limits::default()), false)?;
         let groups =
             model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
         let layout = Arc::new(GroupLayout::new(&*problem, &model.fos, groups, &StopCheck::never())?);
@@ -100,7 +100,8 @@ impl Case {
         let never = StopCheck::never();
         let coloring = variable_coloring(&*self.problem, self.config.coloring, &never)?;
         let mut layout = (*self.layout).clone();
-        layout.variable_colors = VariableColors::from_coloring(&coloring, self.problem.functions()).for_warps();
+        layout.variable_colors =
+            Arc::new(VariableColors::from_coloring(&coloring, self.problem.functions(), WARP_SHIFT));
         layout.anneal = AnnealSchedule::new(self.problem.functions(), self.config.seed, &never)?;
         self.layout = Arc::new(layout);
         self.name =

@@ -97,7 +97,7 @@ fn every_set_up_phase_stops_at_a_flag_or_a_passed_deadline() {
                 StopReason::Interrupted => Run::new(p, Limits::default()).with_stop_flag(flag.clone()),
                 _ => Run::new(p, Limits { time: Some(Duration::ZERO), ..Limits::default() }),
             };
-            assert_stopped(build_model(p, &parallel(p), &run), reason, &what("model"));
+            assert_stopped(build_model(p, &parallel(p), &run, false), reason, &what("model"));
         }
     }
 }
@@ -111,7 +111,7 @@ fn measure_stop_latency(p: &dyn GrayBoxProblem) {
     let config = parallel(p);
     let t = Instant::now();
     let never = Run::new(p, Limits::default());
-    let model = build_model(p, &config, &never).unwrap();
+    let model = build_model(p, &config, &never, false).unwrap();
     let built = t.elapsed();
     GroupLayout::new(p, &model.fos, model.groups.as_ref().unwrap(), &StopCheck::never()).unwrap();
     let whole = t.elapsed();

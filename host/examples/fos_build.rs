@@ -143,7 +143,7 @@ fn main() {
     if layout {
         let t = now();
         let coloring = variable_coloring(problem, methods[0], &never).unwrap_or_else(|e| panic!("{e}"));
-        let colors = VariableColors::from_coloring(&coloring, problem.functions());
+        let colors = VariableColors::from_coloring(&coloring, problem.functions(), 0);
         println!("variable colouring ({}): {}, {} colours", methods[0], since(t), colors.colors());
         let t = now();
         AnnealSchedule::new(problem.functions(), 1, &never).unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,7 @@ use std::time::Duration;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::{SplitMix64, streams};
-use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs, WARP_SHIFT, entry_index};
+use pgomea_device::stage::{self, ANNEAL_LEVELS, Anneal, SearchArgs, entry_index};
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -20,8 +20,9 @@ use crate::stop::{StopCheck, StopReason};
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
 /// `vars[offsets[c]..offsets[c+1]]`; and their subfunctions in that order, in slices of
 /// `2^shift` positions (the layout of the device crate's `stage::SearchArgs`, which points to
-/// these): built with a shift of 0, a position's entries side by side, for the host;
-/// [`VariableColors::for_warps`] gives the GPU's.
+/// these): a shift of 0 puts a position's entries side by side, for the host; `stage::WARP_SHIFT`
+/// puts a warp's 32 positions' j-th entries side by side, for the GPU. Built once, in the form
+/// the run's backend reads (either backend reads either form: the steps take the shift).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VariableColors {
     pub offsets: Vec<u32>,
@@ -41,79 +42,53 @@ pub struct VariableColors {
 }
 
 impl VariableColors {
-    /// The colour groups `groups` of the variables of `f`.
-    pub fn new(groups: &[Vec<u32>], f: &Subfunctions) -> Self {
+    /// The colour groups `groups` of the variables of `f`, in slices of `2^shift` positions.
+    pub fn new(groups: &[Vec<u32>], f: &Subfunctions, shift: u32) -> Self {
         let mut offsets = vec![0];
         let mut vars = Vec::new();
         for g in groups {
             vars.extend_from_slice(g);
             offsets.push(vars.len() as u32);
         }
-        Self::sliced(offsets, vars, f)
+        Self::sliced(offsets, vars, f, shift)
     }
 
     /// The colour groups of a colouring of the variables of `f`, ascending within each colour:
-    /// the same arrays as `new(&coloring.groups(), f)`, without the groups.
-    pub fn from_coloring(coloring: &Coloring, f: &Subfunctions) -> Self {
+    /// the same arrays as `new(&coloring.groups(), f, shift)`, without the groups.
+    pub fn from_coloring(coloring: &Coloring, f: &Subfunctions, shift: u32) -> Self {
         let (offsets, vars) = coloring.flat_groups();
-        Self::sliced(offsets, vars, f)
+        Self::sliced(offsets, vars, f, shift)
     }
 
-    /// The host's form of the entries of the positions `vars` (one position a slice), in
-    /// parallel.
-    fn sliced(offsets: Vec<u32>, vars: Vec<u32>, f: &Subfunctions) -> Self {
+    /// The entries of the positions `vars` in slices of `2^shift` positions, each slice as wide
+    /// as its largest degree; filled in parallel, a slice at a time.
+    fn sliced(offsets: Vec<u32>, vars: Vec<u32>, f: &Subfunctions, shift: u32) -> Self {
         let degrees: Vec<u32> = vars.par_iter().map(|&v| f.dependent(v as usize).len() as u32).collect();
         let pairwise = match f.arrays() {
             KindArrays::Pairwise { weights, .. } => Some(weights),
             _ => None,
         };
-        let colors = VariableColors { offsets, vars, shift: 0, degrees, ..Default::default() };
-        colors.fill(
-            0,
-            |p, j| {
-                let v = colors.vars[p];
-                let s = f.dependent(v as usize)[j];
-                match pairwise {
-                    Some(w) => {
-                        let ends = f.variables_of(s as usize);
-                        (ends[0] ^ ends[1] ^ v, w[s as usize])
-                    }
-                    None => (s, 0),
+        // Entry j of position p: the j-th subfunction of its variable, or for the pairwise kind
+        // that subfunction's other variable and its weight.
+        let entry = |p: usize, j: usize| {
+            let v = vars[p];
+            let s = f.dependent(v as usize)[j];
+            match pairwise {
+                Some(w) => {
+                    let ends = f.variables_of(s as usize);
+                    (ends[0] ^ ends[1] ^ v, w[s as usize])
                 }
-            },
-            pairwise.is_some(),
-        )
-    }
-
-    /// The same colours and entries in slices of a warp's positions (`stage::WARP_SHIFT`): what
-    /// the GPU reads. Time and memory linear in the entries and the slices' padding.
-    pub fn for_warps(&self) -> Self {
-        self.fill(
-            WARP_SHIFT,
-            |p, j| {
-                let e = self.entry(p, j);
-                (self.entries[e], self.weights.get(e).copied().unwrap_or(0))
-            },
-            !self.weights.is_empty(),
-        )
-    }
-
-    /// The index of entry j of position p.
-    pub fn entry(&self, p: usize, j: usize) -> usize {
-        entry_index(self.slices[p >> self.shift] as usize, self.shift, p, j)
-    }
-
-    /// These colours and degrees with the entries `entry(p, j)` (and weights where `weighted`) in
-    /// slices of `2^shift` positions, each as wide as its largest degree; filled in parallel, a
-    /// slice at a time.
-    fn fill(&self, shift: u32, entry: impl Fn(usize, usize) -> (u32, i64) + Sync, weighted: bool) -> Self {
+                None => (s, 0),
+            }
+        };
         let width = 1usize << shift;
-        let mut slices = Vec::with_capacity(self.degrees.len().div_ceil(width));
+        let mut slices = Vec::with_capacity(degrees.len().div_ceil(width));
         let mut end = 0u64;
-        for chunk in self.degrees.chunks(width) {
+        for chunk in degrees.chunks(width) {
             slices.push(end);
             end += width as u64 * chunk.iter().copied().max().unwrap_or(0) as u64;
         }
+        let weighted = pairwise.is_some();
         let mut entries = vec![0u32; end as usize];
         let mut weights = vec![0i64; if weighted { end as usize } else { 0 }];
         let mut pieces = Vec::with_capacity(slices.len());
@@ -126,8 +101,8 @@ impl VariableColors {
             (rest, rest_w) = (tail, tail_w);
         }
         pieces.into_par_iter().with_min_len(64).for_each(|(q, piece, piece_w)| {
-            for p in q * width..((q + 1) * width).min(self.degrees.len()) {
-                for j in 0..self.degrees[p] as usize {
+            for (p, &degree) in degrees.iter().enumerate().skip(q * width).take(width) {
+                for j in 0..degree as usize {
                     let e = entry_index(0, shift, p, j);
                     let (subject, weight) = entry(p, j);
                     piece[e] = subject;
@@ -137,15 +112,12 @@ impl VariableColors {
                 }
             }
         });
-        VariableColors {
-            offsets: self.offsets.clone(),
-            vars: self.vars.clone(),
-            shift,
-            degrees: self.degrees.clone(),
-            slices,
-            entries,
-            weights,
-        }
+        VariableColors { offsets, vars, shift, degrees, slices, entries, weights }
+    }
+
+    /// The index of entry j of position p.
+    pub fn entry(&self, p: usize, j: usize) -> usize {
+        entry_index(self.slices[p >> self.shift] as usize, self.shift, p, j)
     }
 
     pub fn colors(&self) -> usize {
@@ -513,6 +485,7 @@ pub unsafe fn search_genotype<K: Kind>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pgomea_device::stage::WARP_SHIFT;
 
     #[test]
     fn the_sliced_entries_are_each_variables_subfunctions_or_partners() {
@@ -528,8 +501,8 @@ mod tests {
             let groups: Vec<Vec<u32>> = (0..7u32)
                 .map(|c| (0..f.variables() as u32).rev().filter(|v| (v * 5 + v / 3) % 7 == c).collect())
                 .collect();
-            let host = VariableColors::new(&groups, f);
-            let warps = host.for_warps();
+            let host = VariableColors::new(&groups, f, 0);
+            let warps = VariableColors::new(&groups, f, WARP_SHIFT);
             assert_eq!((host.shift, warps.shift), (0, WARP_SHIFT));
             let pairwise = matches!(f.arrays(), KindArrays::Pairwise { .. });
             let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();

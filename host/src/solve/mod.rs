@@ -46,6 +46,7 @@ use crate::linkage::fos::{Fos, LinkageModel};
 use crate::problem::GrayBoxProblem;
 use crate::stop::StopCheck;
 use pgomea_device::rng::SplitMix64;
+use pgomea_device::stage::WARP_SHIFT;
 
 /// What a caller lends a run besides its configuration: when it started (the time limit counts
 /// from there; default: now), the flag that stops it (a signal handler's, Ctrl-C in Python),
@@ -333,7 +334,9 @@ fn set_up<'a>(
         Algorithm::Serial => Backend::Cpu,
     };
     let opening = (backend == Backend::Cuda).then(|| std::thread::spawn(cuda::Gpu::shared));
-    let model = match build_model(problem, config, run) {
+    // A GPU that fails at start leaves the run to the CPU with the GPU's form of the entries,
+    // which the CPU reads too (one form is built, not both).
+    let model = match build_model(problem, config, run, backend == Backend::Cuda) {
         Ok(model) => model,
         Err(e) => {
             // Stopped or failed: the opening still ends before the run does. A process that
@@ -540,9 +543,10 @@ pub struct ModelTimes {
 }
 
 /// The linkage model of `config` for `problem`, coloured when the algorithm needs colour groups:
-/// what `solve` runs with, and what `pgomea info` describes. Stops (`Error::Stopped`) when the
-/// run must.
-pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) -> Result<Model> {
+/// what `solve` runs with, and what `pgomea info` describes; local search's entries in the form
+/// the GPU reads where `gpu` (parallel GOMEA on the GPU), else the host's. Stops
+/// (`Error::Stopped`) when the run must.
+pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run, gpu: bool) -> Result<Model> {
     let stop = run.stop_check();
     stop.check()?;
     let mut rng = SplitMix64::stream(config.seed, pgomea_device::rng::streams::FOS_TIES);
@@ -574,6 +578,8 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run) 
         _ => Some(Arc::new(VariableColors::from_coloring(
             &variable_coloring(problem, config.coloring, stop)?,
             problem.functions(),
+            // The GPU reads a warp's entries side by side (section 77 of RESULTS.md).
+            if gpu { WARP_SHIFT } else { 0 },
         ))),
     };
     let anneal = Arc::new(match variable_colors {
@@ -643,8 +649,7 @@ fn parallel_ims<'a>(
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("parallel GOM needs colour groups".into()))?;
     let mut layout = GroupLayout::new(problem, &model.fos, groups, stop)?;
     if let Some(colors) = &model.variable_colors {
-        // The GPU reads a warp's entries side by side (section 77 of RESULTS.md).
-        layout.variable_colors = if gpu.is_some() { colors.for_warps() } else { (**colors).clone() };
+        layout.variable_colors = Arc::clone(colors);
         layout.anneal = (*model.anneal).clone();
     }
     let layout = Arc::new(layout);

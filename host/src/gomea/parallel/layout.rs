@@ -14,6 +14,8 @@
 //! crew's slots end; the order of the slots of a group changes no result (they are mixed in
 //! parallel), only how the kernels share the work out.
 
+use std::sync::Arc;
+
 use pgomea_device::gom::{CrewKind, crew_kind};
 use pgomea_device::stage::{BufferSizes, Layout, SearchArgs};
 use rayon::prelude::*;
@@ -45,7 +47,7 @@ pub struct GroupLayout {
     pub max_group_deps: usize,
     /// The colour groups of the variables for local search (none when it is off), and its
     /// annealing schedule.
-    pub variable_colors: VariableColors,
+    pub variable_colors: Arc<VariableColors>,
     pub anneal: AnnealSchedule,
 }
 
@@ -127,7 +129,7 @@ impl GroupLayout {
             dep_subfunctions: Vec::new(),
             max_group_slots: 0,
             max_group_deps: 0,
-            variable_colors: VariableColors::default(),
+            variable_colors: Arc::default(),
             anneal: AnnealSchedule::default(),
         };
         let (mut var_end, mut dep_end) = (0u64, 0u64);
@@ -419,7 +421,7 @@ mod tests {
             dep_subfunctions: Vec::new(),
             max_group_slots: 0,
             max_group_deps: 0,
-            variable_colors: VariableColors::default(),
+            variable_colors: Arc::default(),
             anneal: AnnealSchedule::default(),
         };
         for group in groups {
