@@ -36,7 +36,7 @@ fn main() {
             path = Some(PathBuf::from(a));
         }
     }
-    let path = path.expect("usage: group_chains INSTANCE [--coloring METHOD]");
+    let path = path.expect("usage: group_chains INSTANCE [--coloring METHOD] [--orders K]");
     let never = StopCheck::never();
     let problem = pgomea::problem::load::read(&path, None, &never).unwrap_or_else(|e| panic!("{e}"));
     let problem = &*problem;
@@ -44,7 +44,7 @@ fn main() {
         Fos::build(&LinkageModel::Flt, problem, &mut SplitMix64::new(1), &never).unwrap_or_else(|e| panic!("{e}"));
     let (coloring, _) = method.color_sets(Sets::Fos(&fos), problem, &never).unwrap_or_else(|e| panic!("{e}"));
     let layout = GroupLayout::new(problem, &fos, &coloring.groups(), &never).unwrap_or_else(|e| panic!("{e}"));
-    let groups = layout.group_slots.len() - 1;
+    let groups = layout.groups();
     let in_order: Vec<usize> = (0..groups).collect();
     println!(
         "{}: {} linkage sets in {groups} colour groups ({method}); the longest chain of dependent sets: {}",
@@ -58,8 +58,8 @@ fn main() {
     // Which groups share a subfunction: every pair of groups that reads one.
     let mut readers = vec![Vec::new(); problem.subfunctions()];
     for g in 0..groups {
-        for s in layout.group_slots[g] as usize..layout.group_slots[g + 1] as usize {
-            for &f in &layout.dep_subfunctions[layout.dep_offsets[s] as usize..layout.dep_offsets[s + 1] as usize] {
+        for s in layout.slots(g) {
+            for &f in layout.set_deps(s) {
                 readers[f as usize].push(g);
             }
         }
@@ -83,9 +83,7 @@ fn main() {
     let mut rng = SplitMix64::new(7);
     for k in 0..orders {
         let mut order = in_order.clone();
-        for i in (1..groups).rev() {
-            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut order);
         let mut phases = 0;
         let mut phase: Vec<usize> = Vec::new();
         for &g in &order {
@@ -109,13 +107,10 @@ fn longest_chain(layout: &GroupLayout, subfunctions: usize, order: &[usize]) -> 
     let mut last = vec![0u32; subfunctions];
     let mut longest = 0;
     for &g in order {
-        let slots = layout.group_slots[g] as usize..layout.group_slots[g + 1] as usize;
-        let deps =
-            |s: usize| &layout.dep_subfunctions[layout.dep_offsets[s] as usize..layout.dep_offsets[s + 1] as usize];
         // Sets of one group share no subfunction, so their depths can be written as they go.
-        for s in slots {
-            let depth = 1 + deps(s).iter().map(|&f| last[f as usize]).max().unwrap_or(0);
-            for &f in deps(s) {
+        for s in layout.slots(g) {
+            let depth = 1 + layout.set_deps(s).iter().map(|&f| last[f as usize]).max().unwrap_or(0);
+            for &f in layout.set_deps(s) {
                 last[f as usize] = depth;
             }
             longest = longest.max(depth);

@@ -68,19 +68,6 @@ impl VariableColors {
             KindArrays::Pairwise { weights, .. } => Some(weights),
             _ => None,
         };
-        // Entry j of position p: the j-th subfunction of its variable, or for the pairwise kind
-        // that subfunction's other variable and its weight.
-        let entry = |p: usize, j: usize| {
-            let v = vars[p];
-            let s = f.dependent(v as usize)[j];
-            match pairwise {
-                Some(w) => {
-                    let ends = f.variables_of(s as usize);
-                    (ends[0] ^ ends[1] ^ v, w[s as usize])
-                }
-                None => (s, 0),
-            }
-        };
         let width = 1usize << shift;
         let mut slices = Vec::with_capacity(degrees.len().div_ceil(width));
         let mut end = 0u64;
@@ -101,13 +88,18 @@ impl VariableColors {
             (rest, rest_w) = (tail, tail_w);
         }
         pieces.into_par_iter().with_min_len(64).for_each(|(q, piece, piece_w)| {
-            for (p, &degree) in degrees.iter().enumerate().skip(q * width).take(width) {
-                for j in 0..degree as usize {
+            for (p, &v) in vars.iter().enumerate().skip(q * width).take(width) {
+                // Entry j: the j-th subfunction of v, or for the pairwise kind that subfunction's
+                // other variable and its weight.
+                for (j, &s) in f.dependent(v as usize).iter().enumerate() {
                     let e = entry_index(0, shift, p, j);
-                    let (subject, weight) = entry(p, j);
-                    piece[e] = subject;
-                    if weighted {
-                        piece_w[e] = weight;
+                    match pairwise {
+                        Some(w) => {
+                            let ends = f.variables_of(s as usize);
+                            piece[e] = ends[0] ^ ends[1] ^ v;
+                            piece_w[e] = w[s as usize];
+                        }
+                        None => piece[e] = s,
                     }
                 }
             }

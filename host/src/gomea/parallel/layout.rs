@@ -220,6 +220,11 @@ impl GroupLayout {
         &self.vars[self.var_offsets[slot] as usize..self.var_offsets[slot + 1] as usize]
     }
 
+    /// The dependent subfunctions of a slot.
+    pub fn set_deps(&self, slot: usize) -> &[u32] {
+        &self.dep_subfunctions[self.dep_offsets[slot] as usize..self.dep_offsets[slot + 1] as usize]
+    }
+
     /// The sizes of the buffers of a population of `n` in this layout.
     pub fn buffer_sizes(&self, n: usize) -> BufferSizes {
         BufferSizes {
