@@ -217,22 +217,24 @@ fn local_search_ends_in_a_local_optimum_with_exact_fitness() {
 
 #[test]
 fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
-    for (k, p) in problems().into_iter().enumerate() {
+    // Greedy and annealed searches; the backend reads the host's form of the entries, or the
+    // GPU's (as a run whose GPU failed at start does, its colours' variables by degree), the
+    // sequential search the host's: the same flips.
+    let cases = problems().into_iter().flat_map(|p| {
+        let p: Arc<dyn GrayBoxProblem> = Arc::from(p);
+        [(0, 0), (50, 0), (0, WARP_SHIFT), (50, WARP_SHIFT)].map(|(sweeps, shift)| (p.clone(), sweeps, shift))
+    });
+    for (p, sweeps, shift) in cases {
         let never = StopCheck::never();
         let colors = VariableColors::from_coloring(
             &variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap(),
             p.functions(),
             0,
         );
-        // Greedy and annealed searches.
-        let sweeps = 50 * (k as u32 % 2);
         let schedule = AnnealSchedule::new(p.functions(), 4, &StopCheck::never()).unwrap();
         let fos = Fos::univariate(p.variables());
         let groups = ColoringMethod::WelshPowell.color(&fos, &*p, &never).unwrap().groups();
         let mut layout = GroupLayout::new(&*p, &fos, &groups, &never).unwrap();
-        // Every other problem's backend reads the GPU's form of the entries (a run whose GPU
-        // failed at start does), the sequential search the host's: the same flips.
-        let shift = if k % 2 == 0 { WARP_SHIFT } else { 0 };
         layout.variable_colors = Arc::new(VariableColors::from_coloring(
             &variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap(),
             p.functions(),

@@ -53,16 +53,27 @@ impl VariableColors {
         Self::sliced(offsets, vars, f, shift)
     }
 
-    /// The colour groups of a colouring of the variables of `f`, ascending within each colour:
-    /// the same arrays as `new(&coloring.groups(), f, shift)`, without the groups.
+    /// The colour groups of a colouring of the variables of `f`, ascending within each colour
+    /// (in the GPU's form by degree, the largest first): the same arrays as
+    /// `new(&coloring.groups(), f, shift)`, without the groups.
     pub fn from_coloring(coloring: &Coloring, f: &Subfunctions, shift: u32) -> Self {
         let (offsets, vars) = coloring.flat_groups();
         Self::sliced(offsets, vars, f, shift)
     }
 
     /// The entries of the positions `vars` in slices of `2^shift` positions, each slice as wide
-    /// as its largest degree; filled in parallel, a slice at a time.
-    fn sliced(offsets: Vec<u32>, vars: Vec<u32>, f: &Subfunctions, shift: u32) -> Self {
+    /// as its largest degree; filled in parallel, a slice at a time. In slices of more than one
+    /// position (the GPU's form) each colour's variables go by degree, the largest first and ties
+    /// ascending, so that a slice's positions have degrees alike: few of its entries are padding,
+    /// and a warp's lanes end their flips together. This changes no flip: the flips of one colour
+    /// are independent, and each draws its random numbers by its variable, not its position.
+    fn sliced(offsets: Vec<u32>, mut vars: Vec<u32>, f: &Subfunctions, shift: u32) -> Self {
+        if shift > 0 {
+            for colour in offsets.windows(2) {
+                vars[colour[0] as usize..colour[1] as usize]
+                    .par_sort_unstable_by_key(|&v| (std::cmp::Reverse(f.dependent(v as usize).len()), v));
+            }
+        }
         let degrees: Vec<u32> = vars.par_iter().map(|&v| f.dependent(v as usize).len() as u32).collect();
         let pairwise = match f.arrays() {
             KindArrays::Pairwise { weights, .. } => Some(weights),
@@ -496,6 +507,16 @@ mod tests {
             let host = VariableColors::new(&groups, f, 0);
             let warps = VariableColors::new(&groups, f, WARP_SHIFT);
             assert_eq!((host.shift, warps.shift), (0, WARP_SHIFT));
+            // The same variables in each colour; the GPU's form by degree, the largest first
+            // (ties ascending), so that a warp's slice is little wider than its entries.
+            assert_eq!(host.offsets, warps.offsets);
+            for c in host.offsets.windows(2) {
+                let (a, b) = (c[0] as usize, c[1] as usize);
+                let mut by_degree = host.vars[a..b].to_vec();
+                by_degree.sort_by_key(|&v| (std::cmp::Reverse(f.dependent(v as usize).len()), v));
+                assert_eq!(warps.vars[a..b], by_degree[..]);
+                assert!(host.vars[a..b].is_sorted_by(|x, y| x > y), "the host's form keeps the colour's order");
+            }
             let pairwise = matches!(f.arrays(), KindArrays::Pairwise { .. });
             let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
             for colors in [&host, &warps] {
