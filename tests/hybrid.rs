@@ -226,20 +226,13 @@ fn the_cpu_backend_searches_every_solution_as_the_sequential_search_does() {
     });
     for (p, sweeps, shift) in cases {
         let never = StopCheck::never();
-        let colors = VariableColors::from_coloring(
-            &variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap(),
-            p.functions(),
-            0,
-        );
+        let coloring = variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap();
+        let colors = VariableColors::from_coloring(&coloring, p.functions(), 0);
         let schedule = AnnealSchedule::new(p.functions(), 4, &StopCheck::never()).unwrap();
         let fos = Fos::univariate(p.variables());
         let groups = ColoringMethod::WelshPowell.color(&fos, &*p, &never).unwrap().groups();
         let mut layout = GroupLayout::new(&*p, &fos, &groups, &never).unwrap();
-        layout.variable_colors = Arc::new(VariableColors::from_coloring(
-            &variable_coloring(&*p, ColoringMethod::WelshPowell, &never).unwrap(),
-            p.functions(),
-            shift,
-        ));
+        layout.variable_colors = Arc::new(VariableColors::from_coloring(&coloring, p.functions(), shift));
         layout.anneal = schedule.clone();
         let layout = Arc::new(layout);
         let mut run = Run::new(&*p, Limits::default());
