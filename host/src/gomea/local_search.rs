@@ -302,20 +302,44 @@ pub enum AnnealStart {
 /// (benchmarks/RESULTS.md section 50; a hot sweep accepts more flips than a cold one, and the
 /// first call carries costs of its own), so only a search with no whole one before it goes by
 /// its own sweeps so far ([`crate::gomea::run::SearchPlan::refit`]).
+///
+/// It also keeps how much slower the early sweeps of that search were than the whole
+/// ([`AnnealPace::early_ratio`]): a search of another size, whose sweeps may cost far from in
+/// proportion to its solutions (on the GPU about the same from 128 to 512 of them, section 81),
+/// measures its own early sweeps and divides by that ratio to learn its whole pace (section 85).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct AnnealPace(Option<f64>);
+pub struct AnnealPace {
+    pace: Option<f64>,
+    early_ratio: Option<f64>,
+}
 
 impl AnnealPace {
-    /// A search of `work` solution-sweeps in all (sweeps times solutions) took `took`.
-    pub fn record(&mut self, work: f64, took: Duration) {
-        if work > 0.0 {
-            self.0 = Some(took.as_secs_f64() / work);
+    /// A pace of `pace` seconds per sweep of one solution.
+    pub fn at(pace: f64) -> Self {
+        AnnealPace { pace: Some(pace), early_ratio: None }
+    }
+
+    /// A search of `work` solution-sweeps in all (sweeps times solutions) took `took`; `early`,
+    /// where the search measured it, is the pace of its early sweeps
+    /// ([`crate::gomea::run::SearchPlan::observe`]).
+    pub fn record(&mut self, work: f64, took: Duration, early: Option<f64>) {
+        if work > 0.0 && took > Duration::ZERO {
+            let pace = took.as_secs_f64() / work;
+            self.pace = Some(pace);
+            if let Some(early) = early.filter(|&e| e > 0.0) {
+                self.early_ratio = Some(early / pace);
+            }
         }
     }
 
     /// Whether a pace was recorded.
     pub fn known(&self) -> bool {
-        self.0.is_some_and(|pace| pace > 0.0)
+        self.pace.is_some_and(|pace| pace > 0.0)
+    }
+
+    /// The pace of the last whole search's early sweeps over its whole pace, where measured.
+    pub fn early_ratio(&self) -> Option<f64> {
+        self.early_ratio
     }
 
     /// The sweeps of a search of `solutions` solutions that end within `budget` at this pace,
@@ -327,13 +351,13 @@ impl AnnealPace {
     /// let mut pace = AnnealPace::default();
     /// assert_eq!(pace.fit(3000, 32, Duration::ZERO), 3000);
     /// // 16 solutions of 1000 sweeps took 2 s: 32 solutions fit 500 sweeps into 2 s.
-    /// pace.record(16.0 * 1000.0, Duration::from_secs(2));
+    /// pace.record(16.0 * 1000.0, Duration::from_secs(2), None);
     /// assert_eq!(pace.fit(3000, 32, Duration::from_secs(2)), 500);
     /// assert_eq!(pace.fit(3000, 32, Duration::from_secs(60)), 3000);
     /// assert_eq!(pace.fit(3000, 32, Duration::ZERO), 0);
     /// ```
     pub fn fit(&self, sweeps: u32, solutions: usize, budget: Duration) -> u32 {
-        match self.0 {
+        match self.pace {
             Some(pace) if pace > 0.0 => {
                 let fit = budget.as_secs_f64() / (pace * solutions.max(1) as f64);
                 // Rounded to the nearest: a quotient that floating point leaves just below a
@@ -568,15 +592,15 @@ mod tests {
         let mut pace = AnnealPace::default();
         // Nothing learned yet: as asked, whatever the budget.
         assert_eq!(pace.fit(100, 16, Duration::ZERO), 100);
-        pace.record(16.0 * 100.0, ms(800));
+        pace.record(16.0 * 100.0, ms(800), None);
         // 0.5 ms a sweep of a solution: 32 solutions fit 50 sweeps into 0.8 s, 100 into 1.6 s,
         // and no more than asked into more.
         assert_eq!([800, 1600, 60_000, 0].map(|b| pace.fit(100, 32, ms(b))), [50, 100, 100, 0]);
         // A search of no sweeps teaches nothing.
-        pace.record(0.0, ms(1));
+        pace.record(0.0, ms(1), Some(1.0));
         assert_eq!(pace.fit(100, 32, ms(800)), 50);
         // The last whole search counts.
-        pace.record(32.0 * 50.0, ms(400));
+        pace.record(32.0 * 50.0, ms(400), None);
         assert_eq!(pace.fit(100, 32, ms(800)), 100);
     }
 }

@@ -614,8 +614,10 @@ impl<'a> Run<'a> {
     /// Runs `search`, the annealed local search of a new population of `solutions`, with its
     /// plan: `asked` sweeps, or as many as end within `share` of the time left at the pace of the
     /// last whole annealing (said in a note). While no pace is known (the run's first annealing),
-    /// the search fits the rest of its schedule to its own pace as it goes ([`SearchPlan::refit`]).
-    /// A search the run did not stop teaches the next one its pace.
+    /// the search fits the rest of its schedule to its own pace as it goes ([`SearchPlan::refit`]);
+    /// once it is known, a search that measures its early sweeps ([`SearchPlan::observe`]) is
+    /// refitted once, early on, to its own pace as the last search's early sweeps tell it. A
+    /// search the run did not stop teaches the next one its pace.
     pub fn fitted_search<T>(
         &mut self,
         asked: u32,
@@ -634,6 +636,9 @@ impl<'a> Run<'a> {
             adaptive: budget.is_some() && !self.anneal_pace.known(),
             refitted: false,
             work: 0.0,
+            early_ratio: self.anneal_pace.early_ratio().filter(|_| budget.is_some() && self.anneal_pace.known()),
+            early: EarlySweeps::Waiting,
+            checked: false,
         };
         if let Some(budget) = budget.filter(|_| self.anneal_pace.known()) {
             plan.sweeps = self.anneal_pace.fit(asked, solutions, budget);
@@ -646,7 +651,7 @@ impl<'a> Run<'a> {
             self.note(&plan.describe(budget, ", at its own pace as it went"));
         }
         if !self.should_stop() {
-            self.anneal_pace.record(plan.work, plan.start.elapsed());
+            self.anneal_pace.record(plan.work, plan.start.elapsed(), plan.early_pace());
         }
         out
     }
@@ -700,6 +705,29 @@ pub struct SearchPlan {
     refitted: bool,
     /// The solution-sweeps run, as the search reports them ([`SearchPlan::ran`]).
     work: f64,
+    /// The last whole search's early pace over its whole pace ([`AnnealPace::early_ratio`]),
+    /// where this search was fitted at a known pace under a budget: it refits once when its own
+    /// early pace is measured.
+    early_ratio: Option<f64>,
+    /// The timing of the search's early sweeps ([`SearchPlan::observe`]).
+    early: EarlySweeps,
+    /// The refit at the early pace is done (or was not needed).
+    checked: bool,
+}
+
+/// Where the timing of a search's early sweeps stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum EarlySweeps {
+    /// Before the end of the first call.
+    Waiting,
+    /// Timed from the end of the first call (the first carries costs of its own): the time
+    /// and solution-sweeps then.
+    From(Duration, f64),
+    /// Seconds per solution-sweep from there to the first call that ends within
+    /// [`SearchPlan::EARLY_SHARE`] to twice it of the schedule.
+    Timed(f64),
+    /// No call ended within that share (calls of many sweeps each): not timed.
+    Missed,
 }
 
 impl SearchPlan {
@@ -715,6 +743,46 @@ impl SearchPlan {
             adaptive: false,
             refitted: false,
             work: 0.0,
+            early_ratio: None,
+            early: EarlySweeps::Waiting,
+            checked: false,
+        }
+    }
+
+    /// The share of a schedule by which a search's early sweeps are timed.
+    pub const EARLY_SHARE: f64 = 0.1;
+
+    /// After a call of a search that begins at its schedule's hottest level, `work`
+    /// solution-sweeps run since the plan began and `done` the share of its schedule they
+    /// reach: times its early sweeps, from the end of its first call to the first call that
+    /// ends within [`SearchPlan::EARLY_SHARE`] to twice it of the schedule (none such: not
+    /// timed). Their pace over the whole search's teaches the next search its whole pace from
+    /// its own early sweeps ([`SearchPlan::refit`]). Searches that begin halfway down a
+    /// schedule, whose early sweeps are cooler, are not timed.
+    pub fn observe(&mut self, work: f64, done: f64) {
+        self.observe_at(work, done, self.start.elapsed());
+    }
+
+    /// [`SearchPlan::observe`] at `now` since the plan began.
+    fn observe_at(&mut self, work: f64, done: f64, now: Duration) {
+        if work <= 0.0 {
+            return;
+        }
+        self.early = match self.early {
+            EarlySweeps::Waiting => EarlySweeps::From(now, work),
+            EarlySweeps::From(_, _) if done > 2.0 * Self::EARLY_SHARE => EarlySweeps::Missed,
+            EarlySweeps::From(then, before) if done >= Self::EARLY_SHARE && work > before => {
+                EarlySweeps::Timed((now - then).as_secs_f64() / (work - before))
+            }
+            other => other,
+        };
+    }
+
+    /// The pace of the early sweeps, where they were timed.
+    fn early_pace(&self) -> Option<f64> {
+        match self.early {
+            EarlySweeps::Timed(pace) => Some(pace),
+            _ => None,
         }
     }
 
@@ -728,11 +796,23 @@ impl SearchPlan {
     /// are slower than the whole (1.67x and more, RESULTS.md section 50: hot sweeps flip more,
     /// and a first call carries costs of its own), so an early fit cuts too much and later ones
     /// give back. Sweeps refitted this way err towards ending early.
+    ///
+    /// A search fitted at the last whole search's pace is refitted once instead, when its early
+    /// sweeps are timed ([`SearchPlan::observe`]): at their pace over the last search's early
+    /// pace over its whole. That corrects the fit where a sweep's time grows far from in
+    /// proportion to the solutions (RESULTS.md sections 81, 84 and 85).
     pub fn refit(&mut self, work: f64, solutions: usize, left: u32, most: u32) -> Option<u32> {
-        let budget = self.budget.filter(|_| self.adaptive && left > 0 && work > 0.0)?;
+        let budget = self.budget.filter(|_| left > 0 && work > 0.0)?;
         let spent = self.start.elapsed();
-        let mut pace = AnnealPace::default();
-        pace.record(work, spent);
+        let pace = if self.adaptive {
+            let mut pace = AnnealPace::default();
+            pace.record(work, spent, None);
+            pace
+        } else {
+            let (early, ratio) = self.early_pace().zip(self.early_ratio).filter(|_| !self.checked)?;
+            self.checked = true;
+            AnnealPace::at(early / ratio)
+        };
         let fit = pace.fit(most, solutions, budget.saturating_sub(spent));
         if fit.abs_diff(left) <= (left / 20).max(1) {
             return None;
@@ -792,6 +872,49 @@ mod tests {
         // A fixed plan, or one whose schedule is done, never changes.
         assert_eq!(SearchPlan::fixed(1000).refit(160.0, 16, 990, 990), None);
         assert_eq!(plan(1000, Duration::from_secs(1)).refit(160.0, 16, 0, 990), None);
+    }
+
+    #[test]
+    fn a_plan_at_a_known_pace_refits_once_at_its_early_sweeps() {
+        let s = Duration::from_secs_f64;
+        // The last search's early sweeps were twice as slow as its whole: this one's early
+        // sweeps, 1 ms per solution-sweep, tell a whole pace of 0.5 ms. 16 solutions in the
+        // 9 s left fit 1125 sweeps.
+        let mut p = SearchPlan { adaptive: false, early_ratio: Some(2.0), ..plan(400, s(1.0)) };
+        p.observe_at(16.0 * 5.0, 0.0125, s(0.2));
+        assert_eq!(p.refit(16.0 * 5.0, 16, 395, 2000), None, "not timed yet");
+        p.observe_at(16.0 * 45.0, 0.1125, s(0.84));
+        assert_eq!(p.early_pace(), Some(0.001));
+        let fit = p.refit(16.0 * 45.0, 16, 355, 2000).unwrap();
+        assert!((1120..=1125).contains(&fit), "{fit}");
+        assert!(p.refitted);
+        // Once only.
+        assert_eq!(p.refit(16.0 * 45.0, 16, 355, 2000), None);
+        // Later calls do not time again.
+        p.observe_at(16.0 * 90.0, 0.15, s(2.0));
+        assert_eq!(p.early_pace(), Some(0.001));
+
+        // Calls of many sweeps that pass twice the early share leave it untimed: no refit.
+        let mut p = SearchPlan { adaptive: false, early_ratio: Some(2.0), ..plan(400, s(1.0)) };
+        p.observe_at(16.0 * 5.0, 0.0125, s(0.2));
+        p.observe_at(16.0 * 200.0, 0.5, s(0.84));
+        p.observe_at(16.0 * 220.0, 0.55, s(0.9));
+        assert_eq!(p.early, EarlySweeps::Missed);
+        assert_eq!(p.refit(16.0 * 220.0, 16, 180, 2000), None);
+
+        // Without the last search's ratio, a plan at a known pace keeps its sweeps.
+        let mut p = SearchPlan { adaptive: false, ..plan(400, s(1.0)) };
+        p.observe_at(16.0 * 5.0, 0.0125, s(0.2));
+        p.observe_at(16.0 * 45.0, 0.1125, s(0.84));
+        assert_eq!(p.refit(16.0 * 45.0, 16, 355, 2000), None);
+
+        // The whole search teaches the next its ratio: 1 ms early against 0.25 ms in all.
+        let mut pace = AnnealPace::default();
+        pace.record(16.0 * 400.0, s(1.6), p.early_pace());
+        assert_eq!(pace.early_ratio(), Some(4.0));
+        // A search that timed none keeps the ratio before.
+        pace.record(16.0 * 400.0, s(3.2), None);
+        assert_eq!(pace.early_ratio(), Some(4.0));
     }
 
     /// A torus, a random genotype of it and a donor that agrees with it outside a few patches.

@@ -281,6 +281,9 @@ impl<'a> ParallelGomea<'a> {
             run.counter.add_subfunctions(rounds * per_round);
             if step.descent_rounds == 0 {
                 work += f64::from(step.to - step.from) * self.n as f64;
+                if start == AnnealStart::Hot {
+                    plan.observe(work, f64::from(step.to) / f64::from(step.sweeps.max(1)));
+                }
                 let (sweeps, done) = (u64::from(step.sweeps), u64::from(step.to));
                 // At most the rest of the schedule asked for, at the same share of it.
                 let most = (u64::from(plan.asked()) * (sweeps - done) / sweeps.max(1)) as u32;
