@@ -300,13 +300,14 @@ pub enum AnnealStart {
 /// descent included. Learned from the last whole search of a population, which tells the pace
 /// of the next: the pace of a search's first sweeps overstated the whole one's by 1.67x and more
 /// (benchmarks/RESULTS.md section 50; a hot sweep accepts more flips than a cold one, and the
-/// first call carries costs of its own), so only a search with no whole one before it goes by
-/// its own sweeps so far ([`crate::gomea::run::SearchPlan::refit`]).
+/// first call carries costs of its own), so a search goes by its own sweeps as they are only
+/// where no whole one came before it ([`crate::gomea::run::SearchPlan::refit`]).
 ///
 /// It also keeps how much slower the early sweeps of that search were than the whole
 /// ([`AnnealPace::early_ratio`]): a search of another size, whose sweeps may cost far from in
-/// proportion to its solutions (on the GPU about the same from 128 to 512 of them, section 81),
-/// measures its own early sweeps and divides by that ratio to learn its whole pace (section 85).
+/// proportion to its solutions (on the GPU about the same from 128 to 512 of them, RESULTS.md
+/// section 81), times its own early sweeps and divides by that ratio to learn its whole pace
+/// (section 85).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnnealPace {
     pace: Option<f64>,
