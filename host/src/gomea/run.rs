@@ -636,9 +636,8 @@ impl<'a> Run<'a> {
             adaptive: budget.is_some() && !self.anneal_pace.known(),
             refitted: false,
             work: 0.0,
-            early_ratio: self.anneal_pace.early_ratio().filter(|_| budget.is_some() && self.anneal_pace.known()),
+            early_ratio: self.anneal_pace.early_ratio(),
             early: EarlySweeps::Waiting,
-            checked: false,
         };
         if let Some(budget) = budget.filter(|_| self.anneal_pace.known()) {
             plan.sweeps = self.anneal_pace.fit(asked, solutions, budget);
@@ -705,14 +704,12 @@ pub struct SearchPlan {
     refitted: bool,
     /// The solution-sweeps run, as the search reports them ([`SearchPlan::ran`]).
     work: f64,
-    /// The last whole search's early pace over its whole pace ([`AnnealPace::early_ratio`]),
-    /// where this search was fitted at a known pace under a budget: it refits once when its own
-    /// early pace is measured.
+    /// The last whole search's early pace over its whole pace ([`AnnealPace::early_ratio`]):
+    /// a search fitted at a known pace refits once when its own early pace is timed, and uses
+    /// it up then.
     early_ratio: Option<f64>,
     /// The timing of the search's early sweeps ([`SearchPlan::observe`]).
     early: EarlySweeps,
-    /// The refit at the early pace is done (or was not needed).
-    checked: bool,
 }
 
 /// Where the timing of a search's early sweeps stands.
@@ -745,7 +742,6 @@ impl SearchPlan {
             work: 0.0,
             early_ratio: None,
             early: EarlySweeps::Waiting,
-            checked: false,
         }
     }
 
@@ -760,7 +756,10 @@ impl SearchPlan {
     /// its own early sweeps ([`SearchPlan::refit`]). Searches that begin halfway down a
     /// schedule, whose early sweeps are cooler, are not timed.
     pub fn observe(&mut self, work: f64, done: f64) {
-        self.observe_at(work, done, self.start.elapsed());
+        // Once timed (or missed), no clock is read again.
+        if matches!(self.early, EarlySweeps::Waiting | EarlySweeps::From(..)) {
+            self.observe_at(work, done, self.start.elapsed());
+        }
     }
 
     /// [`SearchPlan::observe`] at `now` since the plan began.
@@ -805,15 +804,12 @@ impl SearchPlan {
         let budget = self.budget.filter(|_| left > 0 && work > 0.0)?;
         let spent = self.start.elapsed();
         let pace = if self.adaptive {
-            let mut pace = AnnealPace::default();
-            pace.record(work, spent, None);
-            pace
+            spent.as_secs_f64() / work
         } else {
-            let (early, ratio) = self.early_pace().zip(self.early_ratio).filter(|_| !self.checked)?;
-            self.checked = true;
-            AnnealPace::at(early / ratio)
+            let early = self.early_pace()?;
+            early / self.early_ratio.take()?
         };
-        let fit = pace.fit(most, solutions, budget.saturating_sub(spent));
+        let fit = AnnealPace::at(pace).fit(most, solutions, budget.saturating_sub(spent));
         if fit.abs_diff(left) <= (left / 20).max(1) {
             return None;
         }
