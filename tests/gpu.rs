@@ -36,6 +36,7 @@ fn all_cases() -> Vec<pgomea_cli::selftest::Case> {
     cases
 }
 
+// ANCHOR: ptx_is_complete
 #[test]
 fn the_ptx_is_complete() {
     // No unresolved functions: every call is defined in the module (checked without a GPU too).
@@ -52,7 +53,9 @@ fn the_ptx_is_complete() {
         assert!(names.all().iter().all(|k| k.starts_with("pgomea_") && k.ends_with(&format!("_{kind}"))), "{kind}");
     }
 }
+// ANCHOR_END: ptx_is_complete
 
+// ANCHOR: stages_test
 #[test]
 fn every_kernel_matches_its_cpu_stage_on_random_inputs() {
     let Some(gpu) = gpu() else { return };
@@ -62,6 +65,7 @@ fn every_kernel_matches_its_cpu_stage_on_random_inputs() {
         }
     }
 }
+// ANCHOR_END: stages_test
 
 #[test]
 fn cuda_generations_equal_cpu_generations_bit_for_bit() {

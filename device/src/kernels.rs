@@ -217,6 +217,7 @@ fn wide((start, stride): (u32, u32)) -> (usize, usize) {
 /// and 3-SAT, 2 is within 2 % of 4 either way; 0 is up to 13 % slower on NK and 3-SAT.
 const LANES_TO_WARPS: usize = 2;
 
+// ANCHOR: run_pass
 /// Pass `pass` of group `g`, shared out as `share` says.
 ///
 /// # Safety
@@ -265,6 +266,7 @@ unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass:
         }
     }
 }
+// ANCHOR_END: run_pass
 
 /// Every group of the schedule for the solutions `share` covers, in order, each group's passes
 /// (of Forced Improvement where `FORCED`, else of GOM in one pass where `ONE`: see
@@ -573,6 +575,7 @@ macro_rules! kernel_set {
                 unsafe { super::generation_by_solution::<$kind, false, true>(&a) }
             }
 
+            // ANCHOR: pass_kernel
             #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]
             ///
             /// # Safety
@@ -595,6 +598,7 @@ macro_rules! kernel_set {
                     }
                 }
             }
+            // ANCHOR_END: pass_kernel
 
             #[doc = concat!("One call of the colour-grouped local search of every solution of O (annealing sweeps, then rounds of the greedy descent towards a local optimum), on a `", stringify!($kind), "` problem.")]
             ///

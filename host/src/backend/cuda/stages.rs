@@ -45,6 +45,7 @@ impl<K: Kind> MakeDevice for KindOnDevice<K> {
     }
 }
 
+// ANCHOR: args_repr
 /// The argument block of the generation and pass kernels, passed by value.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
@@ -53,6 +54,7 @@ struct Args<K>(GomArgs<K>);
 // over a pointer), and so is every `Kind` (the trait's contract): valid to copy to the device as
 // they are; the device crate declares the kernels' parameter with the same type.
 unsafe impl<K: Kind> DeviceRepr for Args<K> {}
+// ANCHOR_END: args_repr
 
 /// The pass argument of the pass kernels.
 #[repr(transparent)]
@@ -238,6 +240,7 @@ impl<K: Kind> CudaDevice<K> {
         self.tuning.grid(self.gpu.multiprocessors, items, per_warp)
     }
 
+    // ANCHOR: launch_pass
     /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`, of GOM or of
     /// Forced Improvement.
     fn launch_pass(&self, pass: Pass, step: u32, forced: bool, cfg: LaunchConfig) -> Result<()> {
@@ -253,6 +256,7 @@ impl<K: Kind> CudaDevice<K> {
         // threads.
         self.gpu.launched(kernel, unsafe { b.launch(cfg) })
     }
+    // ANCHOR_END: launch_pass
 
     /// One cooperative launch of `kernel` (the generation, Forced Improvement or local search
     /// kernel of this kind) on grid `cfg`, its grid barrier zeroed first; the search kernel
