@@ -81,12 +81,14 @@ pub trait Registered {
     const KERNELS: KindKernels;
 }
 
+// ANCHOR: shared_names
 /// The kernel that marks the solutions equal to the elitist.
 pub const MARK_ELITIST: &str = kernel_name!(mark_elitist);
 /// The kernel that marks the linkage sets on which the population has converged.
 pub const MARK_CONVERGED: &str = kernel_name!(mark_converged);
 /// The kernel that ends parallel Forced Improvement.
 pub const FORCED_IMPROVEMENT_END: &str = kernel_name!(forced_improvement_end);
+// ANCHOR_END: shared_names
 
 macro_rules! register_kinds {
     ($($kind:ident: $name:literal,)*) => {
@@ -131,8 +133,10 @@ pub fn register_budget(name: &str) -> Option<u32> {
 /// Kernels per kind.
 const PER_KIND: usize = 8;
 
+// ANCHOR: shared_list
 /// The kernels every kind shares.
 const SHARED: [&str; 3] = [MARK_ELITIST, MARK_CONVERGED, FORCED_IMPROVEMENT_END];
+// ANCHOR_END: shared_list
 
 /// Every exported kernel: the eight of each kind, in the registry's order, then the three every
 /// kind shares.

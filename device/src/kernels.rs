@@ -667,6 +667,7 @@ pub unsafe extern "ptx-kernel" fn forced_improvement_end(buffers: Buffers, n: u3
     }
 }
 
+// ANCHOR: mark_elitist_kernel
 /// Marks `is_elitist[i] = 1` where P[i] equals the reference genotype, else 0: one warp per
 /// solution.
 ///
@@ -688,6 +689,7 @@ pub unsafe extern "ptx-kernel" fn mark_elitists(buffers: Buffers, n: u32, l: u32
         }
     }
 }
+// ANCHOR_END: mark_elitist_kernel
 
 /// Marks `converged[s] = 1` for the slots s on whose linkage set every solution of P has the same
 /// genes, else 0: one warp per slot.

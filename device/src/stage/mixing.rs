@@ -452,6 +452,7 @@ pub unsafe fn replace_unimproved(b: &Buffers, l: usize, i: usize, v: usize, elit
     }
 }
 
+// ANCHOR: mark_elitist_step
 /// Whether P[i] (rows of `l` genes) equals the reference genotype (the elitist), on every member
 /// of the crew; the leader writes `is_elitist[i]`.
 ///
@@ -477,3 +478,4 @@ pub unsafe fn mark_elitist<C: Crew>(crew: &C, b: &Buffers, l: usize, i: usize) -
         equal
     }
 }
+// ANCHOR_END: mark_elitist_step

@@ -218,6 +218,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         Ok(self.per_solution(|i| unsafe { search_solution(&a, i, &go_on) }))
     }
 
+    // ANCHOR: cpu_mark_elitist
     fn mark_elitist(&mut self) -> Result<()> {
         let a = self.args();
         let l = self.sizes.l;
@@ -229,6 +230,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         });
         Ok(())
     }
+    // ANCHOR_END: cpu_mark_elitist
 
     fn mark_converged(&mut self) -> Result<()> {
         let a = self.args();

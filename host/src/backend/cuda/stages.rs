@@ -90,6 +90,7 @@ fn lazy_grid(cell: &LazyGrid, grid: impl FnOnce() -> Result<Option<LaunchConfig>
     Ok(*cell.get_or_init(|| g))
 }
 
+// ANCHOR: kernels_struct
 /// The kernels one population may launch, by name: [`Gpu::kernel`] loads each (the driver
 /// compiles it, unless its cache has it) when it is first launched, and keeps it.
 struct Kernels {
@@ -107,6 +108,7 @@ struct Kernels {
     mark_converged: &'static str,
     forced_improvement_end: &'static str,
 }
+// ANCHOR_END: kernels_struct
 
 /// One population on the GPU, running the stages of parallel GOM with problem kind `K`.
 struct CudaDevice<K: Kind> {
@@ -471,6 +473,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         Ok(self.search_counters()?[0] + self.n as u64 * (step.to - step.from) as u64)
     }
 
+    // ANCHOR: cuda_mark_elitist
     fn mark_elitist(&mut self) -> Result<()> {
         let b = BuffersArg(self.base.buffers);
         let (n, l) = (self.n as u32, self.base.l);
@@ -481,6 +484,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         // of 128 threads.
         self.gpu.launched(kernel, unsafe { launch.launch(self.grid(self.n as u64, true)) })
     }
+    // ANCHOR_END: cuda_mark_elitist
 
     fn mark_converged(&mut self) -> Result<()> {
         let (layout, b) = (LayoutArg(self.base.layout), BuffersArg(self.base.buffers));
