@@ -3,8 +3,8 @@
 graybox_vs_gomea.py (k = 5, adjacent blocks, optimum n; one class on `pgomea.GrayBox`, written as
 PyPI gomea's documentation writes one) at n = 10^4 and more, solved to its optimum by serial
 GOMEA, parallel GOMEA on the CPU backend (all cores) and parallel GOMEA on the GPU, each with the
-library's defaults otherwise. PyPI gomea is left out: at n = 400 it already needs 11.6 s
-(RESULTS.md, section 11.1).
+library's defaults otherwise. PyPI gomea is left out: at n = 400 it already needs over 10 s
+(benchmarks/graybox_vs_gomea.py measures it).
 
 Time is the wall time from the class's construction (its tabulation, given apart) to the answer.
 

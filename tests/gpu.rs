@@ -195,8 +195,8 @@ fn run_on_the_gpu(file: &std::path::Path, limit: &str, env: &[(&str, &str)]) -> 
 
 /// A run stopped during its set-up while another thread is still opening the GPU (the driver
 /// compiling the kernels, seconds with its cache off) answers and exits cleanly: a process that
-/// exited with that thread inside the driver was aborted by it (2 of 6 such runs on an H100
-/// host, benchmarks/RESULTS.md section 45).
+/// exited with that thread inside the driver was aborted by it
+/// (`docs/decisions/0026-kernels-loaded-when-first-needed.md`).
 #[test]
 fn a_stop_while_the_driver_compiles_the_kernels_still_answers() {
     let Some(_) = gpu() else { return };

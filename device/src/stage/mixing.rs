@@ -127,8 +127,7 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
             // A thread alone with a small set reads the set's variables and O[i]'s genes once and
             // compares each candidate's genes, loaded together, as one word: one load a candidate,
             // where `differs_on` waits for the indices and then the genes of both rows, twice for a
-            // set of more than UNROLL variables (G81 at n = 16 on an H200: 0.92 ms a generation
-            // against 1.08; RESULTS.md section 74).
+            // set of more than UNROLL variables (`docs/decisions/0023-crew-kinds-and-sizes.md`).
             let x = gather_vars(&a.layout, v0, k);
             let mine = gathered_genes(o, &x, k);
             return first_differing_donor(crew, &order, i as u32, k, |d, _, _| {

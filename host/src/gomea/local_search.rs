@@ -298,16 +298,15 @@ pub enum AnnealStart {
 
 /// The pace of annealing on this machine: the seconds one sweep of one solution took, its greedy
 /// descent included. Learned from the last whole search of a population, which tells the pace
-/// of the next: the pace of a search's first sweeps overstated the whole one's by 1.67x and more
-/// (benchmarks/RESULTS.md section 50; a hot sweep accepts more flips than a cold one, and the
-/// first call carries costs of its own), so a search goes by its own sweeps as they are only
-/// where no whole one came before it ([`crate::gomea::run::SearchPlan::refit`]).
+/// of the next: a search's first sweeps overstate the whole one's (a hot sweep accepts more flips
+/// than a cold one, and the first call carries costs of its own), so a search goes by its own
+/// sweeps as they are only where no whole one came before it
+/// ([`crate::gomea::run::SearchPlan::refit`]; `docs/decisions/0008-annealing-pace.md`).
 ///
 /// It also keeps how much slower the early sweeps of that search were than the whole
 /// ([`AnnealPace::early_ratio`]): a search of another size, whose sweeps may cost far from in
-/// proportion to its solutions (on the GPU about the same from 128 to 512 of them, RESULTS.md
-/// section 81), times its own early sweeps and divides by that ratio to learn its whole pace
-/// (section 85).
+/// proportion to its solutions (on the GPU about the same from 128 to 512 of them), times its own
+/// early sweeps and divides by that ratio to learn its whole pace.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnnealPace {
     pace: Option<f64>,
