@@ -8,7 +8,7 @@ library's defaults otherwise. PyPI gomea is left out: at n = 400 it already need
 
 Time is the wall time from the class's construction (its tabulation, given apart) to the answer.
 
-Usage: python3 benchmarks/graybox_large.py [--sizes 10000,50000] [--seeds 1] [--time-limit 40]
+Usage: python3 benchmarks/graybox_large.py [--sizes 10000,50000] [--seeds 1] [--time-limit 40] [--out FILE.md]
 Needs `pip install ./python` (with a GPU for the cuda rows; without one they say why).
 """
 
@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import pgomea
 
+from bench_common import tee_stdout
 from graybox_vs_gomea import trap_class
 
 CONFIGS = [("serial", None), ("parallel", "cpu"), ("parallel", "cuda")]
@@ -29,7 +31,9 @@ def main() -> int:
     ap.add_argument("--sizes", default="10000,50000")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--time-limit", type=float, default=40.0)
+    ap.add_argument("--out", type=Path, help="also write the table to this file")
     args = ap.parse_args()
+    tee_stdout(args.out)
     print("| n | algorithm | backend | seed | tabulation s | run s | reached | best | backend used |")
     print("|---:|---|---|---:|---:|---:|---|---:|---|")
     for n in [int(x) for x in args.sizes.split(",")]:
