@@ -131,8 +131,9 @@ pub const fn forced_improvement_patience(n: usize) -> u32 {
 /// Which crew works on one (solution, linkage set) pair on the GPU, by the set's size: one lane
 /// for sets of at most 8 variables with at most 32 dependent subfunctions, a whole block for
 /// sets of more than 256 variables or 1024 dependent subfunctions (on a sparse graph a linkage
-/// tree's top sets hold thousands), a warp for the others. This only shares out the work; no
-/// result depends on it.
+/// tree's top sets hold thousands), a warp for the others: lower bounds put more sets on blocks
+/// and were slower (`docs/decisions/0023-crew-kinds-and-sizes.md`). This only shares out the
+/// work; no result depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CrewKind {
     Lane,

@@ -65,7 +65,8 @@ impl VariableColors {
     /// as its largest degree; filled in parallel, a slice at a time. In slices of more than one
     /// position (the GPU's form) each colour's variables go by degree, the largest first and ties
     /// ascending, so that a slice's positions have degrees alike: few of its entries are padding,
-    /// and a warp's lanes have about as many entries each to read. This changes no flip: the
+    /// and a warp's lanes have about as many entries each to read
+    /// (`docs/decisions/0027-local-search-entries.md`). This changes no flip: the
     /// flips of one colour are independent, and each draws its random numbers by its variable,
     /// not its position.
     fn sliced(offsets: Vec<u32>, mut vars: Vec<u32>, f: &Subfunctions, shift: u32) -> Self {

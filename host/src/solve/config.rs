@@ -298,7 +298,8 @@ pub struct RunConfig {
     /// (`gomea::population::PopulationStart::Elitist`), an iterated local search around the best
     /// solution; the others begin at random as always. Needs the local search of new populations
     /// and its annealing (turned off where the run chooses 0 sweeps, which `annealing_chosen`
-    /// then says). Off by default; false in a result stored before the option.
+    /// then says). Off by default, since it lost about as often as it gained
+    /// (`docs/decisions/0017-elitist-restarts-off.md`); false in a result stored before the option.
     #[serde(default)]
     pub elitist_restarts: bool,
     pub seed: u64,
