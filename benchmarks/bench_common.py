@@ -9,10 +9,39 @@ import os
 import platform
 import resource
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def default_instances_dir() -> Path:
+    """The instance data directory when a script is given none: $PGOMEA_INSTANCES, else
+    ./instances (relative to where the script is run, as the command line looks)."""
+    return Path(os.environ.get("PGOMEA_INSTANCES") or "instances")
+
+
+class _Tee:
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text):
+        for s in self.streams:
+            s.write(text)
+        return len(text)
+
+    def flush(self):
+        for s in self.streams:
+            s.flush()
+
+
+def tee_stdout(path: Path | None) -> None:
+    """Writes everything printed from now on to `path` as well (a script's --out), so that a
+    report lands where the user says while it is still shown."""
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sys.stdout = _Tee(sys.stdout, open(path, "w"))
 
 
 def children_cpu_s() -> float:

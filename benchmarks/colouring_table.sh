@@ -2,9 +2,15 @@
 # Colours and group sizes of the FLT's linkage-model interaction graph, both colourings, for the
 # Set B tori (instance i00 of every size) and the Set C graphs. Counts are deterministic (seed 1);
 # the build times depend on the machine.
-#   benchmarks/colouring_table.sh [path/to/pgomea]
+#   benchmarks/colouring_table.sh [PGOMEA [OUT.md]]
+# PGOMEA defaults to target/release/pgomea; the table is printed and, given OUT.md, written there.
+# Needs the instance data directory in $PGOMEA_INSTANCES (else ./instances) and python3.
 set -euo pipefail
 B=${1:-target/release/pgomea}
+if [ $# -ge 2 ]; then
+  mkdir -p "$(dirname "$2")"
+  exec > >(tee "$2")
+fi
 echo "| set | instance | n | m | FLT sets | largest set | LMIG edges | colouring | colours | group min / median / max | FLT s | LMIG s | colouring s |"
 echo "|---|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|"
 rows=()

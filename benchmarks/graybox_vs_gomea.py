@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_common import REPO, censored_median, git_commit, last_json_line, machine_line, timed_run
+from bench_common import REPO, censored_median, default_instances_dir, git_commit, last_json_line, machine_line, timed_run
 from problems_vs_gomea import gomea_nk_tables, read_cnf, write_mk
 
 WORKER_FLAG = "--worker"
@@ -193,8 +193,8 @@ def main() -> int:
         _, _, tool, kind, spec, seed, tl = sys.argv
         return worker(tool, kind, json.loads(spec), int(seed), float(tl))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    default_dir = os.environ.get("PGOMEA_INSTANCES") or str(REPO.parent / "shared" / "instances")
-    ap.add_argument("--instances-dir", type=Path, default=Path(default_dir))
+    default_dir = default_instances_dir()
+    ap.add_argument("--instances-dir", type=Path, default=default_dir)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--quick", action="store_true", help="3 seeds, 20 s per run")

@@ -11,16 +11,20 @@ each of the --at times (1, 10, 60 s by default) from its own record of improveme
   while a restart takes under an eighth of the time left), until the time is up. The best cut at
   time t is the best of the restarts that finished by t, over all processes. The clock starts
   before the worker processes are started (each builds the model from the edge list itself).
+- sb: the simulated-bifurcation package (`pip install simulated-bifurcation`, on PyTorch) on the
+  GPU: discrete SB with --sb-agents agents on the dense matrix of the Ising form, runs one after
+  another (each ended by the time left or its own early stop), each run's best cut computed
+  exactly from its spins. The clock starts before the matrix is built.
 - pgomea variants: `pgomea run --algo parallel --backend cuda --trace ...` with the variant's
-  options; its clock starts when the process has read the instance (the GPU's opening and the
-  linkage model's build count).
+  options (`cpu`: the defaults on the CPU backend, all cores); its clock starts when the process
+  has read the instance (the GPU's opening and the linkage model's build count).
 
 An instance is a G-set graph's name (read from the data directory, with its best-known value)
 or the path of a graph file in the G-set format (e.g. a spin glass written by `pgomea generate
 torus --dims 3 --weights gaussian`; its `c optimum V` comment, when there is one, is the
 reference value).
 
-Usage (on the GPU machine; dimod and dwave-samplers installed from wheels):
+Usage (on the GPU machine; dimod and dwave-samplers, and for sb simulated-bifurcation, installed):
   benchmarks/peers_maxcut.py --pgomea target/release/pgomea --data DIR --instances G22,G55 \
       --seeds 1,2,3 --time 60 --out OUT [--methods sa,paper,hybrid] [--sa-processes 16]
   benchmarks/peers_maxcut.py ... --instances sg3d-L10.txt,sg3d-L22.txt  (files: no --data needed)
@@ -39,6 +43,8 @@ import subprocess
 import sys
 import time
 
+from bench_common import default_instances_dir
+
 # pgomea's variants: the paper's parallel GOMEA, and the hybrid (the `run` defaults of the binary
 # under test are what `default` runs).
 VARIANTS = {
@@ -47,7 +53,10 @@ VARIANTS = {
     "ls": ["--no-fi", "--local-search", "offspring"],
     "hybrid": ["--fi", "--local-search", "offspring"],
     "default": [],
+    "cpu": [],
 }
+# Variants that run on the CPU backend (all cores) instead of the GPU.
+CPU_VARIANTS = {"cpu"}
 
 
 def variant_options(method):
@@ -145,6 +154,39 @@ def run_sa(n, edges, seconds, seed, processes):
     return trace
 
 
+def run_sb(n, edges, seconds, seed, agents):
+    """The simulated-bifurcation package on the GPU: discrete SB runs one after another until the
+    time is up; returns [(time, cut)], each cut counted exactly from the run's best spins."""
+    import numpy as np
+    import simulated_bifurcation as sb
+    import torch
+
+    t0 = time.time()
+    torch.manual_seed(seed)
+    ends = np.array([(i, j) for i, j, _ in edges], dtype=np.int64).reshape(-1, 2)
+    weights = np.array([w for _, _, w in edges], dtype=np.int64)
+    # s^T Q s with Q upper triangular is the Ising energy sum_ij w_ij s_i s_j.
+    q = torch.zeros((n, n), dtype=torch.float32, device="cuda")
+    q.index_put_((torch.from_numpy(ends[:, 0]).cuda(), torch.from_numpy(ends[:, 1]).cuda()),
+                 torch.from_numpy(weights).float().cuda(), accumulate=True)
+    trace, best = [], None
+    while True:
+        left = seconds - (time.time() - t0)
+        if left < 0.2:
+            break
+        spins, _ = sb.minimize(q, domain="spin", device="cuda", agents=agents, mode="discrete",
+                               verbose=False, timeout=left - 0.1)
+        now = time.time() - t0
+        if now > seconds:
+            break
+        s = spins.detach().cpu().numpy().reshape(-1).astype(np.int64)
+        cut = int(weights[s[ends[:, 0]] != s[ends[:, 1]]].sum())
+        if best is None or cut > best:
+            best = cut
+            trace.append((now, cut))
+    return trace
+
+
 def run_pgomea(binary, data, name, variant, seconds, seed, out):
     if is_file_instance(name):
         where = ["--instance", name]
@@ -156,7 +198,7 @@ def run_pgomea(binary, data, name, variant, seconds, seed, out):
     label = os.path.splitext(os.path.basename(name))[0]
     trace_file = os.path.join(out, f"trace-{label}-{variant}-{seed}.csv")
     cmd = [binary, "run", *where, "--algo", "parallel",
-           "--backend", "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
+           "--backend", "cpu" if variant in CPU_VARIANTS else "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
            "--json", "--quiet"] + variant_options(variant)
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
@@ -182,13 +224,15 @@ def best_at(trace, t):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pgomea", required=True)
-    ap.add_argument("--data", help="instance data directory (gset/, best_known.csv): for G-set names")
+    ap.add_argument("--data", default=str(default_instances_dir()),
+                    help="instance data directory (gset/, best_known.csv) for G-set names (default: $PGOMEA_INSTANCES, else ./instances)")
     ap.add_argument("--instances", default="G22,G55,G81")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--time", type=float, default=60.0)
     ap.add_argument("--at", default="1,10,60")
     ap.add_argument("--methods", default="sa,paper,default")
     ap.add_argument("--sa-processes", type=int, default=16)
+    ap.add_argument("--sb-agents", type=int, default=1024)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -197,16 +241,19 @@ def main():
     for name in a.instances.split(","):
         if is_file_instance(name):
             n, edges, bkv = read_gset(name)
-        elif a.data is None:
-            raise SystemExit(f"{name}: a G-set name needs --data")
         else:
-            n, edges, _ = read_gset(os.path.join(a.data, "gset", f"{name}.txt"))
+            path = os.path.join(a.data, "gset", f"{name}.txt")
+            if not os.path.exists(path):
+                raise SystemExit(f"{name}: no {path} (give --data DIR or set $PGOMEA_INSTANCES)")
+            n, edges, _ = read_gset(path)
             bkv = best_known(a.data, name)
         for seed in [int(s) for s in a.seeds.split(",")]:
             for method in a.methods.split(","):
                 started = time.time()
                 if method == "sa":
                     trace, extra = run_sa(n, edges, a.time, seed, a.sa_processes), {}
+                elif method == "sb":
+                    trace, extra = run_sb(n, edges, a.time, seed, a.sb_agents), {}
                 else:
                     trace, result = run_pgomea(a.pgomea, a.data, name, method, a.time, seed, a.out)
                     extra = {k: result.get(k) for k in ("backend", "generations", "populations", "evaluations", "gom_steps")}
@@ -216,7 +263,8 @@ def main():
                 print(f"{name} {method} seed {seed}: " + ", ".join(f"{t:g}s {run['best_at'][str(t)]}" for t in at)
                       + f" ({time.time() - started:.1f} s wall)", flush=True)
                 with open(os.path.join(a.out, "peers.json"), "w") as f:
-                    json.dump({"runs": runs, "at": at, "sa_processes": a.sa_processes, "variants": VARIANTS}, f)
+                    json.dump({"runs": runs, "at": at, "sa_processes": a.sa_processes, "sb_agents": a.sb_agents,
+                               "variants": VARIANTS}, f)
     # The table: per instance and method, each time: median over seeds, and the seeds.
     print()
     print("| instance | best known | method | " + " | ".join(f"best at {t:g} s (median; seeds)" for t in at) + " |")

@@ -60,7 +60,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_common import REPO, censored_median, git_commit, last_json_line, machine_line, timed_run
+from bench_common import REPO, censored_median, default_instances_dir, git_commit, last_json_line, machine_line, timed_run
 
 WORKER_FLAG = "--gomea-worker"
 KILL_MARGIN_S = 30.0
@@ -327,9 +327,9 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pgomea", type=Path, default=REPO / "target" / "release" / "pgomea",
                     help="pgomea binary (default: target/release/pgomea of this repository)")
-    default_dir = os.environ.get("PGOMEA_INSTANCES") or str(REPO.parent / "shared" / "instances")
-    ap.add_argument("--instances-dir", type=Path, default=Path(default_dir),
-                    help="data directory with maxsat/ (default: $PGOMEA_INSTANCES, else ../shared/instances "
+    default_dir = default_instances_dir()
+    ap.add_argument("--instances-dir", type=Path, default=default_dir,
+                    help="data directory with maxsat/ (default: $PGOMEA_INSTANCES, else ./instances "
                          "from the repository root)")
     ap.add_argument("--seeds", type=int, default=10, help="seeds 1..N per instance and tool (default 10)")
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per run (default 30)")

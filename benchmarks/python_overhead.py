@@ -18,14 +18,14 @@ Measured on one instance (a G-set graph from the data directory, G22 by default)
    `on_improvement` callback.
 
 Usage: python3 benchmarks/python_overhead.py [--pgomea target/release/pgomea] [--data DIR]
-       [--instance G22] [--calls 30] [--seconds 10] [--repeats 3] [--algorithm serial]
+       [--instance G22] [--calls 30] [--seconds 10] [--repeats 3] [--algorithm serial] [--out FILE.md]
+The data directory defaults to $PGOMEA_INSTANCES, else ./instances.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_common import REPO, git_commit, last_json_line, machine_line
+from bench_common import REPO, default_instances_dir, git_commit, last_json_line, machine_line, tee_stdout
 
 
 def cli(binary: Path, instance: Path, args: list[str]) -> tuple[dict, float]:
@@ -50,14 +50,16 @@ def cli(binary: Path, instance: Path, args: list[str]) -> tuple[dict, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pgomea", type=Path, default=REPO / "target" / "release" / "pgomea")
-    default_dir = os.environ.get("PGOMEA_INSTANCES") or str(REPO.parent / "shared" / "instances")
-    ap.add_argument("--data", type=Path, default=Path(default_dir))
+    default_dir = default_instances_dir()
+    ap.add_argument("--data", type=Path, default=default_dir)
     ap.add_argument("--instance", default="G22")
     ap.add_argument("--calls", type=int, default=30)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--algorithm", default="serial")
+    ap.add_argument("--out", type=Path, help="also write the report to this file")
     a = ap.parse_args()
+    tee_stdout(a.out)
     import pgomea
 
     path = a.data / "gset" / f"{a.instance}.txt"

@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 
-from bench_common import git_commit, machine_line
+from bench_common import default_instances_dir, git_commit, machine_line
 from peers_maxcut import best_known, read_gset, run_sa
 
 
@@ -58,7 +58,8 @@ def run_pgomea(bqm, seconds, seed, algorithm, backend):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", required=True, help="instance data directory (gset/, best_known.csv)")
+    ap.add_argument("--data", default=str(default_instances_dir()),
+                    help="instance data directory (gset/, best_known.csv; default: $PGOMEA_INSTANCES, else ./instances)")
     ap.add_argument("--instances", default="G22,G55,G81")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--budgets", default="10,60", help="seconds per run")

@@ -52,7 +52,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_common import REPO, censored_median, git_commit, last_json_line, machine_line, timed_run
+from bench_common import REPO, censored_median, default_instances_dir, git_commit, last_json_line, machine_line, timed_run
 
 
 # (set in best_known.csv, folder, instance name)
@@ -232,10 +232,10 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pgomea", type=Path, default=REPO / "target" / "release" / "pgomea",
                     help="pgomea binary (default: target/release/pgomea of this repository)")
-    default_dir = os.environ.get("PGOMEA_INSTANCES") or str(REPO.parent / "shared" / "instances")
-    ap.add_argument("--instances-dir", type=Path, default=Path(default_dir),
+    default_dir = default_instances_dir()
+    ap.add_argument("--instances-dir", type=Path, default=default_dir,
                     help="instance folder with setA/, setB/ and best_known.csv "
-                         "(default: $PGOMEA_INSTANCES, else ../shared/instances from the repository root)")
+                         "(default: $PGOMEA_INSTANCES, else ./instances)")
     ap.add_argument("--seeds", type=int, default=10, help="seeds 1..N per instance and tool (default 10)")
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per run (default 120)")
     ap.add_argument("--quick", action="store_true", help="3 seeds, 30 s per run (overrides --seeds and --time-limit)")

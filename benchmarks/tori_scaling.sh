@@ -12,6 +12,7 @@
 # SIDES defaults to "32 100 316 1000" (10^3 to 10^6 vertices), SECONDS (the limit of every run)
 # to 20. Prints a table at the end; every run's JSON result and trace are kept in OUTDIR.
 set -uo pipefail
+[ $# -ge 2 ] || { echo "usage: benchmarks/tori_scaling.sh PGOMEA OUTDIR [SIDES] [SECONDS]" >&2; exit 2; }
 BIN=$1 OUT=$2 SIDES=${3:-32 100 316 1000} LIMIT=${4:-20}
 mkdir -p "$OUT"
 VARIANTS=(

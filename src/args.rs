@@ -109,14 +109,12 @@ pub struct ModelArgs {
     /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
     /// most K), lt (learned from the population each generation; serial only), univariate
     /// [default: flt; univariate for clauses (MAX-SAT) under parallel GOM, which reached the
-    /// optimum of random 3-SAT sooner without linkage sets from 50 to 10^6 variables; for
-    /// instances of at least 10^5 variables that are not lattices (fewer than one cycle of up to
-    /// four subfunctions per subfunction, as sparse random graphs, random 3-SAT, random NK
-    /// neighbourhoods, disjoint traps) univariate for clauses under serial GOMEA too and bflt:16
-    /// for the other kinds: there the full tree needs hundreds to thousands of colour groups
-    /// (1058 for 3-SAT of 10^5 variables) and its set-up outlasts a 10 s run at 10^6 variables
-    /// (58 s for 3-SAT) and 120 s at 10^7; lattices and overlapping windows keep flt; `run` says
-    /// which it took and why].
+    /// optimum of random 3-SAT sooner without linkage sets; for instances of at least 10^5
+    /// variables that are not lattices (fewer than one cycle of up to four subfunctions per
+    /// subfunction, as sparse random graphs, random 3-SAT, random NK neighbourhoods, disjoint
+    /// traps) univariate for clauses under serial GOMEA too and bflt:16 for the other kinds, where
+    /// the full tree needs hundreds to thousands of colour groups and a set-up longer than the
+    /// run; lattices and overlapping windows keep flt; `run` says which it took and why].
     #[arg(long, value_name = "MODEL")]
     pub linkage: Option<LinkageModel>,
     /// Colouring of the linkage sets into groups of independent sets (parallel GOM and

@@ -95,34 +95,34 @@ pub struct RunArgs {
     #[arg(long, value_parser = choice::<FosOrderKind>(), value_name = "ORDER")]
     pub fos_order: Option<FosOrderKind>,
     /// Forced Improvement on (serial GOMEA's; parallel Forced Improvement for --algo parallel).
-    /// Default: on for serial, off for parallel (as in the paper; measured, see the README).
+    /// Default: on for serial (as in the paper), off for parallel (it cost time there without a
+    /// better result).
     #[arg(long, overrides_with = "no_fi")]
     pub fi: bool,
     /// Forced Improvement off.
     #[arg(long, overrides_with = "fi")]
     pub no_fi: bool,
     /// Colour-grouped local search: off (the paper), initial (every new population is annealed,
-    /// where --anneal-sweeps says so, and brought to local optima), offspring (also the offspring of every generation). Default:
-    /// initial (measured, see the README).
+    /// where --anneal-sweeps says so, and brought to local optima), offspring (also the offspring
+    /// of every generation). Default: initial (searching every offspring takes the time that
+    /// annealing new populations puts to better use).
     #[arg(long, value_parser = choice::<LocalSearchMode>(), value_name = "WHEN")]
     pub local_search: Option<LocalSearchMode>,
     /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
     /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default, from the
-    /// instance (measured, see the README): 0 for MAX-SAT, for deceptive tables (most tables'
-    /// maximum is where no single variable's average points, as in traps) and for 2D spin glasses
-    /// (a square lattice with frustrated squares and distinct couplings), else 3000 on the GPU
-    /// (fewer beyond 10^5 variables: on lattices 300 at 10^6, 100 from 3 x 10^6 on; on graphs
-    /// that are not lattices, such as sparse random graphs, 949 at 10^6 and 300 at 10^7) and
-    /// 1000 on the CPU;
-    /// `run` says which it took and why.
+    /// instance: 0 where GOM after the greedy descent does better, for MAX-SAT, for deceptive
+    /// tables (most tables' maximum is where no single variable's average points, as in traps) and
+    /// for 2D spin glasses (a square lattice with frustrated squares and distinct couplings), else
+    /// 3000 on the GPU (fewer beyond 10^5 variables, so that large runs still search: on lattices
+    /// 300 at 10^6, 100 from 3 x 10^6 on; on graphs that are not lattices, such as sparse random
+    /// graphs, 949 at 10^6 and 300 at 10^7) and 1000 on the CPU; `run` says which it took and why.
     #[arg(long, value_name = "N")]
     pub anneal_sweeps: Option<u32>,
     /// Each new population of the multi-start scheme anneals this many times longer than the one
     /// before: population i gets anneal-sweeps x G^i sweeps (1: every population the same; 2: the
     /// doubling of a multi-start annealer's restarts, so that long runs get long anneals).
-    /// Default: 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables (measured better on
-    /// spin glasses and G-set graphs; beyond, on tori of 10^6 and 10^7 vertices, 1 was better),
-    /// else 1.
+    /// Default: 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables (better on spin
+    /// glasses, as good on G-set graphs; beyond, it leaves too few populations), else 1.
     #[arg(long, value_name = "G")]
     pub anneal_growth: Option<u32>,
     /// The control of the hybrid, no GOM: the same multi-start scheme (population sizes and
@@ -139,8 +139,8 @@ pub struct RunArgs {
     /// population annealed before; the first one goes by its own pace as it runs),
     /// it gets as many as fit, so that it still cools down and GOM gets the rest of the time,
     /// instead of the clock stopping an annealing while it is hot.
-    /// 0: every annealing as long as asked. Default: 0.75 (measured, see the README); `run` says
-    /// when it shortened one.
+    /// 0: every annealing as long as asked. Default: 0.75 (GOM gets the rest, and no share did
+    /// better); `run` says when it shortened one.
     #[arg(long, value_name = "SHARE")]
     pub anneal_share: Option<f64>,
     /// Partition mixing into the elitist on (the default below 10^5 variables, except for clauses
@@ -156,7 +156,8 @@ pub struct RunArgs {
     /// the best solution leaves a subfunction below its largest value, and each piece that
     /// improves it is taken (with the donor or its complement, whichever differs on fewer
     /// variables). GOM's step with the components of a difference as the linkage sets (the
-    /// partition crossover of gray-box optimisation). Measured, see the README.
+    /// partition crossover of gray-box optimisation). The default leaves out clauses and large
+    /// instances that are not lattices, where the mixes cost more than they gain.
     #[arg(long, overrides_with = "no_partition_mixing")]
     pub partition_mixing: bool,
     /// Partition mixing off (the paper; the control --anneal-only without it).
@@ -167,7 +168,7 @@ pub struct RunArgs {
     /// from halfway down its schedule, so that each copy leaves it its own way and the local
     /// search brings it back to a local optimum near it; the mixing and GOM then take from these
     /// what improves the best. The other populations begin at random. Needs the annealing of new
-    /// populations. Off by default; measured, see the README.
+    /// populations. Off by default: at 10 s it lost about as often as it gained.
     #[arg(long, overrides_with = "no_elitist_restarts")]
     pub elitist_restarts: bool,
     /// Restarts from the elitist off (the default): every new population begins at random.

@@ -174,6 +174,7 @@ pub fn interesting_groups(layout: &GroupLayout, seed: u64) -> Vec<u32> {
     out
 }
 
+// ANCHOR: check_stages
 /// Runs each stage alone on random inputs on both backends; returns the number of checks, or the
 /// first difference.
 pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> Result<usize> {
@@ -219,6 +220,7 @@ pub fn check_stages(case: &Case, candidate: Candidate, n: usize, seed: u64) -> R
     }
     Ok(checks)
 }
+// ANCHOR_END: check_stages
 
 /// The local search of a random population in calls of one sweep or round (every call of the
 /// descent only of the solutions whose descent goes on), and in one call, on the candidate, every

@@ -38,6 +38,7 @@ fn all_cases() -> Vec<pgomea_cli::selftest::Case> {
     cases
 }
 
+// ANCHOR: ptx_is_complete
 #[test]
 fn the_ptx_is_complete() {
     // No unresolved functions: every call is defined in the module (checked without a GPU too).
@@ -54,7 +55,9 @@ fn the_ptx_is_complete() {
         assert!(names.all().iter().all(|k| k.starts_with("pgomea_") && k.ends_with(&format!("_{kind}"))), "{kind}");
     }
 }
+// ANCHOR_END: ptx_is_complete
 
+// ANCHOR: stages_test
 #[test]
 fn every_kernel_matches_its_cpu_stage_on_random_inputs() {
     let Some(gpu) = gpu() else { return };
@@ -64,6 +67,7 @@ fn every_kernel_matches_its_cpu_stage_on_random_inputs() {
         }
     }
 }
+// ANCHOR_END: stages_test
 
 #[test]
 fn cuda_generations_equal_cpu_generations_bit_for_bit() {
@@ -193,8 +197,8 @@ fn run_on_the_gpu(file: &std::path::Path, limit: &str, env: &[(&str, &str)]) -> 
 
 /// A run stopped during its set-up while another thread is still opening the GPU (the driver
 /// compiling the kernels, seconds with its cache off) answers and exits cleanly: a process that
-/// exited with that thread inside the driver was aborted by it (2 of 6 such runs on an H100
-/// host, benchmarks/RESULTS.md section 45).
+/// exited with that thread inside the driver was aborted by it
+/// (`docs/decisions/0026-kernels-loaded-when-first-needed.md`).
 #[test]
 fn a_stop_while_the_driver_compiles_the_kernels_still_answers() {
     let Some(_) = gpu() else { return };

@@ -245,8 +245,8 @@ fn the_library_does_not_depend_on_the_command_line_crates() {
     }
 }
 
-/// What the library's code must not do (DESIGN section 11: the faces decide these): read the
-/// process environment, print, or end the process. A face reads a variable and passes its value
+/// What the library's code must not do (the faces decide these): read the process environment,
+/// print, or end the process. A face reads a variable and passes its value
 /// (`CudaTuning::from_variables`, `data::data_dir`).
 const FACE_ONLY_CALLS: &[&str] = &[
     "env::var",

@@ -41,6 +41,7 @@ pub unsafe fn atomic_add_u64(ptr: *mut u64, value: u64) -> u64 {
     unsafe { AtomicU64::from_ptr(ptr) }.fetch_add(value, Ordering::Relaxed)
 }
 
+// ANCHOR: atomic_add_i64
 /// `atomicAdd` on an `i64`; returns the old value (wrapping).
 ///
 /// # Safety
@@ -51,6 +52,7 @@ pub unsafe fn atomic_add_i64(ptr: *mut i64, value: i64) -> i64 {
     // SAFETY: validity, alignment and atomic-only access are the caller's precondition.
     unsafe { AtomicI64::from_ptr(ptr) }.fetch_add(value, Ordering::Relaxed)
 }
+// ANCHOR_END: atomic_add_i64
 
 /// A relaxed atomic load of a `u32` (a spin loop must load atomically: a plain or volatile read
 /// racing with atomic writes is undefined behaviour).
@@ -86,6 +88,7 @@ pub unsafe fn atomic_store_u8(ptr: *mut u8, value: u8) {
     unsafe { core::sync::atomic::AtomicU8::from_ptr(ptr) }.store(value, Ordering::Relaxed)
 }
 
+// ANCHOR: fence_gpu
 /// Acquire-release fence at GPU scope (`fence.acq_rel.gpu`, what `__threadfence()` provides for
 /// publishing data between blocks): writes before it are visible to any thread that observes a
 /// later atomic of this thread and then fences itself.
@@ -100,3 +103,4 @@ pub fn fence_gpu() {
     #[cfg(not(target_arch = "nvptx64"))]
     core::sync::atomic::fence(Ordering::SeqCst);
 }
+// ANCHOR_END: fence_gpu

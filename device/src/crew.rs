@@ -26,6 +26,7 @@ pub struct Teams {
     pub width: u32,
 }
 
+// ANCHOR: crew_trait
 /// The threads working on one pair.
 pub trait Crew {
     /// Whether the crew is one thread alone ([`Lane`]): a step may then hold a small set's
@@ -68,6 +69,7 @@ pub trait Crew {
     /// Every member calls it together (see the module documentation).
     unsafe fn sync(&self);
 }
+// ANCHOR_END: crew_trait
 
 /// One thread alone: the crew of small sets on the GPU and of everything on the host.
 #[derive(Clone, Copy, Debug, Default)]
@@ -176,6 +178,7 @@ mod gpu {
             // SAFETY: as in `sum`.
             unsafe { vote_any_sync(FULL_MASK, predicate) }
         }
+        // ANCHOR: warp_first_team
         /// A ballot: bit k is lane k's hit; the lowest set bit's lane belongs to the first team.
         #[inline(always)]
         unsafe fn first_team(&self, hit: bool, teams: &Teams) -> Option<u32> {
@@ -183,6 +186,7 @@ mod gpu {
             let ballot = unsafe { vote_ballot_sync(FULL_MASK, hit) };
             (ballot != 0).then(|| ballot.trailing_zeros() / teams.width)
         }
+        // ANCHOR_END: warp_first_team
         #[inline(always)]
         unsafe fn sync(&self) {
             // SAFETY: as in `sum`.
@@ -230,6 +234,7 @@ mod gpu {
         }
     }
 
+    // ANCHOR: block_sum
     /// The sum of `x` over the block, on every thread: warp sums into shared memory, then the
     /// first warp sums those.
     ///
@@ -264,4 +269,5 @@ mod gpu {
             total
         }
     }
+    // ANCHOR_END: block_sum
 }

@@ -76,6 +76,7 @@ pub fn gcd(mut a: u32, mut b: u32) -> u32 {
     a
 }
 
+// ANCHOR: first_differing_donor
 /// Searches `order` for the donor of `solution`: the first candidate other than the solution
 /// itself for which `differs(candidate, from, by)` holds, or [`NO_DONOR`]. `differs` tells
 /// whether the candidate's genes differ from the solution's on this thread's share of the
@@ -116,6 +117,7 @@ pub unsafe fn first_differing_donor<C: Crew>(
     }
     NO_DONOR
 }
+// ANCHOR_END: first_differing_donor
 
 /// Forced Improvement's patience in a population of `n`: a solution not improved for more than
 /// 1 + floor(log10 n) generations is forced (serial and parallel GOMEA alike). In integers:
@@ -129,8 +131,9 @@ pub const fn forced_improvement_patience(n: usize) -> u32 {
 /// Which crew works on one (solution, linkage set) pair on the GPU, by the set's size: one lane
 /// for sets of at most 8 variables with at most 32 dependent subfunctions, a whole block for
 /// sets of more than 256 variables or 1024 dependent subfunctions (on a sparse graph a linkage
-/// tree's top sets hold thousands), a warp for the others. This only shares out the work; no
-/// result depends on it.
+/// tree's top sets hold thousands), a warp for the others: lower bounds put more sets on blocks
+/// and were slower (`docs/decisions/0023-crew-kinds-and-sizes.md`). This only shares out the
+/// work; no result depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CrewKind {
     Lane,
@@ -152,9 +155,11 @@ pub fn crew_kind(variables: usize, dependent_subfunctions: usize) -> CrewKind {
     }
 }
 
+// ANCHOR: accept
 /// The acceptance rule of GOM: strictly better, or equally good when the solution is not the
 /// elitist (equal moves let the population drift across plateaus, but the elitist must not drift).
 #[inline(always)]
 pub fn accept(delta: i64, has_donor: bool, is_elitist: bool) -> bool {
     has_donor && (delta > 0 || (delta == 0 && !is_elitist))
 }
+// ANCHOR_END: accept

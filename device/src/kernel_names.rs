@@ -81,12 +81,14 @@ pub trait Registered {
     const KERNELS: KindKernels;
 }
 
+// ANCHOR: shared_names
 /// The kernel that marks the solutions equal to the elitist.
 pub const MARK_ELITIST: &str = kernel_name!(mark_elitist);
 /// The kernel that marks the linkage sets on which the population has converged.
 pub const MARK_CONVERGED: &str = kernel_name!(mark_converged);
 /// The kernel that ends parallel Forced Improvement.
 pub const FORCED_IMPROVEMENT_END: &str = kernel_name!(forced_improvement_end);
+// ANCHOR_END: shared_names
 
 macro_rules! register_kinds {
     ($($kind:ident: $name:literal,)*) => {
@@ -115,8 +117,8 @@ for_each_kind!(register_kinds);
 /// ([`register_budget`]): 64 lets a multiprocessor's 65536 registers hold 1024 threads, the two
 /// blocks of 512 of the cooperative grid and of the generation by solution. Left free, ptxas picks
 /// the count itself, and small changes of the steps took these kernels from 64 to 66-72 registers
-/// on sm_90, which halved the cooperative grid and the blocks resident by solution (RESULTS.md
-/// section 74). The CUDA backend writes the budget into such a kernel's PTX when it loads it on a
+/// on sm_90, which halved the cooperative grid and the blocks resident by solution
+/// (`docs/decisions/0024-register-budget.md`). The CUDA backend writes the budget into such a kernel's PTX when it loads it on a
 /// device of compute capability 9.0 or more (a `.maxnreg` directive, as CUDA C's launch bounds
 /// would), and `.ci/check-ptx` bounds what ptxas then spills. On sm_80 ptxas gives these kernels
 /// 80-91 registers, and the budget would spill 40-108 bytes there: not measured, not applied.
@@ -131,8 +133,10 @@ pub fn register_budget(name: &str) -> Option<u32> {
 /// Kernels per kind.
 const PER_KIND: usize = 8;
 
+// ANCHOR: shared_list
 /// The kernels every kind shares.
 const SHARED: [&str; 3] = [MARK_ELITIST, MARK_CONVERGED, FORCED_IMPROVEMENT_END];
+// ANCHOR_END: shared_list
 
 /// Every exported kernel: the eight of each kind, in the registry's order, then the three every
 /// kind shares.

@@ -99,8 +99,8 @@ impl Share {
     /// pass's crews start in three places: lanes at the grid's first thread, warps at its middle
     /// warp (wrapping round), blocks at its last block (counting down). Where a group's pairs fit
     /// in the grid (small populations) the three then mostly run on blocks of their own, at once,
-    /// rather than one after the other on the first blocks (H100, n = 16, cooperative: 8-15 % less
-    /// time per generation on G1, G55, G81, a 10^4 torus and 3-SAT; RESULTS.md section 34). Each
+    /// rather than one after the other on the first blocks, which took less time per generation
+    /// (`docs/decisions/0022-crew-placement-and-teams.md`). Each
     /// start is a rotation of the items' order, so every item is still taken once, and which
     /// thread takes it changes nothing it computes.
     #[inline(always)]
@@ -129,10 +129,9 @@ impl Share {
     /// the team's last block, counting down), and warps take the lanes' pairs where they are few
     /// (`LANES_TO_WARPS`). Each placement is a permutation of the team's lanes (or warps, or
     /// blocks), so every item is still taken once by a crew, and which crew takes it changes
-    /// nothing it computes. With [`Share::grid`]'s placement, G81's lane pairs at n = 16 filled the
-    /// first 21 blocks, about a thousand threads on each of their multiprocessors doing scattered
-    /// loads, one after the other, and the lanes alone took 1.25 ms of the generation's 1.35 ms
-    /// (H100, RESULTS.md section 40).
+    /// nothing it computes. With [`Share::grid`]'s placement, small populations' lane pairs filled
+    /// the first blocks, about a thousand threads on each of their multiprocessors doing scattered
+    /// loads one after the other (`docs/decisions/0022-crew-placement-and-teams.md`).
     #[inline(always)]
     fn spread(team: &Team) -> Share {
         let (block, warp, lane) = (thread::block_idx_x() - team.first_block, warp_id(), lane_id());
@@ -209,14 +208,11 @@ fn wide((start, stride): (u32, u32)) -> (usize, usize) {
 /// grid. A lane walks the donor candidates and evaluates a set's dependent subfunctions one after
 /// the other (G81: up to 23); a warp tests up to 32 candidates and evaluates 32 subfunctions at
 /// once, so where the lanes' pairs fit the warps in a few rounds, the group's lanes are no longer
-/// its longest chain of loads. Section 40 (H100, before a lane's walk held its set in registers)
-/// chose 4: G81 at n = 16 took 1.22-1.26, 1.11, 1.11 and 1.20 ms with bounds 0, 2, 4 and 8, a
-/// 10^4-vertex torus 1.32, 1.10-1.11, 0.87-0.90 and 0.88-0.89 ms. With that walk (H200, RESULTS.md
-/// section 74), bounds 0, 1, 2 and 4 at n = 16: G81 0.95-0.97, 0.90-0.91, 0.89-0.90 and
-/// 0.92-0.95 ms, the torus 0.87, 0.81-0.82, 0.81 and 0.88 ms; at 32 and 64 on G81, the torus, NK
-/// and 3-SAT, 2 is within 2 % of 4 either way; 0 is up to 13 % slower on NK and 3-SAT.
+/// its longest chain of loads; 2 was the fastest bound at 16 solutions and within 2 % of the
+/// others at 32 and 64 (`docs/decisions/0022-crew-placement-and-teams.md`).
 const LANES_TO_WARPS: usize = 2;
 
+// ANCHOR: run_pass
 /// Pass `pass` of group `g`, shared out as `share` says.
 ///
 /// # Safety
@@ -265,6 +261,7 @@ unsafe fn run_pass<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Group, pass:
         }
     }
 }
+// ANCHOR_END: run_pass
 
 /// Every group of the schedule for the solutions `share` covers, in order, each group's passes
 /// (of Forced Improvement where `FORCED`, else of GOM in one pass where `ONE`: see
@@ -573,6 +570,7 @@ macro_rules! kernel_set {
                 unsafe { super::generation_by_solution::<$kind, false, true>(&a) }
             }
 
+            // ANCHOR: pass_kernel
             #[doc = concat!("One pass of the group at position `a.step` of the schedule, on a `", stringify!($kind), "` problem: of GOM, or of Forced Improvement where `forced` is not 0.")]
             ///
             /// # Safety
@@ -595,6 +593,7 @@ macro_rules! kernel_set {
                     }
                 }
             }
+            // ANCHOR_END: pass_kernel
 
             #[doc = concat!("One call of the colour-grouped local search of every solution of O (annealing sweeps, then rounds of the greedy descent towards a local optimum), on a `", stringify!($kind), "` problem.")]
             ///
@@ -663,6 +662,7 @@ pub unsafe extern "ptx-kernel" fn forced_improvement_end(buffers: Buffers, n: u3
     }
 }
 
+// ANCHOR: mark_elitist_kernel
 /// Marks `is_elitist[i] = 1` where P[i] equals the reference genotype, else 0: one warp per
 /// solution.
 ///
@@ -684,6 +684,7 @@ pub unsafe extern "ptx-kernel" fn mark_elitists(buffers: Buffers, n: u32, l: u32
         }
     }
 }
+// ANCHOR_END: mark_elitist_kernel
 
 /// Marks `converged[s] = 1` for the slots s on whose linkage set every solution of P has the same
 /// genes, else 0: one warp per slot.

@@ -1,4 +1,5 @@
 #![no_std]
+// ANCHOR: nightly_features
 // The kernel build (nvptx64-nvidia-cuda, built by scripts/ptx) needs these nightly features:
 // `extern "ptx-kernel"`, core::arch::nvptx, the NVVM intrinsics of `warp` and `thread`, and
 // asm!/global_asm! for shared memory and fences. The host build of this crate uses none of them.
@@ -7,6 +8,7 @@
     feature(abi_ptx, stdarch_nvptx, link_llvm_intrinsics, asm_experimental_arch),
     allow(internal_features)
 )]
+// ANCHOR_END: nightly_features
 //! pgomea's device crate: the code that runs on the GPU and, compiled a second time for the
 //! host, on the CPU: problem kinds and their registry ([`problem`]), the kernels' names
 //! ([`kernel_names`]), random numbers and their stream ids ([`rng`]), the GOM rules ([`gom`]), the

@@ -4,6 +4,7 @@
 
 use core::marker::PhantomData;
 
+// ANCHOR: ptr
 /// The address of an array of `T`: a raw pointer with its element type, laid out as one (so an
 /// argument struct made of them has the same layout on the host and on the GPU).
 ///
@@ -16,6 +17,7 @@ pub struct Ptr<T> {
     addr: *mut T,
     _element: PhantomData<T>,
 }
+// ANCHOR_END: ptr
 
 impl<T> Clone for Ptr<T> {
     fn clone(&self) -> Self {

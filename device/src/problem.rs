@@ -48,6 +48,7 @@ impl<G: Genes> Genes for Flipped<G> {
     }
 }
 
+// ANCHOR: kind_trait
 /// One kind of subfunction. Its name (`NAME`) and the names of its kernels come from the
 /// registry ([`for_each_kind`]) through [`Registered`].
 ///
@@ -108,6 +109,7 @@ pub unsafe trait Kind: Registered + Copy + Send + Sync + 'static {
         unsafe { self.delta(entry, x, Flipped { genes: x, variable: v }) }
     }
 }
+// ANCHOR_END: kind_trait
 
 /// Pairwise weighted subfunctions: `f_s = w_s` if the two variables differ, else 0 (Max-Cut: one
 /// subfunction per edge, worth its weight when the edge is cut).
@@ -343,6 +345,7 @@ unsafe impl Kind for Clauses {
     }
 }
 
+// ANCHOR: registry
 /// The registry of problem kinds: each kind's type and name. From this one list follow each
 /// kind's [`Registered::NAME`], its kernel set (`kernels.rs`) and the exported names of those
 /// kernels ([`crate::kernel_names::KERNELS`], what the host loads and CI checks). A new kind is a
@@ -356,4 +359,5 @@ macro_rules! for_each_kind {
         }
     };
 }
+// ANCHOR_END: registry
 pub(crate) use for_each_kind;

@@ -19,6 +19,7 @@
 ///
 /// The name is the PTX symbol of the array and must be unique in the whole device crate (use the
 /// kernel's name as a prefix). The array is uninitialised at kernel start.
+// ANCHOR: static_shared_array
 #[macro_export]
 macro_rules! static_shared_array {
     ($name:ident : $ty:ty ; $len:expr) => {{
@@ -39,3 +40,4 @@ macro_rules! static_shared_array {
         address as *mut $ty
     }};
 }
+// ANCHOR_END: static_shared_array

@@ -80,6 +80,7 @@ pub fn grid_stride() -> u32 {
     grid_dim_x() * block_dim_x()
 }
 
+// ANCHOR: sync_threads
 /// Block-wide barrier, `__syncthreads()` (PTX `bar.sync 0`); also orders shared-memory accesses
 /// of the block before and after it.
 ///
@@ -96,6 +97,7 @@ pub unsafe fn sync_threads() {
         nvptx::_syncthreads()
     }
 }
+// ANCHOR_END: sync_threads
 
 /// `__syncthreads_or(predicate)`: a block-wide barrier that also tells every thread whether the
 /// predicate held on any thread of the block (PTX `bar.red.or`).
@@ -156,6 +158,7 @@ impl GridBarrier {
         GridBarrier { counters: counter, index, passed: 0, blocks }
     }
 
+    // ANCHOR: grid_barrier_sync
     /// Waits until every block of the barrier has arrived here; memory writes of every thread
     /// of them before it are visible to every thread of them after it.
     ///
@@ -185,4 +188,5 @@ impl GridBarrier {
             sync_threads();
         }
     }
+    // ANCHOR_END: grid_barrier_sync
 }

@@ -23,6 +23,7 @@ pub const FULL_MASK: u32 = u32::MAX;
 /// `__shfl_*_sync` with width 32).
 const CLAMP: u32 = 0x1f;
 
+// ANCHOR: nvvm_intrinsics
 #[allow(improper_ctypes)]
 unsafe extern "C" {
     #[link_name = "llvm.nvvm.read.ptx.sreg.laneid"]
@@ -36,6 +37,7 @@ unsafe extern "C" {
     #[link_name = "llvm.nvvm.bar.warp.sync"]
     fn nvvm_bar_warp_sync(mask: u32);
 }
+// ANCHOR_END: nvvm_intrinsics
 
 /// Index of this thread in its warp, 0..32 (`%laneid`).
 #[inline(always)]
@@ -84,6 +86,7 @@ pub unsafe fn shfl_bfly_sync_i64(mask: u32, value: i64, lane_mask: u32) -> i64 {
     unsafe { join(shfl_bfly_sync_i32(mask, lo, lane_mask), shfl_bfly_sync_i32(mask, hi, lane_mask)) }
 }
 
+// ANCHOR: vote_ballot
 /// `__ballot_sync(mask, predicate)`: bit i set where lane i (in `mask`) has `predicate` true.
 ///
 /// # Safety
@@ -94,6 +97,7 @@ pub unsafe fn vote_ballot_sync(mask: u32, predicate: bool) -> u32 {
     // SAFETY: convergence of the lanes in `mask` is the caller's precondition.
     unsafe { nvvm_vote_ballot(mask, predicate) }
 }
+// ANCHOR_END: vote_ballot
 
 /// `__any_sync(mask, predicate)`: whether `predicate` holds on any lane in `mask`.
 ///

@@ -97,6 +97,7 @@ impl Pass {
     }
 }
 
+// ANCHOR: passes
 /// A colour group of GOM in one pass: each pair's crew selects its donor, inserts its genes,
 /// evaluates the set's own segment of dependent subfunctions, applies the rule and resets or
 /// inserts. Exact because the sets of one colour share no subfunction: a pair's segment reads no
@@ -113,6 +114,7 @@ pub const THREE_PASSES: [Pass; 3] = [
     Pass::stage(Stage::SubfunctionEvaluation),
     Pass::of(&[Stage::ReduceByKey, Stage::ImprovementMask, Stage::ResetInsert]),
 ];
+// ANCHOR_END: passes
 
 /// The passes of one colour group: of Forced Improvement where `forced`, else of GOM in one pass
 /// where `one_pass` (the same results either way; the backend chooses what runs faster).
@@ -121,6 +123,7 @@ pub const fn group_passes(forced: bool, one_pass: bool) -> &'static [Pass] {
     if one_pass && !forced { &ONE_PASS } else { &THREE_PASSES }
 }
 
+// ANCHOR: layout
 /// The colour groups in the flat form of the host's `GroupLayout` (read only).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -141,6 +144,7 @@ pub struct Layout {
     pub dep_offsets: Ptr<u32>,
     pub dep_subfunctions: Ptr<u32>,
 }
+// ANCHOR_END: layout
 
 impl Layout {
     /// The number of arrays of a layout.

@@ -147,6 +147,7 @@ impl<T> Buf<T> {
 /// so that each crate makes what it needs of it (this crate: [`Buffers`], [`BUFFERS`],
 /// [`BUFFER`]; the host: its snapshot of a population's state).
 #[macro_export]
+// ANCHOR: buffer_table
 macro_rules! population_buffers {
     ($callback:ident) => {
         $callback! {
@@ -204,6 +205,7 @@ macro_rules! population_buffers {
         }
     };
 }
+// ANCHOR_END: buffer_table
 
 /// The [`Length`] of a length formula of the table.
 macro_rules! length {

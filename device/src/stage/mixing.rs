@@ -101,6 +101,7 @@ unsafe fn differs_on(layout: &Layout, p: Ptr<u8>, o: Ptr<u8>, from: usize, to: u
     }
 }
 
+// ANCHOR: select_donor
 /// Stage 1 for pair (i, slot), on every member of the crew: the first candidate in the
 /// counter-drawn [`DonorOrder`] other than i whose genes on the set differ from O[i], or
 /// [`NO_DONOR`]. None without a look where P has converged on the set ([`mark_converged`]): O[i]
@@ -126,8 +127,7 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
             // A thread alone with a small set reads the set's variables and O[i]'s genes once and
             // compares each candidate's genes, loaded together, as one word: one load a candidate,
             // where `differs_on` waits for the indices and then the genes of both rows, twice for a
-            // set of more than UNROLL variables (G81 at n = 16 on an H200: 0.92 ms a generation
-            // against 1.08; RESULTS.md section 74).
+            // set of more than UNROLL variables (`docs/decisions/0023-crew-kinds-and-sizes.md`).
             let x = gather_vars(&a.layout, v0, k);
             let mine = gathered_genes(o, &x, k);
             return first_differing_donor(crew, &order, i as u32, k, |d, _, _| {
@@ -139,6 +139,7 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
         })
     }
 }
+// ANCHOR_END: select_donor
 
 /// Marks `converged[slot]`: 1 if every solution of P has the genes of P[0] on the slot's linkage
 /// set, on every member of the crew (the donor search's walk from candidate 1 on, against P[0]).
@@ -300,6 +301,7 @@ unsafe fn reset_insert<K, C: Crew, const FORCED: bool>(
     }
 }
 
+// ANCHOR: pair_step_donor
 /// The stages of `pass` for pair (i, j) of group `g` (j counts from the group's first slot), by
 /// crew `crew`: what a pass kernel's crew does for one pair, and what the CPU backend does for
 /// every pair. Results are written by the crew's leader, in the same places whichever stages the
@@ -341,6 +343,7 @@ pub unsafe fn pair_step<K: Kind, C: Crew, const FORCED: bool>(
                 copy_set(crew, a, slot, from, row(b.work, i, l));
             }
             donor = Some(d);
+            // ANCHOR_END: pair_step_donor
         }
         if pass.has(Stage::ReduceByKey) || pass.has(Stage::ImprovementMask) || pass.has(Stage::ResetInsert) {
             // Read from the buffer only where an earlier pass wrote it (a barrier ago): a donor
@@ -401,6 +404,7 @@ pub unsafe fn element_step<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Grou
     }
 }
 
+// ANCHOR: for_solution
 /// Pass `pass` of group `g` for solution i, every pair or element by a lane: what one rayon task
 /// of the CPU backend does. (The GPU shares the same steps out over lanes, warps and blocks.)
 ///
@@ -422,6 +426,7 @@ pub unsafe fn for_solution<K: Kind, const FORCED: bool>(a: &GomArgs<K>, g: &Grou
         }
     }
 }
+// ANCHOR_END: for_solution
 
 /// The end of Forced Improvement, element (i, v): a solution still in FI (never improved) becomes
 /// a copy of the elitist, in O and O', and (element v = 0) takes the elitist's fitness.
@@ -446,6 +451,7 @@ pub unsafe fn replace_unimproved(b: &Buffers, l: usize, i: usize, v: usize, elit
     }
 }
 
+// ANCHOR: mark_elitist_step
 /// Whether P[i] (rows of `l` genes) equals the reference genotype (the elitist), on every member
 /// of the crew; the leader writes `is_elitist[i]`.
 ///
@@ -471,3 +477,4 @@ pub unsafe fn mark_elitist<C: Crew>(crew: &C, b: &Buffers, l: usize, i: usize) -
         equal
     }
 }
+// ANCHOR_END: mark_elitist_step

@@ -157,6 +157,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         Ok(())
     }
 
+    // ANCHOR: cpu_pass
     fn pass(&mut self, pass: Pass, step: u32, _group: u32, forced: bool) -> Result<()> {
         let a = self.args();
         // SAFETY: `a` points to this backend's buffers, sized from the layout (`BUFFERS`), the
@@ -174,6 +175,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         });
         Ok(())
     }
+    // ANCHOR_END: cpu_pass
 
     fn run_all_groups(&mut self, forced: bool) -> Result<bool> {
         let (a, one_pass) = (self.args(), self.one_pass());
@@ -216,6 +218,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         Ok(self.per_solution(|i| unsafe { search_solution(&a, i, &go_on) }))
     }
 
+    // ANCHOR: cpu_mark_elitist
     fn mark_elitist(&mut self) -> Result<()> {
         let a = self.args();
         let l = self.sizes.l;
@@ -227,6 +230,7 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         });
         Ok(())
     }
+    // ANCHOR_END: cpu_mark_elitist
 
     fn mark_converged(&mut self) -> Result<()> {
         let a = self.args();

@@ -65,7 +65,8 @@ impl VariableColors {
     /// as its largest degree; filled in parallel, a slice at a time. In slices of more than one
     /// position (the GPU's form) each colour's variables go by degree, the largest first and ties
     /// ascending, so that a slice's positions have degrees alike: few of its entries are padding,
-    /// and a warp's lanes have about as many entries each to read. This changes no flip: the
+    /// and a warp's lanes have about as many entries each to read
+    /// (`docs/decisions/0027-local-search-entries.md`). This changes no flip: the
     /// flips of one colour are independent, and each draws its random numbers by its variable,
     /// not its position.
     fn sliced(offsets: Vec<u32>, mut vars: Vec<u32>, f: &Subfunctions, shift: u32) -> Self {
@@ -298,16 +299,15 @@ pub enum AnnealStart {
 
 /// The pace of annealing on this machine: the seconds one sweep of one solution took, its greedy
 /// descent included. Learned from the last whole search of a population, which tells the pace
-/// of the next: the pace of a search's first sweeps overstated the whole one's by 1.67x and more
-/// (benchmarks/RESULTS.md section 50; a hot sweep accepts more flips than a cold one, and the
-/// first call carries costs of its own), so a search goes by its own sweeps as they are only
-/// where no whole one came before it ([`crate::gomea::run::SearchPlan::refit`]).
+/// of the next: a search's first sweeps overstate the whole one's (a hot sweep accepts more flips
+/// than a cold one, and the first call carries costs of its own), so a search goes by its own
+/// sweeps as they are only where no whole one came before it
+/// ([`crate::gomea::run::SearchPlan::refit`]; `docs/decisions/0008-annealing-pace.md`).
 ///
 /// It also keeps how much slower the early sweeps of that search were than the whole
 /// ([`AnnealPace::early_ratio`]): a search of another size, whose sweeps may cost far from in
-/// proportion to its solutions (on the GPU about the same from 128 to 512 of them, RESULTS.md
-/// section 81), times its own early sweeps and divides by that ratio to learn its whole pace
-/// (section 85).
+/// proportion to its solutions (on the GPU about the same from 128 to 512 of them), times its own
+/// early sweeps and divides by that ratio to learn its whole pace.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AnnealPace {
     pace: Option<f64>,

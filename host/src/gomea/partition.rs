@@ -12,33 +12,29 @@
 //! [`NEW_POPULATIONS_BELOW`] variables), and a population's best whenever it improved, on a
 //! thread of its own beside the run's next generation ([`crate::gomea::run::Run::queue_best`]);
 //! each population's last best is mixed again while the elitist changes, and an elitist that a
-//! population's better solution displaces is mixed into its successor (section 66).
+//! population's better solution displaces is mixed into its successor.
 //! The elitist then holds, region by region, the best that any population found: on a lattice,
-//! whole domains of the other phase that a population's local moves never remove (RESULTS.md
-//! section 65). One after the other into the elitist, not pairwise first: two
-//! solutions of a new population differ where either has a defect, and where their defects meet
-//! the components merge, so a pairwise mix often has to take or leave a large region whole; the
-//! elitist, better with every mix, differs from a solution mostly where one of the two is wrong,
-//! in small separate components (dev machine, 100^2 torus: the optimum from the first
-//! population's 16 solutions one after the other, 59735 of 59909 after two populations
-//! pairwise). Where the fitness does not change when every gene is flipped (Max-Cut, Ising
-//! models without fields), the donor's complement is tried as a second donor: two good cuts
-//! often agree on a region up to which side is which.
+//! whole domains of the other phase that a population's local moves never remove
+//! (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`). One after the other into the
+//! elitist, not pairwise first: two solutions of a new population differ where either has a
+//! defect, and where their defects meet the components merge, so a pairwise mix often has to take
+//! or leave a large region whole; the elitist, better with every mix, differs from a solution
+//! mostly where one of the two is wrong, in small separate components. Where the fitness does not
+//! change when every gene is flipped (Max-Cut, Ising models without fields), the donor's
+//! complement is tried as a second donor: two good cuts often agree on a region up to which side
+//! is which.
 //!
 //! A component that does not improve the receiver whole is cut into pieces at the subfunctions
 //! the receiver leaves below their largest value, and each piece that improves it is taken
 //! (`PartitionMixing::take_pieces`; in the donor's aligned form only, see
 //! [`PartitionMixing::mix`]). On a lattice a domain of the other phase in the receiver is one
 //! piece: a donor right on the domain gives it whole, even where the donor's own wrong bands
-//! join the domain into one component too large to improve the receiver (RESULTS.md section
-//! 67: the 10^6-vertex torus at its optimum within 30 s in five seeds of six).
+//! join the domain into one component too large to improve the receiver (the same record).
 //!
 //! Cost: one pass over the genotypes to find the difference, then each differing variable and
 //! each subfunction it reads once, twice for a component cut into pieces: O(l + the
-//! difference's incidences), on one core. (Four
-//! parallel passes over a union-find forest gave the same results 1.5-3x faster at 10^6
-//! variables and 3.6x slower on a G-set graph of 20000, where the default mixes; RESULTS.md
-//! section 62.)
+//! difference's incidences), on one core: parallel passes over a union-find forest were slower
+//! where the default mixes every new population.
 
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::{Genes, Kind};
@@ -47,9 +43,9 @@ use rayon::prelude::*;
 use crate::problem::{KindVisitor, Subfunctions};
 
 /// New populations' solutions are mixed into the elitist below this many variables; from it on
-/// only the populations' bests are. A mix costs O(l): on a 10^6-vertex torus about 90 ms on one
-/// core, so a new population of 256 would take 23 s to mix, where the bests alone, their mixes
-/// overlapping the GPU's generations, took the run closer to the optimum (RESULTS.md section 65).
+/// only the populations' bests are: a mix costs O(l) on one core, too long for every solution of
+/// a large population, where the bests alone, their mixes overlapping the GPU's generations, took
+/// the run closer to the optimum (`docs/decisions/0015-partition-mixing-default.md`).
 pub const NEW_POPULATIONS_BELOW: usize = 100_000;
 
 /// A genotype read with every gene xor'ed with `mask` (0: as it is, 1: its complement).

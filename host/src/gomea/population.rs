@@ -139,9 +139,9 @@ pub fn new_population<P: GrayBoxProblem + ?Sized>(
 /// A random population, fully evaluated, each solution offered to the run as elitist candidate.
 ///
 /// The solutions are evaluated in parallel (a rayon task each): on a large instance one full
-/// evaluation takes a tenth of a second or so, and a population of 16 evaluated one by one took
-/// 1.3 s after the set-up on 3-SAT of 10^6 variables (benchmarks/RESULTS.md section 54). They
-/// are offered in their order, so the elitist and the trace are those of a serial evaluation.
+/// evaluation takes a tenth of a second or so, too long to evaluate a population one by one
+/// (`docs/decisions/0009-random-population-evaluated-in-parallel.md`). They are offered in their
+/// order, so the elitist and the trace are those of a serial evaluation.
 ///
 /// Abandoned (None) as soon as the time limit passes or the run is interrupted while it is
 /// evaluated (a large population's evaluation would otherwise overrun the limit by its whole

@@ -288,8 +288,8 @@ impl<'a> Run<'a> {
     /// mixed into the elitist again later, when no donor is queued and the elitist has changed
     /// since its last mix, as long as the run goes on (also once the population is gone). Why:
     /// a population's best, mixed when it improved, may hold the right phase on a region where a
-    /// later elitist, from another population, has a domain of the other phase (RESULTS.md
-    /// section 66).
+    /// later elitist, from another population, has a domain of the other phase
+    /// (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`).
     pub fn queue_best(&mut self, population: usize, donor: Vec<u8>) {
         if !self.partition_on {
             return;
@@ -352,11 +352,12 @@ impl<'a> Run<'a> {
     /// ([`Run::with_mixing_thread`]) mixes the donor queued by [`Run::queue_mix`] (else a kept
     /// best that has not met this elitist, [`Run::queue_best`]) into a copy of the elitist,
     /// which replaces the elitist once taken if it is then better. A mix costs O(l + the
-    /// difference's incidences) on one core (about 90 ms on a 10^6-vertex torus, most of a GPU
-    /// generation there; RESULTS.md section 65): this way the host's mix and the device's
-    /// generation overlap. `work` sees the elitist without the mix. Where the elitist was
-    /// displaced by a better solution ([`Run::offer`]) while the mix was away, the mixed copy
-    /// is queued to be mixed into that one. Without the mixing thread, `work` runs alone.
+    /// difference's incidences) on one core (most of a GPU generation at 10^6 variables): this way
+    /// the host's mix and the device's generation overlap
+    /// (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`). `work` sees the elitist
+    /// without the mix. Where the elitist was displaced by a better solution ([`Run::offer`])
+    /// while the mix was away, the mixed copy is queued to be mixed into that one. Without the
+    /// mixing thread, `work` runs alone.
     pub fn overlapping_mix<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
         // A mix away that is done by now is taken; an idle mixing thread starts the next one.
         self.take_mix(false);
@@ -518,8 +519,8 @@ impl<'a> Run<'a> {
         match &mut self.elitist {
             // Where the run mixes, the elitist may hold regions that mixes gave it and that
             // `genes`, a population's solution, lacks: it is queued to be mixed into its
-            // successor, so that those stay (RESULTS.md section 66). The first displaced since the
-            // last mix is kept, the one that holds the mixes.
+            // successor, so that those stay (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`).
+            // The first displaced since the last mix is kept, the one that holds the mixes.
             Some(e) if self.partition_on && !self.queued_displaced => {
                 self.queued_mix = Some(std::mem::replace(&mut e.genes, genes.to_vec()));
                 self.queued_displaced = true;
@@ -792,14 +793,14 @@ impl SearchPlan {
     /// reports its whole work with [`SearchPlan::ran`]; the run says what it did.
     ///
     /// Called after every call, this follows the pace as it changes: a search's first sweeps
-    /// are slower than the whole (1.67x and more, RESULTS.md section 50: hot sweeps flip more,
-    /// and a first call carries costs of its own), so an early fit cuts too much and later ones
-    /// give back. Sweeps refitted this way err towards ending early.
+    /// are slower than the whole (hot sweeps flip more, and a first call carries costs of its
+    /// own), so an early fit cuts too much and later ones give back. Sweeps refitted this way err
+    /// towards ending early.
     ///
     /// A search fitted at the last whole search's pace is refitted once instead, when its early
     /// sweeps are timed ([`SearchPlan::observe`]): at their pace over the last search's early
     /// pace over its whole. That corrects the fit where a sweep's time grows far from in
-    /// proportion to the solutions (RESULTS.md sections 81, 84 and 85).
+    /// proportion to the solutions (`docs/decisions/0008-annealing-pace.md`).
     pub fn refit(&mut self, work: f64, solutions: usize, left: u32, most: u32) -> Option<u32> {
         let budget = self.budget.filter(|_| left > 0 && work > 0.0)?;
         let spent = self.start.elapsed();

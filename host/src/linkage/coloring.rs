@@ -614,8 +614,8 @@ impl Block<'_> {
     /// `fetch_or`: while a set marks, no other set writes its slots (one set at a time in order;
     /// a large set's chunks all write the same bit; in a batch's second pass each slot belongs to
     /// at most the one set that met no other), and a locked instruction on x86 waits for its
-    /// cache line, so the marks of a set could not overlap their misses. 3-SAT of 10^6 variables,
-    /// one thread: the colouring in order 1.70 to 1.31 s (RESULTS.md section 60).
+    /// cache line, so the marks of a set could not overlap their misses
+    /// (`docs/decisions/0012-default-colouring.md`).
     fn mark<const W: usize>(&self, taken: &[Taken<W>], members: &[u32], (w, bit): (usize, u64)) {
         self.slots(members, |x| {
             let t = &taken[x][w];

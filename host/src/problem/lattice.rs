@@ -1,15 +1,10 @@
 //! Whether a pairwise instance is a two-dimensional spin glass: a square lattice with frustrated
 //! squares and distinct couplings.
 //!
-//! On such an instance the annealing of new populations costs more than it gives. Measured in
-//! benchmarks/RESULTS.md, sections 23 and 37, on the GPU:
-//! - 2D Gaussian glasses: -0.21 to -0.27 % at 10 s and -0.24 % at 60 s against GOM after the greedy
-//!   descent alone, or GOM alone.
-//! - 3D Gaussian glasses: +2.5 to +2.9 %.
-//! - Sparse random graphs of the same degree and the same weights: +3 to +6 %.
-//! - 2D lattices with +-1 couplings: +0.07 to +0.12 %.
-//!
-//! So neither the degree nor the weights tell these apart, but the shape does. A square lattice
+//! On such an instance the annealing of new populations costs more than it gives, where it gains
+//! on 3D glasses, on sparse random graphs of the same degree and weights and on 2D lattices with
+//! +-1 couplings: neither the degree nor the weights tell these apart, but the shape does
+//! (`docs/decisions/0004-no-annealing-for-2d-spin-glasses.md`). A square lattice
 //! puts every edge in two 4-cycles (squares); a cubic one in four, with six neighbours; a sparse
 //! random graph in almost none. In 2D glasses, large domains of spins cost little energy to flip,
 //! so single-flip annealing stalls there, while GOM's nested linkage sets, built from distinct

@@ -298,7 +298,8 @@ pub struct RunConfig {
     /// (`gomea::population::PopulationStart::Elitist`), an iterated local search around the best
     /// solution; the others begin at random as always. Needs the local search of new populations
     /// and its annealing (turned off where the run chooses 0 sweeps, which `annealing_chosen`
-    /// then says). Off by default; false in a result stored before the option.
+    /// then says). Off by default, since it lost about as often as it gained
+    /// (`docs/decisions/0017-elitist-restarts-off.md`); false in a result stored before the option.
     #[serde(default)]
     pub elitist_restarts: bool,
     pub seed: u64,
@@ -330,14 +331,10 @@ pub const MAX_THREADS: usize = 4096;
 /// The time limit when a run is given no limit at all.
 pub const DEFAULT_TIME_LIMIT_S: f64 = 10.0;
 
-/// Forced Improvement and local search by default, by algorithm.
-///
-/// Measured (benchmarks/RESULTS.md, "Hybrid parallel GOMEA"): annealed colour-grouped local search
-/// of every new population lifts parallel GOMEA on the GPU from 98.7-98.9 % of the best-known cut
-/// of G-set graphs to 99.3-100 % within 10 s, above simulated annealing on 16 cores; Forced
-/// Improvement added to it costs time without a better result, and local search of every
-/// offspring was worse. Serial GOMEA gets the same local search (so that the two compare fairly)
-/// and keeps its Forced Improvement, as in the paper.
+/// Forced Improvement and local search by default, by algorithm: both algorithms anneal every
+/// new population, and only serial GOMEA keeps Forced Improvement (as in the paper), which in
+/// parallel GOMEA cost time without a better result
+/// (`docs/decisions/0001-hybrid-parallel-gomea-defaults.md`).
 pub fn default_hybrid(algorithm: Algorithm) -> (bool, LocalSearchMode) {
     match algorithm {
         Algorithm::Serial => (true, LocalSearchMode::Initial),
@@ -350,9 +347,8 @@ pub const INCIDENCE_COLORING_FROM: usize = 50_000;
 
 /// The colouring of a run that names none: Welsh-Powell's (by degree in the linkage-model
 /// interaction graph) up to [`INCIDENCE_COLORING_FROM`] variables, beyond that the incidence
-/// colouring, which counts no degree: on every instance measured it gave the same number of colour
-/// groups, or one more or fewer (G81, tori of 10^6 and 10^7 vertices, 3-SAT of 10^6 variables, NK
-/// of 3 x 10^5), and it saves the degree count, a fifth to a third of the set-up at that scale.
+/// colouring, which counts no degree: as many colour groups, give or take one, without the degree
+/// count's share of a large set-up (`docs/decisions/0012-default-colouring.md`).
 pub fn default_coloring(variables: usize) -> ColoringMethod {
     if variables > INCIDENCE_COLORING_FROM { ColoringMethod::Incidence } else { ColoringMethod::WelshPowell }
 }
@@ -373,57 +369,12 @@ pub const BOUNDED_TREE_SETS: usize = 16;
 /// model for clauses (serial GOMEA) and the bounded tree `bflt:16` for the other kinds; else the
 /// fixed linkage tree.
 ///
-/// Measured (benchmarks/RESULTS.md, sections 24, 39, 41, 42 and 44, H100; the bounded tree was
-/// `bflt:64` then): where the interaction graph is random, the full tree's upper sets are large
-/// and meet nearly every other set.
-/// - A sparse random graph of 10^6 vertices (mean degree 4.5): 1141 colour groups and 10.3-16.7 s
-///   of set-up, more than the default 10 s run, where the bounded tree's set-up took 4.6 s; after
-///   30 s the two cuts were within 0.04 %. At 10^7 vertices the full tree's set-up did not end
-///   within 120 s; the bounded one (45 colour groups) took 32.8 s and ran 20 generations.
-/// - Planted 3-SAT of 10^6 variables (4.26 x 10^6 clauses), 60 s: the full tree needed 3075
-///   groups and 58 s of set-up and ran one generation (98.03 % of the clauses satisfied); the
-///   bounded one 194 groups, 13.7 s and 120 generations (99.996 %). Random NK (n = 10^6, k = 5),
-///   30 s: 2492 groups and 23.7 s against 143 and 9.0 s, ending 0.017 % ahead. Disjoint traps of
-///   10^6 variables reached their optimum in 8.2 s against 10.9 s.
-///
-/// The bound was 64 until section 58 (H200, side by side). At the default 10 s, `bflt:16` sets
-/// up in 6.7-6.9 s against 9.7-9.8 s on 3-SAT of 10^6 variables, so that the run searches
-/// (99.91-99.92 % of the clauses satisfied, two seeds, against 87.5 % where the set-up used the
-/// whole run), and ends 0.25-0.52 % higher on random NK and 0.007-0.02 % higher on the random
-/// graph; at 30 s the two bounds end within 0.002 % of each other on all three (one seed).
-/// Disjoint traps of 5 get the same sets from either bound. `univariate` was better still on
-/// 3-SAT (99.99 % at 10 s) but 0.04-0.08 % below `bflt:16` on the random graph. Not measured with
-/// the bound of 16: 10^7 variables.
-///
-/// The bounded tree starts at 10^5 variables since section 59 (H200, 10 s, two seeds; it was
-/// 10^6). There the full tree needs 1058 colour groups on planted 3-SAT (4.26 clauses per
-/// variable), 868 on random NK (k = 5) and 415 on a random graph (mean degree 4.5), against 75,
-/// 64 and 25 (dev `info`). `bflt:16` reached the 3-SAT optimum on both seeds where the full tree
-/// ended 15-16 clauses short, ended 0.001-0.003 % higher on NK, and on the random graph 0.006 %
-/// lower on one seed and 0.001 % higher on the other. Not measured: sizes between 10^5 and 10^6,
-/// below 10^5, and runs longer than 10 s at 10^5.
-///
-/// Clauses get the univariate model instead since section 60 (H200, planted 3-SAT at 4.26 clauses
-/// per variable, two seeds): at 10^5 variables it reached the optimum in 2.7-4.4 s against
-/// 4.8 s for `bflt:16`, at 3 x 10^5 it ended 11-20 clauses higher at 10 s, and at 10^6 0.07 %
-/// higher (99.99 % of the clauses against 99.92 %; set-up 1.8 s against 5.5-6.1 s). A clause
-/// flips one variable at a time well, and planted random clauses carry no structure a tree of
-/// sets could find. Parallel GOM takes the univariate model for clauses at every size and shape
-/// (section 60; below 10^5 variables random clauses have enough short cycles to count as a
-/// lattice, so the probe is not asked): on the GPU, planted 3-SAT of 10^4 and 3 x 10^4 variables
-/// reached its optimum in 0.52-0.55 and 0.99-1.64 s against 0.79-1.71 and 6.5-7.5 s with the full
-/// tree (three seeds); on the dev machine's CPU 10^4 variables in 4.9-6.3 s on five seeds of five
-/// against two of five within 20 s, and SATLIB uf50-uf150 as fast or faster. Serial GOMEA keeps the full tree below 10^5
-/// variables: there it reached the 10^4 optimum on three seeds of five within 20 s, and on none
-/// without linkage sets. At 10^5 variables serial GOMEA ended higher without them at 10 s (423363
-/// against 420943 clauses) and 23 clauses lower at 60 s (one seed each). Random NK landscapes
-/// (k = 5, 10^5 to 10^6 variables) and a random graph of 3 x 10^5 vertices keep `bflt:16`, ahead
-/// of `univariate` on seven of eight pairs. Not measured: structured (industrial) MAX-SAT, none
-/// being at hand beyond SATLIB's uniform random files.
-///
-/// Lattices keep the full tree: on a 10^7-vertex torus the bounded tree ended 1.7 points below it
-/// (98.06 % of the optimum against 99.8 %), and on an NK landscape of adjacent neighbourhoods
-/// (n = 10^6, k = 5, 30 s) 0.22 points below (99.71 % against 99.93 %).
+/// Where the interaction graph is random the full tree's upper sets meet nearly every other set,
+/// so its colouring needs hundreds to thousands of groups and its set-up can outlast the run,
+/// while lattices lose with the bounded tree
+/// (`docs/decisions/0010-bounded-tree-for-large-sparse-instances.md`); planted random clauses
+/// carry no structure a tree could find and flip one variable at a time well
+/// (`docs/decisions/0011-univariate-model-for-clauses.md`).
 pub fn default_linkage(problem: &dyn GrayBoxProblem, algorithm: Algorithm) -> (LinkageModel, Option<String>) {
     let clauses = matches!(problem.functions().arrays(), KindArrays::Clauses { .. });
     if clauses && algorithm == Algorithm::Parallel {
@@ -481,14 +432,9 @@ pub const ANNEAL_IN_FULL_UP_TO: usize = 100_000;
 
 /// The annealed sweeps by default for `l` variables: [`annealing_sweeps`], but on the GPU beyond
 /// [`ANNEAL_IN_FULL_UP_TO`] variables in inverse proportion to l, down to a thirtieth (300 at
-/// 10^6 variables, 100 from 3 x 10^6 on). Measured (benchmarks/RESULTS.md, sections 26 and 35;
-/// tori): with 300 sweeps a 10^6-vertex torus reached 99.86 % of its optimum in 30 s (3000:
-/// 99.80 %, 1000: 99.78 %), and with growth 1 ([`default_anneal_growth`]) 99.91-99.94 % (two
-/// seeds; 100 sweeps: 99.89-99.95 %, 1000: 99.85 %, 30: 99.89 %, the descent alone 99.82 %); a
-/// 10^7-vertex torus 99.68 % in 120 s with 300 sweeps and growth 2 (3000: 99.37 %, its first
-/// anneal lasting until 96 s) and 99.80 % with 100 sweeps and growth 1. Between 10^5 and 10^6
-/// variables the sweeps are interpolated, not measured. The CPU keeps its 1000 (not measured at
-/// that scale).
+/// 10^6 variables, 100 from 3 x 10^6 on), so that a large lattice's populations are annealed
+/// and still searched within the run (`docs/decisions/0005-annealing-sweeps-at-scale.md`). The
+/// CPU keeps its 1000 (not measured at that scale).
 pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
     let full = annealing_sweeps(backend);
     match backend {
@@ -503,12 +449,9 @@ pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
 /// The annealed sweeps by default for `l` variables of pairwise terms on a graph that is not a
 /// lattice ([`crate::problem::lattice`]): as [`sized_sweeps`] on the CPU and up to
 /// [`ANNEAL_IN_FULL_UP_TO`] variables on the GPU, beyond in inverse proportion to the square root
-/// of l (949 at 10^6 variables, 300 at 10^7), more than a lattice's [`sized_sweeps`]. Measured on
-/// sparse random graphs of mean degree 4.5 under the bounded tree (benchmarks/RESULTS.md,
-/// section 42, H100): at 10^6 vertices 1000 sweeps ended 0.39-0.40 % above 300 at 10 s and at 30 s (two
-/// seeds; 3000 was 0.62 % above at 30 s but had not finished the first population's anneal at
-/// 10 s), at 10^7 vertices 300 sweeps 0.48 % above 100 at 120 s (one seed). Between the measured
-/// sizes the sweeps are interpolated.
+/// of l (949 at 10^6 variables, 300 at 10^7), more than a lattice's [`sized_sweeps`]: sparse
+/// random graphs gained from the longer annealing
+/// (`docs/decisions/0005-annealing-sweeps-at-scale.md`).
 pub fn sparse_sweeps(backend: Backend, l: usize) -> u32 {
     let full = annealing_sweeps(backend);
     match backend {
@@ -525,18 +468,10 @@ pub fn sparse_sweeps(backend: Backend, l: usize) -> u32 {
 /// (serial GOMEA and the CPU backend), fewer on the GPU for more than 10^5 variables
 /// ([`sized_sweeps`], or [`sparse_sweeps`] for pairwise terms on a graph that is not a lattice).
 ///
-/// Measured (benchmarks/RESULTS.md): the sweeps on G-set graphs (section 9.1: a longer anneal
-/// finds better cuts; on the CPU 1000 found cuts as good as 3000 and better than 300 in 15 s);
-/// annealing against the descent alone and no local search on every kind (section 23, GPU, three
-/// seeds): annealing reached the optimum of NK landscapes (n = 10^4, K = 5) in 8.5 s where
-/// neither other setting did in 20 s, and of a 300 x 300 torus in 6.2 s against 9.2 s; on
-/// deceptive traps it was 17 % slower than the better of the other two at 2000 variables and 7 %
-/// at 10^4 (single flips lead away from a trap's optimum, see [`crate::problem::deception`]), on
-/// planted 3-SAT and SATLIB uf150 it took 1.4-2.5x the descent's time (the first population's
-/// annealing finds the optimum, but GOM after the descent finds it sooner); the descent is
-/// within 4 % of no local search on both. On 2D spin glasses with distinct couplings the
-/// annealing costs more than it gives, a property of the lattice rather than of the degree or
-/// the weights: [`crate::problem::lattice`] has the measurements and the probe.
+/// The sweeps found the better cuts on G-set graphs (`docs/decisions/0002-annealing-sweeps.md`);
+/// on clauses and deceptive tables GOM after the greedy descent reaches the optimum sooner
+/// (`docs/decisions/0003-annealing-by-problem-kind.md`), and on 2D spin glasses the annealing
+/// costs more than it gives (`docs/decisions/0004-no-annealing-for-2d-spin-glasses.md`).
 pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> (u32, String) {
     let l = problem.variables();
     // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer.
@@ -585,17 +520,9 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
 
 /// The annealing growth by default (see [`RunConfig::anneal_growth`]): 2 for the pairwise kind
 /// (Max-Cut, and Ising and QUBO models through it) on the GPU when new populations are annealed
-/// and the instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, else 1. Measured
-/// (benchmarks/RESULTS.md, section 19): on the GPU, doubling the annealing with every population
-/// lifted 3D spin glasses by 0.1-0.8 % at 10 s and 60 s (from behind simulated annealing on 16
-/// processes at 60 s to ahead of it), equalled or improved G22, G55 and G60 at 10 s, and cost at
-/// most 0.03 % on G81 at 10 s (0.03-0.07 % at 60 s). Beyond 10^5 variables a population's anneal
-/// is long, and with the population doubling as well each one anneals four times as long as the
-/// one before: a 10^6-vertex torus made three populations in 30 s and reached 99.83-99.86 % of its
-/// optimum, against five populations and 99.91-99.94 % with growth 1 (section 35, two seeds). On
-/// the dev machine's two cores, where a 10 s run makes three populations, growth 2 cost 0.2 % on
-/// G81: the CPU keeps 1 until measured on more cores. The other kinds keep 1: on traps the
-/// annealing already slows GOM down (section 15).
+/// and the instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, else 1: longer annealing of
+/// the larger populations lifted spin glasses and cost G-set graphs little, while beyond 10^5
+/// variables it left too few populations (`docs/decisions/0006-annealing-growth.md`).
 pub fn default_anneal_growth(
     problem: &dyn GrayBoxProblem,
     backend: Backend,
@@ -633,17 +560,9 @@ pub const PARTITION_MIXING_BELOW: usize = crate::gomea::partition::NEW_POPULATIO
 /// [`PARTITION_MIXING_BELOW`] variables that are not clauses (Max-Cut, Ising models, QUBOs, NK
 /// landscapes, traps, tables), and from that size on for pairwise terms (Max-Cut, Ising, QUBO) on
 /// a lattice (as [`square_probe`] sees it); off for MAX-SAT, for larger instances of other kinds
-/// and shapes, and in the control. Measured (H200, on against off; benchmarks/RESULTS.md): at
-/// 10 s the toroidal G-set graphs G65-G81 14-50 higher (section 62; G81 14042 against 13992 of
-/// the best-known 14060) and a 3D Gaussian glass of 15^3 spins ahead on three seeds; an NK
-/// landscape of adjacent windows (10^4 variables, K = 5) at its optimum in 1.7 s against 5.2 s,
-/// random NK within 0.03 %, traps as soon (section 63, three seeds each). But planted 3-SAT of
-/// 10^4 variables reached its optimum 2.4-2.7x later (the host's mixes cost more than the GPU's
-/// generations there). From 10^5 variables only the populations' bests are mixed, each during
-/// the next generation (section 65): tori of 10^6 vertices ended higher at 30 s (99.955-99.958 %
-/// of the optimum against 99.913-99.948 %) and of 10^7 at 120 s (99.824 % against 99.815 %); a
-/// sparse random graph of 10^6 vertices lower (its mixes, 0.5 s each, longer than its
-/// generations, left 25 generations of 85).
+/// and shapes, and in the control: the host's mixes gain where they flip regions that local
+/// moves leave, and cost more than they gain on clauses and on large instances that are not
+/// lattices (`docs/decisions/0015-partition-mixing-default.md`).
 /// Returns the choice and why, in words.
 pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> (bool, String) {
     let costs = "where the host's mixes cost more than they gain";
@@ -687,10 +606,9 @@ pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool)
     }
 }
 
-/// `anneal_share` by default: a new population's annealing may take 3/4 of the time left.
-/// Measured against 0 (the annealing as long as asked) in benchmarks/RESULTS.md section 50. There,
-/// 0.5 was worse than 0.75 on two of three instances on the GPU (the section's first version of
-/// the rule), and better on one of two on the CPU; 0.9 ended as 0 on the CPU.
+/// `anneal_share` by default: a new population's annealing may take 3/4 of the time left, so
+/// that GOM gets the rest instead of the limit cutting the annealing off
+/// (`docs/decisions/0007-anneal-share.md`).
 pub const DEFAULT_ANNEAL_SHARE: f64 = 0.75;
 
 /// The largest `anneal_growth` accepted: beyond it the third population would already anneal for

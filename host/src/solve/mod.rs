@@ -578,7 +578,7 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run, 
         _ => Some(Arc::new(VariableColors::from_coloring(
             &variable_coloring(problem, config.coloring, stop)?,
             problem.functions(),
-            // The GPU reads a warp's entries side by side (section 77 of RESULTS.md).
+            // The GPU reads a warp's entries side by side (`docs/decisions/0027-local-search-entries.md`).
             if gpu { WARP_SHIFT } else { 0 },
         ))),
     };

@@ -5,9 +5,9 @@
 //!
 //! A kernel is loaded alone, as a module of its own cut from the embedded PTX (`entry_module`):
 //! the driver compiles PTX to the device's code when a module is loaded (and keeps the result in
-//! its cache on disk), and compiling every kernel of every problem kind took 9-13 s on a machine
-//! whose cache was empty (H200, benchmarks/RESULTS.md section 63), where a run needs a few of its
-//! kind's.
+//! its cache on disk), and compiling every kernel of every problem kind takes seconds on a machine
+//! whose cache is empty, where a run needs a few of its kind's
+//! (`docs/decisions/0026-kernels-loaded-when-first-needed.md`).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};

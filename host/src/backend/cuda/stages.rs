@@ -45,6 +45,7 @@ impl<K: Kind> MakeDevice for KindOnDevice<K> {
     }
 }
 
+// ANCHOR: args_repr
 /// The argument block of the generation and pass kernels, passed by value.
 #[repr(transparent)]
 #[derive(Clone, Copy)]
@@ -53,6 +54,7 @@ struct Args<K>(GomArgs<K>);
 // over a pointer), and so is every `Kind` (the trait's contract): valid to copy to the device as
 // they are; the device crate declares the kernels' parameter with the same type.
 unsafe impl<K: Kind> DeviceRepr for Args<K> {}
+// ANCHOR_END: args_repr
 
 /// The pass argument of the pass kernels.
 #[repr(transparent)]
@@ -88,6 +90,7 @@ fn lazy_grid(cell: &LazyGrid, grid: impl FnOnce() -> Result<Option<LaunchConfig>
     Ok(*cell.get_or_init(|| g))
 }
 
+// ANCHOR: kernels_struct
 /// The kernels one population may launch, by name: [`Gpu::kernel`] loads each (the driver
 /// compiles it, unless its cache has it) when it is first launched, and keeps it.
 struct Kernels {
@@ -105,6 +108,7 @@ struct Kernels {
     mark_converged: &'static str,
     forced_improvement_end: &'static str,
 }
+// ANCHOR_END: kernels_struct
 
 /// One population on the GPU, running the stages of parallel GOM with problem kind `K`.
 struct CudaDevice<K: Kind> {
@@ -238,6 +242,7 @@ impl<K: Kind> CudaDevice<K> {
         self.tuning.grid(self.gpu.multiprocessors, items, per_warp)
     }
 
+    // ANCHOR: launch_pass
     /// Launches the pass kernel of `pass` on the group at `step`, on grid `cfg`, of GOM or of
     /// Forced Improvement.
     fn launch_pass(&self, pass: Pass, step: u32, forced: bool, cfg: LaunchConfig) -> Result<()> {
@@ -253,6 +258,7 @@ impl<K: Kind> CudaDevice<K> {
         // threads.
         self.gpu.launched(kernel, unsafe { b.launch(cfg) })
     }
+    // ANCHOR_END: launch_pass
 
     /// One cooperative launch of `kernel` (the generation, Forced Improvement or local search
     /// kernel of this kind) on grid `cfg`, its grid barrier zeroed first; the search kernel
@@ -467,6 +473,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         Ok(self.search_counters()?[0] + self.n as u64 * (step.to - step.from) as u64)
     }
 
+    // ANCHOR: cuda_mark_elitist
     fn mark_elitist(&mut self) -> Result<()> {
         let b = BuffersArg(self.base.buffers);
         let (n, l) = (self.n as u32, self.base.l);
@@ -477,6 +484,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         // of 128 threads.
         self.gpu.launched(kernel, unsafe { launch.launch(self.grid(self.n as u64, true)) })
     }
+    // ANCHOR_END: cuda_mark_elitist
 
     fn mark_converged(&mut self) -> Result<()> {
         let (layout, b) = (LayoutArg(self.base.layout), BuffersArg(self.base.buffers));

@@ -195,29 +195,25 @@ impl CudaTuning {
     }
 }
 
-/// Where a block per solution runs whole generations by default (measured on an H100,
-/// `bench throughput`, RESULTS.md section 27): layouts of at most `BY_SOLUTION_MAX_SETS` linkage
-/// sets (G81's 39998 gained, a 10^5-vertex torus's 2 x 10^5 lost: the blocks, each at its own
-/// group, no longer share the layout in L2), and, in a population smaller than the device's
-/// multiprocessors, groups of at most `BY_SOLUTION_MEAN_GROUP` sets on average (G55, 82 per group,
-/// gained at n = 16; G81, 952 per group, lost: one multiprocessor per solution is too little).
+/// Where a block per solution runs whole generations by default: layouts of at most
+/// `BY_SOLUTION_MAX_SETS` linkage sets (beyond, the blocks, each at its own group, no longer
+/// share the layout in L2), and, in a population smaller than the device's multiprocessors,
+/// groups of at most `BY_SOLUTION_MEAN_GROUP` sets on average (beyond, one multiprocessor per
+/// solution is too little) (`docs/decisions/0020-whole-generations-by-solution.md`).
 #[cfg(feature = "cuda")]
 const BY_SOLUTION_MAX_SETS: usize = 1 << 16;
 #[cfg(feature = "cuda")]
 const BY_SOLUTION_MEAN_GROUP: usize = 256;
 
 /// Where a block per solution runs local search by default: instances of at most this many
-/// variables, whatever the population (H200, RESULTS.md section 28: 1.2-2.5x the cooperative
-/// search's evaluations per second on G1, G55, G81 and a 10^4-vertex torus; 0.83x on a 10^5-vertex
-/// one).
+/// variables, whatever the population, where it was faster than the cooperative search
+/// (`docs/decisions/0020-whole-generations-by-solution.md`).
 #[cfg(feature = "cuda")]
 const SEARCH_BY_SOLUTION_MAX_VARIABLES: usize = 1 << 16;
 
-/// GOM in one pass per group where groups hold at least this many linkage sets on average. H100,
-/// speed of a generation in one pass relative to three, at n = 16 and 256: G81 (952 per group)
-/// 0.94x and 1.5x, a 10^4-vertex torus (500) 0.97x and 1.24x, 10^4 shuffled traps (645) 1.23x
-/// and 1.0x; below, G55 (82) 0.92x and 1.0x, 3-SAT n = 10^4 (53) 0.5x and 0.62x, random NK
-/// n = 2000 (26) 0.47x and 0.48x, G1 (9) 0.87x and 0.94x (benchmarks/RESULTS.md, section 30).
+/// GOM in one pass per group where groups hold at least this many linkage sets on average: there
+/// enough pairs keep the threads busy without stage 3's thread per subfunction, and below it three
+/// passes were faster (`docs/decisions/0021-gom-in-one-pass.md`).
 #[cfg(feature = "cuda")]
 const ONE_PASS_MEAN_GROUP: usize = 256;
 

@@ -260,10 +260,9 @@ impl GroupLayout {
 
 /// Whether the layout keeps the lists of its first pass and copies them, rather than listing
 /// every set's dependent subfunctions again: where the subfunctions read more than two variables
-/// on average. Measured (benchmarks/RESULTS.md, sections 46 and 47): on planted 3-SAT of 10^6
-/// variables copying halved the layout on the dev machine and on the 16-core GPU host, but on tori
-/// of 10^6 and 10^7 vertices listing again (two variables per subfunction, neighbours near each
-/// other in memory) was 10-16 % faster there, and the lists held up to 1.7 GiB more.
+/// on average: copying halved the layout of 3-SAT, while on tori listing again (two variables per
+/// subfunction, neighbours near each other in memory) was faster and held less memory
+/// (`docs/decisions/0013-layout-dependent-lists.md`).
 fn keep_lists(problem: &dyn GrayBoxProblem) -> bool {
     let p = problem.functions();
     p.entries() > 2 * p.len()
@@ -273,9 +272,8 @@ fn keep_lists(problem: &dyn GrayBoxProblem) -> bool {
 /// the lists of the set's variables, the variables taken in the set's order. Duplicates are
 /// found in `seen`: for a set of at most [`SMALL_SET_ENTRIES`] entries an open-addressing table
 /// of their subfunctions (in cache), else a flag per subfunction (set, then cleared). Neither
-/// reads a subfunction's own variables: on planted 3-SAT of 10^6 variables, reading them (one
-/// cache miss per entry, to tell which of the set's variables a clause lists first) was most of
-/// the layout (RESULTS.md section 60).
+/// reads a subfunction's own variables: that read is a cache miss per entry, and was most of the
+/// layout of large clause sets (`docs/decisions/0013-layout-dependent-lists.md`).
 fn for_each_dependent(problem: &dyn GrayBoxProblem, set: &[u32], seen: &mut Seen, f: impl FnMut(u32)) {
     for_each_dependent_within(problem, set, seen, SMALL_SET_ENTRIES, f)
 }

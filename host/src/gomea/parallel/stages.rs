@@ -20,6 +20,7 @@ use crate::gomea::local_search::SearchStep;
 use crate::problem::{Plain, bytes_of, bytes_of_mut};
 use crate::stop::StopCheck;
 
+// ANCHOR: stage_device
 /// What a backend does for the stage schedule. A buffer is named by its index in the device
 /// crate's `BUFFERS` and handled as bytes; [`Stages`] checks every range before it asks.
 pub trait StageDevice {
@@ -55,6 +56,7 @@ pub trait StageDevice {
     /// Waits until all queued work is done.
     fn synchronize(&mut self) -> Result<()>;
 }
+// ANCHOR_END: stage_device
 
 /// One population on a backend: its buffers on the [`StageDevice`], and the stage schedule over
 /// them. The random numbers come from the seed the device was made with.
@@ -118,6 +120,7 @@ impl<'a> Stages<'a> {
         self.download(b, i * l..(i + 1) * l)
     }
 
+    // ANCHOR: start_generation
     /// O = P and O' = P; marks the linkage sets on which P has converged, and which solutions of
     /// P equal the elitist. `fitness` is P's fitness (the host keeps a copy).
     pub fn start_generation(&mut self, elitist: &[u8], elitist_fitness: i64, fitness: &[i64]) -> Result<()> {
@@ -136,6 +139,7 @@ impl<'a> Stages<'a> {
             self.device.fill(BUFFER.is_elitist.index(), 0)
         }
     }
+    // ANCHOR_END: start_generation
 
     /// Marks the linkage sets on which P has converged, as the generation's start does (for a
     /// state set by hand: stage 1 trusts the marks).
