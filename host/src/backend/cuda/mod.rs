@@ -1,7 +1,8 @@
 //! The CUDA backend of parallel GOM on cudarc's driver API: the kernels of `device/` (compiled to
-//! PTX by scripts/ptx, shipped in `kernels/` and embedded in the library, `KERNELS_PTX`), the instance and colour-group arrays uploaded once
-//! per run, and each population resident on the GPU. Only the fitness vector (n values) comes back
-//! per generation, and one solution when the elitist improves.
+//! PTX by scripts/ptx, shipped in `kernels/` and embedded in the library, `KERNELS_PTX`), the
+//! instance and colour-group arrays uploaded once per run, and each population resident on the GPU.
+//! Only the fitness vector (n values) comes back per generation, and one solution when the elitist
+//! improves.
 //!
 //! The kernels are the device crate's (`pgomea_device::kernels`), one set per problem kind; they
 //! share the steps of `pgomea_device::stage` out over the GPU's threads, the steps the CPU
