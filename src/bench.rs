@@ -21,7 +21,9 @@ use pgomea_device::stage::Stage;
 use crate::args::{BackendArgs, InstanceArgs, ModelArgs};
 use crate::experiment::summary::median_of;
 use crate::signal;
-use pgomea::backend::{cpu, cuda};
+use pgomea::backend::cpu;
+#[cfg(feature = "cuda")]
+use pgomea::backend::cuda;
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
 use pgomea::gomea::PopulationEngine;
@@ -230,10 +232,13 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     let sets = model.fos.sets.len();
     let mut rows = Vec::new();
     let gpu = if backend == Backend::Cuda { Some(pgomea::backend::cuda::Gpu::shared()?) } else { None };
+    #[cfg(feature = "cuda")]
     let shared = match &gpu {
         Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None, &StopCheck::never())?),
         None => None,
     };
+    #[cfg(not(feature = "cuda"))]
+    let shared: Option<std::convert::Infallible> = None;
     let pool = Arc::new(cpu::thread_pool(config.threads)?);
     for &n in &a.population {
         // P, O, O' and the stage rows of every solution, before they are allocated.
@@ -244,6 +249,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
             break;
         }
         let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
+            #[cfg(feature = "cuda")]
             (Some(g), Some(s)) => {
                 let tuning = config.cuda;
                 let mut make = |p, pass| {

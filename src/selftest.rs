@@ -118,6 +118,7 @@ fn way(whole: WholeGeneration, passes: Option<GroupPasses>) -> CudaTuning {
 
 /// Calls `f` with a fresh backend of the chosen kind holding `population`; `tuning` says how the
 /// CUDA backend runs whole generations (and whether it launches cooperatively at all).
+#[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
 fn with_backend<R>(
     case: &Case,
     candidate: Option<Candidate>,
@@ -134,6 +135,9 @@ fn with_backend<R>(
             let pool = Arc::new(cpu::thread_pool(Some(threads))?);
             f(cpu::new_backend(&*case.problem, case.layout.clone(), population, case.config.seed, pool)?)
         }
+        #[cfg(not(feature = "cuda"))]
+        Some(Candidate::Cuda) => match *cuda::Gpu::shared()? {},
+        #[cfg(feature = "cuda")]
         Some(Candidate::Cuda) => {
             let gpu = cuda::Gpu::shared()?;
             let shared = cuda::SharedArrays::upload(&gpu, &*case.problem, &case.layout, None, &StopCheck::never())?;

@@ -4,6 +4,8 @@
 //! generation), cooperatively and without cooperative launches, so that every kernel of every
 //! kind runs (the test checks that it did). Without a CUDA driver or device they say so and pass
 //! as skipped.
+// The CUDA backend exists in builds with the `cuda` feature only.
+#![cfg(feature = "cuda")]
 
 mod common;
 

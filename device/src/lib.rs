@@ -1,6 +1,6 @@
 #![no_std]
 // ANCHOR: nightly_features
-// The kernel build (nvptx64-nvidia-cuda, see the root build.rs) needs these nightly features:
+// The kernel build (nvptx64-nvidia-cuda, built by scripts/ptx) needs these nightly features:
 // `extern "ptx-kernel"`, core::arch::nvptx, the NVVM intrinsics of `warp` and `thread`, and
 // asm!/global_asm! for shared memory and fences. The host build of this crate uses none of them.
 #![cfg_attr(

@@ -677,6 +677,9 @@ fn parallel_ims<'a>(
     let per_solution =
         3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
     match gpu {
+        #[cfg(not(feature = "cuda"))]
+        Some(gpu) => match *gpu {},
+        #[cfg(feature = "cuda")]
         Some(gpu) => {
             let name = format!("cuda ({})", gpu.name());
             let shared = cuda::SharedArrays::upload(&gpu, problem, &layout, config.device_memory_limit_bytes(), stop)?;

@@ -2,7 +2,7 @@
 //!
 //! rustc's nvptx64 target uses the `llbc` linker flavour: every object it hands over is LLVM bitcode
 //! (the crate's own objects and the rlibs it still needs, in practice `compiler_builtins`). The
-//! upstream `llvm-bitcode-linker` tool is not shipped for this target, so the root build script
+//! upstream `llvm-bitcode-linker` tool is not shipped for this target, so scripts/ptx
 //! compiles this small program and passes it with `-Clinker=`. It does what that tool does:
 //!
 //! 1. collect the bitcode: plain bitcode objects as they are, and the bitcode members of `.rlib`

@@ -1,10 +1,14 @@
 //! The CUDA backend's tuning knobs, as values: how whole generations run and the launch shapes.
 //! Each population's backend takes its own [`CudaTuning`], so one process may run two tunings.
+//! The values are run options in every build; the launch shapes they give need the `cuda` feature.
 
+#[cfg(feature = "cuda")]
 use cudarc::driver::{CudaFunction, LaunchConfig};
+#[cfg(feature = "cuda")]
 use pgomea_device::kernel_names::KIND_KERNELS;
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "cuda")]
 use super::gpu::{Gpu, cuda_err};
 use crate::error::{Error, Result};
 
@@ -92,7 +96,9 @@ fn expected(k: usize) -> String {
 }
 
 /// Warps per block of the warp-per-item kernels, threads per block of the thread-per-item ones.
+#[cfg(feature = "cuda")]
 const WARPS_PER_BLOCK: u32 = 4;
+#[cfg(feature = "cuda")]
 const THREADS_PER_BLOCK: u32 = 256;
 
 impl CudaTuning {
@@ -151,6 +157,7 @@ impl CudaTuning {
     /// The grid for `items` work items of a stage kernel, one warp (`per_warp`) or one thread
     /// each: enough blocks to cover them, at most [`CudaTuning::blocks_per_sm`] blocks of 128
     /// threads per multiprocessor (the kernels loop grid-stride over the rest).
+    #[cfg(feature = "cuda")]
     pub(super) fn grid(&self, multiprocessors: u32, items: u64, per_warp: bool) -> LaunchConfig {
         let sms = multiprocessors as u64;
         let (per_block, threads, cap) = if per_warp {
@@ -166,6 +173,7 @@ impl CudaTuning {
     /// allows, at most [`CudaTuning::generation_blocks_per_sm`], of
     /// [`CudaTuning::generation_block`] threads; none where the device cannot launch
     /// cooperatively (`cooperative` false) or the tuning asks for no cooperative launch.
+    #[cfg(feature = "cuda")]
     pub(super) fn cooperative_grid(
         &self,
         f: impl FnOnce() -> Result<CudaFunction>,
@@ -192,19 +200,24 @@ impl CudaTuning {
 /// share the layout in L2), and, in a population smaller than the device's multiprocessors,
 /// groups of at most `BY_SOLUTION_MEAN_GROUP` sets on average (beyond, one multiprocessor per
 /// solution is too little) (`docs/decisions/0020-whole-generations-by-solution.md`).
+#[cfg(feature = "cuda")]
 const BY_SOLUTION_MAX_SETS: usize = 1 << 16;
+#[cfg(feature = "cuda")]
 const BY_SOLUTION_MEAN_GROUP: usize = 256;
 
 /// Where a block per solution runs local search by default: instances of at most this many
 /// variables, whatever the population, where it was faster than the cooperative search
 /// (`docs/decisions/0020-whole-generations-by-solution.md`).
+#[cfg(feature = "cuda")]
 const SEARCH_BY_SOLUTION_MAX_VARIABLES: usize = 1 << 16;
 
 /// GOM in one pass per group where groups hold at least this many linkage sets on average: there
 /// enough pairs keep the threads busy without stage 3's thread per subfunction, and below it three
 /// passes were faster (`docs/decisions/0021-gom-in-one-pass.md`).
+#[cfg(feature = "cuda")]
 const ONE_PASS_MEAN_GROUP: usize = 256;
 
+#[cfg(feature = "cuda")]
 impl CudaTuning {
     /// The grid of local search with a block per solution (the search kernel's `by_solution`)
     /// for a population of `n` on an instance of `variables` variables; none where it runs
@@ -281,6 +294,7 @@ impl CudaTuning {
 
 /// A block per solution for `n` solutions, of `block` threads or, where kernel `f`'s registers
 /// do not let that many be resident, half as many, and so on.
+#[cfg(feature = "cuda")]
 fn fitting_grid(
     f: impl FnOnce() -> Result<CudaFunction>,
     mut block: u32,
@@ -297,6 +311,7 @@ fn fitting_grid(
     Ok(Some(LaunchConfig { grid_dim: (n as u32, 1, 1), block_dim: (block, 1, 1), shared_mem_bytes: 0 }))
 }
 
+#[cfg(feature = "cuda")]
 impl Gpu {
     /// How the whole generations of a population of `n` of problem kind `kind` (`Kind::NAME`)
     /// run with `tuning`, in words: "by solution, N blocks of B", "cooperative, N blocks of B" or
@@ -404,6 +419,7 @@ mod tests {
         assert!(serde_json::from_str::<CudaTuning>(r#"{"block": 256}"#).is_err());
     }
 
+    #[cfg(feature = "cuda")]
     #[test]
     fn a_block_per_solution_where_it_measured_faster_or_where_asked() {
         let auto = CudaTuning::default();
@@ -430,6 +446,7 @@ mod tests {
         assert_eq!(asked.search_block(132, 16, 99856), Some(96));
     }
 
+    #[cfg(feature = "cuda")]
     #[test]
     fn gom_in_one_pass_where_groups_are_large_or_where_asked() {
         let auto = CudaTuning::default();
@@ -449,6 +466,7 @@ mod tests {
         assert!(text.contains("\"group_passes\":\"one\""), "{text}");
     }
 
+    #[cfg(feature = "cuda")]
     #[test]
     fn grids_cover_the_items_up_to_the_cap() {
         let t = CudaTuning { blocks_per_sm: 4, ..Default::default() };
