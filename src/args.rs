@@ -19,7 +19,9 @@ use pgomea::solve::Backend;
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
-    /// An instance file: a graph in the G-set format (`n m`, then `i j w` lines, 1-based) for
+    /// An instance file: Max-Cut (G-set), tables (.nk, MK), MAX-SAT (cnf, wcnf), QUBO or Ising
+    ///
+    /// A graph in the G-set format (`n m`, then `i j w` lines, 1-based) for
     /// Max-Cut, table subfunctions in the .nk format (`p nk N M`, then `f K V.. T..` lines) or the
     /// MK-landscape format (`p NK N K`, `m V..` lines each followed by its table), MAX-SAT in
     /// DIMACS cnf or wcnf, a QUBO (qbsolv's .qubo) or an Ising model (.ising). The format comes
@@ -106,21 +108,26 @@ impl InstanceArgs {
 /// The linkage model and its colouring (`run`, `info`, `bench throughput`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ModelArgs {
-    /// Linkage model: flt (fixed linkage tree from |w|, the paper's default), bflt:K (sets of at
-    /// most K), lt (learned from the population each generation; serial only), univariate
-    /// [default: flt; univariate for clauses (MAX-SAT) under parallel GOM, which reached the
-    /// optimum of random 3-SAT sooner without linkage sets; for instances of at least 10^5
-    /// variables that are not lattices (fewer than one cycle of up to four subfunctions per
-    /// subfunction, as sparse random graphs, random 3-SAT, random NK neighbourhoods, disjoint
-    /// traps) univariate for clauses under serial GOMEA too and bflt:16 for the other kinds, where
-    /// the full tree needs hundreds to thousands of colour groups and a set-up longer than the
-    /// run; lattices and overlapping windows keep flt; `run` says which it took and why].
+    /// Linkage model: flt, bflt:K, lt or univariate [default: from the instance]
+    ///
+    /// flt: the fixed linkage tree from |w| (the paper's default); bflt:K: that tree with sets of
+    /// at most K variables; lt: learned from the population every generation (serial GOMEA only);
+    /// univariate: one set per variable. By default flt, except: univariate for clauses (MAX-SAT)
+    /// under parallel GOM, which reaches the optimum of random 3-SAT sooner without linkage sets
+    /// (decision record 0011); for instances of at least 10^5 variables that are not lattices
+    /// (fewer than one cycle of up to four subfunctions per subfunction, as sparse random graphs,
+    /// random 3-SAT, random NK neighbourhoods, disjoint traps), univariate for clauses under
+    /// serial GOMEA too and bflt:16 for the other kinds, where the full tree needs far more colour
+    /// groups and a set-up longer than the run (decision record 0010). Lattices and overlapping
+    /// windows keep flt; `run` says which it took and why.
     #[arg(long, value_name = "MODEL")]
     pub linkage: Option<LinkageModel>,
-    /// Colouring of the linkage sets into groups of independent sets (parallel GOM and
-    /// --fos-order colored): welsh-powell and dsatur order the sets by their conflicts, incidence
-    /// by size and counts no conflicts (faster at scale) [default: welsh-powell up to 50,000
-    /// variables, incidence beyond].
+    /// Colouring of the linkage sets into groups of independent sets [default: from the size]
+    ///
+    /// Parallel GOM's and --fos-order colored's: welsh-powell and dsatur order the sets by their
+    /// conflicts, incidence by size and counts no conflicts (faster at scale). By default
+    /// welsh-powell up to 50,000 variables, incidence beyond, where it gives as many colour groups
+    /// without the conflict count's share of the set-up (decision record 0012).
     #[arg(long, value_name = "METHOD")]
     pub coloring: Option<ColoringMethod>,
 }
@@ -128,8 +135,10 @@ pub struct ModelArgs {
 /// Where parallel GOM runs (`run`, `bench`, `experiment`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct BackendArgs {
-    /// Where parallel GOM runs: auto picks CUDA when a driver and a device exist, else the CPU;
-    /// serial GOMEA always runs on one CPU core [default: auto].
+    /// Where parallel GOM runs [default: auto]
+    ///
+    /// auto picks CUDA when a driver and a device exist, else the CPU; serial GOMEA always runs
+    /// on one CPU core.
     #[arg(long, value_parser = choice::<Backend>(), value_name = "BACKEND")]
     pub backend: Option<Backend>,
     /// Threads of the CPU backend [default: all cores].

@@ -84,9 +84,11 @@ pub struct SpeedupArgs {
     /// instances, i.e. 6 x --time-limit).
     #[arg(long)]
     pub serial_time_limit: Option<f64>,
-    /// Pairs of runs, with seeds --seed, --seed + 1, ...; each fitness level's speed-up is the
-    /// median over runs of the serial time over the median of the parallel time (a run that did
-    /// not reach the level counts as slower than every run that did).
+    /// Pairs of runs, with seeds --seed, --seed + 1, ...
+    ///
+    /// Each fitness level's speed-up is the median over runs of the serial time over the median
+    /// of the parallel time (a run that did not reach the level counts as slower than every run
+    /// that did).
     #[arg(long, default_value_t = 1)]
     pub runs: u64,
     #[arg(long, default_value_t = 1)]

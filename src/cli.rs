@@ -38,12 +38,17 @@ of independent linkage sets at once, on all CPU cores or on an NVIDIA GPU (every
 Instances: --instance PATH, or --set S --name N from the data directory (--instances-dir, else \
 $PGOMEA_INSTANCES, else ./instances, else ../shared/instances). Without either, `run` solves an embedded \
 20x20 torus whose optimum (its total weight) is known.",
-    after_help = EXIT_HELP
+    after_help = EXIT_SHORT_HELP,
+    after_long_help = EXIT_HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The exit statuses in one line, in `-h` (`--help` has [`EXIT_HELP`]).
+pub const EXIT_SHORT_HELP: &str =
+    "Exit status: 0 done, 2 refused or failed, 70 internal error, 130 or 143 on SIGINT or SIGTERM (--help says more).";
 
 /// Exit statuses and signals, in `--help` (the README states the same guarantees).
 pub const EXIT_HELP: &str = "\
@@ -58,12 +63,14 @@ experiment discards the run in flight (rerunning resumes it); exit status 130 (S
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve one instance and print the result (stdout), with progress on stderr.
-    #[command(after_help = EXIT_HELP)]
+    #[command(after_help = EXIT_SHORT_HELP, after_long_help = EXIT_HELP)]
     Run(RunArgs),
     /// Describe an instance: size, weights, degrees, the linkage model and its colouring.
     Info(InfoArgs),
-    /// Write a generated instance: a graph (torus, random, complete) in the G-set format, an NK
-    /// landscape or concatenated deceptive traps in the .nk format, or satisfiable 3-SAT in cnf.
+    /// Write a generated instance: a graph, an NK landscape, deceptive traps or 3-SAT
+    ///
+    /// A graph (torus, random, complete) in the G-set format, an NK landscape or concatenated
+    /// deceptive traps in the .nk format, or satisfiable 3-SAT in cnf.
     Generate(GenerateArgs),
     /// List the CUDA devices.
     Devices,
@@ -72,146 +79,182 @@ pub enum Command {
     /// Measure throughput per stage, or the speed-up of parallel over serial GOMEA.
     #[command(subcommand)]
     Bench(crate::bench::BenchCommand),
-    /// Run a study of the paper's section 6 (many runs, summary, figures); resumable, shardable.
+    /// Run a study of the paper's section 6 (many runs, summary, figures)
+    ///
+    /// Resumable (rerunning skips the runs stored) and shardable (--shard).
     Experiment(crate::experiment::ExperimentArgs),
-    /// Combine result directories of `pgomea experiment` (e.g. shards) into one summary and figures.
+    /// Combine result directories of `pgomea experiment` into one summary and figures
+    ///
+    /// The shards of one study, or several studies.
     Merge(crate::experiment::MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Instance")]
     pub instance: InstanceArgs,
-    /// serial: GOMEA with Forced Improvement; parallel: colour-grouped parallel GOM [default:
-    /// serial].
-    #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGORITHM")]
+    /// The algorithm [default: serial]
+    ///
+    /// Serial GOMEA runs on one CPU core; parallel GOMEA runs GOM on colour groups of independent
+    /// linkage sets at once, on the backend (--backend).
+    #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGORITHM", help_heading = "Algorithm")]
     pub algo: Option<Algorithm>,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Backend")]
     pub backend: BackendArgs,
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Algorithm")]
     pub model: ModelArgs,
-    /// Serial GOMEA: order of the linkage sets (random, or colored = parallel GOM's group order)
-    /// [default: random].
-    #[arg(long, value_parser = choice::<FosOrderKind>(), value_name = "ORDER")]
+    /// Serial GOMEA's order of the linkage sets [default: random]
+    #[arg(long, value_parser = choice::<FosOrderKind>(), value_name = "ORDER", help_heading = "Algorithm")]
     pub fos_order: Option<FosOrderKind>,
-    /// Forced Improvement on (serial GOMEA's; parallel Forced Improvement for --algo parallel).
-    /// Default: on for serial (as in the paper), off for parallel (it cost time there without a
-    /// better result).
-    #[arg(long, overrides_with = "no_fi")]
+    /// Forced Improvement on [default: on for serial, off for parallel]
+    ///
+    /// Serial GOMEA's Forced Improvement, or parallel Forced Improvement for --algo parallel. On by
+    /// default for serial GOMEA, as in the paper; off for parallel GOMEA, where it cost time
+    /// without a better result (decision record 0001).
+    #[arg(long, overrides_with = "no_fi", help_heading = "Hybrid")]
     pub fi: bool,
     /// Forced Improvement off.
-    #[arg(long, overrides_with = "fi")]
+    #[arg(long, overrides_with = "fi", help_heading = "Hybrid")]
     pub no_fi: bool,
-    /// Colour-grouped local search: off (the paper), initial (every new population is annealed,
-    /// where --anneal-sweeps says so, and brought to local optima), offspring (also the offspring
-    /// of every generation). Default: initial (searching every offspring takes the time that
-    /// annealing new populations puts to better use).
-    #[arg(long, value_parser = choice::<LocalSearchMode>(), value_name = "WHEN")]
+    /// Colour-grouped local search [default: initial]
+    ///
+    /// off: none (the paper); initial: every new population is annealed (where --anneal-sweeps
+    /// says so) and brought to local optima; offspring: also the offspring of every generation.
+    /// initial by default: searching every offspring takes the time that annealing new
+    /// populations puts to better use (decision record 0001).
+    #[arg(long, value_parser = choice::<LocalSearchMode>(), value_name = "WHEN", help_heading = "Hybrid")]
     pub local_search: Option<LocalSearchMode>,
-    /// Annealing sweeps before every local search's greedy descent (colour-grouped Metropolis
-    /// sweeps from a hot to a cold temperature; 0: greedy descent alone). Default, from the
-    /// instance: 0 where GOM after the greedy descent does better, for MAX-SAT, for deceptive
-    /// tables (most tables' maximum is where no single variable's average points, as in traps) and
-    /// for 2D spin glasses (a square lattice with frustrated squares and distinct couplings), else
-    /// 3000 on the GPU (fewer beyond 10^5 variables, so that large runs still search: on lattices
-    /// 300 at 10^6, 100 from 3 x 10^6 on; on graphs that are not lattices, such as sparse random
-    /// graphs, 949 at 10^6 and 300 at 10^7) and 1000 on the CPU; `run` says which it took and why.
-    #[arg(long, value_name = "N")]
+    /// Annealing sweeps before every local search's greedy descent [default: from the instance]
+    ///
+    /// Colour-grouped Metropolis sweeps from a hot to a cold temperature; 0: the greedy descent
+    /// alone. By default 0 where GOM after the greedy descent does better: for MAX-SAT, for
+    /// deceptive tables (most tables' maximum is where no single variable's average points, as in
+    /// traps) and for 2D spin glasses (a square lattice with frustrated squares and distinct
+    /// couplings); else 3000 on the GPU and 1000 on the CPU, and on the GPU fewer beyond 10^5
+    /// variables, so that large runs still search (decision records 0002 to 0005). `run` says
+    /// which it took and why.
+    #[arg(long, value_name = "N", help_heading = "Hybrid")]
     pub anneal_sweeps: Option<u32>,
-    /// Each new population of the multi-start scheme anneals this many times longer than the one
-    /// before: population i gets anneal-sweeps x G^i sweeps (1: every population the same; 2: the
-    /// doubling of a multi-start annealer's restarts, so that long runs get long anneals).
-    /// Default: 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables (better on spin
-    /// glasses, as good on G-set graphs; beyond, it leaves too few populations), else 1.
-    #[arg(long, value_name = "G")]
+    /// Each new population anneals G times longer than the one before [default: from the instance]
+    ///
+    /// Population i of the multi-start scheme gets anneal-sweeps x G^i sweeps (1: every population
+    /// the same; 2: the doubling of a multi-start annealer's restarts, so that long runs get long
+    /// anneals). By default 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables, else 1:
+    /// beyond that size the doubling leaves too few populations (decision record 0006).
+    #[arg(long, value_name = "G", help_heading = "Hybrid")]
     pub anneal_growth: Option<u32>,
-    /// The control of the hybrid, no GOM: the same multi-start scheme (population sizes and
-    /// growth) and the same annealed local search of every new population, but each population
-    /// is terminated right after its local search, before any generation (GOM, Forced
-    /// Improvement), so the scheme goes on with the next larger one: what a multi-start annealer
-    /// alone finds. Needs --local-search initial (the default) and --anneal-sweeps > 0 (by
-    /// default 3000 on the GPU and 1000 on the CPU, on every kind); the result shows 0
+    /// The control of the hybrid: the multi-start scheme and its annealing alone, no GOM
+    ///
+    /// The same multi-start scheme (population sizes and growth) and the same annealed local
+    /// search of every new population, but each population is terminated right after its local
+    /// search, before any generation (GOM, Forced Improvement), so the scheme goes on with the
+    /// next larger one: what a multi-start annealer alone finds. Needs --local-search initial (the
+    /// default) and --anneal-sweeps > 0 (by default annealed on every kind); the result shows 0
     /// generations and 0 GOM steps. Both algorithms, every backend.
-    #[arg(long)]
+    #[arg(long, help_heading = "Hybrid")]
     pub anneal_only: bool,
-    /// Under a time limit, the largest share (0 to 1) of the time left that the annealing of a
-    /// new population may take: where the sweeps asked for would take longer (at the pace of the
-    /// population annealed before; the first one goes by its own pace as it runs),
-    /// it gets as many as fit, so that it still cools down and GOM gets the rest of the time,
-    /// instead of the clock stopping an annealing while it is hot.
-    /// 0: every annealing as long as asked. Default: 0.75 (GOM gets the rest, and no share did
-    /// better); `run` says when it shortened one.
-    #[arg(long, value_name = "SHARE")]
+    /// Largest share of the time left that a new population's annealing may take [default: 0.75]
+    ///
+    /// A share from 0 to 1. Under a time limit, where the sweeps asked for would take longer (at the pace of the
+    /// population annealed before; the first one goes by its own pace as it runs), the annealing
+    /// gets as many as fit, so that it still cools down and GOM gets the rest of the time,
+    /// instead of the clock stopping an annealing while it is hot. 0: every annealing as long as
+    /// asked. 0.75 by default, so that GOM gets the rest (decision record 0007); `run` says when
+    /// it shortened one.
+    #[arg(long, value_name = "SHARE", help_heading = "Hybrid")]
     pub anneal_share: Option<f64>,
-    /// Partition mixing into the elitist on (the default below 10^5 variables, except for clauses
-    /// (MAX-SAT) and --anneal-only, and from 10^5 on for lattices of pairwise terms such as tori
-    /// and spin glasses): every new population, once its local search is done (below 10^5
-    /// variables), and a population's best whenever it improved (on a thread of its own, during
-    /// the next generation; kept, and mixed again whenever the best solution has changed since;
-    /// a best solution displaced by a better one is mixed into it too), are mixed into the best
-    /// solution found so far, which takes their
-    /// genes on each connected component of the variables where the two differ (connected through
-    /// shared subfunctions) where that improves it; on Max-Cut and Ising models also their
-    /// complements' genes. A component that does not improve it whole is cut into pieces where
-    /// the best solution leaves a subfunction below its largest value, and each piece that
-    /// improves it is taken (with the donor or its complement, whichever differs on fewer
-    /// variables). GOM's step with the components of a difference as the linkage sets (the
-    /// partition crossover of gray-box optimisation). The default leaves out clauses and large
-    /// instances that are not lattices, where the mixes cost more than they gain.
-    #[arg(long, overrides_with = "no_partition_mixing")]
+    /// Partition mixing into the elitist on [default: from the instance]
+    ///
+    /// Every new population, once its local search is done (below 10^5 variables), and a
+    /// population's best whenever it improved (on a thread of its own, during the next
+    /// generation; kept, and mixed again whenever the best solution has changed since; a best
+    /// solution displaced by a better one is mixed into it too), are mixed into the best solution
+    /// found so far, which takes their genes on each connected component of the variables where
+    /// the two differ (connected through shared subfunctions) where that improves it; on Max-Cut
+    /// and Ising models also their complements' genes. A component that does not improve it
+    /// whole is cut into pieces where the best solution leaves a subfunction below its largest
+    /// value, and each piece that improves it is taken (with the donor or its complement,
+    /// whichever differs on fewer variables). GOM's step with the components of a difference as
+    /// the linkage sets (the partition crossover of gray-box optimisation). On by default below
+    /// 10^5 variables, except for clauses (MAX-SAT) and --anneal-only, and from 10^5 on for
+    /// lattices of pairwise terms such as tori and spin glasses: elsewhere the mixes cost more
+    /// than they gain (decision record 0015).
+    #[arg(long, overrides_with = "no_partition_mixing", help_heading = "Hybrid")]
     pub partition_mixing: bool,
-    /// Partition mixing off (the paper; the control --anneal-only without it).
-    #[arg(long, overrides_with = "partition_mixing")]
+    /// Partition mixing off
+    ///
+    /// As in the paper; with --anneal-only, the control without it.
+    #[arg(long, overrides_with = "partition_mixing", help_heading = "Hybrid")]
     pub no_partition_mixing: bool,
+    /// Every second new population begins as copies of the elitist [default: off]
+    ///
     /// Restarts from the elitist: every second new population of the multi-start scheme (the
     /// second, the fourth, ...) begins as copies of the best solution found so far and anneals
     /// from halfway down its schedule, so that each copy leaves it its own way and the local
     /// search brings it back to a local optimum near it; the mixing and GOM then take from these
     /// what improves the best. The other populations begin at random. Needs the annealing of new
-    /// populations. Off by default: at 10 s it lost about as often as it gained.
-    #[arg(long, overrides_with = "no_elitist_restarts")]
+    /// populations. Off by default: it lost about as often as it gained (decision record 0017).
+    #[arg(long, overrides_with = "no_elitist_restarts", help_heading = "Hybrid")]
     pub elitist_restarts: bool,
-    /// Restarts from the elitist off (the default): every new population begins at random.
-    #[arg(long, overrides_with = "elitist_restarts")]
+    /// Restarts from the elitist off (the default)
+    ///
+    /// Every new population begins at random.
+    #[arg(long, overrides_with = "elitist_restarts", help_heading = "Hybrid")]
     pub no_elitist_restarts: bool,
     /// The seed of every random choice [default: 1].
-    #[arg(long)]
+    #[arg(long, help_heading = "Algorithm")]
     pub seed: Option<u64>,
     /// Stop after this many seconds, counted from the start (reading the instance and building
     /// the linkage model included; the first population is always evaluated, so a limit shorter
     /// than that is overrun by it). Default: 10 s when no other limit is given.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", help_heading = "Stopping", help = TIME_LIMIT_HELP, long_help)]
     pub time_limit: Option<f64>,
     /// Stop after this many evaluations (full-evaluation equivalents).
-    #[arg(long, value_name = "E")]
+    #[arg(long, value_name = "E", help_heading = "Stopping")]
     pub max_evals: Option<f64>,
     /// Stop at this fitness: a number, or best-known (from best_known.csv, or the embedded
     /// instance's optimum).
-    #[arg(long, value_name = "VALUE|best-known")]
+    #[arg(long, value_name = "VALUE|best-known", help_heading = "Stopping")]
     pub target: Option<String>,
     /// Base population size of the interleaved multi-start scheme [default: 16].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = "Algorithm")]
     pub n_base: Option<usize>,
     /// Generations of a population per generation of the next larger one [default: 4].
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", help_heading = "Algorithm")]
     pub c_ims: Option<u32>,
-    /// Largest population the scheme may start (default: what fits in a quarter of free memory).
-    #[arg(long, value_name = "N")]
+    /// Largest population the multi-start scheme may start [default: what fits in memory]
+    ///
+    /// By default the largest power-of-two multiple of --n-base whose solutions fit in a quarter
+    /// of the memory available.
+    #[arg(long, value_name = "N", help_heading = "Algorithm")]
     pub max_population: Option<usize>,
-    /// The most device memory the CUDA backend may use, in MiB: a larger population fails as out
-    /// of memory and the multi-start scheme stops growing (default: what the device has).
-    #[arg(long, value_name = "MIB")]
+    /// The most device memory the CUDA backend may use, in MiB [default: what the device has]
+    ///
+    /// A larger population fails as out of memory and the multi-start scheme stops growing.
+    #[arg(long, value_name = "MIB", help_heading = "Backend")]
     pub device_memory_limit: Option<u64>,
-    /// Write one CSV row per improvement of the best solution: time_s,evaluations,best_fitness.
-    #[arg(long, value_name = "FILE.csv")]
+    /// Print the resolved configuration with each default's reason, and exit
+    ///
+    /// Every option as the run would take it, after the defaults chosen from the instance and the
+    /// backend (the backend `auto` is decided now), with why where the run chose it.
+    #[arg(long, help_heading = "Output")]
+    pub explain: bool,
+    /// Write each improvement of the best solution to a CSV file
+    ///
+    /// One row per improvement: time_s,evaluations,best_fitness.
+    #[arg(long, value_name = "FILE.csv", help_heading = "Output")]
     pub trace: Option<PathBuf>,
     /// Print the result as one JSON object.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub json: bool,
     /// No progress lines on stderr.
-    #[arg(long, short)]
+    #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
 }
+
+/// `--time-limit`'s line in `-h` (its doc comment, one paragraph, is the long help).
+const TIME_LIMIT_HELP: &str =
+    "Stop after this many seconds, counted from the start [default: 10 s when no other limit is given]";
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
@@ -219,72 +262,96 @@ pub struct InfoArgs {
     pub instance: InstanceArgs,
     #[command(flatten)]
     pub model: ModelArgs,
+    /// The seed of the linkage model's random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Print the description as one JSON object.
     #[arg(long)]
     pub json: bool,
 }
 
 #[derive(Subcommand, Debug, Clone, Copy)]
 pub enum Shape {
-    /// A torus of side L in 2 (L^2 vertices, degree 4) or 3 dimensions (L^3, degree 6). Even L and
-    /// no negative weight: optimum = total weight, stated in the file (`c optimum V`) and printed
+    /// A torus of side L in 2 or 3 dimensions, in the G-set format
+    ///
+    /// L^2 vertices of degree 4, or L^3 of degree 6. Even L and no negative weight: optimum = total
+    /// weight, stated in the file (`c optimum V`) and printed
     /// as `optimum V`; else `optimum unknown` (on stderr when the instance goes to stdout).
     Torus {
+        /// The side L.
         #[arg(long)]
         side: usize,
         /// 2 or 3 dimensions.
         #[arg(long, default_value_t = 2)]
         dims: usize,
-        /// The edge weights: uniform (--min-weight..=--max-weight), pm1 (+1/-1, the +-J spin
-        /// glass) or gaussian (round(N(0,1) * 10^5), the Gaussian spin glass in integers).
+        /// The edge weights: uniform, pm1 or gaussian
+        ///
+        /// uniform: --min-weight..=--max-weight; pm1: +1/-1, the +-J spin glass; gaussian:
+        /// round(N(0,1) * 10^5), the Gaussian spin glass in integers.
         #[arg(long, value_parser = choice::<WeightDistribution>(), default_value = "uniform")]
         weights: WeightDistribution,
     },
-    /// A random graph with n vertices and m edges.
+    /// A random graph with n vertices and m edges, in the G-set format.
     Random {
+        /// Vertices.
         #[arg(long)]
         n: usize,
+        /// Edges.
         #[arg(long)]
         m: usize,
     },
-    /// A complete graph on n vertices.
+    /// A complete graph on n vertices, in the G-set format.
     Complete {
+        /// Vertices.
         #[arg(long)]
         n: usize,
     },
-    /// An NK landscape in the .nk format, table values uniform integers in [0, 10^6): adjacent
+    /// An NK landscape in the .nk format, adjacent or random neighbourhoods
+    ///
+    /// Table values uniform integers in [0, 10^6): adjacent
     /// (sliding windows: n - k + 1 subfunctions over k consecutive variables) or random (n
     /// subfunctions, subfunction i over variable i and k - 1 others drawn at random). Prints
     /// `optimum V` (adjacent: exact, by dynamic programming; also in the file) or `optimum
     /// unknown` (random) on stdout, or on stderr when the instance itself goes to stdout.
     Nk {
+        /// Variables.
         #[arg(long)]
         n: usize,
+        /// Variables of each subfunction.
         #[arg(long)]
         k: usize,
+        /// The variables a subfunction reads besides its own.
         #[arg(long, value_enum, default_value = "adjacent")]
         neighbourhood: Neighbourhood,
     },
-    /// Concatenated deceptive traps in the .nk format: `blocks` traps of k variables (k * blocks
+    /// Concatenated deceptive traps in the .nk format
+    ///
+    /// `blocks` traps of k variables (k * blocks
     /// variables), a trap worth k when all its genes are 1, else k - 1 - (its ones). Prints
     /// `optimum V` (blocks * k, all ones; also in the file) like `nk`.
     Trap {
+        /// Variables of each trap.
         #[arg(long)]
         k: usize,
+        /// Traps.
         #[arg(long)]
         blocks: usize,
-        /// Assign the variables to the blocks by a random permutation (from --seed) instead of
-        /// adjacent runs, so that linked variables are not neighbours.
+        /// Assign the variables to the blocks by a random permutation (from --seed)
+        ///
+        /// Instead of adjacent runs, so that linked variables are not neighbours.
         #[arg(long)]
         shuffle: bool,
     },
-    /// A satisfiable random 3-SAT instance in DIMACS cnf: an assignment is planted, then each of
+    /// A satisfiable random 3-SAT instance in DIMACS cnf
+    ///
+    /// An assignment is planted, then each of
     /// the m clauses reads 3 distinct variables with random signs, redrawn until the assignment
     /// satisfies it. Prints `optimum M` (every clause satisfied) like `nk`.
     Sat {
+        /// Variables.
         #[arg(long)]
         n: usize,
+        /// Clauses.
         #[arg(long)]
         m: usize,
     },
@@ -306,10 +373,13 @@ pub struct GenerateArgs {
     /// Output file (default: stdout).
     #[arg(long, short, global = true)]
     pub output: Option<PathBuf>,
+    /// The seed of the generator's random choices.
     #[arg(long, default_value_t = 1, global = true)]
     pub seed: u64,
-    /// Smallest edge weight of a generated graph (integers drawn uniformly from the range; a
-    /// negative one makes a spin glass, e.g. --min-weight -1000000 --max-weight 1000000).
+    /// Smallest edge weight of a generated graph
+    ///
+    /// Integers are drawn uniformly from the range; a negative one makes a spin glass, e.g.
+    /// --min-weight -1000000 --max-weight 1000000.
     #[arg(long, default_value_t = 1, global = true, allow_negative_numbers = true)]
     pub min_weight: i64,
     /// Largest edge weight of a generated graph.
@@ -416,6 +486,8 @@ pub fn option_flag(name: &str) -> String {
         "max_evaluations" => "--max-evals".into(),
         "forced_improvement" => "--fi/--no-fi".into(),
         "partition_mixing" => "--partition-mixing/--no-partition-mixing".into(),
+        // The CUDA tuning comes from the environment (`cuda_tuning`).
+        "cuda" => "PGOMEA_CUDA_*".into(),
         other => format!("--{}", other.replace('_', "-")),
     }
 }
@@ -510,6 +582,9 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     let loaded = a.instance.load()?;
     let problem = &*loaded.problem;
     let config = options.resolve(problem, loaded.best_known)?;
+    if a.explain {
+        return explain(problem, &config, a.json);
+    }
     if !a.quiet {
         eprintln!(
             "pgomea: {} ({}, {} variables, {} subfunctions), {} GOMEA, linkage {}{}, seed {}",
@@ -542,6 +617,47 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
         }
         None => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// `run --explain`: every run option as the run would take it, the backend decided now, each
+/// default with its reason; nothing runs.
+fn explain(problem: &dyn pgomea::problem::GrayBoxProblem, config: &RunConfig, json: bool) -> Result<ExitCode> {
+    let (config, backend, why) = pgomea::solve::decide(problem, config);
+    let mut out = std::io::stdout().lock();
+    let w = |r: std::io::Result<()>| r.map_err(|e| Error::io("stdout", e));
+    if json {
+        let v = serde_json::json!({ "config": config, "backend": backend.name(), "backend_chosen": why });
+        w(writeln!(out, "{v}"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let show = |e: serde_json::Error| Error::Internal(format!("the run options as JSON: {e}"));
+    let values = serde_json::to_value(&config).map_err(show)?;
+    // The options are the fields of `RunOptions`; the configuration has each of them resolved.
+    let names = serde_json::to_value(RunOptions::default()).map_err(show)?;
+    let names = names.as_object().ok_or_else(|| Error::Internal("the run options are not a JSON object".into()))?;
+    w(writeln!(
+        out,
+        "instance {} ({}, {} variables, {} subfunctions)",
+        problem.name(),
+        problem.problem_type(),
+        problem.variables(),
+        problem.subfunctions()
+    ))?;
+    for name in names.keys() {
+        let value = match &values[name] {
+            serde_json::Value::Null => "none".to_string(),
+            serde_json::Value::Bool(on) => (if *on { "on" } else { "off" }).to_string(),
+            serde_json::Value::String(s) => s.clone(),
+            v => v.to_string(),
+        };
+        w(writeln!(out, "{:<44} {value}", option_flag(name)))?;
+        if let Some(why) = config.reason(name) {
+            w(writeln!(out, "    by default: {why}"))?;
+        }
+    }
+    let why = if why.is_empty() { String::new() } else { format!(": {why}") };
+    w(writeln!(out, "the run would take the {} backend{why}", backend.name()))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The hybrid parts a run took, in words: Forced Improvement, the local search and its

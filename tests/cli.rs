@@ -422,3 +422,46 @@ fn partition_mixing_is_the_default_but_for_clauses_and_its_flags_say_so() {
     let v = json(&pgomea(&mixed));
     assert_eq!((v["config"]["partition_mixing"].as_bool(), v["generations"].as_u64()), (Some(true), Some(0)));
 }
+
+#[test]
+fn explain_prints_every_option_resolved_with_the_reasons_and_runs_nothing() {
+    let graph = tmp("explain-torus.txt");
+    let g = graph.to_str().unwrap();
+    assert!(pgomea(&["generate", "torus", "--side", "8", "--output", g]).status.success());
+    let trace = tmp("explain-trace.csv");
+    let start = std::time::Instant::now();
+    let o = pgomea(&["run", "--instance", g, "--seed", "5", "--explain", "--trace", trace.to_str().unwrap()]);
+    // Nothing ran: no trace file, no result, and well within the 10 s a run would take.
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(start.elapsed().as_secs_f64() < 5.0, "{:?}", start.elapsed());
+    assert!(!trace.exists(), "--explain ran: it wrote the trace");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains("best fitness"), "{out}");
+    // Every option of the library's configuration, in its command-line spelling; the seed asked
+    // for has no reason, nor has the CUDA tuning (the command line always passes the environment's),
+    // a default has one.
+    let options = serde_json::to_value(pgomea::solve::RunOptions::default()).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    for name in options.as_object().unwrap().keys() {
+        let flag = pgomea_cli::cli::option_flag(name);
+        let at = lines.iter().position(|l| l.split_whitespace().next() == Some(&flag));
+        let at = at.unwrap_or_else(|| panic!("--explain lacks {flag}:\n{out}"));
+        let reason = lines.get(at + 1).is_some_and(|l| l.starts_with("    by default: "));
+        assert_eq!(reason, !["seed", "cuda"].contains(&name.as_str()), "{flag}'s reason:\n{out}");
+    }
+    assert!(lines.iter().any(|l| l.split_whitespace().collect::<Vec<_>>() == ["--seed", "5"]), "{out}");
+    // The reasons the configuration records, the annealing's decided for the backend included.
+    let v = json(&pgomea(&["run", "--instance", g, "--seed", "5", "--explain", "--json"]));
+    let config = &v["config"];
+    assert_eq!((config["seed"].as_u64(), config["anneal_sweeps"].is_u64()), (Some(5), true), "{v}");
+    assert_eq!(v["backend"], "cpu", "{v}");
+    let mut reasons: Vec<&str> =
+        config["defaults"].as_object().unwrap().values().map(|r| r.as_str().unwrap()).collect();
+    for own in ["linkage_chosen", "annealing_chosen", "partition_mixing_chosen"] {
+        reasons.extend(config[own].as_str());
+    }
+    assert!(reasons.len() >= 20, "{v}");
+    for why in reasons {
+        assert!(out.contains(&format!("    by default: {why}\n")), "--explain lacks {why:?}:\n{out}");
+    }
+}

@@ -121,7 +121,10 @@ impl Shard {
 #[derive(Args, Debug, Clone)]
 #[command(after_long_help = STUDIES_HELP)]
 pub struct ExperimentArgs {
-    /// The study (`--help` says which figure of the paper each reproduces).
+    /// The study (`--help` says what each reproduces)
+    ///
+    /// One of the paper's section 6: the list below says which figure of the paper each
+    /// reproduces.
     #[arg(value_enum)]
     pub study: Study,
     /// The result directory (created; existing results in it are kept and skipped).
@@ -130,27 +133,34 @@ pub struct ExperimentArgs {
     /// Runs per instance and variant, seeds 1..=N [default: 3, or 30 with --paper].
     #[arg(long, value_name = "N")]
     pub runs: Option<u64>,
-    /// Time limit of every run in seconds [default: 15 (scalability 10), 3600 with --paper; none
-    /// when only --max-evals is given].
+    /// Time limit of every run in seconds [default: 15, scalability 10, --paper 3600]
+    ///
+    /// None when only --max-evals is given.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Time limit of serial runs on large instances (>= --large-vertices vertices) [default: the
-    /// --time-limit; 21600 with --paper, the paper's 6 h on the four largest Set C graphs].
+    /// Time limit of serial runs on large instances [default: the --time-limit, --paper 21600]
+    ///
+    /// Instances of at least --large-vertices vertices; with --paper, the paper's 6 h on the four
+    /// largest Set C graphs.
     #[arg(long, value_name = "SECONDS")]
     pub serial_time_limit: Option<f64>,
     /// The size from which --serial-time-limit applies (9000: G66, G72, G77, G81).
     #[arg(long, value_name = "VERTICES", default_value_t = 9000)]
     pub large_vertices: usize,
-    /// Evaluation budget of every run (full-evaluation equivalents): deterministic termination
-    /// (with no --time-limit, runs then have no time limit).
+    /// Evaluation budget of every run (full-evaluation equivalents)
+    ///
+    /// Deterministic termination: with no --time-limit, runs then have no time limit.
     #[arg(long, value_name = "E")]
     pub max_evals: Option<f64>,
-    /// The paper's budgets: 30 runs, 1 h per run, 6 h for serial on the large graphs, all of Set C
-    /// for convergence and speedup. Explicit options override each part.
+    /// The paper's budgets: 30 runs, 1 h per run, 6 h for serial on the large graphs
+    ///
+    /// Also all of Set C for convergence and speedup. Explicit options override each part.
     #[arg(long)]
     pub paper: bool,
-    /// Instances instead of the study's defaults: FILE, SET/NAME, SET/PATTERN (* wildcards),
-    /// SET/@sizes (first instance of every size) or NAME.
+    /// Instances instead of the study's defaults
+    ///
+    /// FILE, SET/NAME, SET/PATTERN (* wildcards), SET/@sizes (first instance of every size) or
+    /// NAME.
     #[arg(long, value_name = "INSTANCE", num_args = 1..)]
     pub instances: Vec<String>,
     /// The data directory with the instance sets and best_known.csv.

@@ -338,6 +338,7 @@ mod legacy {
                 device_memory_limit: None,
                 cuda: Default::default(),
                 verify: false,
+                defaults: Default::default(),
             };
             RunRecord {
                 format: 1,

@@ -5,6 +5,7 @@
 //! fills in the defaults, giving a complete, serialisable [`RunConfig`] that `solve` runs and
 //! every result carries. Defaults and their reasons live here and nowhere else.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -323,6 +324,11 @@ pub struct RunConfig {
     /// Check the incremental fitness of every step against a full evaluation (tests; slow).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verify: bool,
+    /// Why the run took each option it was not given, in words, by the option's name (its
+    /// [`RunOptions`] field), where no field of its own says it (`linkage_chosen`,
+    /// `annealing_chosen`, `partition_mixing_chosen`); [`RunConfig::reason`] reads them all.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub defaults: BTreeMap<String, String>,
 }
 
 /// The most threads the CPU backend accepts.
@@ -522,17 +528,35 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
 /// (Max-Cut, and Ising and QUBO models through it) on the GPU when new populations are annealed
 /// and the instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, else 1: longer annealing of
 /// the larger populations lifted spin glasses and cost G-set graphs little, while beyond 10^5
-/// variables it left too few populations (`docs/decisions/0006-annealing-growth.md`).
+/// variables it left too few populations (`docs/decisions/0006-annealing-growth.md`). Returns the
+/// growth and why, in words.
 pub fn default_anneal_growth(
     problem: &dyn GrayBoxProblem,
     backend: Backend,
     local_search: LocalSearchMode,
     anneal_sweeps: u32,
-) -> u32 {
+) -> (u32, String) {
     let pairwise = matches!(problem.functions().arrays(), KindArrays::Pairwise { .. });
     let annealed = local_search != LocalSearchMode::Off && anneal_sweeps > 0;
     let small = problem.variables() <= ANNEAL_IN_FULL_UP_TO;
-    if pairwise && annealed && small && backend == Backend::Cuda { 2 } else { 1 }
+    let why = if !annealed {
+        "1: no annealing to grow".to_string()
+    } else if !pairwise {
+        "1: the longer annealing of larger populations pays on pairwise terms (Max-Cut, Ising, QUBO) only".into()
+    } else if !small {
+        format!("1: beyond {ANNEAL_IN_FULL_UP_TO} variables the doubling leaves too few populations")
+    } else if backend != Backend::Cuda {
+        "1: the CPU keeps one annealing length until the doubling is measured on more cores".into()
+    } else {
+        return (
+            2,
+            format!(
+                "2: pairwise terms on the GPU up to {ANNEAL_IN_FULL_UP_TO} variables, where the larger populations' \
+                 longer annealing pays"
+            ),
+        );
+    };
+    (1, why)
 }
 
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three
@@ -842,6 +866,7 @@ impl RunOptions {
                 (on, Some(why))
             }
         };
+        let defaults = self.default_reasons(problem, algorithm, linkage_chosen.is_some(), time_limit, max_population);
         Ok(RunConfig {
             algorithm,
             backend,
@@ -871,11 +896,126 @@ impl RunOptions {
             device_memory_limit: self.device_memory_limit,
             cuda,
             verify: false,
+            defaults,
         })
+    }
+
+    /// Why the run takes each default that no field of its own explains, by option name
+    /// ([`RunConfig::defaults`]): the reasons of [`RunOptions::resolve`]'s choices, in words, for
+    /// the options left out; `linkage_chosen` says whether the linkage model has its own reason.
+    fn default_reasons(
+        &self,
+        problem: &dyn GrayBoxProblem,
+        algorithm: Algorithm,
+        linkage_chosen: bool,
+        time_limit: Option<f64>,
+        max_population: usize,
+    ) -> BTreeMap<String, String> {
+        let l = problem.variables();
+        let serial = algorithm == Algorithm::Serial;
+        let anneal_only = self.anneal_only.unwrap_or(false);
+        let reasons: [(&str, bool, String); 20] = [
+            (
+                "algorithm",
+                self.algorithm.is_none(),
+                "serial GOMEA, the paper's reference algorithm (the parallel one runs GOM on all CPU cores or the GPU)"
+                    .into(),
+            ),
+            (
+                "backend",
+                self.backend.is_none(),
+                if serial {
+                    "unused: serial GOMEA runs on one CPU core".into()
+                } else {
+                    "auto: CUDA where a driver and a device exist, else the CPU".into()
+                },
+            ),
+            ("linkage", self.linkage.is_none() && !linkage_chosen, "the paper's fixed linkage tree".into()),
+            (
+                "coloring",
+                self.coloring.is_none(),
+                format!(
+                    "{}: {l} variables; welsh-powell up to {INCIDENCE_COLORING_FROM}, beyond that incidence, which \
+                     gives as many colour groups without counting conflicts",
+                    default_coloring(l)
+                ),
+            ),
+            ("fos_order", self.fos_order.is_none(), "random, as in the paper".into()),
+            (
+                "forced_improvement",
+                self.forced_improvement.is_none(),
+                match algorithm {
+                    _ if anneal_only => "off: the control runs no generation".into(),
+                    Algorithm::Serial => "on: serial GOMEA's, as in the paper".into(),
+                    Algorithm::Parallel => "off: in parallel GOMEA it costs time without a better result".into(),
+                },
+            ),
+            (
+                "local_search",
+                self.local_search.is_none(),
+                "initial: annealing new populations puts the time to better use than searching every offspring".into(),
+            ),
+            ("anneal_only", self.anneal_only.is_none(), "off: GOM runs (the control is the annealing alone)".into()),
+            (
+                "anneal_share",
+                self.anneal_share.is_none(),
+                format!(
+                    "{DEFAULT_ANNEAL_SHARE}: GOM gets the rest of the time left, instead of the limit cutting an \
+                     annealing off while it is hot"
+                ),
+            ),
+            (
+                "elitist_restarts",
+                self.elitist_restarts.is_none(),
+                "off: restarts from the elitist lost about as often as they gained".into(),
+            ),
+            ("seed", self.seed.is_none(), "1: a fixed seed, so that a run repeats".into()),
+            (
+                "time_limit",
+                self.time_limit.is_none(),
+                match time_limit {
+                    Some(t) => format!("{} s: no time limit, evaluation budget or target was given", show_number(t)),
+                    None => "none: the evaluation budget or the target ends the run".into(),
+                },
+            ),
+            ("max_evaluations", self.max_evaluations.is_none(), "none: no evaluation budget".into()),
+            ("target", self.target.is_none(), "none: no target fitness".into()),
+            ("n_base", self.n_base.is_none(), "the multi-start scheme's base population size in the paper".into()),
+            ("c_ims", self.c_ims.is_none(), "the multi-start scheme's generation ratio in the paper".into()),
+            (
+                "max_population",
+                self.max_population.is_none(),
+                format!(
+                    "{max_population}: the largest power-of-two multiple of n_base whose solutions fit in a quarter \
+                     of the memory available"
+                ),
+            ),
+            ("threads", self.threads.is_none(), "all the cores the process may use".into()),
+            (
+                "device_memory_limit",
+                self.device_memory_limit.is_none(),
+                "what the device has: a population that does not fit stops the scheme's growth".into(),
+            ),
+            ("cuda", self.cuda.is_none(), "the launch shapes the kernels were tuned for".into()),
+        ];
+        reasons.into_iter().filter(|(_, left_out, _)| *left_out).map(|(name, _, why)| (name.into(), why)).collect()
     }
 }
 
 impl RunConfig {
+    /// Why the run took option `name` (a [`RunOptions`] field) by default, in words: from the
+    /// field of its own where it has one, else from [`RunConfig::defaults`]; `None` where the
+    /// option was given, or the run has not decided it yet (the annealing waits for the backend).
+    pub fn reason(&self, name: &str) -> Option<&str> {
+        let own = match name {
+            "linkage" => self.linkage_chosen.as_deref(),
+            "anneal_sweeps" => self.annealing_chosen.as_deref(),
+            "partition_mixing" => self.partition_mixing_chosen.as_deref(),
+            _ => None,
+        };
+        own.or_else(|| self.defaults.get(name).map(String::as_str))
+    }
+
     /// The run's limits.
     pub fn limits(&self) -> Limits {
         Limits {
@@ -1251,6 +1391,7 @@ mod tests {
                     forced_improvement: plain.forced_improvement,
                     partition_mixing: true,
                     partition_mixing_chosen: plain.partition_mixing_chosen.clone(),
+                    defaults: plain.defaults.clone(),
                     ..control.clone()
                 },
                 plain
@@ -1347,18 +1488,18 @@ mod tests {
         let graph = problem();
         let traps = crate::problem::trap::concatenated(5, 4, 1, true).unwrap();
         let initial = LocalSearchMode::Initial;
-        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 3000), 2);
-        assert_eq!(default_anneal_growth(&graph, Backend::Cpu, initial, 1000), 1);
-        assert_eq!(default_anneal_growth(&traps, Backend::Cuda, initial, 3000), 1);
+        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 3000).0, 2);
+        assert_eq!(default_anneal_growth(&graph, Backend::Cpu, initial, 1000).0, 1);
+        assert_eq!(default_anneal_growth(&traps, Backend::Cuda, initial, 3000).0, 1);
         // Beyond 10^5 variables the GPU keeps every population's annealing the same.
         let torus = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::torus(317, crate::problem::generate::WeightRange { min: 1, max: 5 }, 1).unwrap(),
         )
         .unwrap();
-        assert_eq!(default_anneal_growth(&torus, Backend::Cuda, initial, 2985), 1);
+        assert_eq!(default_anneal_growth(&torus, Backend::Cuda, initial, 2985).0, 1);
         // Nothing to grow: 1, not a refusal.
-        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, LocalSearchMode::Off, 3000), 1);
-        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 0), 1);
+        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, LocalSearchMode::Off, 3000).0, 1);
+        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 0).0, 1);
         // Given, it is kept; left out, the run decides it with its backend.
         let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
         assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));

@@ -387,8 +387,17 @@ fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective:
     let sweeps = match config.anneal_sweeps {
         Some(sweeps) => sweeps,
         // The control is the annealing alone, on every kind; without a local search the sweeps
-        // are not used, and nothing is chosen.
-        None if config.anneal_only || config.local_search == LocalSearchMode::Off => annealing_sweeps(backend),
+        // are not used.
+        None if config.anneal_only || config.local_search == LocalSearchMode::Off => {
+            let sweeps = annealing_sweeps(backend);
+            let why = if config.anneal_only {
+                format!("{sweeps}: the control anneals every kind")
+            } else {
+                format!("{sweeps}, unused: no local search")
+            };
+            effective.defaults.insert("anneal_sweeps".into(), why);
+            sweeps
+        }
         None => {
             let (sweeps, why) = default_anneal_sweeps(problem, backend);
             effective.annealing_chosen = Some(why);
@@ -404,9 +413,25 @@ fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective:
             why.push_str(", so no restarts from the elitist (its copies would stay copies)");
         }
     }
-    effective.anneal_growth = Some(
-        config.anneal_growth.unwrap_or_else(|| default_anneal_growth(problem, backend, config.local_search, sweeps)),
-    );
+    effective.anneal_growth = Some(config.anneal_growth.unwrap_or_else(|| {
+        let (growth, why) = default_anneal_growth(problem, backend, config.local_search, sweeps);
+        effective.defaults.insert("anneal_growth".into(), why);
+        growth
+    }));
+}
+
+/// `config` with every default decided as [`solve`] would decide it for `problem`, without
+/// running: the backend the run would take (`auto` decided now by [`decide_backend`], with why)
+/// and the annealing for that backend. A GPU that fails at start would still leave the run to
+/// the CPU.
+pub fn decide(problem: &dyn GrayBoxProblem, config: &RunConfig) -> (RunConfig, Backend, String) {
+    let (backend, why) = match config.algorithm {
+        Algorithm::Serial => (Backend::Cpu, "serial GOMEA runs on one CPU core".to_string()),
+        Algorithm::Parallel => decide_backend(config.backend),
+    };
+    let mut effective = config.clone();
+    decide_annealing(problem, config, &mut effective, backend);
+    (effective, backend, why)
 }
 
 /// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with

@@ -1,0 +1,89 @@
+//! The help of every command fits a screen or two: `-h` is at most 4,000 characters with no line
+//! over 160 (one line per option; `--help` has the long text).
+
+use std::process::Command;
+
+use clap::CommandFactory;
+use pgomea_cli::cli::Cli;
+
+/// The most characters of a command's `-h`.
+const MOST_CHARACTERS: usize = 4000;
+
+/// The longest line of a command's `-h`.
+const LONGEST_LINE: usize = 160;
+
+/// The binary's help for the command at `path` (`-h` or `--help`).
+fn help(path: &[String], flag: &str) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_pgomea")).args(path).arg(flag).output().expect("the binary runs");
+    assert!(o.status.success(), "{path:?} {flag}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).expect("the help is UTF-8")
+}
+
+/// The path of every command below `cmd` (`path` is `cmd`'s own), subcommands of subcommands
+/// included.
+fn commands(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+    for sub in cmd.get_subcommands() {
+        let mut p = path.clone();
+        p.push(sub.get_name().to_string());
+        commands(sub, p, out);
+    }
+    out.push(path);
+}
+
+#[test]
+fn every_commands_short_help_fits_a_screen_or_two() {
+    let mut paths = Vec::new();
+    commands(&Cli::command(), Vec::new(), &mut paths);
+    // The binary, run, info, generate and its six shapes, devices, selftest, bench and its two,
+    // experiment, merge.
+    assert!(paths.len() >= 17, "{paths:?}");
+    let mut too_long = Vec::new();
+    for path in &paths {
+        let h = help(path, "-h");
+        let chars = h.chars().count();
+        let longest = h.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        if chars > MOST_CHARACTERS || longest > LONGEST_LINE {
+            too_long.push(format!("pgomea {} -h: {chars} characters, a line of {longest}", path.join(" ")));
+        }
+    }
+    assert!(
+        too_long.is_empty(),
+        "at most {MOST_CHARACTERS} characters, no line over {LONGEST_LINE}:\n{}",
+        too_long.join("\n")
+    );
+}
+
+#[test]
+fn run_short_help_is_one_line_per_option_under_headings_and_long_help_has_the_details() {
+    let run = vec!["run".to_string()];
+    let short = help(&run, "-h");
+    for heading in ["Instance:", "Algorithm:", "Backend:", "Hybrid:", "Stopping:", "Output:"] {
+        assert!(short.lines().any(|l| l == heading), "no heading {heading}:\n{short}");
+    }
+    let cli = Cli::command();
+    let command = cli.find_subcommand("run").expect("run");
+    let mut options = 0;
+    for arg in command.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        let flag = format!("--{long}");
+        // The option's line starts with its flag (after a short one such as `-q,`), and no other
+        // line does: the summary stays on it.
+        let starts = |line: &str| {
+            let line = line.trim_start();
+            let line = if line.starts_with("--") { line } else { line.split_once(", ").map_or(line, |(_, l)| l) };
+            line.split(' ').next() == Some(flag.as_str())
+        };
+        let lines = short.lines().filter(|l| starts(l)).count();
+        assert_eq!(lines, 1, "{flag} on {lines} lines of `run -h`:\n{short}");
+        options += 1;
+    }
+    assert!(options >= 30, "{options} options");
+    // `--help` has each option's details, and a default's reason cites a decision record.
+    let long = help(&run, "--help");
+    assert!(long.len() > 3 * short.len(), "{} against {}", long.len(), short.len());
+    for detail in
+        ["decision record 0017", "Exit status: 0 done", "runs GOM on colour groups of independent linkage sets at once"]
+    {
+        assert!(long.contains(detail), "`run --help` lacks {detail:?}:\n{long}");
+    }
+}
