@@ -133,7 +133,7 @@ pub struct RunArgs {
     /// couplings); else 3000 on the GPU and 1000 on the CPU, and on the GPU fewer beyond 10^5
     /// variables, so that large runs still search (decision records 0002 to 0005). `run` says
     /// which it took and why.
-    #[arg(long, value_name = "N", help_heading = "Hybrid")]
+    #[arg(long, value_name = "N", help_heading = "Hybrid", allow_negative_numbers = true)]
     pub anneal_sweeps: Option<u32>,
     /// Each new population anneals G times longer than the one before [default: from the instance]
     ///
@@ -141,7 +141,7 @@ pub struct RunArgs {
     /// the same; 2: the doubling of a multi-start annealer's restarts, so that long runs get long
     /// anneals). By default 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables, else 1:
     /// beyond that size the doubling leaves too few populations (decision record 0006).
-    #[arg(long, value_name = "G", help_heading = "Hybrid")]
+    #[arg(long, value_name = "G", help_heading = "Hybrid", allow_negative_numbers = true)]
     pub anneal_growth: Option<u32>,
     /// The control of the hybrid: the multi-start scheme and its annealing alone, no GOM
     ///
@@ -161,7 +161,7 @@ pub struct RunArgs {
     /// instead of the clock stopping an annealing while it is hot. 0: every annealing as long as
     /// asked. 0.75 by default, so that GOM gets the rest (decision record 0007); `run` says when
     /// it shortened one.
-    #[arg(long, value_name = "SHARE", help_heading = "Hybrid")]
+    #[arg(long, value_name = "SHARE", help_heading = "Hybrid", allow_negative_numbers = true)]
     pub anneal_share: Option<f64>,
     /// Partition mixing into the elitist on [default: from the instance]
     ///
@@ -202,36 +202,44 @@ pub struct RunArgs {
     #[arg(long, overrides_with = "elitist_restarts", help_heading = "Hybrid")]
     pub no_elitist_restarts: bool,
     /// The seed of every random choice [default: 1].
-    #[arg(long, help_heading = "Algorithm")]
+    #[arg(long, help_heading = "Algorithm", allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// Stop after this many seconds, counted from the start (reading the instance and building
-    /// the linkage model included; the first population is always evaluated, so a limit shorter
-    /// than that is overrun by it). Default: 10 s when no other limit is given.
-    #[arg(long, value_name = "SECONDS", help_heading = "Stopping", help = TIME_LIMIT_HELP, long_help)]
+    /// Stop after this many seconds, counted from the start
+    ///
+    /// Reading the instance and building the linkage model included; the run ends within 0.5 s
+    /// of the limit. Without --time-limit, --max-evals and --target, the run stops when it has
+    /// its answer: at once with the proven optimum up to 20 variables (every solution evaluated;
+    /// `optimum-proven`), else once its best has not improved for max(1 s, half the time spent so
+    /// far) (`stalled`), at the latest at 60 s (`time limit`, the default cap).
+    #[arg(long, value_name = "SECONDS", help_heading = "Stopping", help = TIME_LIMIT_HELP, long_help, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
-    /// Stop after this many evaluations (full-evaluation equivalents).
-    #[arg(long, value_name = "E", help_heading = "Stopping")]
+    /// Stop after this many evaluations (full-evaluation equivalents)
+    ///
+    /// With it alone, no time limit and no stop of a run without limits.
+    #[arg(long, value_name = "E", help_heading = "Stopping", allow_negative_numbers = true)]
     pub max_evals: Option<f64>,
-    /// Stop at this fitness: a number, or best-known (from best_known.csv, or the embedded
-    /// instance's optimum).
-    #[arg(long, value_name = "VALUE|best-known", help_heading = "Stopping")]
+    /// Stop at this fitness: a number, or best-known
+    ///
+    /// best-known: from best_known.csv, or the embedded instance's optimum. With it alone, no
+    /// time limit and no stop of a run without limits.
+    #[arg(long, value_name = "VALUE|best-known", help_heading = "Stopping", allow_negative_numbers = true)]
     pub target: Option<String>,
     /// Base population size of the interleaved multi-start scheme [default: 16].
-    #[arg(long, value_name = "N", help_heading = "Algorithm")]
+    #[arg(long, value_name = "N", help_heading = "Algorithm", allow_negative_numbers = true)]
     pub n_base: Option<usize>,
     /// Generations of a population per generation of the next larger one [default: 4].
-    #[arg(long, value_name = "C", help_heading = "Algorithm")]
+    #[arg(long, value_name = "C", help_heading = "Algorithm", allow_negative_numbers = true)]
     pub c_ims: Option<u32>,
     /// Largest population the multi-start scheme may start [default: what fits in memory]
     ///
     /// By default the largest power-of-two multiple of --n-base whose solutions fit in a quarter
     /// of the memory available.
-    #[arg(long, value_name = "N", help_heading = "Algorithm")]
+    #[arg(long, value_name = "N", help_heading = "Algorithm", allow_negative_numbers = true)]
     pub max_population: Option<usize>,
     /// The most device memory the CUDA backend may use, in MiB [default: what the device has]
     ///
     /// A larger population fails as out of memory and the multi-start scheme stops growing.
-    #[arg(long, value_name = "MIB", help_heading = "Backend")]
+    #[arg(long, value_name = "MIB", help_heading = "Backend", allow_negative_numbers = true)]
     pub device_memory_limit: Option<u64>,
     /// Print the resolved configuration with each default's reason, and exit
     ///
@@ -254,7 +262,7 @@ pub struct RunArgs {
 
 /// `--time-limit`'s line in `-h` (its doc comment, one paragraph, is the long help).
 const TIME_LIMIT_HELP: &str =
-    "Stop after this many seconds, counted from the start [default: 10 s when no other limit is given]";
+    "Stop after this many seconds, counted from the start [default: none; a run without limits stops when it has its answer, by 60 s]";
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
@@ -263,7 +271,7 @@ pub struct InfoArgs {
     #[command(flatten)]
     pub model: ModelArgs,
     /// The seed of the linkage model's random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Print the description as one JSON object.
     #[arg(long)]
@@ -279,10 +287,10 @@ pub enum Shape {
     /// as `optimum V`; else `optimum unknown` (on stderr when the instance goes to stdout).
     Torus {
         /// The side L.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         side: usize,
         /// 2 or 3 dimensions.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
         dims: usize,
         /// The edge weights: uniform, pm1 or gaussian
         ///
@@ -294,16 +302,16 @@ pub enum Shape {
     /// A random graph with n vertices and m edges, in the G-set format.
     Random {
         /// Vertices.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
         /// Edges.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         m: usize,
     },
     /// A complete graph on n vertices, in the G-set format.
     Complete {
         /// Vertices.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
     },
     /// An NK landscape in the .nk format, adjacent or random neighbourhoods
@@ -315,10 +323,10 @@ pub enum Shape {
     /// unknown` (random) on stdout, or on stderr when the instance itself goes to stdout.
     Nk {
         /// Variables.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
         /// Variables of each subfunction.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         k: usize,
         /// The variables a subfunction reads besides its own.
         #[arg(long, value_enum, default_value = "adjacent")]
@@ -331,10 +339,10 @@ pub enum Shape {
     /// `optimum V` (blocks * k, all ones; also in the file) like `nk`.
     Trap {
         /// Variables of each trap.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         k: usize,
         /// Traps.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         blocks: usize,
         /// Assign the variables to the blocks by a random permutation (from --seed)
         ///
@@ -349,10 +357,10 @@ pub enum Shape {
     /// satisfies it. Prints `optimum M` (every clause satisfied) like `nk`.
     Sat {
         /// Variables.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
         /// Clauses.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         m: usize,
     },
 }
@@ -374,7 +382,7 @@ pub struct GenerateArgs {
     #[arg(long, short, global = true)]
     pub output: Option<PathBuf>,
     /// The seed of the generator's random choices.
-    #[arg(long, default_value_t = 1, global = true)]
+    #[arg(long, default_value_t = 1, global = true, allow_negative_numbers = true)]
     pub seed: u64,
     /// Smallest edge weight of a generated graph
     ///
@@ -726,7 +734,7 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     if let Some(e) = &o.energy_text {
         w(writeln!(out, "energy           {e}  (the model's, minimised)"))?;
     }
-    w(writeln!(out, "stopped by       {}", o.stop_reason))?;
+    w(writeln!(out, "stopped by       {}", o.stop_explained()))?;
     w(writeln!(
         out,
         "time             {:.3} s (reading and choosing defaults {:.3} s, set-up {:.3} s)",

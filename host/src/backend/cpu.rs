@@ -8,6 +8,7 @@
 //! GPU's.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pgomea_device::crew::Lane;
 use pgomea_device::mem::Ptr;
@@ -57,7 +58,9 @@ pub fn new_backend<'a>(
         fn visit<K: Kind>(self, kind: K) -> Self::Output {
             let buffers = BUFFERS.iter().map(|b| HostBuffer::new(b.bytes(&self.sizes))).collect();
             let Make { layout, shared, sizes, seed, pool } = self;
-            Box::new(CpuDevice { kind, _layout: layout, shared, sizes, seed, pool, buffers })
+            let skipped = (0..sizes.n).map(|_| AtomicBool::new(false)).collect();
+            let stop = StopCheck::never();
+            Box::new(CpuDevice { kind, _layout: layout, shared, sizes, seed, pool, buffers, stop, skipped })
         }
     }
     let f = problem.functions();
@@ -104,6 +107,10 @@ struct CpuDevice<K: Kind> {
     pool: Arc<rayon::ThreadPool>,
     /// In the order of the device crate's `BUFFERS`.
     buffers: Vec<HostBuffer>,
+    /// The run's clock and stop flag, checked as each solution begins a group ([`StageDevice::watch`]).
+    stop: StopCheck,
+    /// The solutions that did not begin the current group's passes (the run stopped first).
+    skipped: Vec<AtomicBool>,
 }
 
 impl<K: Kind> CpuDevice<K> {
@@ -165,7 +172,16 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         // `step` (checked by `Stages`); each task writes only solution i's rows (and i's
         // fitness, atomically).
         let g = unsafe { Group::at(&a, step) };
+        // A solution begins a group only while the run goes on, and then runs all its passes.
+        let first = group_passes(forced, self.one_pass()).first() == Some(&pass);
+        let (stop, skipped) = (&self.stop, &self.skipped);
         self.per_solution(|i| unsafe {
+            if first {
+                skipped[i].store(stop.reason().is_some(), Ordering::Relaxed);
+            }
+            if skipped[i].load(Ordering::Relaxed) {
+                return 0;
+            }
             if forced {
                 for_solution::<K, true>(&a, &g, i, pass)
             } else {
@@ -184,8 +200,13 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         // which is all the order GOM needs: the solutions of a generation never read each other's
         // rows (donors come from P), so no join is needed between groups, as on the GPU with a
         // block per solution.
+        let stop = &self.stop;
         self.per_solution(|i| unsafe {
             for step in 0..a.groups {
+                // Between groups, as `pass` does: a stopped run's solutions end whole groups.
+                if stop.reason().is_some() {
+                    break;
+                }
                 let g = Group::at(&a, step);
                 for &pass in group_passes(forced, one_pass) {
                     if forced {
@@ -261,5 +282,10 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
 
     fn synchronize(&mut self) -> Result<()> {
         Ok(())
+    }
+
+    fn watch(&mut self, stop: &StopCheck) -> bool {
+        self.stop = stop.clone();
+        true
     }
 }

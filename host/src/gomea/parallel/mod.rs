@@ -27,6 +27,11 @@ use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
 
+/// The longest whole generation that a device which does not check the stop itself
+/// ([`StageDevice::watch`]) runs at once: a stop (the time limit, a signal) lands between its
+/// groups otherwise, well within the 0.5 s that every stop is given.
+pub const UNCHECKED_GENERATION: Duration = Duration::from_millis(100);
+
 /// Time spent per stage, summed over groups and generations (with `timing` on, each stage is
 /// followed by a synchronisation, so the sum is the stage's own time including launch overhead).
 #[derive(Clone, Debug, Default)]
@@ -144,11 +149,17 @@ impl<'a> ParallelGomea<'a> {
         forced: bool,
         on_group: &mut dyn FnMut(&Stages, u32) -> Result<()>,
     ) -> Result<()> {
-        // Near the time limit, the groups run one by one with the clock checked (and the device
-        // waited for) between them, so that a run overshoots its limit by one group at most: a
-        // whole generation of a large population on the GPU takes seconds. The first generation
-        // of a population counts as near until one has been timed.
-        let near_limit = run.time_left().is_some_and(|left| self.last_generation.is_none_or(|g| left < 2 * g));
+        // A device that checks the stop itself (the CPU backend) ends a whole generation within
+        // a group of a solution of any stop. Any other (the GPU) runs the groups one by one with
+        // the stop checked (and the device waited for) between them, so that a stop lands
+        // within one group: wherever a whole generation is not known to be short
+        // ([`UNCHECKED_GENERATION`]), and near the time limit. A generation of a large population
+        // on the GPU takes seconds; the first of a population counts as long until one has been
+        // timed.
+        let watched = self.backend.watch(run.stop_check());
+        let near_limit = !watched
+            && (self.last_generation.is_none_or(|g| g > UNCHECKED_GENERATION)
+                || run.time_left().is_some_and(|left| self.last_generation.is_none_or(|g| left < 2 * g)));
         // Likewise where the evaluation budget could run out within the groups: one by one, they
         // stop at the same group on every backend.
         let deps = self.layout.dep_offsets.last().copied().unwrap_or(0) as u64;

@@ -55,6 +55,14 @@ pub trait StageDevice {
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()>;
     /// Waits until all queued work is done.
     fn synchronize(&mut self) -> Result<()>;
+    /// Whether the device checks `stop` itself as its passes and whole generations go (a device
+    /// that runs the solutions one by one: it skips a group of the solutions not begun once
+    /// `stop` says so, a solution always whole through a group's passes, so that its fitness
+    /// stays that of its genes); false by default, and then the caller checks between groups.
+    fn watch(&mut self, stop: &StopCheck) -> bool {
+        let _ = stop;
+        false
+    }
 }
 // ANCHOR_END: stage_device
 
@@ -237,6 +245,12 @@ impl<'a> Stages<'a> {
         self.device.copy(BUFFER.offspring.index(), BUFFER.parents.index())?;
         self.device.copy(BUFFER.fitness.index(), BUFFER.parent_fitness.index())?;
         self.download_all(BUFFER.parent_fitness)
+    }
+
+    /// Whether the device checks `stop` inside passes and whole generations
+    /// ([`StageDevice::watch`]).
+    pub fn watch(&mut self, stop: &StopCheck) -> bool {
+        self.device.watch(stop)
     }
 
     /// Waits until all queued work is done (for stage timing).
