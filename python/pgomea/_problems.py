@@ -133,6 +133,8 @@ class Problem:
             return int((value / self.grid).to_integral_value(rounding=decimal.ROUND_CEILING))
         # A model's energy falls by the same step per unit of cut: E(k) = E(0) - k * step.
         step = decimal.Decimal(e0) - decimal.Decimal(self._inner.energy_of_fitness(1))
+        if step == 0:
+            return 0  # a model of no terms: every solution has the same energy
         return int(((value + decimal.Decimal(e0)) / step).to_integral_value(rounding=decimal.ROUND_CEILING))
 
     def __repr__(self) -> str:

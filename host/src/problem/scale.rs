@@ -255,10 +255,9 @@ pub fn to_integers(values: &[Decimal], resolution: Option<Decimal>, range_factor
         });
     }
     let places = values.iter().map(|v| v.normalized().decimals).max().unwrap_or(0);
+    // The values' own grid is exact wherever it fits (round_to then rounds nothing).
     if let Some(exact) = round_to(values, Decimal::new(1, places), range_factor) {
-        if exact.errors.is_empty() {
-            return Ok(exact);
-        }
+        return Ok(exact);
     }
     let mut grid = finest_grid(values, range_factor)?;
     // The finest grid is found in floating point: a value rounded up may still tip the sum over,
