@@ -135,7 +135,7 @@ pub struct BackendArgs {
     #[arg(long, value_parser = choice::<Backend>(), value_name = "BACKEND")]
     pub backend: Option<Backend>,
     /// Threads of the CPU backend [default: all cores].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub threads: Option<usize>,
 }
 

@@ -115,7 +115,7 @@ pub struct RunArgs {
     /// that are not lattices, such as sparse random graphs, 949 at 10^6 and 300 at 10^7) and
     /// 1000 on the CPU;
     /// `run` says which it took and why.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub anneal_sweeps: Option<u32>,
     /// Each new population of the multi-start scheme anneals this many times longer than the one
     /// before: population i gets anneal-sweeps x G^i sweeps (1: every population the same; 2: the
@@ -123,7 +123,7 @@ pub struct RunArgs {
     /// Default: 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables (measured better on
     /// spin glasses and G-set graphs; beyond, on tori of 10^6 and 10^7 vertices, 1 was better),
     /// else 1.
-    #[arg(long, value_name = "G")]
+    #[arg(long, value_name = "G", allow_negative_numbers = true)]
     pub anneal_growth: Option<u32>,
     /// The control of the hybrid, no GOM: the same multi-start scheme (population sizes and
     /// growth) and the same annealed local search of every new population, but each population
@@ -141,7 +141,7 @@ pub struct RunArgs {
     /// instead of the clock stopping an annealing while it is hot.
     /// 0: every annealing as long as asked. Default: 0.75 (measured, see the README); `run` says
     /// when it shortened one.
-    #[arg(long, value_name = "SHARE")]
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
     pub anneal_share: Option<f64>,
     /// Partition mixing into the elitist on (the default below 10^5 variables, except for clauses
     /// (MAX-SAT) and --anneal-only, and from 10^5 on for lattices of pairwise terms such as tori
@@ -174,32 +174,36 @@ pub struct RunArgs {
     #[arg(long, overrides_with = "elitist_restarts")]
     pub no_elitist_restarts: bool,
     /// The seed of every random choice [default: 1].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Stop after this many seconds, counted from the start (reading the instance and building
-    /// the linkage model included; the first population is always evaluated, so a limit shorter
-    /// than that is overrun by it). Default: 10 s when no other limit is given.
-    #[arg(long, value_name = "SECONDS")]
+    /// the linkage model included), within 0.5 s. Without --time-limit, --max-evals and
+    /// --target, the run stops when it has its answer: at once with the proven optimum up to 20
+    /// variables (every solution evaluated; `optimum-proven`), else once its best has not
+    /// improved for max(1 s, half the time spent so far) (`stalled`), at the latest at 60 s
+    /// (`time limit`, the default cap).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
-    /// Stop after this many evaluations (full-evaluation equivalents).
-    #[arg(long, value_name = "E")]
+    /// Stop after this many evaluations (full-evaluation equivalents); with it alone, no time
+    /// limit and no stop of a run without limits.
+    #[arg(long, value_name = "E", allow_negative_numbers = true)]
     pub max_evals: Option<f64>,
     /// Stop at this fitness: a number, or best-known (from best_known.csv, or the embedded
-    /// instance's optimum).
-    #[arg(long, value_name = "VALUE|best-known")]
+    /// instance's optimum); with it alone, no time limit and no stop of a run without limits.
+    #[arg(long, value_name = "VALUE|best-known", allow_negative_numbers = true)]
     pub target: Option<String>,
     /// Base population size of the interleaved multi-start scheme [default: 16].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub n_base: Option<usize>,
     /// Generations of a population per generation of the next larger one [default: 4].
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
     pub c_ims: Option<u32>,
     /// Largest population the scheme may start (default: what fits in a quarter of free memory).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_population: Option<usize>,
     /// The most device memory the CUDA backend may use, in MiB: a larger population fails as out
     /// of memory and the multi-start scheme stops growing (default: what the device has).
-    #[arg(long, value_name = "MIB")]
+    #[arg(long, value_name = "MIB", allow_negative_numbers = true)]
     pub device_memory_limit: Option<u64>,
     /// Write one CSV row per improvement of the best solution: time_s,evaluations,best_fitness.
     #[arg(long, value_name = "FILE.csv")]
@@ -218,7 +222,7 @@ pub struct InfoArgs {
     pub instance: InstanceArgs,
     #[command(flatten)]
     pub model: ModelArgs,
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     #[arg(long)]
     pub json: bool,
@@ -230,10 +234,10 @@ pub enum Shape {
     /// no negative weight: optimum = total weight, stated in the file (`c optimum V`) and printed
     /// as `optimum V`; else `optimum unknown` (on stderr when the instance goes to stdout).
     Torus {
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         side: usize,
         /// 2 or 3 dimensions.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
         dims: usize,
         /// The edge weights: uniform (--min-weight..=--max-weight), pm1 (+1/-1, the +-J spin
         /// glass) or gaussian (round(N(0,1) * 10^5), the Gaussian spin glass in integers).
@@ -242,14 +246,14 @@ pub enum Shape {
     },
     /// A random graph with n vertices and m edges.
     Random {
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         m: usize,
     },
     /// A complete graph on n vertices.
     Complete {
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
     },
     /// An NK landscape in the .nk format, table values uniform integers in [0, 10^6): adjacent
@@ -258,9 +262,9 @@ pub enum Shape {
     /// `optimum V` (adjacent: exact, by dynamic programming; also in the file) or `optimum
     /// unknown` (random) on stdout, or on stderr when the instance itself goes to stdout.
     Nk {
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         k: usize,
         #[arg(long, value_enum, default_value = "adjacent")]
         neighbourhood: Neighbourhood,
@@ -269,9 +273,9 @@ pub enum Shape {
     /// variables), a trap worth k when all its genes are 1, else k - 1 - (its ones). Prints
     /// `optimum V` (blocks * k, all ones; also in the file) like `nk`.
     Trap {
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         k: usize,
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         blocks: usize,
         /// Assign the variables to the blocks by a random permutation (from --seed) instead of
         /// adjacent runs, so that linked variables are not neighbours.
@@ -282,9 +286,9 @@ pub enum Shape {
     /// the m clauses reads 3 distinct variables with random signs, redrawn until the assignment
     /// satisfies it. Prints `optimum M` (every clause satisfied) like `nk`.
     Sat {
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         n: usize,
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         m: usize,
     },
 }
@@ -305,7 +309,7 @@ pub struct GenerateArgs {
     /// Output file (default: stdout).
     #[arg(long, short, global = true)]
     pub output: Option<PathBuf>,
-    #[arg(long, default_value_t = 1, global = true)]
+    #[arg(long, default_value_t = 1, global = true, allow_negative_numbers = true)]
     pub seed: u64,
     /// Smallest edge weight of a generated graph (integers drawn uniformly from the range; a
     /// negative one makes a spin glass, e.g. --min-weight -1000000 --max-weight 1000000).
@@ -609,7 +613,7 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     if let Some(e) = &o.energy_text {
         w(writeln!(out, "energy           {e}  (the model's, minimised)"))?;
     }
-    w(writeln!(out, "stopped by       {}", o.stop_reason))?;
+    w(writeln!(out, "stopped by       {}", o.stop_explained()))?;
     w(writeln!(
         out,
         "time             {:.3} s (reading and choosing defaults {:.3} s, set-up {:.3} s)",

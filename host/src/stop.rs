@@ -6,8 +6,8 @@
 //! evaluated so far.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -20,16 +20,22 @@ pub enum StopReason {
     Interrupted,
     /// Every solution has the same fitness (e.g. no subfunctions): the first one is optimal.
     ConstantFitness,
+    /// A run without limits enumerated every solution of its small instance: the answer is optimal.
+    OptimumProven,
+    /// A run without limits saw its best not improve for long enough ([`StopCheck::with_stall`]).
+    Stalled,
 }
 
 impl StopReason {
-    pub const ALL: [StopReason; 6] = [
+    pub const ALL: [StopReason; 8] = [
         StopReason::TargetReached,
         StopReason::TimeLimit,
         StopReason::EvaluationLimit,
         StopReason::AllPopulationsTerminated,
         StopReason::Interrupted,
         StopReason::ConstantFitness,
+        StopReason::OptimumProven,
+        StopReason::Stalled,
     ];
 
     pub fn as_str(&self) -> &'static str {
@@ -40,6 +46,8 @@ impl StopReason {
             StopReason::AllPopulationsTerminated => "all populations terminated",
             StopReason::Interrupted => "interrupted",
             StopReason::ConstantFitness => "constant fitness (every solution is optimal)",
+            StopReason::OptimumProven => "optimum-proven",
+            StopReason::Stalled => "stalled",
         }
     }
 }
@@ -80,6 +88,40 @@ pub const WORK_PER_CHECK: usize = 1 << 16;
 pub struct StopCheck {
     deadline: Option<Instant>,
     flag: Option<Arc<AtomicBool>>,
+    stall: Option<Arc<Stall>>,
+}
+
+/// The stall rule's clock, shared by every clone of a [`StopCheck`]: when the best last improved.
+#[derive(Debug)]
+struct Stall {
+    start: Instant,
+    /// Stalled once the best has not improved for max(`least`, `share` x the time since `start`).
+    least: Duration,
+    share: f64,
+    /// Nanoseconds from `start` to the last improvement; `u64::MAX` before the first (no best, no
+    /// stall).
+    last: AtomicU64,
+    /// Once stalled, the run stays stopped: a phase that gave up its work must not see it go on.
+    stalled: AtomicBool,
+}
+
+impl Stall {
+    fn reached(&self) -> bool {
+        if self.stalled.load(Ordering::Relaxed) {
+            return true;
+        }
+        let last = self.last.load(Ordering::Relaxed);
+        if last == u64::MAX {
+            return false;
+        }
+        let now = self.start.elapsed();
+        let quiet = now.saturating_sub(Duration::from_nanos(last));
+        let stalled = quiet >= self.least.max(now.mul_f64(self.share));
+        if stalled {
+            self.stalled.store(true, Ordering::Relaxed);
+        }
+        stalled
+    }
 }
 
 impl StopCheck {
@@ -91,16 +133,48 @@ impl StopCheck {
     /// Stops at `deadline` (the time limit counted from the run's start) or once `flag` is set
     /// (the first SIGINT/SIGTERM, Ctrl-C in Python, or another thread of the caller).
     pub fn new(deadline: Option<Instant>, flag: Option<Arc<AtomicBool>>) -> Self {
-        StopCheck { deadline, flag }
+        StopCheck { deadline, flag, stall: None }
     }
 
-    /// Why the run must stop now, if it must: an interruption first, then the time limit.
+    /// This check, also stopping ([`StopReason::Stalled`]) once the best has not improved
+    /// ([`StopCheck::improved`]) for max(`least`, `share` x the time since `start`); never before
+    /// the first improvement. Stalled, it stays stopped.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use pgomea::stop::{StopCheck, StopReason};
+    /// let stop = StopCheck::never().with_stall(Instant::now(), Duration::from_millis(20), 0.5);
+    /// assert_eq!(stop.reason(), None, "no best yet");
+    /// stop.improved();
+    /// assert_eq!(stop.reason(), None);
+    /// std::thread::sleep(Duration::from_millis(30));
+    /// assert_eq!(stop.reason(), Some(StopReason::Stalled));
+    /// stop.improved(); // too late: a stalled run stays stopped
+    /// assert_eq!(stop.reason(), Some(StopReason::Stalled));
+    /// ```
+    pub fn with_stall(self, start: Instant, least: Duration, share: f64) -> Self {
+        let stall = Stall { start, least, share, last: AtomicU64::new(u64::MAX), stalled: AtomicBool::new(false) };
+        StopCheck { stall: Some(Arc::new(stall)), ..self }
+    }
+
+    /// The best improved now (the stall rule's clock, where the check has one).
+    pub fn improved(&self) {
+        if let Some(s) = &self.stall {
+            let now = u64::try_from(s.start.elapsed().as_nanos()).unwrap_or(u64::MAX - 1);
+            s.last.store(now, Ordering::Relaxed);
+        }
+    }
+
+    /// Why the run must stop now, if it must: an interruption first, then the time limit, then
+    /// the stall rule.
     #[inline]
     pub fn reason(&self) -> Option<StopReason> {
         if self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
             Some(StopReason::Interrupted)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(StopReason::TimeLimit)
+        } else if self.stall.as_ref().is_some_and(|s| s.reached()) {
+            Some(StopReason::Stalled)
         } else {
             None
         }
@@ -131,6 +205,16 @@ impl StopCheck {
         let due = *done == 0 || *done >= WORK_PER_CHECK;
         *done = if due { 0 } else { *done } + work.max(1);
         if due { self.check() } else { Ok(()) }
+    }
+
+    /// This check with `deadline` instead of its own.
+    pub fn with_deadline(self, deadline: Option<Instant>) -> Self {
+        StopCheck { deadline, ..self }
+    }
+
+    /// This check with `flag` instead of its own.
+    pub fn with_flag(self, flag: Option<Arc<AtomicBool>>) -> Self {
+        StopCheck { flag, ..self }
     }
 
     pub fn deadline(&self) -> Option<Instant> {

@@ -327,6 +327,8 @@ mod legacy {
                 elitist_restarts: false,
                 seed: r.seed,
                 time_limit: c.time_limit_s,
+                time_limit_chosen: None,
+                stop_when_answered: false,
                 max_evaluations: c.max_evals,
                 target: c.target,
                 best_known: r.best_known,

@@ -120,6 +120,8 @@ pub struct Run<'a> {
     stop: Option<StopReason>,
     /// The clock (the time limit from `start`) and the caller's stop flag.
     stop_check: StopCheck,
+    /// The stop rule of a run without limits is on ([`Run::stop_when_answered`]).
+    answer_rule: bool,
     /// The fitness is the same for every genotype: nothing can improve on the first solution.
     constant_fitness: bool,
     observer: Option<&'a mut dyn Observer>,
@@ -199,6 +201,7 @@ impl<'a> Run<'a> {
             elitist: None,
             trace: Vec::new(),
             stop: None,
+            answer_rule: false,
             constant_fitness: {
                 let (low, high) = problem.functions().fitness_bounds();
                 low == high
@@ -461,16 +464,32 @@ impl<'a> Run<'a> {
     pub fn with_start(mut self, start: Instant) -> Self {
         self.start = start;
         self.last_progress = start;
-        self.stop_check =
-            StopCheck::new(self.limits.time.and_then(|t| start.checked_add(t)), self.stop_check.flag().cloned());
+        self.stop_check = self.stop_check.clone().with_deadline(self.limits.time.and_then(|t| start.checked_add(t)));
         self
     }
 
     /// Stops the run (at its next check) once `flag` is set: by a signal handler, Ctrl-C in
     /// Python, or another thread of the caller.
     pub fn with_stop_flag(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.stop_check = StopCheck::new(self.stop_check.deadline(), Some(flag));
+        self.stop_check = self.stop_check.clone().with_flag(Some(flag));
         self
+    }
+
+    /// The stop rule of a run without limits (`RunConfig::stop_when_answered`): `solve_run`
+    /// enumerates a small instance, and the run stops ([`StopReason::Stalled`], in every phase
+    /// that checks the clock) once its best has not improved for max(`least`, `share` x the
+    /// time since the run's start).
+    pub fn stop_when_answered(&mut self, least: Duration, share: f64) {
+        self.answer_rule = true;
+        self.stop_check = self.stop_check.clone().with_stall(self.start, least, share);
+        if self.elitist.is_some() {
+            self.stop_check.improved();
+        }
+    }
+
+    /// Whether the run stops when it has its answer ([`Run::stop_when_answered`]).
+    pub fn stops_when_answered(&self) -> bool {
+        self.answer_rule
     }
 
     /// Reports improvements, progress and notes to `observer`.
@@ -556,6 +575,7 @@ impl<'a> Run<'a> {
     /// The trace point, the observer's call and the target check of a new elitist.
     fn record_improvement(&mut self, fitness: i64) {
         self.elitist_version += 1;
+        self.stop_check.improved();
         let point =
             TracePoint { time_s: self.elapsed().as_secs_f64(), evaluations: self.evaluations(), best_fitness: fitness };
         self.trace.push(point);
@@ -595,11 +615,11 @@ impl<'a> Run<'a> {
         self.limits.evaluations.is_none_or(|e| after / m < e)
     }
 
-    /// True when the time limit has passed or the run was interrupted (and then the stop reason
+    /// True when the time limit has passed, the run stalled or was interrupted (and then the stop reason
     /// says so): what cuts a population's initial evaluation short. An evaluation budget does
     /// not, so that budgeted runs stay those of pgomea 0.1.0 (tests/golden.rs).
     pub fn out_of_time(&mut self) -> bool {
-        if matches!(self.stop, Some(StopReason::TimeLimit | StopReason::Interrupted)) {
+        if matches!(self.stop, Some(StopReason::TimeLimit | StopReason::Interrupted | StopReason::Stalled)) {
             return true;
         }
         match self.stop_check.reason() {

@@ -304,6 +304,15 @@ pub struct RunConfig {
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
+    /// Why the run has its time limit, where it chose it ([`DEFAULT_CAP`]); `None` where it was
+    /// asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_chosen: Option<String>,
+    /// The stop rule of a run given no limit at all: it stops when it has its answer, at once
+    /// where it can enumerate every solution ([`PROVEN_OPTIMUM_MAX_VARIABLES`]), else once its
+    /// best stalls ([`STALL_LEAST_S`], [`STALL_SHARE`]), at the latest at the default cap.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_when_answered: bool,
     pub max_evaluations: Option<f64>,
     pub target: Option<i64>,
     /// The instance's best-known value, when known (reports, and the target `best-known`).
@@ -327,8 +336,31 @@ pub struct RunConfig {
 /// The most threads the CPU backend accepts.
 pub const MAX_THREADS: usize = 4096;
 
-/// The time limit when a run is given no limit at all.
-pub const DEFAULT_TIME_LIMIT_S: f64 = 10.0;
+/// The stop rule of a run given no time limit, no evaluation budget and no target: it stops when
+/// it has its answer ([`RunConfig::stop_when_answered`]). Why: a caller who names no limit wants
+/// the answer, not a fixed wait (a one-variable model used to take the whole default limit), and
+/// the rule is the same in the CLI, Python and the dimod sampler.
+///
+/// At once where the optimum is proven: up to this many variables every solution is enumerated
+/// with the problem's own evaluation (2^20 solutions, a flip each: about half a second for 20
+/// spins all coupled, on 2 cores)
+/// and the run ends with [`StopReason::OptimumProven`](crate::stop::StopReason::OptimumProven).
+pub const PROVEN_OPTIMUM_MAX_VARIABLES: usize = 20;
+
+/// Otherwise the rule stops a run ([`StopReason::Stalled`](crate::stop::StopReason::Stalled))
+/// once its best has not improved for max([`STALL_LEAST_S`], [`STALL_SHARE`] x the time spent so
+/// far): a run that found its last improvement at t stops by 2t, so that it has spent at least
+/// as long again looking for a better one; the least span keeps a run of a fast-solved instance
+/// from stopping on a lucky early best.
+pub const STALL_LEAST_S: f64 = 1.0;
+pub const STALL_SHARE: f64 = 0.5;
+
+/// And at the latest at this time limit, the default cap (its reason, [`DEFAULT_CAP`], in
+/// [`RunConfig::time_limit_chosen`]): what a run without limits may cost at most.
+pub const DEFAULT_TIME_LIMIT_S: f64 = 60.0;
+
+/// The reason recorded for the default time limit.
+pub const DEFAULT_CAP: &str = "the default cap";
 
 /// Forced Improvement and local search by default, by algorithm.
 ///
@@ -814,7 +846,10 @@ impl RunOptions {
     /// let config = RunOptions { algorithm: Some(Algorithm::Parallel), ..RunOptions::default() }
     ///     .resolve(&problem, None)?;
     /// assert!(!config.forced_improvement); // parallel GOMEA's default
-    /// assert_eq!(config.time_limit, Some(10.0)); // no limit given: 10 s
+    /// // No limit given: the run stops when it has its answer, at the latest at the default cap.
+    /// assert!(config.stop_when_answered);
+    /// assert_eq!(config.time_limit, Some(60.0));
+    /// assert_eq!(config.time_limit_chosen.as_deref(), Some("the default cap"));
     ///
     /// // A refused option is an error naming its field.
     /// let refused = RunOptions { threads: Some(0), ..RunOptions::default() }.resolve(&problem, None);
@@ -873,9 +908,10 @@ impl RunOptions {
                 invalid("target", "best-known: no best-known value for this instance (give a number)")
             })?),
         };
-        let time_limit = match (self.time_limit, self.max_evaluations, target) {
-            (None, None, None) => Some(DEFAULT_TIME_LIMIT_S),
-            (t, _, _) => t,
+        let stop_when_answered = (self.time_limit, self.max_evaluations, target) == (None, None, None);
+        let (time_limit, time_limit_chosen) = match self.time_limit {
+            None if stop_when_answered => (Some(DEFAULT_TIME_LIMIT_S), Some(DEFAULT_CAP.to_string())),
+            t => (t, None),
         };
         let n_base = self.n_base.unwrap_or(ImsConfig::default().n_base);
         if n_base < 2 {
@@ -943,6 +979,8 @@ impl RunOptions {
             elitist_restarts,
             seed: self.seed.unwrap_or(1),
             time_limit,
+            time_limit_chosen,
+            stop_when_answered,
             max_evaluations: self.max_evaluations,
             target,
             best_known,

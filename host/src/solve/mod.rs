@@ -204,6 +204,25 @@ impl Outcome {
     pub fn stopped_by(&self) -> Option<StopReason> {
         StopReason::ALL.iter().copied().find(|r| r.as_str() == self.stop_reason)
     }
+
+    /// The stop reason with what it means where the run chose its own stop (a run without
+    /// limits, [`RunConfig::stop_when_answered`]): which of the rule's stops it took.
+    pub fn stop_explained(&self) -> String {
+        let why = match self.stopped_by() {
+            Some(StopReason::OptimumProven) => format!("every one of the 2^{} solutions evaluated", self.variables),
+            Some(StopReason::Stalled) => format!(
+                "no improvement for max({} s, {} x the time spent), the stop of a run without limits",
+                config::STALL_LEAST_S,
+                config::STALL_SHARE
+            ),
+            Some(StopReason::TimeLimit) => match &self.config.time_limit_chosen {
+                Some(chosen) => format!("{chosen}, {} s", self.config.time_limit.unwrap_or(0.0)),
+                None => return self.stop_reason.clone(),
+            },
+            _ => return self.stop_reason.clone(),
+        };
+        format!("{} ({why})", self.stop_reason)
+    }
 }
 
 /// Runs `config` on `problem` and returns its outcome; `hooks` give the start of the clock, the
@@ -244,6 +263,9 @@ pub fn solve(problem: &dyn GrayBoxProblem, config: &RunConfig, hooks: Hooks<'_>)
         run = run.with_observer(observer);
     }
     run.verify = config.verify;
+    if config.stop_when_answered {
+        run.stop_when_answered(std::time::Duration::from_secs_f64(config::STALL_LEAST_S), config::STALL_SHARE);
+    }
     solve_run(problem, config, &mut run)
 }
 
@@ -269,6 +291,15 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
     // The set-up's seconds are the run's clock since it began.
     let before_setup_s = run.elapsed().as_secs_f64();
     let since_setup = |run: &Run| run.elapsed().as_secs_f64() - before_setup_s;
+    if run.stops_when_answered() && problem.variables() <= config::PROVEN_OPTIMUM_MAX_VARIABLES {
+        match enumerate(problem, run) {
+            Ok(()) => run.set_stop(StopReason::OptimumProven),
+            Err(Error::Stopped(reason)) => run.set_stop(reason),
+            Err(e) => return Err(e),
+        }
+        let backend = "none (every solution enumerated)".to_string();
+        return finish(problem, config, run, Report { backend, before_setup_s, ..Report::default() });
+    }
     let mut effective = config.clone();
     let setup = match set_up(problem, config, &mut effective, run) {
         Ok(setup) => setup,
@@ -307,6 +338,45 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
     };
     drop(ims);
     finish(problem, &effective, run, report)
+}
+
+/// Every solution of `problem`, in the order of a Gray code (one variable flipped from one to
+/// the next), each offered to `run` where it is better: what proves the optimum of a run without
+/// limits on a small instance ([`config::PROVEN_OPTIMUM_MAX_VARIABLES`]). A flip's change is
+/// the problem's own subfunctions of that variable, and a solution that looks better is
+/// evaluated again in full before it is offered, so the answer is always an evaluated solution.
+/// Stops (`Error::Stopped`) when the run must, its best offered so far.
+fn enumerate(problem: &dyn GrayBoxProblem, run: &mut Run) -> Result<()> {
+    let (l, f) = (problem.variables(), problem.functions());
+    let mut x = vec![0u8; l];
+    let mut fitness = crate::problem::full_evaluation(problem, &x, &run.counter);
+    run.offer(&x, fitness);
+    // Each subfunction's value on `x`.
+    let mut values: Vec<i64> = (0..problem.subfunctions()).map(|s| problem.evaluate_subfunction(s, &x)).collect();
+    let stop = run.stop_check().clone();
+    let mut best = fitness;
+    for k in 1..1usize << l {
+        stop.every(k, 1 << 12)?;
+        let v = k.trailing_zeros() as usize;
+        x[v] ^= 1;
+        let dependent = f.dependent(v);
+        for &s in dependent {
+            let value = problem.evaluate_subfunction(s as usize, &x);
+            fitness += value - std::mem::replace(&mut values[s as usize], value);
+        }
+        run.counter.add_subfunctions(dependent.len() as u64);
+        if fitness > best {
+            let full = crate::problem::full_evaluation(problem, &x, &run.counter);
+            if full != fitness {
+                return Err(Error::Internal(format!(
+                    "enumeration: a flip's change gave the fitness {fitness}, a full evaluation {full}"
+                )));
+            }
+            best = fitness;
+            run.offer(&x, fitness);
+        }
+    }
+    Ok(())
 }
 
 /// What the set-up made: the multi-start scheme, ready to run, and facts for the report.
