@@ -1,6 +1,8 @@
 """PGomeaSampler: dimod's conformance checks, and brute-force optima of random small models."""
 
+import io
 import itertools
+import time
 import unittest
 
 import numpy as np
@@ -145,3 +147,28 @@ def test_a_bad_keyword_is_reported_as_the_samplers():
         PGomeaSampler().sample(bqm, time_limt=1)
     with pytest.raises(TypeError, match=r"PGomeaSampler\(\): unknown parameter 'num_read'"):
         PGomeaSampler(num_read=2)
+
+
+def test_dimods_conformance_suite_with_the_default_sampler_runs_in_seconds():
+    """No budget: dimod's models (up to a few variables) stop at once, their optimum proven."""
+
+    @dimod.testing.load_sampler_bqm_tests(PGomeaSampler)
+    class Suite(unittest.TestCase):
+        pass
+
+    tests = unittest.TestLoader().loadTestsFromTestCase(Suite)
+    start = time.perf_counter()
+    outcome = unittest.TextTestRunner(stream=io.StringIO()).run(tests)
+    elapsed = time.perf_counter() - start
+    assert outcome.wasSuccessful() and outcome.testsRun >= 30, outcome.failures + outcome.errors
+    assert elapsed < 10, f"dimod's conformance suite took {elapsed:.1f} s"
+
+
+def test_a_call_without_limits_says_which_stop_it_took():
+    small = dimod.generators.gnp_random_bqm(12, 0.5, "SPIN", random_state=3)
+    sampleset = PGomeaSampler().sample(small)
+    assert sampleset.info["stop_reason"] == "optimum-proven" and sampleset.info["time_s"] < 1
+    assert sampleset.first.energy == pytest.approx(dimod.ExactSolver().sample(small).first.energy)
+    larger = dimod.generators.gnp_random_bqm(40, 0.2, "SPIN", random_state=3)
+    sampleset = PGomeaSampler().sample(larger, num_reads=3)
+    assert sampleset.info["stop_reason"] == "stalled" and sampleset.info["time_s"] < 10
