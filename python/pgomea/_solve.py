@@ -118,9 +118,10 @@ def solve(
     Every option left None takes the default of ``pgomea run`` (the library's ``RunOptions``,
     resolved in one place; ``result.config`` shows what was chosen). A run given no time limit,
     no evaluation budget and no target stops when it has its answer, by the library's rule:
-    at once where the optimum is proven (small models, enumerated), else once the best has not
-    improved for a while that grows with the time already spent, and at the latest at a cap;
-    ``result.stop_reason`` says which.
+    at once where the optimum is proven (``optimum-proven``: up to 20 variables, enumerated; a
+    model's reduction to Max-Cut has one more than the model), else once the best has not
+    improved for max(1 s, half the time spent so far) (``stalled``), and at the latest at a cap
+    of 60 s (``time limit``); ``result.stop_reason`` says which.
 
     Args:
         problem: a ``Problem`` (``max_cut``, ``from_networkx``, ``max_sat``, ``tables``,

@@ -32,9 +32,10 @@ class PGomeaSampler(dimod.Sampler):
     independent runs, call ``sample`` again with other seeds.
 
     How long: a call given no ``time_limit``, ``max_evaluations`` or ``target`` stops by the
-    library's rule for a run without limits: at once where the optimum is proven (small models,
-    enumerated), else once the best has not improved for a while that grows with the time spent,
-    and at the latest at a cap. ``info["stop_reason"]`` says which stop it took.
+    library's rule for a run without limits: at once where the optimum is proven
+    (``optimum-proven``: up to 20 variables, enumerated; a model's reduction to Max-Cut has one
+    more than the model), else once the best has not improved for max(1 s, half the time spent
+    so far) (``stalled``), and at the latest at a cap of 60 s (``time limit``). ``info["stop_reason"]`` says which stop it took.
 
     Parameters of ``sample`` (each also accepted by the constructor as a default for every call):
 
