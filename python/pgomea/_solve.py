@@ -127,7 +127,8 @@ def solve(
         problem: a ``Problem`` (``max_cut``, ``from_networkx``, ``max_sat``, ``tables``,
             ``quadratic_model``, ``load``) or a ``GrayBox`` instance (tabulated once). A
             ``GrayBox``'s ``value_to_reach`` is the run's target, as in gomea, unless ``target``
-            is given.
+            is given (with no time limit or evaluation budget, a value never reached ends at
+            the default cap of 60 s).
         algorithm: ``serial`` or ``parallel`` (colour-grouped parallel GOMEA).
         backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
             when there is one, else the CPU, and ``result.backend`` says which).
@@ -205,8 +206,11 @@ def _run(problem: Union[Problem, GrayBox], options: Dict[str, Any], on_improveme
     if not isinstance(problem, Problem):
         raise TypeError(f"solve: expected a pgomea.Problem or a pgomea.GrayBox, not {type(problem).__name__}")
     if graybox is not None and options.get("target") is None and problem.best_known is not None:
-        # gomea stops where the value to reach is reached, whatever the other limits.
+        # gomea stops where the value to reach is reached, whatever the other limits; a value
+        # that is never reached still ends at the library's default cap.
         options = {**options, "target": "best-known"}
+        if options.get("time_limit") is None and options.get("max_evaluations") is None:
+            options["time_limit"] = _pgomea.DEFAULT_TIME_LIMIT_S
     given = {}
     for name, value in options.items():
         if value is None:

@@ -562,6 +562,7 @@ fn _pgomea(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", py.get_type::<Error>())?;
     m.add("BackendError", py.get_type::<BackendError>())?;
     m.add("MAX_TABLE_ARITY", pgomea_max_table_arity())?;
+    m.add("DEFAULT_TIME_LIMIT_S", pgomea::solve::config::DEFAULT_TIME_LIMIT_S)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Problem>()?;
     for f in [

@@ -329,6 +329,14 @@ def test_the_value_to_reach_ends_the_run_as_in_gomea():
     f = CustomTrapFunction(40, k=5, value_to_reach=40)
     r = pgomea.solve(f, time_limit=60)
     assert r.reached_target and r.best_fitness == 40 and r.time_s < 30
+    # A value never reached (OneMax of 8 to 100) still ends at the default cap: the run is
+    # stopped here at its first improvement to read its configuration.
+    def stop(*_):
+        raise StopIteration
+
+    with pytest.raises(StopIteration) as caught:
+        pgomea.solve(OneMax(8, 100), on_improvement=stop)
+    assert caught.value.result.config["time_limit"] == pgomea._pgomea.DEFAULT_TIME_LIMIT_S == 60
     # A target given in the call wins over it.
     r = pgomea.solve(CustomTrapFunction(40, k=5, value_to_reach=40), target=35, time_limit=60)
     assert r.reached_target and r.best_fitness >= 35
