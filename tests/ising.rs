@@ -200,13 +200,25 @@ fn malformed_qubo_and_ising_files_name_file_and_line() {
         ("ising", "0 1 nan\n", 1, "not a decimal number"),
         ("ising", "0 1 1e99\n", 1, "too large"),
         ("ising", "0 1 1 1\n", 1, "found 4 token(s)"),
-        // Float noise in a file: the needed grid is named at the value's line.
-        ("ising", "0 1 1e9\n1 2 0.30000000000000004\n", 2, "10^-17"),
     ];
     for (format, text, line, what) in cases {
         let file = if *format == "qubo" { "m.qubo" } else { "m.ising" };
         assert_parse_error(parse(format, text), text, file, *line, what);
     }
+}
+
+#[test]
+fn float_noise_in_a_file_is_rounded_to_the_finest_grid_that_fits_and_its_bound_stated() {
+    // 0.30000000000000004 needs 10^-17, on which 1e9 leaves 64 bits: the finest grid that fits.
+    let p = parse("ising", "0 1 1e9\n1 2 0.30000000000000004\n").unwrap();
+    let grid = p.resolution().to_f64();
+    assert!(grid > 1e-17 && grid < 1e-8, "{grid}");
+    assert!(p.rounding() > 0.0 && p.rounding() <= grid, "{}", p.rounding());
+    assert!(p.statistics().iter().any(|(name, _)| *name == "rounding_bound"));
+    // Exact decimals stay exact, and say nothing of rounding.
+    let q = parse("ising", "0 1 1e9\n1 2 0.25\n").unwrap();
+    assert_eq!((q.resolution().to_string(), q.rounding()), ("0.01".to_string(), 0.0));
+    assert!(!q.statistics().iter().any(|(name, _)| *name == "rounding_bound"));
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -11,12 +11,14 @@ where a run ran.
     result = pgomea.solve(problem, max_evaluations=1000)
     result.best_fitness, result.solution        # 10, array([0, 1, 0, 1], dtype=uint8) (or flipped)
 
+Real numbers (weights, table values, biases) are taken as they are: the library computes on a
+grid of 64-bit integers chosen for them, and results come back in the problem's own units, the
+grid and the rounding's bound shown apart (``result.grid``, ``result.rounding_bound``).
+
 ``pgomea.dimod.PGomeaSampler`` is a dimod sampler (dimod is an optional dependency).
 """
 
-from __future__ import annotations
-
-from typing import List, NamedTuple
+import typing as _typing
 
 from . import _pgomea
 from ._graybox import GrayBox
@@ -30,7 +32,7 @@ __version__ = _pgomea.__version__
 MAX_TABLE_ARITY: int = _pgomea.MAX_TABLE_ARITY
 
 
-class BackendChoice(NamedTuple):
+class BackendChoice(_typing.NamedTuple):
     """Where ``backend="auto"`` runs parallel GOM now: ``name`` is ``cuda`` or ``cpu``,
     ``reason`` says why (the GPU's name, or why there is none)."""
 
@@ -43,7 +45,7 @@ def backend() -> BackendChoice:
     return BackendChoice(*_pgomea.backend())
 
 
-def devices() -> List[str]:
+def devices() -> "list[str]":
     """The CUDA devices, one line each (index, name, compute capability, memory); empty on a
     machine without a CUDA driver or device."""
     return list(_pgomea.devices())

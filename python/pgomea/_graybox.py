@@ -44,11 +44,19 @@ class GrayBox:
       attributes; a subclass that takes other arguments takes them in ``__new__`` as gomea's
       examples do (setting its members there and calling ``super().__new__(cls,
       number_of_variables, value_to_reach)``), or, in pgomea only, in its own ``__init__``,
-      calling ``super().__init__(number_of_variables, value_to_reach)``;
+      calling ``super().__init__(number_of_variables, value_to_reach)``. A subclass whose own
+      ``__init__`` does not call the base class's is refused with an ``Error`` (its first two
+      arguments would otherwise be read as ``number_of_variables`` and ``value_to_reach``);
     * ``subfunction(i, variables)`` gets the whole genotype, a numpy ``int8`` array of
       ``number_of_variables`` values indexed by variable, of which it reads those of
       ``inputs_to_subfunction(i)`` (the others are 0 here; gomea leaves them undefined);
-    * the fitness is the sum of the subfunctions, and it is maximised.
+    * the fitness is the sum of the subfunctions, and it is maximised: gomea's default
+      ``objective_function`` and ``constraint_function`` (no constraint). A class that overrides
+      ``objective_function``, ``constraint_function``, ``number_of_fitness_buffers`` or
+      ``fitness_buffer_index_for_subfunction`` computes another fitness than pgomea's tables
+      would, and is refused with an ``Error`` that names the method;
+    * ``value_to_reach``, when given, is the run's target: ``pgomea.solve`` stops as soon as the
+      fitness reaches it (unless the call gives ``target`` itself), as gomea does.
 
     Unlike gomea, pgomea calls the methods once per subfunction and value, when the problem is
     built (``problem()``, or the first ``pgomea.solve``): each subfunction is tabulated over the
@@ -57,12 +65,13 @@ class GrayBox:
     included. The function must therefore depend on the genes of the inputs alone, and be
     deterministic.
 
-    Values: integers are exact. Real values are put on one grid of integers: ``resolution``
-    (a keyword argument of the constructor, or an attribute), or when it is None the grid of the
-    values' own decimals (0.25 and 1.5 give 0.01); values whose decimals need a grid too fine
-    for 64-bit integers (float noise such as 0.1 + 0.2) are refused with a resolution to give.
-    ``value_to_reach``, when given, is the problem's ``best_known`` value:
-    ``pgomea.solve(..., target="best-known")`` stops there, as gomea does.
+    Values: integers are exact. Real values are taken as they are: the library solves them
+    rounded to one grid (``resolution``, a keyword argument of the constructor or an attribute,
+    when given; else the values' own decimals where that fits 64-bit integers, 0.25 and 1.5 giving
+    0.01; else the finest grid that fits, for float noise such as 0.1 + 0.2), and results are in
+    the values' own units (``Result.best_fitness`` the sum of the subfunctions' values as
+    returned; ``problem().grid`` and ``problem().rounding_bound`` show the grid apart).
+    ``value_to_reach`` is the problem's ``best_known`` value (on the same grid).
     """
 
     number_of_variables: Optional[int]
@@ -75,6 +84,7 @@ class GrayBox:
         # subclass's __new__ passes on. An argument that is no number belongs to the subclass.
         self = super().__new__(cls)
         self._tabulated = None
+        self._base_init = False
         self._set(args, kwargs)
         return self
 
@@ -82,6 +92,7 @@ class GrayBox:
         # Called by Python with the constructor's arguments when the subclass has no __init__:
         # __new__ took them already. Called explicitly by a subclass's __init__ as
         # super().__init__(number_of_variables, value_to_reach=..., resolution=...): they are set.
+        self._base_init = True
         if type(self).__init__ is not GrayBox.__init__ and (args or kwargs):
             self._set(args, kwargs)
 
@@ -104,13 +115,44 @@ class GrayBox:
     def subfunction(self, subfunction_index: int, variables: np.ndarray) -> float:
         raise NotImplementedError("a GrayBox subclass defines subfunction(self, subfunction_index, variables)")
 
+    # gomea's fitness of the subfunctions' sum: one fitness buffer, the objective its value, no
+    # constraint. pgomea computes exactly this (from the tables); overriding them is refused.
+    def number_of_fitness_buffers(self) -> int:
+        return 1
+
+    def fitness_buffer_index_for_subfunction(self, subfunction_index: int) -> int:
+        return 0
+
+    def objective_function(self, objective_index: int, fitness_buffers: Any) -> float:
+        return fitness_buffers[objective_index]
+
+    def constraint_function(self, fitness_buffers: Any) -> float:
+        return 0
+
     def problem(self) -> Problem:
         """The function tabulated into a table problem (once; ``pgomea.solve`` calls it)."""
         if self._tabulated is None:
             self._tabulated = self._tabulate()
         return self._tabulated
 
+    def _check_meanings(self) -> None:
+        """Refuses what pgomea would silently read otherwise than gomea (see the class's doc)."""
+        cls = type(self)
+        for method in ("objective_function", "constraint_function", "number_of_fitness_buffers",
+                       "fitness_buffer_index_for_subfunction"):
+            if getattr(cls, method) is not getattr(GrayBox, method):
+                raise Error(f"{cls.__name__} overrides {method}: pgomea's fitness is the sum of the subfunctions "
+                            "(gomea's default objective_function, with no constraint), computed from tables, so a "
+                            f"class with its own {method} cannot run in pgomea; fold it into subfunction() or "
+                            "remove it")
+        if not getattr(self, "_base_init", False):
+            raise Error(f"{cls.__name__}.__init__ does not call GrayBox.__init__: call "
+                        "super().__init__(number_of_variables, value_to_reach) from it (else its first two "
+                        "arguments are taken as number_of_variables and value_to_reach), or set the members in "
+                        "__new__ as gomea's examples do")
+
     def _tabulate(self) -> Problem:
+        self._check_meanings()
         n = self.number_of_variables
         if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
             raise Error(f"{type(self).__name__}: number_of_variables is {n!r}; give it to the constructor "

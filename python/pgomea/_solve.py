@@ -20,7 +20,9 @@ __all__ = ["solve", "Result", "Trace"]
 
 class Trace(NamedTuple):
     """One entry per improvement of the best solution: seconds from the start of ``solve``,
-    evaluations (full-evaluation equivalents) and the new best fitness."""
+    evaluations (full-evaluation equivalents) and the new best fitness on the grid, in the
+    problem's units (``Problem.evaluate``'s: exact integers for integer values, else floats; minus
+    the energy for a model)."""
 
     time_s: np.ndarray
     evaluations: np.ndarray
@@ -31,22 +33,27 @@ class Result:
     """What one run found and what it cost.
 
     Attributes:
-        best_fitness: the best fitness (an int, exact: the library evaluates the best solution
-            again in full before it answers).
+        best_fitness: the best solution's fitness in the problem's units
+            (``problem.evaluate(solution)``): an exact ``int`` where the values are integers,
+            else a ``float`` computed from the values as given; for an Ising model or a QUBO,
+            minus its energy.
         solution: the best solution, a numpy ``uint8`` array of 0/1, one per model variable (for
             an Ising model 1 is spin +1; for a QUBO, the binary values).
-        value: the best fitness in the problem's own terms (``best_fitness`` times the problem's
-            resolution: a ``decimal.Decimal``; equal to ``best_fitness`` for integer problems);
-            None for Ising models and QUBOs.
-        energy: the energy of ``solution`` for Ising models and QUBOs, exact (a
-            ``decimal.Decimal``); None for other problems.
+        energy: the energy of ``solution`` for Ising models and QUBOs (exact ``int`` for integer
+            biases, else a ``float`` from the biases as given); None for other problems.
+        grid: the grid the library solved on (``problem.grid``, a ``decimal.Decimal``; 1 for
+            integer values); grid_fitness: the best fitness on it, the integer the library
+            maximised (for a model, the cut of its reduction to Max-Cut); rounding_bound: the
+            most the rounding to the grid moves any fitness or energy (0.0: exact), so the best
+            solution on the grid is within twice it of the best of the values as given.
         assignment: ``{label: value}`` of ``solution`` when the problem has labels (a networkx
-            graph's nodes), else None.
+            graph's nodes, a dimod model's variables), else None.
         evaluations: full-evaluation equivalents spent.
         time_s: seconds from the start of ``solve`` (set-up included); setup_s: the set-up's share
             (linkage model, colouring, layout, upload); before_setup_s: what came before it
             (choosing the defaults from the problem).
-        stop_reason: ``target reached``, ``time limit``, ``evaluation limit``, ``interrupted``, ...
+        stop_reason: why the run stopped, the library's name for it (a target reached, a time
+            limit, an evaluation limit, the optimum proven, the run stalled, interrupted, ...).
         reached_target: whether a target was given and reached.
         backend: where the run ran, in words (``cpu (serial)``, ``cpu (16 threads)``,
             ``cuda (NVIDIA H100 ...)``).
@@ -58,12 +65,15 @@ class Result:
             generations, populations, ``report`` facts such as MAX-SAT's unsatisfied clauses, ...).
     """
 
-    __slots__ = ("best_fitness", "solution", "value", "energy", "assignment", "evaluations", "time_s", "setup_s",
-                 "before_setup_s", "stop_reason", "reached_target", "backend", "notes", "trace", "config", "outcome")
+    __slots__ = ("best_fitness", "solution", "energy", "grid", "grid_fitness", "rounding_bound", "assignment",
+                 "evaluations", "time_s", "setup_s", "before_setup_s", "stop_reason", "reached_target", "backend",
+                 "notes", "trace", "config", "outcome")
 
     def __repr__(self) -> str:
         shown = f"energy={self.energy}" if self.energy is not None else f"best_fitness={self.best_fitness}"
-        return (f"<pgomea.Result {shown}, {self.evaluations:.6g} evaluations, {self.time_s:.3g} s, "
+        grid = "" if self.grid == 1 and not self.rounding_bound else \
+            f" (grid {self.grid}, rounding within {self.rounding_bound:.3g})"
+        return (f"<pgomea.Result {shown}{grid}, {self.evaluations:.6g} evaluations, {self.time_s:.3g} s, "
                 f"stopped by {self.stop_reason!r}, backend {self.backend!r}>")
 
 
@@ -94,24 +104,31 @@ def solve(
     seed: Optional[int] = None,
     time_limit: Optional[float] = None,
     max_evaluations: Optional[float] = None,
-    target: Union[int, str, None] = None,
+    target: Union[int, float, str, None] = None,
     n_base: Optional[int] = None,
     c_ims: Optional[int] = None,
     max_population: Optional[int] = None,
     threads: Optional[int] = None,
     device_memory_limit: Optional[int] = None,
     cuda: Optional[Dict[str, Any]] = None,
-    on_improvement: Optional[Callable[[float, float, int], Any]] = None,
+    on_improvement: Optional[Callable[[float, float, Any], Any]] = None,
 ) -> Result:
     """Maximises ``problem``'s fitness with GOMEA and returns a ``Result``.
 
     Every option left None takes the default of ``pgomea run`` (the library's ``RunOptions``,
-    resolved in one place; ``result.config`` shows what was chosen): serial GOMEA, the fixed
-    linkage tree, a 10 s time limit when no limit, budget or target is given.
+    resolved in one place; ``result.config`` shows what was chosen). A run given no time limit,
+    no evaluation budget and no target stops when it has its answer, by the library's rule:
+    at once where the optimum is proven (``optimum-proven``: up to 20 variables, enumerated; a
+    model's reduction to Max-Cut has one more than the model), else once the best has not
+    improved for max(1 s, half the time spent so far) (``stalled``), and at the latest at a cap
+    of 60 s (``time limit``); ``result.stop_reason`` says which.
 
     Args:
         problem: a ``Problem`` (``max_cut``, ``from_networkx``, ``max_sat``, ``tables``,
-            ``quadratic_model``, ``load``) or a ``GrayBox`` instance (tabulated once).
+            ``quadratic_model``, ``load``) or a ``GrayBox`` instance (tabulated once). A
+            ``GrayBox``'s ``value_to_reach`` is the run's target, as in gomea, unless ``target``
+            is given (with no time limit or evaluation budget, a value never reached ends at
+            the default cap of 60 s).
         algorithm: ``serial`` or ``parallel`` (colour-grouped parallel GOMEA).
         backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
             when there is one, else the CPU, and ``result.backend`` says which).
@@ -149,18 +166,22 @@ def solve(
             copies of the best solution so far and anneals from halfway down its schedule, each
             copy leaving it its own way; the others begin at random. Needs the annealing of new
             populations. Off by default.
-        seed: the seed; a seed and an evaluation budget repeat a run exactly.
+        seed: the seed, an integer from 0 to 2^64 - 1; a seed and an evaluation budget repeat a
+            run exactly.
         time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
-            equivalents. target: a fitness (an int) or ``"best-known"`` (``problem.best_known``).
+            equivalents. target: a fitness in the problem's units (for a model, minus an
+            energy: ``target=-12.5`` stops at energy -12.5 or lower), reached when the fitness
+            on the grid reaches it (so within ``problem.rounding_bound``), or ``"best-known"``
+            (``problem.best_known``).
         n_base, c_ims, max_population: the interleaved multi-start scheme.
         threads: threads of the CPU backend. device_memory_limit: MiB the CUDA backend may use.
         cuda: the CUDA backend's tuning, for benchmarks (a dict with any of ``generation``
             (``cooperative`` or ``graph``), ``generation_block``, ``generation_blocks_per_sm``,
             ``blocks_per_sm``; the defaults measured best on an H100).
         on_improvement: called as ``on_improvement(time_s, evaluations, best_fitness)`` (with
-            the GIL, from the solving thread) at every improvement of the best solution; if it
-            raises, the run stops and its exception is raised with the result attached
-            (``exc.result``).
+            the GIL, from the solving thread) at every improvement of the best solution, the
+            fitness as in ``result.trace``; if it raises, the run stops and its exception is
+            raised with the result attached (``exc.result``).
 
     The GIL is released while the run goes on. Ctrl-C (SIGINT) stops the run within one colour
     group and raises ``KeyboardInterrupt`` whose attribute ``result`` holds the ``Result`` with
@@ -171,9 +192,27 @@ def solve(
         if forced_improvement is not None:
             raise TypeError("solve: give forced_improvement or its short name fi, not both")
         forced_improvement = fi
+    arguments = locals()
+    return _run(problem, {name: arguments[name] for name in _OPTIONS}, on_improvement)[0]
+
+
+def _run(problem: Union[Problem, GrayBox], options: Dict[str, Any], on_improvement: Optional[Callable] = None,
+         keep: int = 0) -> "tuple[Result, List[np.ndarray]]":
+    """One run with the run options ``options`` (by the library's names; None: not given); also
+    returns the last ``keep`` best solutions, best first."""
+    graybox = problem if isinstance(problem, GrayBox) else None
+    if graybox is not None:
+        problem = graybox.problem()
+    if not isinstance(problem, Problem):
+        raise TypeError(f"solve: expected a pgomea.Problem or a pgomea.GrayBox, not {type(problem).__name__}")
+    if graybox is not None and options.get("target") is None and problem.best_known is not None:
+        # gomea stops where the value to reach is reached, whatever the other limits; a value
+        # that is never reached still ends at the library's default cap.
+        options = {**options, "target": "best-known"}
+        if options.get("time_limit") is None and options.get("max_evaluations") is None:
+            options["time_limit"] = _pgomea.DEFAULT_TIME_LIMIT_S
     given = {}
-    for name in _OPTIONS:
-        value = locals()[name]
+    for name, value in options.items():
         if value is None:
             continue
         if isinstance(value, np.generic):
@@ -181,30 +220,35 @@ def solve(
         if isinstance(value, float) and not math.isfinite(value):
             # JSON has no NaN or infinity: said here, in the library's words.
             raise Error(f"{name} {value}: expected a positive number")
-        if name == "target" and isinstance(value, float) and value.is_integer():
-            value = int(value)  # a fitness is an integer
+        if name == "seed" and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**64):
+            raise Error(f"seed {value!r}: expected an integer from 0 to 2^64 - 1")
+        if name == "target" and not isinstance(value, str):
+            if isinstance(value, bool) or not isinstance(value, (int, float, decimal.Decimal)):
+                raise Error(f"target {value!r}: expected a fitness (a number) or \"best-known\"")
+            value = problem._to_grid(value)
         given[name] = value
-    if isinstance(problem, GrayBox):
-        problem = problem.problem()
-    if not isinstance(problem, Problem):
-        raise TypeError(f"solve: expected a pgomea.Problem or a pgomea.GrayBox, not {type(problem).__name__}")
-    (outcome, solution, times, evaluations, fitness, notes, energy, pending) = _pgomea.solve(
-        problem._inner, json.dumps(given), on_improvement)
-    result = _result(problem, json.loads(outcome), solution, times, evaluations, fitness, notes, energy)
+    callback = None
+    if on_improvement is not None:
+        def callback(time_s: float, evaluations: float, fitness: int) -> Any:
+            return on_improvement(time_s, evaluations, problem._from_grid(fitness))
+    (outcome, solution, times, evaluations, fitness, notes, energy, pending, kept) = _pgomea.solve(
+        problem._inner, json.dumps(given), callback, keep)
+    result = _result(problem, json.loads(outcome), solution, times, evaluations, fitness, notes)
     if pending is not None:
         pending.result = result
         raise pending
-    return result
+    return result, [np.frombuffer(x, dtype=np.uint8).copy() for x in kept]
 
 
 def _result(problem: Problem, outcome: Dict[str, Any], solution: bytes, times: bytes, evaluations: bytes,
-            fitness: bytes, notes: List[str], energy: Optional[str]) -> Result:
+            fitness: bytes, notes: List[str]) -> Result:
     r = Result()
-    r.best_fitness = int(outcome["best_fitness"])
     r.solution = np.frombuffer(solution, dtype=np.uint8).copy()
-    resolution = problem.resolution
-    r.value = None if resolution is None else (r.best_fitness if resolution == 1 else r.best_fitness * resolution)
-    r.energy = None if energy is None else decimal.Decimal(energy)
+    r.grid_fitness = int(outcome["best_fitness"])
+    r.grid = problem.grid
+    r.rounding_bound = problem.rounding_bound
+    r.energy = problem.energy(r.solution)
+    r.best_fitness = -r.energy if r.energy is not None else problem.evaluate(r.solution)
     r.assignment = None if problem.labels is None else dict(zip(problem.labels, r.solution.tolist()))
     r.evaluations = float(outcome["evaluations"])
     r.time_s = float(outcome["time_s"])
@@ -214,8 +258,10 @@ def _result(problem: Problem, outcome: Dict[str, Any], solution: bytes, times: b
     r.reached_target = bool(outcome["reached_target"])
     r.backend = outcome["backend"]
     r.notes = list(notes)
+    on_grid = np.frombuffer(fitness, dtype=np.int64)
     r.trace = Trace(np.frombuffer(times, dtype=np.float64).copy(), np.frombuffer(evaluations, dtype=np.float64).copy(),
-                    np.frombuffer(fitness, dtype=np.int64).copy())
+                    np.array([problem._from_grid(int(k)) for k in on_grid],
+                             dtype=np.int64 if problem.exact else np.float64))
     r.config = outcome["config"]
     r.outcome = outcome
     return r

@@ -18,30 +18,41 @@ class PGomeaSampler(dimod.Sampler):
 
     A model's linear and quadratic biases are reduced exactly to weighted Max-Cut on one more
     vertex (it carries the linear biases) and solved by GOMEA, serial or parallel, on the CPU or
-    a GPU. The library works in 64-bit integers, so the biases are put on a grid first: the
-    ``resolution`` parameter, or when None the grid of the biases' own decimals (integer biases
-    stay exact; 0.25 and -1.5 give 0.01); biases whose decimals need a grid too fine for 64-bit
-    integers (float noise such as 0.1 + 0.2) are refused with a resolution to give. The energies
-    of the returned ``SampleSet`` are dimod's own (``SampleSet.from_samples_bqm``), exact for each
-    sample whatever the grid; the data vector ``fitness`` holds the cut value pgomea maximised.
+    a GPU. Biases are taken as they are: the library computes with 64-bit integers, so they are
+    rounded to a grid (``resolution`` when given; else the biases' own decimals where that fits,
+    exactly, as for integer biases; else the finest grid on which every sum the run forms stays
+    within 64-bit integers). ``info["grid"]`` is the grid and ``info["rounding_bound"]`` the most
+    the rounding moves any energy (0.0 where exact): the best sample on the grid is within twice
+    it of the best of the model as given. The energies of the returned ``SampleSet`` are dimod's
+    own (``SampleSet.from_samples_bqm``), exact for each sample and the model as given.
+
+    What a read is: one call is one run of pgomea, whatever ``num_reads``; the samples are the
+    run's last ``num_reads`` best solutions (each improvement of the best so far, so all
+    distinct), best first. A run that improved fewer times returns fewer samples. For
+    independent runs, call ``sample`` again with other seeds.
+
+    How long: a call given no ``time_limit``, ``max_evaluations`` or ``target`` stops by the
+    library's rule for a run without limits: at once where the optimum is proven
+    (``optimum-proven``: up to 20 variables, enumerated; a model's reduction to Max-Cut has one
+    more than the model), else once the best has not improved for max(1 s, half the time spent
+    so far) (``stalled``), and at the latest at a cap of 60 s (``time limit``). ``info["stop_reason"]`` says which stop it took.
 
     Parameters of ``sample`` (each also accepted by the constructor as a default for every call):
 
-    * ``num_reads``: independent runs (default 1), read k with seed ``seed + k``;
-    * ``resolution``: the bias grid (see above);
+    * ``num_reads``: the most samples (default 1), see above;
+    * ``resolution``: the grid to round the biases to (see above);
     * every keyword of ``pgomea.solve`` (``algorithm``, ``backend``, ``time_limit``,
-      ``max_evaluations``, ``seed``, ``linkage``, ``local_search``, ...), with its defaults:
-      without a limit a run takes ``pgomea run``'s 10 s, per read.
+      ``max_evaluations``, ``seed``, ``linkage``, ``local_search``, ...), with its defaults.
 
-    ``info`` holds the backend, the resolution and, per read, its time (with the set-up's share and
-    what came before it), evaluations and stop reason. Ctrl-C stops the read in flight and raises ``KeyboardInterrupt`` (its ``result``
-    attribute holds that read's ``pgomea.Result``).
+    An unknown parameter raises ``TypeError`` naming it and the sampler. ``info`` holds the
+    backend, the grid, the rounding's bound, the stop reason, the seed, the run's time (with the
+    set-up's share and what came before it) and its evaluations; the data vector ``fitness`` is
+    each sample's cut on the grid, what pgomea maximised. Ctrl-C stops the run and raises
+    ``KeyboardInterrupt`` (its ``result`` attribute holds the run's ``pgomea.Result``).
     """
 
     def __init__(self, **defaults: Any) -> None:
-        unknown = set(defaults) - set(self.parameters)
-        if unknown:
-            raise TypeError(f"PGomeaSampler: unknown parameters {sorted(unknown)}")
+        self._check("PGomeaSampler()", defaults)
         self._defaults = defaults
         chosen = backend()
         self._properties = {
@@ -60,34 +71,39 @@ class PGomeaSampler(dimod.Sampler):
     def properties(self) -> Dict[str, Any]:
         return self._properties
 
+    def _check(self, where: str, given: Dict[str, Any]) -> None:
+        unknown = sorted(set(given) - set(self.parameters))
+        if unknown:
+            raise TypeError(f"{where}: unknown parameter{'s' if len(unknown) > 1 else ''} "
+                            f"{', '.join(map(repr, unknown))} (its parameters: {', '.join(self.parameters)})")
+
     def sample(self, bqm: dimod.BinaryQuadraticModel, **parameters: Any) -> dimod.SampleSet:
-        """Samples ``bqm`` (SPIN or BINARY): ``num_reads`` runs of pgomea, the best solution of each
-        a sample."""
+        """Samples ``bqm`` (SPIN or BINARY): one run of pgomea, its last ``num_reads`` best
+        solutions the samples, best first (see the class's documentation)."""
+        self._check("PGomeaSampler.sample", parameters)
         given = {**self._defaults, **parameters}
-        num_reads = int(given.pop("num_reads", 1))
-        if num_reads < 1:
-            raise ValueError(f"num_reads = {num_reads}: at least 1")
+        num_reads = given.pop("num_reads", 1)
+        if isinstance(num_reads, bool) or not isinstance(num_reads, (int, np.integer)) or num_reads < 1:
+            raise ValueError(f"PGomeaSampler.sample: num_reads = {num_reads!r}: expected an integer of at least 1")
         resolution: Optional[float] = given.pop("resolution", None)
+        if "fi" in given:
+            fi = given.pop("fi")
+            if given.get("forced_improvement") is not None:
+                raise TypeError("PGomeaSampler.sample: give forced_improvement or its short name fi, not both")
+            given["forced_improvement"] = fi
         linear, (row, col, quadratic), _offset, labels = bqm.to_numpy_vectors(return_labels=True)
         n = len(labels)
         # The offset changes no sample; dimod adds it to the energies.
         problem = quadratic_model(bqm.vartype.name, n, np.arange(n), linear, row, col, quadratic, 0.0,
                                   resolution=resolution, labels=labels, name=f"bqm-n{n}")
-        samples = np.empty((num_reads, n), dtype=np.int8)
-        fitness, runs = [], []
-        seed = given.pop("seed", None)
-        for k in range(num_reads):
-            result = _solve.solve(problem, seed=None if seed is None else seed + k, **given)
-            if seed is None:
-                # Later reads count on from the seed the first one resolved to.
-                seed = int(result.config["seed"]) - k
-            x = result.solution.astype(np.int8)
-            samples[k] = 2 * x - 1 if bqm.vartype is dimod.SPIN else x
-            fitness.append(result.best_fitness)
-            runs.append({"seed": result.config["seed"], "time_s": result.time_s, "setup_s": result.setup_s,
-                         "before_setup_s": result.before_setup_s, "evaluations": result.evaluations,
-                         "stop_reason": result.stop_reason, "backend": result.backend})
-        info = {"backend": runs[0]["backend"] if runs else None, "resolution": problem.statistics().get("resolution"),
-                "runs": runs}
-        return dimod.SampleSet.from_samples_bqm((samples, labels), bqm, info=info,
-                                                fitness=np.asarray(fitness, dtype=np.int64))
+        result, kept = _solve._run(problem, {name: given.get(name) for name in _solve._OPTIONS}, keep=int(num_reads))
+        solutions = kept or [result.solution]
+        samples = np.array(solutions, dtype=np.int8).reshape(len(solutions), n)
+        if bqm.vartype is dimod.SPIN:
+            samples = 2 * samples - 1
+        fitness = np.array([problem.evaluate_on_grid(x) for x in solutions], dtype=np.int64)
+        info = {"backend": result.backend, "grid": str(problem.grid), "rounding_bound": problem.rounding_bound,
+                "stop_reason": result.stop_reason, "seed": result.config["seed"], "time_s": result.time_s,
+                "setup_s": result.setup_s, "before_setup_s": result.before_setup_s,
+                "evaluations": result.evaluations}
+        return dimod.SampleSet.from_samples_bqm((samples, labels), bqm, info=info, fitness=fitness)

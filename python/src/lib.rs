@@ -7,6 +7,7 @@
 //! No panic crosses into Python: every entry point runs under [`guarded`], and the solving thread
 //! catches its own; a panic becomes a `RuntimeError` that says it is an internal error.
 
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -98,20 +99,22 @@ fn f64s(what: &str, b: &[u8]) -> PyResult<Vec<f64>> {
 #[pyclass(frozen, module = "pgomea._pgomea", name = "Problem")]
 struct Problem {
     inner: Arc<dyn GrayBoxProblem>,
-    /// The worth of one fitness unit in the problem's own terms (problems built from real
-    /// values); None for Ising models and QUBOs, whose fitness is a cut and whose answer is an
-    /// energy.
-    resolution: Option<Decimal>,
+    /// The grid: the worth of one integer unit of the values (a fitness unit, or an Ising
+    /// model's bias unit) in the problem's own terms.
+    grid: Decimal,
+    /// The most the rounding to the grid moves any fitness or energy (0: exact).
+    rounding: f64,
+    /// The best-known value found for an instance file in the data directory (a G-set graph's),
+    /// where the file states none.
+    best_known: Option<i64>,
     /// Variables of the problem's own model: the reduced problem's, or an Ising model's n.
     model_variables: usize,
 }
 
 impl Problem {
-    fn new(inner: Arc<dyn GrayBoxProblem>, resolution: Option<Decimal>) -> Problem {
+    fn new(inner: Arc<dyn GrayBoxProblem>, grid: Decimal, rounding: f64) -> Problem {
         let model_variables = inner.model_solution(&vec![0; inner.variables()]).len();
-        // A problem with energies is a reduction of a model: its fitness is no value of its own.
-        let resolution = if inner.energy(0).is_some() { None } else { resolution };
-        Problem { inner, resolution, model_variables }
+        Problem { inner, grid, rounding, best_known: None, model_variables }
     }
 
     /// The reduced problem's genotype of a solution of the model's variables (an Ising model's
@@ -158,19 +161,30 @@ impl Problem {
     fn subfunctions(&self) -> usize {
         self.inner.subfunctions()
     }
-    /// The optimum the instance states or the library computed, as an integer fitness.
+    /// The optimum the instance states or the library computed, or the data directory's
+    /// best-known value of the file, as an integer fitness.
     #[getter]
     fn best_known(&self) -> Option<i64> {
-        self.inner.known_optimum()
+        self.inner.known_optimum().or(self.best_known)
     }
-    /// One fitness unit in the problem's own terms, exactly (a decimal string).
+    /// One integer unit of the values in the problem's own terms, exactly (a decimal string).
     #[getter]
-    fn resolution(&self) -> Option<String> {
-        self.resolution.map(|r| r.to_string())
+    fn grid(&self) -> String {
+        self.grid.to_string()
+    }
+    /// The most the rounding to the grid moves any fitness or energy (0.0: exact).
+    #[getter]
+    fn rounding(&self) -> f64 {
+        self.rounding
     }
     /// Facts about the instance (name, value).
     fn statistics(&self) -> Vec<(&'static str, String)> {
         self.inner.statistics()
+    }
+    /// The model's energy at a fitness of the reduced problem, exactly (a decimal string), for
+    /// Ising models and QUBOs; None for the other problems.
+    fn energy_of_fitness(&self, fitness: i64) -> Option<String> {
+        self.inner.energy(fitness).map(|e| e.to_string())
     }
     /// The fitness of `solution` (bytes of 0/1, one per model variable).
     fn evaluate(&self, solution: &[u8]) -> PyResult<i64> {
@@ -200,16 +214,17 @@ fn max_cut(
 ) -> PyResult<Problem> {
     guarded(|| {
         let ends = u32s("ends", ends)?;
-        let (weights, unit) = if float_weights {
+        let (weights, unit, rounding) = if float_weights {
             let scaled = scale::floats_to_integers(&f64s("weights", weights)?, resolution, 1, |k| format!("edge {k}"))
                 .map_err(to_py)?;
-            (scaled.integers, scaled.resolution)
+            let rounding = scaled.rounding();
+            (scaled.integers, scaled.resolution, rounding)
         } else {
-            (i64s("weights", weights)?, Decimal::integer(1))
+            (i64s("weights", weights)?, Decimal::integer(1), 0.0)
         };
         let edges = EdgeList::from_arrays(ends, weights).ok_or_else(|| internal("edges and weights differ".into()))?;
         let problem = MaxCut::new(Graph::with_edges(name, n, edges)).map_err(to_py)?;
-        Ok(Problem::new(Arc::new(problem), Some(unit)))
+        Ok(Problem::new(Arc::new(problem), unit, rounding))
     })
 }
 
@@ -230,7 +245,7 @@ fn max_sat(name: String, n: usize, offsets: &[u8], literals: &[u8], weights: &[u
             })
             .collect();
         let problem = MaxSat::from_literals(name, n, &clauses).map_err(to_py)?;
-        Ok(Problem::new(Arc::new(problem), Some(Decimal::integer(1))))
+        Ok(Problem::new(Arc::new(problem), Decimal::integer(1), 0.0))
     })
 }
 
@@ -264,16 +279,16 @@ fn tables(
             let subfunctions: Vec<(Vec<u32>, Vec<f64>)> =
                 shapes.into_iter().map(|(v, len)| (v, flat.by_ref().take(len).collect())).collect();
             let optimum = optimum.map(|o| o.extract::<f64>()).transpose()?;
-            let (problem, unit) =
+            let (problem, unit, rounding) =
                 TableProblem::from_f64(name, problem_type, n, &subfunctions, optimum, resolution).map_err(to_py)?;
-            Ok(Problem::new(Arc::new(problem), Some(unit)))
+            Ok(Problem::new(Arc::new(problem), unit, rounding))
         } else {
             let mut flat = i64s("values", values)?.into_iter();
             let subfunctions: Vec<(Vec<u32>, Vec<i64>)> =
                 shapes.into_iter().map(|(v, len)| (v, flat.by_ref().take(len).collect())).collect();
             let optimum = optimum.map(|o| o.extract::<i64>()).transpose()?;
             let problem = TableProblem::new(name, problem_type, n, &subfunctions, optimum).map_err(to_py)?;
-            Ok(Problem::new(Arc::new(problem), Some(Decimal::integer(1))))
+            Ok(Problem::new(Arc::new(problem), Decimal::integer(1), 0.0))
         }
     })
 }
@@ -312,21 +327,34 @@ fn quadratic_model(
             .collect();
         let problem =
             IsingProblem::from_f64(vartype, n, &linear, &quadratic, offset, resolution).map_err(to_py)?.with_name(name);
-        Ok(Problem::new(Arc::new(problem), None))
+        let (grid, rounding) = (problem.resolution(), problem.rounding());
+        Ok(Problem::new(Arc::new(problem), grid, rounding))
     })
 }
 
 /// An instance file of any format the command line reads (`format`: a `--problem` name, or
-/// None to detect it from the extension or the content).
+/// None to detect it from the extension or the content). `data_dirs`: the data directories to
+/// look the file up in (by its folder and name in best_known.csv, as the command line does), the
+/// first that holds it giving its best-known value.
 #[pyfunction]
-#[pyo3(signature = (path, format=None))]
-fn load(py: Python<'_>, path: PathBuf, format: Option<String>) -> PyResult<Problem> {
+#[pyo3(signature = (path, format=None, data_dirs=Vec::new()))]
+fn load(py: Python<'_>, path: PathBuf, format: Option<String>, data_dirs: Vec<PathBuf>) -> PyResult<Problem> {
     guarded(|| {
         let format =
             format.map(|f| ProblemFormat::parse(&f).map_err(|e| Error::new_err(format!("format {e}")))).transpose()?;
         let problem =
             py.detach(|| guarded(|| read_instance(&path, format, &pgomea::stop::StopCheck::never()).map_err(to_py)))?;
-        Ok(Problem::new(Arc::from(problem), Some(Decimal::integer(1))))
+        // A `.ising`/`.qubo` file's grid and rounding, as its statistics state them.
+        let facts = problem.statistics();
+        let fact = |name: &str| facts.iter().find(|f| f.0 == name).map(|f| f.1.clone());
+        let grid = fact("resolution").and_then(|r| Decimal::parse(&r).ok()).unwrap_or(Decimal::integer(1));
+        let rounding = fact("rounding_bound").and_then(|r| r.parse().ok()).unwrap_or(0.0);
+        let mut problem = Problem::new(Arc::from(problem), grid, rounding);
+        problem.best_known = data_dirs.iter().find_map(|dir| {
+            let rows = pgomea::problem::data::read_best_known(dir).ok()?;
+            pgomea::problem::data::best_known_for_path(dir, &rows, &path).map(|row| row.best_known)
+        });
+        Ok(problem)
     })
 }
 
@@ -358,10 +386,22 @@ struct PythonObserver {
     error: Arc<Mutex<Option<PyErr>>>,
     notes: Arc<Mutex<Vec<String>>>,
     stop: Arc<AtomicBool>,
+    /// The last `keep` best solutions (in the model's variables), oldest first: each improvement
+    /// is a solution better than all before it, so they are distinct.
+    kept: Arc<Mutex<VecDeque<Vec<u8>>>>,
+    keep: usize,
+    problem: Arc<dyn GrayBoxProblem>,
 }
 
 impl Observer for PythonObserver {
-    fn improvement(&mut self, point: &TracePoint, _genes: &[u8]) {
+    fn improvement(&mut self, point: &TracePoint, genes: &[u8]) {
+        if self.keep > 0 {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            if kept.len() == self.keep {
+                kept.pop_front();
+            }
+            kept.push_back(self.problem.model_solution(genes));
+        }
         let Some(callback) = &self.on_improvement else { return };
         let called =
             Python::attach(|py| callback.call1(py, (point.time_s, point.evaluations, point.best_fitness)).map(|_| ()));
@@ -410,24 +450,35 @@ fn wait(py: Python<'_>, mut rx: Receiver<Finished>, stop: &AtomicBool) -> (Finis
 /// thread of its own while this one waits with the GIL released. Returns (the outcome as JSON,
 /// the best solution in the model's variables as bytes of 0/1, the trace's times, evaluations
 /// and fitness values as f64, f64, i64 bytes, the notes, the exact energy for Ising models and
-/// QUBOs, and the exception to raise with the result: a signal handler's or the callback's).
+/// QUBOs, the exception to raise with the result: a signal handler's or the callback's, and the
+/// last `keep` best solutions as bytes, best first).
 #[pyfunction]
-#[pyo3(signature = (problem, options, on_improvement=None))]
+#[pyo3(signature = (problem, options, on_improvement=None, keep=0))]
 fn solve<'py>(
     py: Python<'py>,
     problem: &Problem,
     options: &str,
     on_improvement: Option<Py<PyAny>>,
+    keep: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let start = Instant::now();
     let inner = problem.inner.clone();
-    let config = guarded(|| run_options(options)?.resolve(&*inner, inner.known_optimum()).map_err(to_py))?;
+    let best_known = problem.best_known();
+    let config = guarded(|| run_options(options)?.resolve(&*inner, best_known).map_err(to_py))?;
     let stop = Arc::new(AtomicBool::new(false));
     let callback_error = Arc::new(Mutex::new(None));
     let notes = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::new(Mutex::new(VecDeque::new()));
     let (tx, rx) = mpsc::channel::<Finished>();
-    let mut observer =
-        PythonObserver { on_improvement, error: callback_error.clone(), notes: notes.clone(), stop: stop.clone() };
+    let mut observer = PythonObserver {
+        on_improvement,
+        error: callback_error.clone(),
+        notes: notes.clone(),
+        stop: stop.clone(),
+        kept: kept.clone(),
+        keep,
+        problem: inner.clone(),
+    };
     let flag = stop.clone();
     let solver = inner.clone();
     let thread = std::thread::Builder::new()
@@ -460,6 +511,11 @@ fn solve<'py>(
         let json = serde_json::to_string(&outcome).map_err(|e| internal(format!("outcome: {e}")))?;
         let notes = std::mem::take(&mut *notes.lock().unwrap_or_else(|p| p.into_inner()));
         let pending: Option<Py<PyAny>> = pending.map(|e| e.into_value(py).into_any());
+        let kept: Vec<Bound<'py, PyBytes>> = std::mem::take(&mut *kept.lock().unwrap_or_else(|p| p.into_inner()))
+            .into_iter()
+            .rev()
+            .map(|x| PyBytes::new(py, &x))
+            .collect();
         (
             json,
             PyBytes::new(py, &solution),
@@ -469,6 +525,7 @@ fn solve<'py>(
             notes,
             energy,
             pending,
+            kept,
         )
             .into_pyobject(py)
             .map_err(|e| internal(format!("result: {e}")))
@@ -505,6 +562,7 @@ fn _pgomea(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", py.get_type::<Error>())?;
     m.add("BackendError", py.get_type::<BackendError>())?;
     m.add("MAX_TABLE_ARITY", pgomea_max_table_arity())?;
+    m.add("DEFAULT_TIME_LIMIT_S", pgomea::solve::config::DEFAULT_TIME_LIMIT_S)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Problem>()?;
     for f in [

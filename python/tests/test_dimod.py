@@ -1,6 +1,8 @@
 """PGomeaSampler: dimod's conformance checks, and brute-force optima of random small models."""
 
+import io
 import itertools
+import time
 import unittest
 
 import numpy as np
@@ -67,25 +69,106 @@ def test_random_small_models_reach_the_brute_force_minimum(vartype, floats):
             assert float(problem.energy(genes)) + bqm.offset == pytest.approx(best.energy, abs=1e-9)
 
 
-def test_sample_ising_and_sample_qubo_with_labels_reads_and_a_resolution():
+def test_sample_ising_and_sample_qubo_with_labels_and_a_resolution():
     sampler = PGomeaSampler(**BUDGET)
     h = {"a": 0.5, "b": -1.0}
     J = {("a", "b"): -1.5, ("b", ("c", 2)): 2.0}
-    sampleset = sampler.sample_ising(h, J, num_reads=3, seed=5)
-    assert len(sampleset) == 3 and set(sampleset.variables) == {"a", "b", ("c", 2)}
-    assert [run["seed"] for run in sampleset.info["runs"]] == [5, 6, 7]
-    assert all(0 <= run["before_setup_s"] and run["before_setup_s"] + run["setup_s"] <= run["time_s"]
-               for run in sampleset.info["runs"])
-    assert sampleset.info["resolution"] == "0.1"  # the grid of the biases' decimals
+    sampleset = sampler.sample_ising(h, J, seed=5)
+    assert len(sampleset) == 1 and set(sampleset.variables) == {"a", "b", ("c", 2)}
+    info = sampleset.info
+    assert info["seed"] == 5 and 0 <= info["before_setup_s"] and info["before_setup_s"] + info["setup_s"] <= info["time_s"]
+    assert (info["grid"], info["rounding_bound"]) == ("0.1", 0.0)  # the grid of the biases' decimals
     exact = dimod.ExactSolver().sample_ising(h, J).first.energy
-    assert all(e == pytest.approx(exact) for e in sampleset.record.energy)
+    assert sampleset.first.energy == pytest.approx(exact)
     Q = {(0, 0): -1, (1, 1): -1, (0, 1): 3, (1, 2): -2, (2, 2): 1}
     assert sampler.sample_qubo(Q).first.energy == dimod.ExactSolver().sample_qubo(Q).first.energy
-    # Biases on a given grid; a bias off the grid is refused, naming it.
+    # A given grid is rounded to; the energies stay dimod's, of the model as given.
     assert sampler.sample_ising(h, J, resolution=0.25).first.energy == pytest.approx(exact)
-    with pytest.raises(pgomea.Error, match="not a multiple of the resolution 0.75"):
-        sampler.sample_ising(h, J, resolution=0.75)
-    with pytest.raises(pgomea.Error, match="give a resolution"):
-        sampler.sample_ising({0: 0.1 + 0.2, 1: 1000.0}, {(0, 1): 1.0})
+    coarse = sampler.sample_ising(h, J, resolution=0.75)
+    # 0.5 -> 0.75, -1.0 -> -0.75, -1.5 stays, 2.0 -> 2.25: 0.25 three times.
+    assert coarse.info["rounding_bound"] == pytest.approx(0.75)
+    assert coarse.first.energy == pytest.approx(dimod.BQM.from_ising(h, J).energy(coarse.first.sample))
+    assert coarse.first.energy <= exact + 2 * coarse.info["rounding_bound"]
     with pytest.raises(ValueError, match="num_reads"):
         sampler.sample_ising(h, J, num_reads=0)
+
+
+def test_float_models_of_dimods_generators_are_taken_as_they_are():
+    """gnp and uniform models have float biases of 16-17 digits: no grid of their own decimals
+    fits 64 bits, so the finest that does is taken; a random regular Ising model with Gaussian
+    couplings likewise. The energies are dimod's, and the rounding bound is tiny."""
+    import networkx as nx
+
+    models = [dimod.generators.gnp_random_bqm(60, 0.2, "SPIN", random_state=1),
+              dimod.generators.uniform(nx.complete_graph(40), "BINARY", low=-1, high=1, seed=2)]
+    rng = np.random.default_rng(3)
+    regular = nx.random_regular_graph(3, 50, seed=4)
+    models.append(dimod.BQM.from_ising({}, {e: rng.normal() for e in regular.edges}))
+    sampler = PGomeaSampler()
+    for bqm in models:
+        sampleset = sampler.sample(bqm, max_evaluations=2e4, seed=1)
+        best = sampleset.first
+        assert best.energy == pytest.approx(bqm.energy(best.sample), abs=1e-12)
+        grid, bound = float(sampleset.info["grid"]), sampleset.info["rounding_bound"]
+        assert 0 < bound <= grid / 2 * (bqm.num_variables + bqm.num_interactions)
+        assert bound < 1e-12 * max(1.0, abs(best.energy))
+    # The same small float model reaches the brute-force minimum.
+    small = dimod.generators.gnp_random_bqm(12, 0.5, "BINARY", random_state=5)
+    minimum = dimod.ExactSolver().sample(small).first.energy
+    got = sampler.sample(small, max_evaluations=2e4, seed=1)
+    assert got.first.energy <= minimum + 2 * got.info["rounding_bound"] + 1e-12
+
+
+def test_the_annealing_does_not_depend_on_the_grids_magnitude():
+    """A 200-variable gnp model under 1500 evaluations gave -19.85 on a grid of 1e-15 and
+    -138.75 on 1e-14: gains of 2^40 and more rounded every annealing scale to 0 (every flip
+    taken). Now a finer grid changes nothing but the rounding."""
+    bqm = dimod.generators.gnp_random_bqm(200, 0.02, "SPIN", random_state=1)
+    energies = [PGomeaSampler().sample(bqm, resolution=r, max_evaluations=1500, seed=1).first.energy
+                for r in (1e-15, 1e-14, None)]
+    assert max(energies) < -100
+    assert max(energies) - min(energies) < 5
+
+
+def test_reads_are_the_runs_distinct_best_solutions_best_first():
+    bqm = dimod.generators.gnp_random_bqm(80, 0.1, "SPIN", random_state=7)
+    sampleset = PGomeaSampler().sample(bqm, num_reads=5, max_evaluations=3e4, seed=2)
+    energies = list(sampleset.record.energy)
+    assert 1 < len(sampleset) <= 5 and energies == sorted(energies) and len(set(energies)) == len(energies)
+    assert len({tuple(s) for s in sampleset.record.sample}) == len(sampleset)
+    # The best sample is the run's answer: the same as with a single read.
+    single = PGomeaSampler().sample(bqm, max_evaluations=3e4, seed=2)
+    assert sampleset.first.energy == single.first.energy and sampleset.info["seed"] == 2
+
+
+def test_a_bad_keyword_is_reported_as_the_samplers():
+    bqm = dimod.BQM.from_ising({0: 1.0}, {})
+    with pytest.raises(TypeError, match=r"PGomeaSampler.sample: unknown parameter 'time_limt' \(its parameters: "):
+        PGomeaSampler().sample(bqm, time_limt=1)
+    with pytest.raises(TypeError, match=r"PGomeaSampler\(\): unknown parameter 'num_read'"):
+        PGomeaSampler(num_read=2)
+
+
+def test_dimods_conformance_suite_with_the_default_sampler_runs_in_seconds():
+    """No budget: dimod's models (up to a few variables) stop at once, their optimum proven."""
+
+    @dimod.testing.load_sampler_bqm_tests(PGomeaSampler)
+    class Suite(unittest.TestCase):
+        pass
+
+    tests = unittest.TestLoader().loadTestsFromTestCase(Suite)
+    start = time.perf_counter()
+    outcome = unittest.TextTestRunner(stream=io.StringIO()).run(tests)
+    elapsed = time.perf_counter() - start
+    assert outcome.wasSuccessful() and outcome.testsRun >= 30, outcome.failures + outcome.errors
+    assert elapsed < 10, f"dimod's conformance suite took {elapsed:.1f} s"
+
+
+def test_a_call_without_limits_says_which_stop_it_took():
+    small = dimod.generators.gnp_random_bqm(12, 0.5, "SPIN", random_state=3)
+    sampleset = PGomeaSampler().sample(small)
+    assert sampleset.info["stop_reason"] == "optimum-proven" and sampleset.info["time_s"] < 1
+    assert sampleset.first.energy == pytest.approx(dimod.ExactSolver().sample(small).first.energy)
+    larger = dimod.generators.gnp_random_bqm(40, 0.2, "SPIN", random_state=3)
+    sampleset = PGomeaSampler().sample(larger, num_reads=3)
+    assert sampleset.info["stop_reason"] == "stalled" and sampleset.info["time_s"] < 10

@@ -106,8 +106,8 @@ def test_a_gomea_style_trap_class_reaches_its_optimum():
 def test_shuffled_traps_with_an_init_and_float_values_reach_all_ones():
     f = ShuffledTraps(blocks=30, k=4, seed=3)
     r = pgomea.solve(f, target="best-known", time_limit=60)
-    assert r.best_fitness == 120 and np.all(r.solution == 1) and r.value == 120
-    assert f.problem().resolution == 1  # float values that are integers stay exact
+    assert r.best_fitness == 120 and isinstance(r.best_fitness, int) and np.all(r.solution == 1)
+    assert f.problem().exact  # float values that are integers stay exact
 
 
 def test_an_nk_landscape_in_a_python_function_reaches_its_dynamic_programming_optimum():
@@ -196,17 +196,20 @@ class Real(pgomea.GrayBox):
         return self.values[i] if x[i] else 0.0
 
 
-def test_real_values_need_a_resolution_found_or_given_else_they_are_refused():
+def test_real_values_are_taken_as_given_on_a_grid_found_or_given():
     f = Real([0.25, -1.5, 0.75], value_to_reach=1.0)
     p = f.problem()
-    assert str(p.resolution) == "0.01" and p.best_known == 100
-    r = pgomea.solve(f, target="best-known")
-    assert str(r.value) == "1.00" and r.solution.tolist() == [1, 0, 1]
-    assert str(Real([0.25, 0.5], resolution=0.25).problem().resolution) == "0.25"
-    with pytest.raises(Error, match=r"subfunction 1, entry 1: 0.3 is not a multiple of the resolution 0.25"):
-        Real([0.25, 0.3], resolution=0.25).problem()
-    with pytest.raises(Error, match="give a resolution"):
-        Real([0.1 + 0.2, 1000.0]).problem()
+    assert str(p.grid) == "0.01" and p.best_known == 1.0
+    r = pgomea.solve(f)  # the value to reach is the target
+    assert r.best_fitness == 1.0 and r.solution.tolist() == [1, 0, 1] and r.reached_target
+    assert str(Real([0.25, 0.5], resolution=0.25).problem().grid) == "0.25"
+    # A given grid is rounded to; the fitness is the values' own.
+    q = Real([0.25, 0.3], resolution=0.25).problem()
+    assert q.evaluate_on_grid([1, 1]) == 2 and q.evaluate([1, 1]) == 0.55 and q.rounding_bound == pytest.approx(0.05)
+    # Float noise beside 1000: the finest grid that fits, and the sum as given.
+    noisy = Real([0.1 + 0.2, 1000.0])
+    r = pgomea.solve(noisy, max_evaluations=1e3)
+    assert r.best_fitness == 0.1 + 0.2 + 1000.0 and 0 < noisy.problem().rounding_bound < 1e-15
     with pytest.raises(Error, match="subfunction 1, entry 1: NaN"):
         Real([1.0, float("nan")]).problem()
 
@@ -279,3 +282,149 @@ def test_gomea_and_pgomea_agree_on_the_same_class():
         assert mine.evaluate(solution) == final["best_obj_val"] <= optimum
     assert final["best_obj_val"] == optimum
     assert pgomea.solve(mine, target=optimum, time_limit=60).best_fitness == optimum
+
+
+# ---------------------------------------------------------------------------------------------
+# gomea's meanings, kept or refused aloud
+
+
+class OwnObjective(OneMax):
+    def objective_function(self, objective_index, fitness_buffers):
+        return -fitness_buffers[objective_index]
+
+
+class OwnConstraint(OneMax):
+    def constraint_function(self, fitness_buffers):
+        return 1.0
+
+
+class NoBaseInit(pgomea.GrayBox):
+    def __init__(self, n, k):
+        self.k = k
+
+    def number_of_subfunctions(self):
+        return self.number_of_variables // self.k
+
+    def inputs_to_subfunction(self, i):
+        return range(self.k * i, self.k * i + self.k)
+
+    def subfunction(self, i, x):
+        return int(x[self.inputs_to_subfunction(i)].sum())
+
+
+def test_an_own_objective_or_constraint_function_is_refused_by_name():
+    with pytest.raises(Error, match="OwnObjective overrides objective_function"):
+        pgomea.solve(OwnObjective(8), max_evaluations=100)
+    with pytest.raises(Error, match="OwnConstraint overrides constraint_function"):
+        OwnConstraint(8).problem()
+
+
+def test_an_init_that_does_not_call_the_base_class_is_refused():
+    f = NoBaseInit(500, 4)
+    with pytest.raises(Error, match=r"NoBaseInit.__init__ does not call GrayBox.__init__"):
+        pgomea.solve(f, max_evaluations=100)
+
+
+def test_the_value_to_reach_ends_the_run_as_in_gomea():
+    f = CustomTrapFunction(40, k=5, value_to_reach=40)
+    r = pgomea.solve(f, time_limit=60)
+    assert r.reached_target and r.best_fitness == 40 and r.time_s < 30
+    # A value never reached (OneMax of 8 to 100) still ends at the default cap: the run is
+    # stopped here at its first improvement to read its configuration.
+    def stop(*_):
+        raise StopIteration
+
+    with pytest.raises(StopIteration) as caught:
+        pgomea.solve(OneMax(8, 100), on_improvement=stop)
+    assert caught.value.result.config["time_limit"] == pgomea._pgomea.DEFAULT_TIME_LIMIT_S == 60
+    # A target given in the call wins over it.
+    r = pgomea.solve(CustomTrapFunction(40, k=5, value_to_reach=40), target=35, time_limit=60)
+    assert r.reached_target and r.best_fitness >= 35
+
+
+# The problems PyPI gomea 1.1 ships (gomea.fitness.OneMaxFunction, DeceptiveTrapFunction; its
+# demos' CustomTrapFunction above), written as gray-box classes: they are compiled into gomea and
+# cannot be subclassed from Python, so these are their equivalents, checked against gomea below.
+class OneMaxFunction(pgomea.GrayBox):
+    def __new__(self, number_of_variables, value_to_reach=None):
+        return super().__new__(self, number_of_variables,
+                               number_of_variables if value_to_reach is None else value_to_reach)
+
+    def number_of_subfunctions(self):
+        return self.number_of_variables
+
+    def inputs_to_subfunction(self, subfunction_index):
+        return [subfunction_index]
+
+    def subfunction(self, subfunction_index, variables):
+        return variables[subfunction_index]
+
+
+class DeceptiveTrapFunction(pgomea.GrayBox):
+    def __new__(self, number_of_variables, trap_size, value_to_reach=None):
+        self.trap_size = trap_size
+        return super().__new__(self, number_of_variables,
+                               number_of_variables if value_to_reach is None else value_to_reach)
+
+    def number_of_subfunctions(self):
+        return self.number_of_variables // self.trap_size
+
+    def inputs_to_subfunction(self, subfunction_index):
+        return range(self.trap_size * subfunction_index, self.trap_size * (subfunction_index + 1))
+
+    def subfunction(self, subfunction_index, variables):
+        u = int(np.sum(variables[self.inputs_to_subfunction(subfunction_index)]))
+        return self.trap_size if u == self.trap_size else self.trap_size - 1 - u
+
+
+# gomea's demos/simple_discrete: the trap with no value to reach.
+class SimpleTrapFunction(pgomea.GrayBox):
+    def __new__(self, number_of_variables, k):
+        assert number_of_variables % k == 0
+        self.k = k
+        return super().__new__(self, number_of_variables)
+
+    number_of_subfunctions = CustomTrapFunction.number_of_subfunctions
+    inputs_to_subfunction = CustomTrapFunction.inputs_to_subfunction
+    subfunction = CustomTrapFunction.subfunction
+
+
+@pytest.mark.parametrize("make", [lambda: OneMaxFunction(60), lambda: DeceptiveTrapFunction(60, 5),
+                                  lambda: CustomTrapFunction(20, k=5, value_to_reach=20)],
+                         ids=["OneMaxFunction", "DeceptiveTrapFunction", "CustomTrapFunction"])
+def test_gomeas_own_problems_reach_their_value_to_reach(make):
+    f = make()
+    r = pgomea.solve(f, time_limit=60)
+    assert r.reached_target and r.best_fitness == f.value_to_reach and np.all(r.solution == 1)
+
+
+def test_gomeas_simple_demo_without_a_value_to_reach_stops_by_the_default_rule():
+    f = SimpleTrapFunction(20, k=5)
+    assert f.problem().best_known is None
+    r = pgomea.solve(f, max_evaluations=1e5)
+    assert r.best_fitness == 20 and not r.reached_target
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gomea") is None, reason="PyPI gomea is not installed")
+@pytest.mark.parametrize("pair", ["OneMaxFunction", "DeceptiveTrapFunction"])
+def test_the_equivalents_agree_with_gomeas_compiled_problems(pair):
+    """gomea's best solutions of short runs (before the optimum) and their values are the
+    equivalents' fitness of those solutions."""
+    import gomea
+
+    n, k = 30, 5
+    theirs = {"OneMaxFunction": lambda: gomea.fitness.OneMaxFunction(n),
+              "DeceptiveTrapFunction": lambda: gomea.fitness.DeceptiveTrapFunction(n, k)}[pair]
+    mine = {"OneMaxFunction": lambda: OneMaxFunction(n),
+            "DeceptiveTrapFunction": lambda: DeceptiveTrapFunction(n, k)}[pair]().problem()
+    seen = set()
+    for budget in (30, 60, 200, 1000):
+        # (gomea refuses the linkage model when it is made after the problem.)
+        linkage = gomea.linkage.StaticLinkageTree()
+        final = gomea.DiscreteGOMEA(fitness=theirs(), linkage_model=linkage, max_number_of_evaluations=budget,
+                                    random_seed=budget).run().getFinalStatistics()
+        solution = [int(c) for c in final["best_solution"].strip("[]")]
+        assert mine.evaluate(solution) == final["best_obj_val"]
+        seen.add(final["best_obj_val"])
+    # OneMax is solved at once; the traps' runs stop at different values below the optimum.
+    assert len(seen) > 1 or pair == "OneMaxFunction"

@@ -56,10 +56,10 @@ def test_load_reads_every_file_kind_and_solves_it_to_the_brute_force_optimum(tmp
     if kind in ("qubo", "ising"):
         # The energy of the best solution, exact, and the least of all.
         energies = [problem.energy(np.array(x)) for x in itertools.product((0, 1), repeat=variables)]
-        assert result.energy == min(energies) == problem.energy(result.solution)
-        assert result.value is None
+        assert result.energy == min(energies) == problem.energy(result.solution) == -result.best_fitness
     else:
-        assert result.energy is None and result.value == result.best_fitness
+        assert result.energy is None and isinstance(result.best_fitness, int)
+        assert result.grid == 1 and result.grid_fitness == result.best_fitness
 
 
 def test_an_adjacent_nk_file_gets_its_exact_optimum(tmp_path):
@@ -88,7 +88,7 @@ def test_a_format_can_be_forced_and_malformed_files_name_file_and_line(tmp_path)
 
 def test_max_cut_from_arrays_and_bad_arrays_raise_naming_the_problem():
     p = pgomea.max_cut(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0]]), [1, 2, 3, 4])
-    assert brute_force(p) == 10 and p.resolution == 1
+    assert brute_force(p) == 10 and p.grid == 1 and p.exact
     assert pgomea.max_cut(3, [(0, 1), (1, 2)]).evaluate([0, 1, 0]) == 2  # weight 1 by default
     bad = [
         (lambda: pgomea.max_cut(3, [0, 1, 2]), "m x 2"),
@@ -108,20 +108,28 @@ def test_max_cut_from_arrays_and_bad_arrays_raise_naming_the_problem():
             make()
 
 
-def test_real_weights_go_on_a_grid_and_the_value_is_in_their_units():
+def test_real_weights_are_taken_as_given_and_results_are_in_their_units():
     p = pgomea.max_cut(3, [[0, 1], [1, 2], [0, 2]], [0.5, 1.25, -0.75])
-    assert str(p.resolution) == "0.01"
+    assert str(p.grid) == "0.01" and p.rounding_bound == 0 and not p.exact
     r = pgomea.solve(p, target=brute_force(p), max_evaluations=1e4)
-    assert r.best_fitness == 175 and str(r.value) == "1.75"
-    assert pgomea.max_cut(2, [[0, 1]], [1.5], resolution=0.5).evaluate([0, 1]) == 3
-    with pytest.raises(Error, match="not a multiple of the resolution 0.5"):
-        pgomea.max_cut(2, [[0, 1]], [0.3], resolution=0.5)
-    # 0.1 + 0.2 is 0.30000000000000004: exact on a grid of 10^-17, but not beside 1000.
-    assert str(pgomea.max_cut(2, [[0, 1]], [0.1 + 0.2]).resolution) == "1E-17"
-    with pytest.raises(Error, match="give a resolution"):
-        pgomea.max_cut(3, [[0, 1], [1, 2]], [0.1 + 0.2, 1000.0])
+    assert r.best_fitness == 1.75 and isinstance(r.best_fitness, float)
+    assert (r.grid_fitness, str(r.grid), r.rounding_bound) == (175, "0.01", 0.0)
+    assert "best_fitness=1.75 (grid 0.01" in repr(r)
+    # A resolution is a grid to round to: 0.3 is 0.5 on a grid of 0.5, and the cut is 0.3.
+    q = pgomea.max_cut(2, [[0, 1]], [0.3], resolution=0.5)
+    assert q.evaluate_on_grid([0, 1]) == 1 and q.evaluate([0, 1]) == 0.3 and q.rounding_bound == pytest.approx(0.2)
+    # The example: 0.1 + 0.2 beside 1.0, exact on a grid of 10^-17, and beside 1000,
+    # where that grid leaves 64 bits: the finest that fits, rounded.
+    for weights, rounded in (([0.1 + 0.2, 1.0], False), ([0.1 + 0.2, 1000.0], True)):
+        p = pgomea.max_cut(3, [[0, 1], [1, 2]], weights)
+        r = pgomea.solve(p, max_evaluations=1e3)
+        assert r.best_fitness == sum(weights) and (0 < p.rounding_bound <= float(p.grid)) == rounded
+        assert float(p.grid) < 1e-15 * sum(weights) and r.trace.best_fitness.dtype == np.float64
+        assert r.trace.best_fitness[-1] == pytest.approx(r.best_fitness, abs=p.rounding_bound + 1e-12)
     with pytest.raises(Error, match="positive"):
         pgomea.max_cut(2, [[0, 1]], [1.0], resolution=-1)
+    with pytest.raises(Error, match="give a coarser resolution, at least"):
+        pgomea.max_cut(3, [[0, 1], [1, 2]], [1e6, 1e6], resolution=1e-15)
 
 
 def test_a_networkx_graph_keeps_its_node_labels():
@@ -168,8 +176,10 @@ def test_tables_of_integer_and_real_values():
     p = pgomea.tables(3, [[0, 1], [2]], [[0, 1, 2, 7], [5, 0]], optimum=12)
     assert p.best_known == 12 and p.evaluate([1, 1, 0]) == 12 and p.evaluate([0, 1, 1]) == 1
     q = pgomea.tables(2, [[0], [1]], [[0.5, 0.0], [0.0, 0.25]], optimum=0.75)
-    assert str(q.resolution) == "0.01" and q.best_known == 75
-    assert str(pgomea.solve(q, target="best-known").value) == "0.75"
+    assert str(q.grid) == "0.01" and q.best_known == 0.75
+    assert pgomea.solve(q, target="best-known").best_fitness == 0.75
+    # A target in the problem's units.
+    assert pgomea.solve(q, target=0.75).reached_target
     with pytest.raises(Error, match=r"subfunction 1 reads 2 variables: its table has 2\^2 = 4 values, not 3"):
         pgomea.tables(3, [[0], [1, 2]], [[0, 1], [0, 1, 2]])
     with pytest.raises(Error, match="subfunction 0 names variable 1 twice"):
@@ -355,3 +365,54 @@ def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_p
         problem = pgomea.max_cut(side * side, edges, weights)
         config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
         assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), config
+
+
+# ---------------------------------------------------------------------------------------------
+# Small things a user runs into
+
+
+def test_a_negative_seed_is_refused_by_name():
+    p = pgomea.max_cut(2, [[0, 1]])
+    for seed in (-1, 2**64, 1.5, True):
+        with pytest.raises(Error, match=r"seed .*: expected an integer from 0 to 2\^64 - 1"):
+            pgomea.solve(p, seed=seed, max_evaluations=10)
+    assert pgomea.solve(p, seed=2**64 - 1, max_evaluations=10).config["seed"] == 2**64 - 1
+
+
+def test_the_package_namespace_shows_only_its_own_names():
+    names = {n for n in dir(pgomea) if not n.startswith("_")}
+    assert not names & {"List", "NamedTuple", "annotations", "typing", "Optional"}
+    assert names >= set(pgomea.__all__)
+
+
+def test_load_finds_the_best_known_value_of_a_file_in_the_data_directory(tmp_path, monkeypatch):
+    # A data directory as the command line reads it: gset/NAME.txt and best_known.csv.
+    (tmp_path / "gset").mkdir()
+    graph = write(tmp_path / "gset", "G1.txt", "4 4\n1 2 1\n2 3 2\n3 4 3\n4 1 4\n")
+    write(tmp_path, "best_known.csv", "set,instance,vertices,edges,best_known,is_optimal,source\n"
+                                      "C,G1,4,4,10,true,test\n")
+    monkeypatch.delenv("PGOMEA_INSTANCES", raising=False)
+    monkeypatch.chdir(tmp_path / "gset")
+    # Found two levels above the file, through $PGOMEA_INSTANCES, or given.
+    assert pgomea.load(graph).best_known == 10
+    assert pgomea.load(graph, instances_dir=tmp_path).best_known == 10
+    elsewhere = write(tmp_path, "copy.txt", graph.read_text())
+    assert pgomea.load(elsewhere).best_known is None
+    monkeypatch.setenv("PGOMEA_INSTANCES", str(tmp_path))
+    r = pgomea.solve(pgomea.load(graph), target="best-known", max_evaluations=1e4)
+    assert r.reached_target and r.best_fitness == 10
+    with pytest.raises(Error, match="no best_known.csv"):
+        pgomea.load(graph, instances_dir=tmp_path / "gset")
+
+
+def test_improvements_targets_and_traces_are_in_the_problems_units():
+    p = pgomea.tables(3, [[0], [1], [2]], [[0.0, 0.25], [0.0, 0.5], [1.5, 0.0]])
+    heard = []
+    r = pgomea.solve(p, target=2.25, max_evaluations=1e4, seed=3, on_improvement=lambda t, e, f: heard.append(f))
+    assert r.reached_target and r.best_fitness == 2.25 and r.grid_fitness == 225
+    assert heard == r.trace.best_fitness.tolist() and all(isinstance(f, float) for f in heard)
+    # A model's fitness is minus its energy, and a target is one too.
+    m = pgomea.quadratic_model("SPIN", 2, [0, 1], [0.5, -0.25], [0], [1], [-1.0])
+    r = pgomea.solve(m, target=1.25, max_evaluations=1e4)
+    assert r.reached_target and r.energy == -1.25 and r.best_fitness == 1.25
+    assert m.evaluate(r.solution) == 1.25 and m.energy(r.solution) == -1.25

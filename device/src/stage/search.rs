@@ -109,7 +109,9 @@ pub const ANNEAL_LEVELS: usize = 256;
 /// descent (the host splits a long search into short calls, watching its clock between them; a
 /// solution's descent goes on over calls while it is marked active). In sweep k a flip that
 /// changes the fitness by `gain` is taken when `gain >= 0`, and when `gain < 0` with probability
-/// 2^(-|gain| * scale / 2^32), i.e. exp(gain / T), for the level's `scale` = 2^32 log2(e) / T.
+/// 2^(-(|gain| >> gain_shift) * scale / 2^32), i.e. exp(gain / T), for the level's `scale` =
+/// 2^(32 + gain_shift) log2(e) / T (the shift keeps the scales' precision where fitness values
+/// are large, as on a fine grid of real values).
 /// The power of two is computed in integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's
 /// top 8 bits), so that every target takes the same decisions; the random numbers are counters
 /// of (seed, stream, sweep, solution, variable).
@@ -123,6 +125,8 @@ pub struct Anneal {
     pub descent_rounds: u32,
     /// Which search this is (the host numbers them), so that every search draws its own numbers.
     pub stream: u32,
+    /// The low bits of a gain that the scales leave out (see above).
+    pub gain_shift: u32,
     pub seed: u64,
     /// The [`ANNEAL_LEVELS`] scales, and the 256 entries of the table.
     pub scales: Ptr<u64>,
@@ -143,7 +147,7 @@ impl Anneal {
         let level = (k as u64 * ANNEAL_LEVELS as u64 / self.sweeps as u64) as usize;
         // SAFETY: k < sweeps, so the level is below ANNEAL_LEVELS (the function's precondition).
         let scale = unsafe { self.scales.read(level) };
-        let Some(y) = gain.unsigned_abs().checked_mul(scale) else { return false };
+        let Some(y) = (gain.unsigned_abs() >> self.gain_shift).checked_mul(scale) else { return false };
         let whole = y >> 32;
         if whole >= 32 {
             return false;

@@ -136,11 +136,20 @@ impl VariableColors {
 /// sweeps walks through the levels, then descends greedily.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnnealSchedule {
-    /// Per level, 2^32 log2(e) / T.
+    /// Per level, 2^(32 + gain_shift) log2(e) / T.
     pub scales: Vec<u64>,
+    /// The low bits of a gain left out, so that the hottest level's scale keeps at least
+    /// [`SCALE_PRECISION`] bits where the gains are large (without it, gains of 2^40 and more,
+    /// as on a fine grid of real values, round every scale to 0: every flip taken).
+    pub gain_shift: u32,
     /// 2^32 * 2^(-f/256) for f = 0..256.
     pub table: Vec<u64>,
 }
+
+/// The bits of the hottest level's scale below which gains are shifted (see
+/// [`AnnealSchedule::gain_shift`]): 2^-16 relative, and no shift for the gains of integer
+/// problems up to about 10^5 (their annealing is as before).
+pub const SCALE_PRECISION: u32 = 16;
 
 /// Subfunction evaluations that one call of a search spends at most: its sweeps or rounds times
 /// those of one sweep of every solution it searches. About 0.1-0.3 s on two CPU cores and a few
@@ -434,20 +443,26 @@ impl AnnealSchedule {
         let hot = median / std::f64::consts::LN_2;
         let cold = (smallest / 1000f64.ln()).min(hot);
         let last = (ANNEAL_LEVELS - 1) as f64;
+        let hottest = std::f64::consts::LOG2_E / hot * 4294967296.0;
+        let gain_shift = ((SCALE_PRECISION as f64) - hottest.log2()).ceil().clamp(0.0, 62.0) as u32;
         let scales = (0..ANNEAL_LEVELS)
             .map(|k| {
                 let t = hot * (cold / hot).powf(k as f64 / last);
-                (std::f64::consts::LOG2_E / t * 4294967296.0).round() as u64
+                (std::f64::consts::LOG2_E / t * 4294967296.0 * (gain_shift as f64).exp2()).round() as u64
             })
             .collect();
         let table = (0..256).map(|q| (4294967296.0 * (-(q as f64) / 256.0).exp2()).round() as u64).collect();
-        Ok(AnnealSchedule { scales, table })
+        Ok(AnnealSchedule { scales, gain_shift, table })
     }
 
     /// The device's view of one call of a search over these (host) arrays, drawing from `seed`.
     pub fn anneal(&self, seed: u64, step: SearchStep) -> Anneal {
-        let placed =
-            Anneal { scales: Ptr::from_slice(&self.scales), table: Ptr::from_slice(&self.table), ..Anneal::default() };
+        let placed = Anneal {
+            scales: Ptr::from_slice(&self.scales),
+            table: Ptr::from_slice(&self.table),
+            gain_shift: self.gain_shift,
+            ..Anneal::default()
+        };
         step.anneal(seed, placed)
     }
 }
@@ -472,6 +487,7 @@ pub fn search_args<P: ArrayPlace>(
         anneal: Anneal {
             scales: place.place(&schedule.scales)?,
             table: place.place(&schedule.table)?,
+            gain_shift: schedule.gain_shift,
             ..Anneal::default()
         },
     })
@@ -515,6 +531,26 @@ pub unsafe fn search_genotype<K: Kind>(
 mod tests {
     use super::*;
     use pgomea_device::stage::WARP_SHIFT;
+
+    #[test]
+    fn the_schedule_keeps_its_precision_on_weights_of_any_size() {
+        // One ring of weights, at a scale of 1 and of 2^44 (a fine grid of real weights): the
+        // same walk of temperatures relative to the weights, with no scale rounded to 0, and the
+        // acceptance of a worsening by the median the same at every level.
+        let schedule = |unit: i64| {
+            let weights: Vec<i64> = (0..64).map(|k| unit * (1 + (k * 37 % 11))).collect();
+            let ends: Vec<u32> = (0..64u32).flat_map(|k| [k, (k + 1) % 64]).collect();
+            let f = Subfunctions::pairwise(64, ends, weights).unwrap();
+            AnnealSchedule::new(&f, 5, &StopCheck::never()).unwrap()
+        };
+        let (small, large) = (schedule(1), schedule(1 << 44));
+        assert_eq!(small.gain_shift, 0, "integer weights anneal as before");
+        assert!(large.gain_shift > 0 && large.scales.iter().all(|&s| s >= 1 << (SCALE_PRECISION - 1)));
+        for (a, b) in small.scales.iter().zip(&large.scales) {
+            let (a, b) = (*a as f64, *b as f64 * ((1u64 << 44) >> large.gain_shift) as f64);
+            assert!((a - b).abs() <= 1e-3 * a, "{a} {b}");
+        }
+    }
 
     #[test]
     fn the_sliced_entries_are_each_variables_subfunctions_or_partners() {

@@ -73,6 +73,8 @@ pub struct IsingProblem {
     /// energy = (constant - per_cut x fitness) x resolution / (2 when binary).
     constant: i128,
     resolution: Decimal,
+    /// How far any energy moves where real biases were rounded to the grid (0: exact).
+    rounding: f64,
 }
 
 impl IsingProblem {
@@ -121,8 +123,10 @@ impl IsingProblem {
         IsingProblem::new(Vartype::Binary, n, linear, quadratic, offset, Decimal::integer(1))
     }
 
-    /// A model with real biases: put on the grid of `resolution` (each bias a multiple of it
-    /// within 1e-9 relative), or of the biases' own decimals when None ([`scale::to_integers`]).
+    /// A model with real biases, rounded to the grid of `resolution`, or when None of the
+    /// biases' own decimals where that fits 64-bit integers, else the finest grid that does
+    /// ([`scale::to_integers`]); [`IsingProblem::rounding`] bounds what the rounding moves an
+    /// energy by.
     ///
     /// ```
     /// use pgomea::problem::ising::{IsingProblem, Vartype};
@@ -130,6 +134,11 @@ impl IsingProblem {
     /// let model = IsingProblem::from_f64(Vartype::Spin, 2, &[(0, 0.5)], &[(0, 1, -1.25)], 0.1, None)?;
     /// assert_eq!(model.resolution().to_string(), "0.01");
     /// assert_eq!(model.energy_of_model_solution(&[0, 0]).unwrap().to_string(), "-1.65");
+    /// assert_eq!(model.rounding(), 0.0);
+    /// // Float noise beside 1000: its own grid (10^-17) leaves 64 bits, so the finest grid that
+    /// // fits, and the rounding's bound.
+    /// let model = IsingProblem::from_f64(Vartype::Spin, 2, &[(0, 0.1 + 0.2)], &[(0, 1, 1000.0)], 0.0, None)?;
+    /// assert!(model.rounding() > 0.0 && model.rounding() < 1e-15);
     /// let error = IsingProblem::from_f64(Vartype::Spin, 2, &[(0, f64::NAN)], &[], 0.0, None).unwrap_err();
     /// assert!(error.to_string().starts_with("linear term 0: "));
     /// # Ok::<(), pgomea::Error>(())
@@ -159,7 +168,9 @@ impl IsingProblem {
         let (k, q) = scaled.integers.split_at(linear.len());
         let linear: Vec<(u32, i64)> = linear.iter().zip(k).map(|(t, &b)| (t.0, b)).collect();
         let quadratic: Vec<(u32, u32, i64)> = quadratic.iter().zip(q).map(|(t, &b)| (t.0, t.1, b)).collect();
-        IsingProblem::new(vartype, n, &linear, &quadratic, q[q.len() - 1], scaled.resolution)
+        let rounding = scaled.rounding();
+        Ok(IsingProblem::new(vartype, n, &linear, &quadratic, q[q.len() - 1], scaled.resolution)?
+            .with_rounding(rounding))
     }
 
     /// The general constructor: biases as integer multiples of `resolution`.
@@ -254,7 +265,19 @@ impl IsingProblem {
         };
         let functions = Subfunctions::pairwise(n + 1, ends, weights)?;
         let name = format!("{}-n{n}", if vartype == Vartype::Spin { "ising" } else { "qubo" });
-        Ok(IsingProblem { name, vartype, variables: n, functions, first_field, constant, resolution })
+        Ok(IsingProblem { name, vartype, variables: n, functions, first_field, constant, resolution, rounding: 0.0 })
+    }
+
+    /// The same problem, its biases rounded to the grid by at most `rounding` in all.
+    pub fn with_rounding(mut self, rounding: f64) -> Self {
+        self.rounding = rounding;
+        self
+    }
+
+    /// The most the rounding of real biases to the grid moves any energy (0 where exact): the
+    /// sum of the biases' roundings.
+    pub fn rounding(&self) -> f64 {
+        self.rounding
     }
 
     /// The same problem under another name (reports name it).
@@ -343,6 +366,9 @@ impl GrayBoxProblem for IsingProblem {
             ("fields", (self.functions.len() - self.first_field).to_string()),
             ("resolution", self.resolution.to_string()),
         ]
+        .into_iter()
+        .chain((self.rounding > 0.0).then(|| ("rounding_bound", format!("{:e}", self.rounding))))
+        .collect()
     }
     fn energy(&self, fitness: i64) -> Option<Decimal> {
         self.energy_of(fitness)
@@ -406,7 +432,7 @@ fn model_of_terms(vartype: Vartype, n: usize, terms: Vec<Term>, file: &str, name
     drop(terms);
     let problem = IsingProblem::new(vartype, n, &linear, &quadratic, 0, scaled.resolution)
         .map_err(|e| Error::usage(format!("{file}: {e}")))?;
-    Ok(problem.with_name(name))
+    Ok(problem.with_name(name).with_rounding(scaled.rounding()))
 }
 
 /// The lines of `text` with their numbers, blank lines and comment lines (starting with one of
@@ -586,7 +612,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("quadratic term 0: NaN"), "{e}");
-        let e = IsingProblem::from_f64(Vartype::Binary, 2, &[(0, 0.3)], &[], 0.0, Some(0.25)).unwrap_err().to_string();
-        assert!(e.contains("linear term 0: 0.3 is not a multiple of the resolution 0.25"), "{e}");
+        // A given grid is rounded to: 0.3 is 0.25 within 0.05.
+        let p = IsingProblem::from_f64(Vartype::Binary, 2, &[(0, 0.3)], &[], 0.0, Some(0.25)).unwrap();
+        assert_eq!(p.energy_of_model_solution(&[1, 0]).unwrap().to_string(), "0.25");
+        assert!((p.rounding() - 0.05).abs() < 1e-12);
     }
 }

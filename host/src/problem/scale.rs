@@ -1,13 +1,15 @@
 //! Exact decimals, and real-valued biases turned into the integers pgomea computes with.
 //!
 //! Fitness is a 64-bit integer, so a model given in decimals or floats (an Ising model's fields
-//! and couplings, a QUBO, later a table of floats) is solved on a grid: every value is an integer
-//! multiple of a *resolution* r, and the integers are what the problem kinds add up. Either the
-//! caller gives r (each value must then be a multiple of r within 1e-9 relative, else the first
-//! that is not is named), or r is found from the values themselves: 10^-d, d the most decimal
-//! places any value's shortest decimal form has (0.25 needs 2, so r = 1/100), which is exact. A
-//! grid on which the fitness range would leave 64-bit integers is refused with the reason and a
-//! resolution that would fit. NaN and infinities are refused.
+//! and couplings, a QUBO, a table of floats, a graph's real weights) is solved on a grid: every
+//! value is rounded to the nearest integer multiple of a *resolution* r, and the integers are what
+//! the problem kinds add up. The grid is the one the caller gives, or the values' own decimals
+//! (10^-d, d the most decimal places any value's shortest decimal form has: 0.25 needs 2) where
+//! that fits, exactly, or else the finest grid on which every sum the run forms stays within
+//! 64-bit integers ([`finest_grid`]). [`Scaled::rounding`] bounds how far any cut or energy moves
+//! on the grid. NaN and infinities are refused. This module is the one place where reals meet the
+//! grid: Max-Cut weights, `.ising`/`.qubo` files, binary quadratic models and gray-box tables all
+//! come through [`to_integers`].
 //!
 //! [`Decimal`] is the exact number type of both directions: values parsed from text (`-1.25e-3`)
 //! and energies handed back (an integer count of a decimal unit, printed exactly).
@@ -171,11 +173,22 @@ pub struct ScaleError {
     pub message: String,
 }
 
-/// Values as integer multiples of a resolution: value i = `integers[i]` x `resolution`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Values as integer multiples of a resolution: value i is `integers[i]` x `resolution` up to
+/// `errors[i]`, its rounding (at most half the resolution; `errors` is empty where every value is
+/// on the grid exactly).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scaled {
     pub integers: Vec<i64>,
     pub resolution: Decimal,
+    pub errors: Vec<f64>,
+}
+
+impl Scaled {
+    /// The sum of the roundings: no sum of the values, each taken at most once with a factor of
+    /// at most 1 in magnitude (a cut, an energy), moves by more on the grid.
+    pub fn rounding(&self) -> f64 {
+        self.errors.iter().fold(0.0, |a, b| a + b)
+    }
 }
 
 /// The values of `floats` as exact decimals (their shortest decimal forms); the first that is
@@ -190,7 +203,7 @@ pub fn decimals_of(floats: &[f64]) -> Result<Vec<Decimal>, ScaleError> {
 
 /// Real values on one grid of integers, for a problem built from them (a Python gray-box
 /// function's tables, a graph's float weights): [`decimals_of`] and [`to_integers`] with
-/// `resolution` given as a float (None: found from the values). An error names the value it is
+/// `resolution` given as a float (None: chosen from the values). An error names the value it is
 /// about through `name_of(index)` (`edge 3`, `subfunction 2, entry 5`).
 pub fn floats_to_integers(
     floats: &[f64],
@@ -211,99 +224,119 @@ pub fn floats_to_integers(
     to_integers(&values, resolution, range_factor).map_err(to_error)
 }
 
-/// `values` on a grid of integers. With `resolution`, each value is divided by it and must be
-/// an integer within 1e-9 relative (at most 2^53 steps, where f64 division is still exact to
-/// the step); without one, the grid is 10^-d for the largest number d of decimal places among the
-/// values (exact). `range_factor` bounds how much the integers add up to in the problem built
-/// from them (its fitness range is at most `range_factor` x the sum of their absolute values);
-/// that bound must fit in i64, else the error says why and suggests a coarser resolution.
+/// How far below `i64::MAX` the fitness range must stay: the run forms differences of two
+/// fitness values (a flip's or a donor's gain) and sums of such gains, each within twice the
+/// range.
+const RANGE_MARGIN: f64 = 4.0;
+
+/// `values` on a grid of integers, each rounded to the nearest multiple of the grid (half away
+/// from zero). `range_factor` bounds how much the integers add up to in the problem built from
+/// them (its fitness range is at most `range_factor` x the sum of their absolute values); that
+/// bound, times a margin of [`RANGE_MARGIN`], must fit in i64. The grid is `resolution` when
+/// given (an error says when it is too fine, and the finest that fits); when None, the grid of
+/// the values' own decimals (10^-d, d the most decimal places of any value's shortest form: exact)
+/// where it fits, else the finest grid that fits ([`finest_grid`]), on which the values are
+/// rounded.
 pub fn to_integers(values: &[Decimal], resolution: Option<Decimal>, range_factor: u32) -> Result<Scaled, ScaleError> {
     let err = |index: Option<usize>, message: String| ScaleError { index, message };
-    let scaled = match resolution {
-        Some(r) => {
-            if r.units <= 0 {
-                return Err(err(None, format!("the resolution must be positive, not {r}")));
-            }
-            let step = r.to_f64();
-            let mut integers = Vec::with_capacity(values.len());
-            for (i, v) in values.iter().enumerate() {
-                let x = v.to_f64();
-                let k = (x / step).round();
-                if k.abs() > (1u64 << 53) as f64 {
-                    return Err(err(
-                        Some(i),
-                        format!("{v} is more than 2^53 steps of the resolution {r}: give a coarser resolution"),
-                    ));
-                }
-                if (k * step - x).abs() > 1e-9 * x.abs() {
-                    return Err(err(Some(i), format!("{v} is not a multiple of the resolution {r}")));
-                }
-                integers.push(k as i64);
-            }
-            Scaled { integers, resolution: r }
+    if let Some(r) = resolution {
+        if r.units <= 0 {
+            return Err(err(None, format!("the resolution must be positive, not {r}")));
         }
-        None => {
-            let places = values.iter().map(|v| v.normalized().decimals).max().unwrap_or(0);
-            // The value that needs the most places decides the grid: errors name it.
-            let finest = values.iter().position(|v| v.normalized().decimals == places);
-            let mut integers = Vec::with_capacity(values.len());
-            for v in values {
-                let v = v.normalized();
-                let k = 10i128
-                    .checked_pow(places - v.decimals)
-                    .and_then(|f| v.units.checked_mul(f))
-                    .and_then(|k| i64::try_from(k).ok());
-                integers.push(k.ok_or_else(|| too_wide(values, places, range_factor, finest))?);
-            }
-            if range(&integers, range_factor).is_none() {
-                return Err(too_wide(values, places, range_factor, finest));
-            }
-            return Ok(Scaled { integers, resolution: Decimal::new(1, places) });
-        }
-    };
-    if range(&scaled.integers, range_factor).is_none() {
-        let r = scaled.resolution;
-        return Err(err(
-            None,
-            format!(
-                "with the resolution {r} the energy range leaves 64-bit integers: give a coarser resolution, at least {}",
-                suggested(values, range_factor)
-            ),
-        ));
+        return round_to(values, r, range_factor).ok_or_else(|| {
+            let finest = finest_grid(values, range_factor).map_or_else(|e| e.message, |f| format!("at least {f}"));
+            err(
+                None,
+                format!(
+                    "on the grid of the resolution {r} the sums of the values leave 64-bit integers: give a coarser \
+                     resolution, {finest}"
+                ),
+            )
+        });
     }
-    Ok(scaled)
+    let places = values.iter().map(|v| v.normalized().decimals).max().unwrap_or(0);
+    // The values' own grid is exact wherever it fits (round_to then rounds nothing).
+    if let Some(exact) = round_to(values, Decimal::new(1, places), range_factor) {
+        return Ok(exact);
+    }
+    let mut grid = finest_grid(values, range_factor)?;
+    // The finest grid is found in floating point: a value rounded up may still tip the sum over,
+    // and the next coarser grid then fits.
+    loop {
+        if let Some(scaled) = round_to(values, grid, range_factor) {
+            return Ok(scaled);
+        }
+        grid = Decimal { units: grid.units + 1, decimals: grid.decimals };
+    }
 }
 
-/// `range_factor` x the sum of |k|, when it fits in i64.
-fn range(integers: &[i64], range_factor: u32) -> Option<i64> {
+/// The finest grid, of two significant digits, on which `range_factor` x the sum of |values|,
+/// times [`RANGE_MARGIN`], fits in i64 (a grid of 1 where every value is 0).
+pub fn finest_grid(values: &[Decimal], range_factor: u32) -> Result<Decimal, ScaleError> {
+    let total: f64 = values.iter().map(|v| v.to_f64().abs()).sum::<f64>() * range_factor as f64;
+    let finest = total * RANGE_MARGIN / i64::MAX as f64 * (1.0 + 1e-9);
+    if finest == 0.0 {
+        return Ok(Decimal::integer(1));
+    }
+    // finest = m x 10^e with m in [10, 100): the grid is ceil(m) x 10^e.
+    let e = finest.log10().floor() as i32 - 1;
+    let units = (finest / 10f64.powi(e)).ceil() as i128;
+    if e >= 0 {
+        let scaled = u32::try_from(e).ok().and_then(|e| 10i128.checked_pow(e)).and_then(|f| units.checked_mul(f));
+        return scaled.map(|u| Decimal::new(u, 0)).ok_or_else(|| ScaleError {
+            index: None,
+            message: format!("the values add up to {total:e}, beyond any grid of 64-bit integers"),
+        });
+    }
+    Ok(Decimal::new(units, (-e) as u32).normalized())
+}
+
+/// `values` rounded to the multiples of `grid`, or None when the sums leave the range (see
+/// [`to_integers`]) or a value is beyond i64 steps.
+fn round_to(values: &[Decimal], grid: Decimal, range_factor: u32) -> Option<Scaled> {
+    let step = grid.to_f64();
+    let mut integers = Vec::with_capacity(values.len());
+    let mut errors = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        let (k, error) = round_one(*v, grid, step)?;
+        if error != 0.0 {
+            if errors.is_empty() {
+                errors.resize(i, 0.0);
+            }
+            errors.push(error);
+        } else if !errors.is_empty() {
+            errors.push(0.0);
+        }
+        integers.push(k);
+    }
     let sum: i128 = integers.iter().map(|&k| k.unsigned_abs() as i128).sum();
-    i64::try_from(sum * range_factor as i128).ok()
+    let bound = sum.checked_mul(range_factor as i128)?.checked_mul(RANGE_MARGIN as i128)?;
+    i64::try_from(bound).ok()?;
+    Some(Scaled { integers, resolution: grid, errors })
 }
 
-/// The error for values whose own decimals make a grid too fine for 64-bit integers; `finest`
-/// is the value with the most decimal places.
-fn too_wide(values: &[Decimal], places: u32, range_factor: u32, finest: Option<usize>) -> ScaleError {
-    let value = finest.map_or(Decimal::integer(0), |i| values[i]);
-    ScaleError {
-        index: finest,
-        message: format!(
-            "the values need a resolution of 10^-{places} to be exact ({value} has {places} decimal places), and on that \
-             grid the energy range leaves 64-bit integers: give a resolution, e.g. {} (values then count as multiples \
-             of it within 1e-9 relative)",
-            suggested(values, range_factor)
-        ),
+/// `v` / `grid` rounded to the nearest integer (half away from zero), exactly, and the rounding
+/// |v - k x grid| (`step`: the grid as f64); None beyond i64.
+fn round_one(v: Decimal, grid: Decimal, step: f64) -> Option<(i64, f64)> {
+    // v / grid = (v.units x 10^grid.decimals) / (grid.units x 10^v.decimals).
+    let (mut numerator, mut denominator) = (v.units, grid.units);
+    if grid.decimals >= v.decimals {
+        numerator = numerator.checked_mul(10i128.checked_pow(grid.decimals - v.decimals)?)?;
+    } else {
+        // A denominator beyond i128 is beyond every numerator: the value rounds to 0.
+        match 10i128.checked_pow(v.decimals - grid.decimals).and_then(|f| denominator.checked_mul(f)) {
+            Some(d) => denominator = d,
+            None => return Some((0, v.to_f64().abs())),
+        }
     }
-}
-
-/// The finest power of ten on which `range_factor` x the sum of |values| fits in i64 (with a
-/// margin of 2 for rounding) and no value is more than 2^53 steps, as a decimal.
-fn suggested(values: &[Decimal], range_factor: u32) -> Decimal {
-    let magnitudes = values.iter().map(|v| v.to_f64().abs());
-    let total: f64 = magnitudes.clone().sum::<f64>() * range_factor as f64;
-    let largest = magnitudes.fold(0.0, f64::max);
-    let finest = (2.0 * total / i64::MAX as f64).max(largest / (1u64 << 53) as f64);
-    let exponent = finest.log10().ceil().max(-(MAX_DIGITS as f64)) as i32;
-    if exponent >= 0 { Decimal::new(10i128.pow(exponent as u32), 0) } else { Decimal::new(1, (-exponent) as u32) }
+    let mut k = numerator / denominator;
+    let remainder = numerator % denominator;
+    if remainder.unsigned_abs() * 2 >= denominator.unsigned_abs() {
+        k += numerator.signum();
+    }
+    let left = numerator - k * denominator;
+    let error = (left as f64 / denominator as f64).abs() * step;
+    Some((i64::try_from(k).ok()?, error))
 }
 
 #[cfg(test)]
@@ -357,32 +390,48 @@ mod tests {
     #[test]
     fn the_grid_of_the_values_own_decimals_is_exact() {
         let s = to_integers(&[d("0.25"), d("-1"), d("3.5")], None, 1).unwrap();
-        assert_eq!(s.integers, vec![25, -100, 350]);
-        assert_eq!(s.resolution.to_string(), "0.01");
+        assert_eq!(
+            (s.integers.clone(), s.resolution.to_string(), s.rounding()),
+            (vec![25, -100, 350], "0.01".into(), 0.0)
+        );
         let s = to_integers(&[d("5"), d("-20")], None, 3).unwrap();
         assert_eq!((s.integers, s.resolution), (vec![5, -20], Decimal::integer(1)));
-        // Float noise needs 17 places: the range leaves i64, and a resolution is suggested.
-        let noisy = decimals_of(&[0.1 + 0.2, 1000.0]).unwrap();
-        let e = to_integers(&noisy, None, 1).unwrap_err();
-        assert!(e.message.contains("10^-17") && e.message.contains("e.g. 0.000000000001 "), "{}", e.message);
-        // With a resolution, the noise is within the tolerance.
-        let s = to_integers(&noisy, Some(d("1e-9")), 1).unwrap();
-        assert_eq!(s.integers, vec![300_000_000, 1_000_000_000_000]);
     }
 
     #[test]
-    fn a_given_resolution_names_the_first_value_off_the_grid() {
+    fn values_too_fine_for_their_own_grid_are_rounded_to_the_finest_that_fits() {
+        // Float noise needs 17 places, and on that grid the sum leaves i64: the finest grid that
+        // keeps 4 x the sum within i64 is taken, 2 significant digits, and the values rounded.
+        let noisy = decimals_of(&[0.1 + 0.2, 1000.0]).unwrap();
+        let s = to_integers(&noisy, None, 1).unwrap();
+        assert_eq!(s.resolution.to_string(), "0.00000000000000044");
+        let sum: i128 = s.integers.iter().map(|&k| k.unsigned_abs() as i128).sum();
+        assert!(sum * 4 <= i64::MAX as i128 && sum * 4 * 10 / 9 > i64::MAX as i128 / 10, "{sum}");
+        // Each value within half a step, and the bound is the sum of the roundings.
+        for (v, (&k, &e)) in noisy.iter().zip(s.integers.iter().zip(&s.errors)) {
+            let on_grid = k as f64 * s.resolution.to_f64();
+            assert!((on_grid - v.to_f64()).abs() <= 0.5 * 4.4e-16 + 1e-18 && e <= 0.5 * 4.4e-16, "{v} {k} {e}");
+        }
+        assert!(s.rounding() > 0.0 && s.rounding() <= 4.4e-16);
+        // Ties round away from zero, on both sides.
+        let s = to_integers(&[d("0.25"), d("-0.25"), d("0.2")], Some(d("0.5")), 1).unwrap();
+        assert_eq!(s.integers, vec![1, -1, 0]);
+        assert_eq!(s.errors, vec![0.25, 0.25, 0.2]);
+        // A subnormal is 0 on any grid of the others.
+        let s = to_integers(&decimals_of(&[5e-324, 0.1 + 0.2]).unwrap(), None, 1).unwrap();
+        assert_eq!(s.integers[0], 0);
+    }
+
+    #[test]
+    fn a_given_resolution_is_a_grid_to_round_to_and_too_fine_a_one_names_the_finest() {
         let values = [d("0.5"), d("1.5"), d("0.3"), d("0.7")];
-        let e = to_integers(&values, Some(d("0.5")), 1).unwrap_err();
-        assert_eq!(e.index, Some(2));
-        assert!(e.message.contains("0.3 is not a multiple of the resolution 0.5"), "{}", e.message);
-        assert_eq!(to_integers(&values[..2], Some(d("0.5")), 1).unwrap().integers, vec![1, 3]);
+        let s = to_integers(&values, Some(d("0.5")), 1).unwrap();
+        assert_eq!(s.integers, vec![1, 3, 1, 1]);
+        assert!((s.rounding() - 0.4).abs() < 1e-12);
         assert!(to_integers(&values, Some(d("-1")), 1).unwrap_err().message.contains("positive"));
-        let e = to_integers(&[d("1e17")], Some(d("1e-3")), 1).unwrap_err();
-        assert!(e.message.contains("2^53 steps"), "{}", e.message);
         let big = vec![d("9e15"); 1100];
         let e = to_integers(&big, Some(d("1")), 1).unwrap_err();
-        assert!(e.message.contains("coarser resolution, at least 10"), "{}", e.message);
+        assert!(e.message.contains("give a coarser resolution, at least 4.3"), "{}", e.message);
         let e = decimals_of(&[1.0, f64::NAN]).unwrap_err();
         assert_eq!(e.index, Some(1));
     }

@@ -111,25 +111,29 @@ impl TableProblem {
         Ok(TableProblem { name: name.into(), problem_type: problem_type.into(), functions, optimum })
     }
 
-    /// A problem of tables of real values (a Python gray-box function's, tabulated), put on one
-    /// grid of integers by [`scale::floats_to_integers`]: the grid of `resolution`, each value a
-    /// multiple of it within 1e-9 relative, or, when None, of the values' own decimals (integers
-    /// stay integers, exactly). `optimum` (a value to reach, when known) goes on the same grid.
-    /// Returns the problem and its resolution: a fitness f is worth f x resolution. Errors name
-    /// the subfunction and the entry of a value that does not fit.
+    /// A problem of tables of real values (a Python gray-box function's, tabulated), rounded to
+    /// one grid of integers by [`scale::floats_to_integers`]: the grid of `resolution`, or, when
+    /// None, of the values' own decimals where that fits (integers stay integers, exactly), else
+    /// the finest grid that fits 64-bit integers. `optimum` (a value to reach, when known) goes on
+    /// the same grid. Returns the problem, its resolution (a fitness f is worth f x resolution)
+    /// and the rounding's bound: the most any fitness moves on the grid (the sum over the tables
+    /// of their largest rounding; 0 where exact). Errors name the subfunction and the entry of a
+    /// value that cannot be put on a grid.
     ///
     /// ```
     /// use pgomea::problem::GrayBoxProblem;
     /// use pgomea::problem::tables::TableProblem;
     /// let tables = [(vec![0, 1], vec![0.0, 0.5, 0.25, 1.5])];
     /// // The grid of the values' own decimals: hundredths.
-    /// let (problem, resolution) = TableProblem::from_f64("real", "example", 2, &tables, None, None)?;
-    /// assert_eq!((resolution.to_string(), problem.evaluate(&[1, 1])), ("0.01".to_string(), 150));
+    /// let (problem, resolution, rounding) = TableProblem::from_f64("real", "example", 2, &tables, None, None)?;
+    /// assert_eq!((resolution.to_string(), problem.evaluate(&[1, 1]), rounding), ("0.01".to_string(), 150, 0.0));
     /// // A grid given: quarters.
-    /// let (problem, resolution) = TableProblem::from_f64("real", "example", 2, &tables, None, Some(0.25))?;
+    /// let (problem, resolution, _) = TableProblem::from_f64("real", "example", 2, &tables, None, Some(0.25))?;
     /// assert_eq!((resolution.to_string(), problem.evaluate(&[1, 1])), ("0.25".to_string(), 6));
-    /// let error = TableProblem::from_f64("real", "example", 2, &tables, None, Some(0.3)).unwrap_err();
-    /// assert!(error.to_string().starts_with("subfunction 0, entry 1: 0.5 is not a multiple"));
+    /// // A grid the values are not on: rounded (0.25 to 0.3 and 0.5 to 0.6, 1.5 stays 1.5).
+    /// let (problem, _, rounding) = TableProblem::from_f64("real", "example", 2, &tables, None, Some(0.3))?;
+    /// assert_eq!(problem.evaluate(&[1, 0]), 1);
+    /// assert!((rounding - 0.1).abs() < 1e-12);
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn from_f64(
@@ -139,7 +143,7 @@ impl TableProblem {
         subfunctions: &[(Vec<u32>, Vec<f64>)],
         optimum: Option<f64>,
         resolution: Option<f64>,
-    ) -> Result<(Self, Decimal)> {
+    ) -> Result<(Self, Decimal, f64)> {
         let mut floats: Vec<f64> = subfunctions.iter().flat_map(|(_, t)| t.iter().copied()).collect();
         let entries = floats.len();
         floats.extend(optimum);
@@ -172,7 +176,17 @@ impl TableProblem {
             })
             .collect();
         let problem = TableProblem::new(name, problem_type, l, &integer_tables, optimum.first().copied())?;
-        Ok((problem, scaled.resolution))
+        // A solution reads one entry of each table: its largest rounding counts.
+        let rounding = if scaled.errors.is_empty() {
+            0.0
+        } else {
+            starts
+                .iter()
+                .zip(subfunctions)
+                .map(|(&start, (_, t))| scaled.errors[start..start + t.len()].iter().fold(0.0, |a: f64, &b| a.max(b)))
+                .sum()
+        };
+        Ok((problem, scaled.resolution, rounding))
     }
 
     /// Parses the text of a `.nk` file, in parallel pieces, checking `stop` every few thousand
@@ -644,7 +658,7 @@ mod tests {
 
     #[test]
     fn real_tables_go_on_the_grid_of_their_decimals_and_integers_stay_exact() {
-        let (p, r) = TableProblem::from_f64(
+        let (p, r, _) = TableProblem::from_f64(
             "t",
             "g",
             3,
@@ -657,35 +671,31 @@ mod tests {
         assert_eq!(p.optimum, Some(425));
         assert_eq!(p.evaluate(&[0, 1, 1]), 50 + 300);
         assert_eq!(p.evaluate(&[1, 0, 1]), -125 + 100);
-        let (q, r) =
+        let (q, r, _) =
             TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![3.0, 9007199254740992.0])], None, None).unwrap();
         assert_eq!((r.to_string(), q.evaluate(&[1])), ("1".to_string(), 1 << 53));
-        // A given resolution, and the values off its grid named by subfunction and entry.
-        let (q, _) =
+        // A given resolution; values off it are rounded, the bound the largest rounding per table.
+        let (q, _, _) =
             TableProblem::from_f64("t", "g", 2, &[(vec![0, 1], vec![0.0, 0.5, 1.0, 1.5])], None, Some(0.5)).unwrap();
         assert_eq!(q.evaluate(&[1, 1]), 3);
-        let e = TableProblem::from_f64(
+        let (q, _, rounding) = TableProblem::from_f64(
             "t",
             "g",
             2,
-            &[(vec![0], vec![0.0, 0.5]), (vec![1], vec![0.25, 1.0])],
+            &[(vec![0], vec![0.0, 0.5]), (vec![1], vec![0.25, 1.1])],
             None,
             Some(0.5),
         )
-        .unwrap_err()
-        .to_string();
-        assert!(e.contains("subfunction 1, entry 0: 0.25 is not a multiple of the resolution 0.5"), "{e}");
+        .unwrap();
+        assert_eq!(q.evaluate(&[1, 0]), 2);
+        assert!((rounding - 0.25).abs() < 1e-12, "{rounding}");
         let e =
             TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.0, f64::NAN])], None, None).unwrap_err().to_string();
         assert!(e.contains("subfunction 0, entry 1"), "{e}");
-        let e = TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.0, 1.0])], Some(0.5), Some(1.0))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("the value to reach: 0.5"), "{e}");
-        // Float noise needs a grid too fine for 64-bit integers: refused, with a resolution to give.
-        let e = TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.1 + 0.2, 1000.0])], None, None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("give a resolution"), "{e}");
+        // Float noise needs a grid too fine for 64-bit integers: the finest that fits, rounded.
+        let (q, r, rounding) =
+            TableProblem::from_f64("t", "g", 1, &[(vec![0], vec![0.1 + 0.2, 1000.0])], None, None).unwrap();
+        assert!(r.to_f64() < 1e-15 && rounding <= r.to_f64() / 2.0, "{r} {rounding}");
+        assert!((q.evaluate(&[0]) as f64 * r.to_f64() - 0.3).abs() <= rounding + 1e-15);
     }
 }
