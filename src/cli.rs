@@ -93,10 +93,12 @@ pub enum Command {
 pub struct RunArgs {
     #[command(flatten, next_help_heading = "Instance")]
     pub instance: InstanceArgs,
-    /// The algorithm [default: serial]
+    /// The algorithm [default: parallel on a GPU and from 8 CPU threads, else serial]
     ///
     /// Serial GOMEA runs on one CPU core; parallel GOMEA runs GOM on colour groups of independent
-    /// linkage sets at once, on the backend (--backend).
+    /// linkage sets at once, on the backend (--backend). By default parallel where it runs on a
+    /// GPU or on at least 8 CPU threads, serial on fewer, where it was ahead or level (decision
+    /// record 0028); `run` says which it took and why.
     #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGORITHM", help_heading = "Algorithm")]
     pub algo: Option<Algorithm>,
     #[command(flatten, next_help_heading = "Backend")]

@@ -465,3 +465,66 @@ fn explain_prints_every_option_resolved_with_the_reasons_and_runs_nothing() {
         assert!(out.contains(&format!("    by default: {why}\n")), "--explain lacks {why:?}:\n{out}");
     }
 }
+
+#[test]
+fn an_empty_ising_file_is_refused_like_every_other_format() {
+    let dir = tmp("empty-ising");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in [("empty.ising", ""), ("comments.ising", "c nothing but comments\n# and this\n\n")] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let o = pgomea(&["run", "--instance", path.to_str().unwrap(), "--quiet"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name) && err.contains("empty file"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn the_energy_in_json_is_exact() {
+    let dir = tmp("exact-energy");
+    std::fs::create_dir_all(&dir).unwrap();
+    // One spin with the field 2^55 + 1, which no f64 holds: the lowest energy is its negative.
+    let big = dir.join("big.ising");
+    std::fs::write(&big, "0 0 36028797018963969\n").unwrap();
+    let v = json(&pgomea(&["run", "--instance", big.to_str().unwrap(), "--json", "--quiet"]));
+    assert_eq!(v["energy"].as_i64(), Some(-36028797018963969), "{}", v["energy"]);
+    // Decimal couplings: the energy as its exact decimal text.
+    let decimal = dir.join("decimal.ising");
+    std::fs::write(&decimal, "0 1 0.1\n1 2 0.2\n").unwrap();
+    let v = json(&pgomea(&["run", "--instance", decimal.to_str().unwrap(), "--json", "--quiet"]));
+    assert_eq!(v["energy"], "-0.3", "{}", v["energy"]);
+    // Integer energies of a QUBO stay JSON integers.
+    let qubo = dir.join("model.qubo");
+    std::fs::write(&qubo, "p qubo 0 2 2 1\n0 0 -3\n1 1 2\n0 1 -4\n").unwrap();
+    let v = json(&pgomea(&["run", "--instance", qubo.to_str().unwrap(), "--json", "--quiet"]));
+    assert_eq!(v["energy"].as_i64(), Some(-5), "{}", v["energy"]);
+}
+
+#[test]
+fn every_refused_option_is_named() {
+    let cases = [
+        ("--time-limit", "-1"),
+        ("--time-limit", "0"),
+        ("--max-evals", "-1"),
+        ("--target", "x"),
+        ("--seed", "-1"),
+        ("--threads", "-1"),
+        ("--threads", "0"),
+        ("--n-base", "-1"),
+        ("--n-base", "1"),
+        ("--c-ims", "-1"),
+        ("--max-population", "-1"),
+        ("--anneal-sweeps", "-1"),
+        ("--anneal-growth", "-1"),
+        ("--anneal-share", "-1"),
+        ("--anneal-share", "2"),
+        ("--device-memory-limit", "-1"),
+    ];
+    for (flag, value) in cases {
+        let o = pgomea(&["run", "--algo", "parallel", "--backend", "cpu", flag, value, "--quiet"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(flag), "{flag} {value} refused without naming the option: {err}");
+    }
+}

@@ -157,6 +157,18 @@ impl StopCheck {
         StopCheck { stall: Some(Arc::new(stall)), ..self }
     }
 
+    /// The time the stall rule leaves from now, where the check has it: until max(`least`,
+    /// `share` x the time spent) after the last improvement, counting from now before the first.
+    pub fn stall_left(&self) -> Option<Duration> {
+        let s = self.stall.as_ref()?;
+        let now = s.start.elapsed();
+        let last = match s.last.load(Ordering::Relaxed) {
+            u64::MAX => now,
+            nanos => Duration::from_nanos(nanos),
+        };
+        Some((last + s.least.max(now.mul_f64(s.share))).saturating_sub(now))
+    }
+
     /// The best improved now (the stall rule's clock, where the check has one).
     pub fn improved(&self) {
         if let Some(s) = &self.stall {

@@ -66,3 +66,57 @@ def test_sigint_stops_a_long_solve_and_the_best_solution_is_kept(algorithm):
     assert answer["best_fitness"] == answer["last_heard"] == answer["evaluated"]
     assert answer["time_s"] < 60
     assert stopped_after < 10, f"the run went on {stopped_after:.1f} s after SIGINT"
+
+
+# Issue 57: SIGINT inside one long generation of parallel GOM on the CPU backend (1000 deceptive
+# traps of 5, one population of 1024 solutions: a generation takes seconds on 2 cores, and before
+# issue 57 checked nothing). The child says when its first generation has ended (an improvement
+# that comes long after the initial population's), and when the KeyboardInterrupt reached it, on
+# the monotonic clock that both processes share.
+GENERATION_CHILD = r"""
+import json, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
+import pgomea
+
+k, blocks = 5, 1000
+trap = [k if bin(i).count("1") == k else k - 1 - bin(i).count("1") for i in range(1 << k)]
+problem = pgomea.tables(k * blocks, [range(k * b, k * b + k) for b in range(blocks)], [trap] * blocks)
+heard = []
+
+def hear(time_s, evaluations, best_fitness):
+    if heard and time_s - heard[-1] >= 0.2:
+        print("generation", flush=True)
+    heard.append(time_s)
+
+try:
+    pgomea.solve(problem, algorithm="parallel", backend="cpu", threads=2, n_base=1024, max_population=1024,
+                 local_search="off", partition_mixing=False, time_limit=600, on_improvement=hear)
+    print(json.dumps({"finished": True}), flush=True)
+except KeyboardInterrupt as interrupt:
+    caught = time.monotonic()
+    r = interrupt.result
+    print(json.dumps({"stop_reason": r.stop_reason, "best_fitness": r.best_fitness,
+                      "evaluated": problem.evaluate(r.solution), "caught": caught}), flush=True)
+"""
+
+
+def test_sigint_inside_a_long_generation_stops_within_half_a_second():
+    child = subprocess.Popen([sys.executable, "-c", GENERATION_CHILD], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline().strip()
+        assert line == "generation", (line, child.stderr.read() if child.poll() is not None else "")
+        time.sleep(0.3)  # inside the second generation
+        sent = time.monotonic()
+        os.kill(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    answer = json.loads(out.strip().splitlines()[-1])
+    assert answer.get("stop_reason") == "interrupted", answer
+    assert answer["best_fitness"] == answer["evaluated"]
+    latency = answer["caught"] - sent
+    assert latency <= 0.5, f"the KeyboardInterrupt came {latency:.2f} s after SIGINT"

@@ -676,9 +676,15 @@ impl<'a> Run<'a> {
         out
     }
 
-    /// The time left before the time limit (None without one).
+    /// The time left before the time limit (None without one), and under the stop rule of a run
+    /// without limits before it would stall ([`Run::stop_when_answered`]): a new population's
+    /// annealing is fitted to it, so that it cools before the rule could cut it.
     pub fn time_left(&self) -> Option<Duration> {
-        self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
+        let limit = self.limits.time.map(|t| t.saturating_sub(self.elapsed()));
+        match (limit, self.stop_check.stall_left()) {
+            (Some(limit), Some(stall)) => Some(limit.min(stall)),
+            (limit, stall) => limit.or(stall),
+        }
     }
 
     pub fn stop_reason(&self) -> Option<StopReason> {

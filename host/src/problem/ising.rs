@@ -525,6 +525,14 @@ pub fn parse_qubo(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resul
 pub fn parse_ising(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<IsingProblem> {
     let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
     let mut lines = data_lines(text, &['c', '#']).peekable();
+    if lines.peek().is_none() {
+        // Like every other reader: a file with nothing in it is a mistake, not a model of no spins.
+        let last = text.lines().count().max(1);
+        return Err(err(
+            last,
+            "empty file: expected `p ising N` or lines `i j J` (a coupling) and `i i h` (a field)".into(),
+        ));
+    }
     let mut declared = None;
     if let Some(&(hline, header)) = lines.peek()
         && header.starts_with('p')

@@ -210,11 +210,13 @@ pub struct RunOptions {
 /// [`RunOptions::resolve`]; its fields are checked there.
 ///
 /// ```
-/// use pgomea::solve::{Algorithm, RunConfig, RunOptions};
+/// use pgomea::solve::{Algorithm, Backend, RunConfig, RunOptions};
 /// let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance())?;
-/// let config = RunOptions { seed: Some(7), max_evaluations: Some(1e4), ..RunOptions::default() }
-///     .resolve(&problem, None)?;
-/// // Every default filled in: serial GOMEA with Forced Improvement, no time limit beside the budget.
+/// let (backend, threads) = (Some(Backend::Cpu), Some(2));
+/// let options = RunOptions { seed: Some(7), max_evaluations: Some(1e4), backend, threads, ..RunOptions::default() };
+/// let config = options.resolve(&problem, None)?;
+/// // Every default filled in: on 2 CPU threads, serial GOMEA with Forced Improvement (on a GPU or
+/// // on 8 threads, parallel GOMEA), no time limit beside the budget.
 /// assert_eq!((config.algorithm, config.forced_improvement, config.seed), (Algorithm::Serial, true, 7));
 /// assert_eq!((config.time_limit, config.limits().evaluations), (None, Some(1e4)));
 /// // What a result file records, and reads back as the same configuration.
@@ -368,6 +370,32 @@ pub const DEFAULT_TIME_LIMIT_S: f64 = 60.0;
 
 /// The reason recorded for the default time limit.
 pub const DEFAULT_CAP: &str = "the default cap";
+
+/// CPU threads from which parallel GOMEA on the CPU backend is the default: on 16 cores it ended
+/// ahead of serial GOMEA on a 3D Gaussian spin glass and a sparse G-set graph, on 2 cores serial
+/// GOMEA was ahead or level (`docs/decisions/0028-algorithm-default.md`).
+pub const PARALLEL_FROM_THREADS: usize = 8;
+
+/// The algorithm by default, and why: parallel GOMEA where it runs on a GPU (the backend `cuda`,
+/// or `auto` with a CUDA device present), and on the CPU from [`PARALLEL_FROM_THREADS`] threads;
+/// serial GOMEA on fewer (`docs/decisions/0028-algorithm-default.md`).
+pub fn default_algorithm(backend: Backend, threads: Option<usize>) -> (Algorithm, String) {
+    if backend == Backend::Cuda || backend == Backend::Auto && crate::backend::cuda::present() {
+        return (Algorithm::Parallel, "parallel GOMEA: it runs on the GPU".into());
+    }
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads >= PARALLEL_FROM_THREADS {
+        (
+            Algorithm::Parallel,
+            format!("parallel GOMEA: no GPU, {threads} CPU threads (serial from fewer than {PARALLEL_FROM_THREADS})"),
+        )
+    } else {
+        (
+            Algorithm::Serial,
+            format!("serial GOMEA: no GPU, {threads} CPU threads (parallel from {PARALLEL_FROM_THREADS} or on a GPU)"),
+        )
+    }
+}
 
 /// Forced Improvement and local search by default, by algorithm: both algorithms anneal every
 /// new population, and only serial GOMEA keeps Forced Improvement (as in the paper), which in
@@ -801,8 +829,14 @@ impl RunOptions {
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn resolve(&self, problem: &dyn GrayBoxProblem, best_known: Option<i64>) -> Result<RunConfig> {
-        let algorithm = self.algorithm.unwrap_or(Algorithm::Serial);
         let backend = self.backend.unwrap_or(Backend::Auto);
+        let (algorithm, algorithm_chosen) = match self.algorithm {
+            Some(algorithm) => (algorithm, None),
+            None => {
+                let (algorithm, why) = default_algorithm(backend, self.threads);
+                (algorithm, Some(why))
+            }
+        };
         let (linkage, linkage_chosen) = match self.linkage {
             Some(model) => (model, None),
             None => default_linkage(problem, algorithm),
@@ -902,7 +936,11 @@ impl RunOptions {
                 (on, Some(why))
             }
         };
-        let defaults = self.default_reasons(problem, algorithm, linkage_chosen.is_some(), time_limit, max_population);
+        let mut defaults =
+            self.default_reasons(problem, algorithm, linkage_chosen.is_some(), time_limit, max_population);
+        if let Some(why) = algorithm_chosen {
+            defaults.insert("algorithm".into(), why);
+        }
         Ok(RunConfig {
             algorithm,
             backend,
@@ -952,13 +990,7 @@ impl RunOptions {
         let l = problem.variables();
         let serial = algorithm == Algorithm::Serial;
         let anneal_only = self.anneal_only.unwrap_or(false);
-        let reasons: [(&str, bool, String); 20] = [
-            (
-                "algorithm",
-                self.algorithm.is_none(),
-                "serial GOMEA, the paper's reference algorithm (the parallel one runs GOM on all CPU cores or the GPU)"
-                    .into(),
-            ),
+        let reasons: [(&str, bool, String); 19] = [
             (
                 "backend",
                 self.backend.is_none(),
@@ -1164,6 +1196,25 @@ mod tests {
 
     fn problem() -> MaxCut {
         MaxCut::new(default_instance()).unwrap()
+    }
+
+    #[test]
+    fn the_algorithm_by_default_is_parallel_on_a_gpu_and_on_many_cores() {
+        let resolve = |backend, threads| {
+            let options = RunOptions { backend: Some(backend), threads: Some(threads), ..Default::default() };
+            let config = options.resolve(&problem(), None).unwrap();
+            (config.algorithm, config.forced_improvement, config.defaults["algorithm"].clone())
+        };
+        let (algorithm, fi, why) = resolve(Backend::Cuda, 2);
+        assert_eq!((algorithm, fi), (Algorithm::Parallel, false), "{why}");
+        let (algorithm, _, why) = resolve(Backend::Cpu, PARALLEL_FROM_THREADS);
+        assert_eq!(algorithm, Algorithm::Parallel, "{why}");
+        let (algorithm, fi, why) = resolve(Backend::Cpu, PARALLEL_FROM_THREADS - 1);
+        assert_eq!((algorithm, fi), (Algorithm::Serial, true), "{why}");
+        assert!(why.contains("serial GOMEA"), "{why}");
+        // Asked for, it is no default and has no reason.
+        let told = RunOptions { algorithm: Some(Algorithm::Serial), ..Default::default() };
+        assert!(!told.resolve(&problem(), None).unwrap().defaults.contains_key("algorithm"));
     }
 
     #[test]

@@ -178,9 +178,11 @@ pub struct Outcome {
     /// For a problem reduced from a model that minimises an energy (an Ising model, a QUBO): the
     /// best solution's energy (exact as text: `energy_text`) and the solution in the model's
     /// variables (0/1; spin +1 is 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub energy: Option<f64>,
     #[serde(skip)]
+    pub energy: Option<f64>,
+    /// In JSON as `energy`, exact: an integer where it is one (and fits 64 bits), else its
+    /// decimal text (a float would round past 2^53).
+    #[serde(rename = "energy", serialize_with = "exact_number", skip_serializing_if = "Option::is_none")]
     pub energy_text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_solution: Option<String>,
@@ -601,6 +603,16 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         config: config.clone(),
         trace: run.trace.clone(),
     })
+}
+
+/// An exact decimal (`energy_text`) as JSON: a number where it is an integer of 64 bits, else
+/// the text itself, which no float could hold exactly.
+fn exact_number<S: serde::Serializer>(text: &Option<String>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match text.as_deref().map(|t| (t, t.parse::<i64>())) {
+        Some((_, Ok(integer))) => s.serialize_i64(integer),
+        Some((t, Err(_))) => s.serialize_str(t),
+        None => s.serialize_none(),
+    }
 }
 
 /// Genes as a 0/1 string.

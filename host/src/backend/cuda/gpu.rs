@@ -36,6 +36,14 @@ pub(super) fn device_ptr(s: &CudaSlice<u8>, stream: &CudaStream) -> Ptr<u8> {
     Ptr::from_addr(p)
 }
 
+/// Whether a CUDA driver with at least one device is there, without opening a device (the
+/// driver's start only): what the algorithm's default asks before the run opens the backend.
+pub fn present() -> bool {
+    // SAFETY: only tries to open the driver library; cudarc would panic later without it.
+    let driver = unsafe { cudarc::driver::sys::is_culib_present() };
+    driver && CudaContext::device_count().is_ok_and(|count| count > 0)
+}
+
 /// Whether a CUDA driver and a device are there; the device's name, or why not.
 pub fn probe() -> std::result::Result<String, String> {
     // SAFETY: only tries to open the driver library; cudarc would panic later without it.

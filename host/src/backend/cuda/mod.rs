@@ -29,7 +29,7 @@ pub mod tuning;
 pub mod upload;
 
 #[cfg(feature = "cuda")]
-pub use gpu::{Gpu, devices, probe, use_device};
+pub use gpu::{Gpu, devices, present, probe, use_device};
 
 /// The PTX of every kernel, compiled from the device crate by scripts/ptx and shipped with the
 /// library.
@@ -42,7 +42,7 @@ pub use tuning::{CudaTuning, GroupPasses, WholeGeneration};
 pub use upload::{DeviceBudget, SharedArrays};
 
 #[cfg(not(feature = "cuda"))]
-pub use without::{Gpu, devices, probe, use_device};
+pub use without::{Gpu, devices, present, probe, use_device};
 
 /// A build without the `cuda` feature: the answers of a machine with no GPU, and why.
 #[cfg(not(feature = "cuda"))]
@@ -53,6 +53,11 @@ mod without {
 
     /// Why there is no GPU, in every answer of this build.
     const WHY: &str = "this build of pgomea has no CUDA support (its `cuda` feature is off)";
+
+    /// Whether a CUDA driver with a device is there: never, in this build.
+    pub fn present() -> bool {
+        false
+    }
 
     /// Whether a CUDA driver and a device are there: never, in this build; why not.
     pub fn probe() -> std::result::Result<String, String> {
