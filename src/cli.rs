@@ -262,8 +262,9 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// `--time-limit`'s line in `-h` (its doc comment, one paragraph, is the long help).
-const TIME_LIMIT_HELP: &str = "Stop after this many seconds, counted from the start [default: none; a run without limits stops when it has its answer, by 60 s]";
+/// `--time-limit`'s line in `-h` (its doc comment is the long help).
+const TIME_LIMIT_HELP: &str =
+    "Stop after this many seconds, counted from the start [default: none; without limits, at the answer, by 60 s]";
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {

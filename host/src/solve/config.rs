@@ -1044,7 +1044,12 @@ impl RunOptions {
                 "time_limit",
                 self.time_limit.is_none(),
                 match time_limit {
-                    Some(t) => format!("{} s: no time limit, evaluation budget or target was given", show_number(t)),
+                    Some(t) => format!(
+                        "{} s, {DEFAULT_CAP}: given no limit, the run stops when it has its answer (the optimum \
+                         proven up to {PROVEN_OPTIMUM_MAX_VARIABLES} variables, else once its best has not improved \
+                         for max({STALL_LEAST_S} s, {STALL_SHARE} x the time spent)), at the latest then",
+                        show_number(t)
+                    ),
                     None => "none: the evaluation budget or the target ends the run".into(),
                 },
             ),
