@@ -78,15 +78,16 @@ fn a_model_whose_best_stops_improving_ends_by_the_stall_rule_within_its_bound() 
             let what = format!("{} {algorithm:?}", problem.name());
             assert_eq!(o.stopped_by(), Some(StopReason::Stalled), "{what}: {}", o.stop_reason);
             let last = o.trace.last().unwrap().time_s;
-            // Never before the least span after the last improvement, and within 0.5 s of when
-            // the rule says (max(1 s, half the time spent): 2 x the last improvement's time).
+            // Never before the least span after the last improvement, and soon after the rule says
+            // (max(1 s, half the time spent): 2 x the last improvement's time), at the end of the
+            // step of the scheme then under way (a short one here; 1 s spares a loaded machine).
             assert!(
                 o.time_s >= last + STALL_LEAST_S,
                 "{what}: stopped {} s after the last improvement",
                 o.time_s - last
             );
             let due = (last + STALL_LEAST_S).max(2.0 * last);
-            assert!(o.time_s <= due + 0.5, "{what}: stopped at {} s, due at {due} s", o.time_s);
+            assert!(o.time_s <= due + 1.0, "{what}: stopped at {} s, due at {due} s", o.time_s);
             assert_eq!(problem.evaluate(&o.genes()), o.best_fitness, "{what}");
         }
     }

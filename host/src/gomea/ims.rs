@@ -108,7 +108,7 @@ impl<'f> Ims<'f> {
         if self.slots.is_empty() && !self.spawn(run)? {
             run.set_stop(StopReason::AllPopulationsTerminated);
         }
-        while !run.should_stop() {
+        while !run.should_stop() && !run.stalled() {
             if self.config.anneal_only {
                 // Every population so far was terminated when it was made.
                 if !self.spawn(run)? {

@@ -477,9 +477,9 @@ impl<'a> Run<'a> {
     }
 
     /// The stop rule of a run without limits (`RunConfig::stop_when_answered`): `solve_run`
-    /// enumerates a small instance, and the run stops ([`StopReason::Stalled`], in every phase
-    /// that checks the clock) once its best has not improved for max(`least`, `share` x the
-    /// time since the run's start).
+    /// enumerates a small instance, and the run stops ([`StopReason::Stalled`], between two steps
+    /// of the multi-start scheme: [`Run::stalled`]) once its best has not improved for
+    /// max(`least`, `share` x the time since the run's start).
     pub fn stop_when_answered(&mut self, least: Duration, share: f64) {
         self.answer_rule = true;
         self.stop_check = self.stop_check.clone().with_stall(self.start, least, share);
@@ -614,6 +614,15 @@ impl<'a> Run<'a> {
         let after = self.counter.subfunction_evaluations().saturating_add(subfunction_evaluations) as f64;
         let m = self.problem.subfunctions().max(1) as f64;
         self.limits.evaluations.is_none_or(|e| after / m < e)
+    }
+
+    /// True when the stall rule says stop (and then the stop reason says so): asked between two
+    /// steps of the multi-start scheme, never inside a generation or an annealing.
+    pub fn stalled(&mut self) -> bool {
+        if self.stop.is_none() && self.stop_check.stalled() {
+            self.stop = Some(StopReason::Stalled);
+        }
+        self.stop == Some(StopReason::Stalled)
     }
 
     /// True when the time limit has passed, the run stalled or was interrupted (and then the stop reason

@@ -358,7 +358,9 @@ pub const PROVEN_OPTIMUM_MAX_VARIABLES: usize = 20;
 
 /// Otherwise the rule stops a run ([`StopReason::Stalled`](crate::stop::StopReason::Stalled))
 /// once its best has not improved for max([`STALL_LEAST_S`], [`STALL_SHARE`] x the time spent so
-/// far): a run that found its last improvement at t stops by 2t, so that it has spent at least
+/// far), at the end of the step of the multi-start scheme under way (a generation or a new
+/// population is never cut off as a stall): a run that found its last improvement at t stops by
+/// about 2t, so that it has spent at least
 /// as long again looking for a better one; the least span keeps a run of a fast-solved instance
 /// from stopping on a lucky early best.
 pub const STALL_LEAST_S: f64 = 1.0;
