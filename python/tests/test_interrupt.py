@@ -44,16 +44,19 @@ except KeyboardInterrupt as interrupt:
 """
 
 
-@pytest.mark.parametrize("algorithm", ["serial", "parallel"])
-def test_sigint_stops_a_long_solve_and_the_best_solution_is_kept(algorithm):
-    child = subprocess.Popen([sys.executable, "-c", CHILD, algorithm], stdout=subprocess.PIPE,
+def _interrupt(args, ready, wait_s, timeout):
+    """Runs a child Python with `args`, waits for its line `ready` and `wait_s` more, sends it
+    SIGINT, and returns its last line as JSON, the moment the signal was sent and how long the
+    child went on after it."""
+    child = subprocess.Popen([sys.executable, "-c", *args], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
-        assert child.stdout.readline().strip() == "improving"
-        time.sleep(1.0)  # let it improve for a while
-        os.kill(child.pid, signal.SIGINT)
+        line = child.stdout.readline().strip()
+        assert line == ready, (line, child.stderr.read() if child.poll() is not None else "")
+        time.sleep(wait_s)
         sent = time.monotonic()
-        out, err = child.communicate(timeout=60)
+        os.kill(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=timeout)
         stopped_after = time.monotonic() - sent
     finally:
         if child.poll() is None:
@@ -62,6 +65,13 @@ def test_sigint_stops_a_long_solve_and_the_best_solution_is_kept(algorithm):
     assert child.returncode == 0, err
     answer = json.loads(out.strip().splitlines()[-1])
     assert answer.get("stop_reason") == "interrupted", answer
+    return answer, sent, stopped_after
+
+
+@pytest.mark.parametrize("algorithm", ["serial", "parallel"])
+def test_sigint_stops_a_long_solve_and_the_best_solution_is_kept(algorithm):
+    # Let it improve for a while first.
+    answer, _, stopped_after = _interrupt([CHILD, algorithm], "improving", 1.0, 60)
     # The best solution so far: its fitness is the last improvement heard, and it is exact.
     assert answer["best_fitness"] == answer["last_heard"] == answer["evaluated"]
     assert answer["time_s"] < 60
@@ -101,22 +111,8 @@ except KeyboardInterrupt as interrupt:
 
 
 def test_sigint_inside_a_long_generation_stops_within_half_a_second():
-    child = subprocess.Popen([sys.executable, "-c", GENERATION_CHILD], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        line = child.stdout.readline().strip()
-        assert line == "generation", (line, child.stderr.read() if child.poll() is not None else "")
-        time.sleep(0.3)  # inside the second generation
-        sent = time.monotonic()
-        os.kill(child.pid, signal.SIGINT)
-        out, err = child.communicate(timeout=120)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert child.returncode == 0, err
-    answer = json.loads(out.strip().splitlines()[-1])
-    assert answer.get("stop_reason") == "interrupted", answer
+    # 0.3 s after the first generation: inside the second.
+    answer, sent, _ = _interrupt([GENERATION_CHILD], "generation", 0.3, 120)
     assert answer["best_fitness"] == answer["evaluated"]
     latency = answer["caught"] - sent
     assert latency <= 0.5, f"the KeyboardInterrupt came {latency:.2f} s after SIGINT"
