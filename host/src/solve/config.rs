@@ -1389,8 +1389,16 @@ mod tests {
             (RunOptions { max_evaluations: Some(-1.0), ..Default::default() }, "max_evaluations", "-1"),
             (RunOptions { threads: Some(0), ..Default::default() }, "threads", "0"),
             (RunOptions { n_base: Some(1), ..Default::default() }, "n_base", "1"),
-            (RunOptions { backend: Some(Backend::Cuda), ..Default::default() }, "backend", "serial"),
-            (RunOptions { device_memory_limit: Some(64), ..Default::default() }, "device_memory_limit", "ignore"),
+            (
+                RunOptions { algorithm: Some(Algorithm::Serial), backend: Some(Backend::Cuda), ..Default::default() },
+                "backend",
+                "serial",
+            ),
+            (
+                RunOptions { algorithm: Some(Algorithm::Serial), device_memory_limit: Some(64), ..Default::default() },
+                "device_memory_limit",
+                "ignore",
+            ),
             (
                 RunOptions {
                     algorithm: Some(Algorithm::Parallel),
