@@ -194,7 +194,9 @@ fn a_generation_with_every_hybrid_default() {
     let d = scratch("defaults");
     let instance = traps(&d, 1000);
     let moment = Moment { gap: None, after: Duration::from_millis(1500) };
-    stops_within_latency(&instance, &CPU, moment, 3.0);
+    // The limit before the signal's moment: on an idle machine the one population can end
+    // (terminated) within 3 s, and the limit must land inside its work.
+    stops_within_latency(&instance, &CPU, moment, 1.5);
 }
 
 #[test]
