@@ -254,7 +254,7 @@ def test_bad_options_raise_naming_the_option():
         ({"linkage": "tree"}, "linkage"),
         ({"seed": -1}, "seed"),
         ({"threads": 0}, "threads"),
-        ({"backend": "cuda"}, "backend cuda: serial GOMEA"),
+        ({"algorithm": "serial", "backend": "cuda"}, "backend cuda: serial GOMEA"),
         ({"target": "best-known"}, "target best-known"),
         ({"n_base": 1}, "n_base"),
         ({"cuda": {"generation_block": 33}}, "generation_block"),
