@@ -227,7 +227,7 @@ pub fn floats_to_integers(
 /// How far below `i64::MAX` the fitness range must stay: the run forms differences of two
 /// fitness values (a flip's or a donor's gain) and sums of such gains, each within twice the
 /// range.
-const RANGE_MARGIN: f64 = 4.0;
+pub const RANGE_MARGIN: f64 = 4.0;
 
 /// `values` on a grid of integers, each rounded to the nearest multiple of the grid (half away
 /// from zero). `range_factor` bounds how much the integers add up to in the problem built from
