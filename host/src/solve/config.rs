@@ -938,11 +938,13 @@ impl RunOptions {
                 (on, Some(why))
             }
         };
-        let mut defaults =
-            self.default_reasons(problem, algorithm, linkage_chosen.is_some(), time_limit, max_population);
-        if let Some(why) = algorithm_chosen {
-            defaults.insert("algorithm".into(), why);
-        }
+        let defaults = self.default_reasons(
+            problem,
+            (algorithm, algorithm_chosen),
+            linkage_chosen.is_some(),
+            time_limit,
+            max_population,
+        );
         Ok(RunConfig {
             algorithm,
             backend,
@@ -980,11 +982,12 @@ impl RunOptions {
 
     /// Why the run takes each default that no field of its own explains, by option name
     /// ([`RunConfig::defaults`]): the reasons of [`RunOptions::resolve`]'s choices, in words, for
-    /// the options left out; `linkage_chosen` says whether the linkage model has its own reason.
+    /// the options left out; the algorithm comes with its reason where it was a default
+    /// ([`default_algorithm`]); `linkage_chosen` says whether the linkage model has its own reason.
     fn default_reasons(
         &self,
         problem: &dyn GrayBoxProblem,
-        algorithm: Algorithm,
+        (algorithm, algorithm_chosen): (Algorithm, Option<String>),
         linkage_chosen: bool,
         time_limit: Option<f64>,
         max_population: usize,
@@ -992,7 +995,8 @@ impl RunOptions {
         let l = problem.variables();
         let serial = algorithm == Algorithm::Serial;
         let anneal_only = self.anneal_only.unwrap_or(false);
-        let reasons: [(&str, bool, String); 19] = [
+        let reasons: [(&str, bool, String); 20] = [
+            ("algorithm", algorithm_chosen.is_some(), algorithm_chosen.unwrap_or_default()),
             (
                 "backend",
                 self.backend.is_none(),
