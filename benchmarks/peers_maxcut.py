@@ -54,9 +54,12 @@ VARIANTS = {
     "hybrid": ["--fi", "--local-search", "offspring"],
     "default": [],
     "cpu": [],
+    "cpu-serial": ["--algo", "serial"],
+    "cpu-parallel": ["--algo", "parallel"],
 }
-# Variants that run on the CPU backend (all cores) instead of the GPU.
-CPU_VARIANTS = {"cpu"}
+# Variants that run on the CPU backend (all cores) instead of the GPU; `cpu` leaves the algorithm
+# to the run's default, as a user without a GPU gets it.
+CPU_VARIANTS = {"cpu", "cpu-serial", "cpu-parallel"}
 
 
 def variant_options(method):
@@ -65,6 +68,13 @@ def variant_options(method):
     search of the offspring too)."""
     if method in VARIANTS:
         return VARIANTS[method]
+    if method.startswith("cpu:"):
+        # `cpu:anneal-growth=2:anneal-only`: the CPU backend's defaults with these options.
+        options = []
+        for option in method.split(":")[1:]:
+            name, _, value = option.partition("=")
+            options += [f"--{name}"] + ([value] if value else [])
+        return options
     kind, _, sweeps = method.partition("-")
     if kind == "anneal" and sweeps.isdigit():
         return ["--no-fi", "--local-search", "initial", "--anneal-sweeps", sweeps]
@@ -197,8 +207,10 @@ def run_pgomea(binary, data, name, variant, seconds, seed, out):
         where = ["--instances-dir", data, "--set", row[0], "--name", name]
     label = os.path.splitext(os.path.basename(name))[0]
     trace_file = os.path.join(out, f"trace-{label}-{variant}-{seed}.csv")
-    cmd = [binary, "run", *where, "--algo", "parallel",
-           "--backend", "cpu" if variant in CPU_VARIANTS else "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
+    on_cpu = variant in CPU_VARIANTS or variant.startswith("cpu:")
+    algo = [] if on_cpu else ["--algo", "parallel"]
+    cmd = [binary, "run", *where, *algo,
+           "--backend", "cpu" if on_cpu else "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,
            "--json", "--quiet"] + variant_options(variant)
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:

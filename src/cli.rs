@@ -141,7 +141,7 @@ pub struct RunArgs {
     ///
     /// Population i of the multi-start scheme gets anneal-sweeps x G^i sweeps (1: every population
     /// the same; 2: the doubling of a multi-start annealer's restarts, so that long runs get long
-    /// anneals). By default 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables, else 1:
+    /// anneals). By default 2 for Max-Cut, Ising and QUBO up to 10^5 variables, else 1:
     /// beyond that size the doubling leaves too few populations (decision record 0006).
     #[arg(long, value_name = "G", help_heading = "Hybrid", allow_negative_numbers = true)]
     pub anneal_growth: Option<u32>,

@@ -274,10 +274,10 @@ def test_bad_options_raise_naming_the_option():
     with pytest.raises(TypeError):
         pgomea.solve("graph.txt")
     assert pgomea.solve(p, fi=False, max_evaluations=10).config["forced_improvement"] is False
-    # Max-Cut doubles its annealing with every population by default on the GPU only; an explicit
-    # growth is kept.
-    assert pgomea.solve(p, backend="cpu", algorithm="parallel", max_evaluations=10).config["anneal_growth"] == 1
-    assert pgomea.solve(p, anneal_growth=2, max_evaluations=10).config["anneal_growth"] == 2
+    # Max-Cut doubles its annealing with every population by default, on the CPU as on the GPU; an
+    # explicit growth is kept.
+    assert pgomea.solve(p, backend="cpu", algorithm="parallel", max_evaluations=10).config["anneal_growth"] == 2
+    assert pgomea.solve(p, anneal_growth=1, max_evaluations=10).config["anneal_growth"] == 1
     # A new population's annealing takes at most 3/4 of the time left by default.
     assert pgomea.solve(p, max_evaluations=10).config["anneal_share"] == 0.75
     assert pgomea.solve(p, anneal_share=0, max_evaluations=10).config["anneal_share"] == 0

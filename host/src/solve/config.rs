@@ -587,14 +587,13 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
 }
 
 /// The annealing growth by default (see [`RunConfig::anneal_growth`]): 2 for the pairwise kind
-/// (Max-Cut, and Ising and QUBO models through it) on the GPU when new populations are annealed
-/// and the instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, else 1: longer annealing of
-/// the larger populations lifted spin glasses and cost G-set graphs little, while beyond 10^5
-/// variables it left too few populations (`docs/decisions/0006-annealing-growth.md`). Returns the
-/// growth and why, in words.
+/// (Max-Cut, and Ising and QUBO models through it) when new populations are annealed and the
+/// instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, on the GPU and on the CPU alike, else
+/// 1: longer annealing of the larger populations lifted spin glasses and cost G-set graphs little,
+/// while beyond 10^5 variables it left too few populations
+/// (`docs/decisions/0006-annealing-growth.md`). Returns the growth and why, in words.
 pub fn default_anneal_growth(
     problem: &dyn GrayBoxProblem,
-    backend: Backend,
     local_search: LocalSearchMode,
     anneal_sweeps: u32,
 ) -> (u32, String) {
@@ -607,14 +606,12 @@ pub fn default_anneal_growth(
         "1: the longer annealing of larger populations pays on pairwise terms (Max-Cut, Ising, QUBO) only".into()
     } else if !small {
         format!("1: beyond {ANNEAL_IN_FULL_UP_TO} variables the doubling leaves too few populations")
-    } else if backend != Backend::Cuda {
-        "1: the CPU keeps one annealing length until the doubling is measured on more cores".into()
     } else {
         return (
             2,
             format!(
-                "2: pairwise terms on the GPU up to {ANNEAL_IN_FULL_UP_TO} variables, where the larger populations' \
-                 longer annealing pays"
+                "2: pairwise terms up to {ANNEAL_IN_FULL_UP_TO} variables, where the larger populations' longer \
+                 annealing pays"
             ),
         );
     };
@@ -1592,22 +1589,22 @@ mod tests {
     }
 
     #[test]
-    fn the_annealing_grows_by_default_for_pairwise_problems_on_the_gpu_only() {
+    fn the_annealing_grows_by_default_for_pairwise_problems_up_to_a_hundred_thousand_variables() {
         let graph = problem();
         let traps = crate::problem::trap::concatenated(5, 4, 1, true).unwrap();
         let initial = LocalSearchMode::Initial;
-        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 3000).0, 2);
-        assert_eq!(default_anneal_growth(&graph, Backend::Cpu, initial, 1000).0, 1);
-        assert_eq!(default_anneal_growth(&traps, Backend::Cuda, initial, 3000).0, 1);
-        // Beyond 10^5 variables the GPU keeps every population's annealing the same.
+        assert_eq!(default_anneal_growth(&graph, initial, 3000).0, 2);
+        assert_eq!(default_anneal_growth(&graph, initial, 1000).0, 2);
+        assert_eq!(default_anneal_growth(&traps, initial, 3000).0, 1);
+        // Beyond 10^5 variables every population's annealing is the same.
         let torus = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::torus(317, crate::problem::generate::WeightRange { min: 1, max: 5 }, 1).unwrap(),
         )
         .unwrap();
-        assert_eq!(default_anneal_growth(&torus, Backend::Cuda, initial, 2985).0, 1);
+        assert_eq!(default_anneal_growth(&torus, initial, 2985).0, 1);
         // Nothing to grow: 1, not a refusal.
-        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, LocalSearchMode::Off, 3000).0, 1);
-        assert_eq!(default_anneal_growth(&graph, Backend::Cuda, initial, 0).0, 1);
+        assert_eq!(default_anneal_growth(&graph, LocalSearchMode::Off, 3000).0, 1);
+        assert_eq!(default_anneal_growth(&graph, initial, 0).0, 1);
         // Given, it is kept; left out, the run decides it with its backend.
         let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
         assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));

@@ -486,7 +486,7 @@ fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective:
         }
     }
     effective.anneal_growth = Some(config.anneal_growth.unwrap_or_else(|| {
-        let (growth, why) = default_anneal_growth(problem, backend, config.local_search, sweeps);
+        let (growth, why) = default_anneal_growth(problem, config.local_search, sweeps);
         effective.defaults.insert("anneal_growth".into(), why);
         growth
     }));
