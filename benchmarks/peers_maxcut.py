@@ -16,7 +16,9 @@ each of the --at times (1, 10, 60 s by default) from its own record of improveme
   another (each ended by the time left or its own early stop), each run's best cut computed
   exactly from its spins. The clock starts before the matrix is built.
 - pgomea variants: `pgomea run --algo parallel --backend cuda --trace ...` with the variant's
-  options (`cpu`: the defaults on the CPU backend, all cores); its clock starts when the process
+  options (`cpu`: the run's defaults on the CPU backend, all cores, the algorithm too;
+  `cpu-serial`, `cpu-parallel`: with that algorithm; `cpu:NAME=VALUE:FLAG`: the CPU's defaults
+  with `--NAME VALUE --FLAG`, e.g. `cpu:anneal-growth=1`); its clock starts when the process
   has read the instance (the GPU's opening and the linkage model's build count).
 
 An instance is a G-set graph's name (read from the data directory, with its best-known value)
