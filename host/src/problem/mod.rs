@@ -764,7 +764,9 @@ fn incidence<'a>(
     entries: usize,
     vars_of: impl Fn(usize) -> &'a [u32] + Sync,
 ) -> (Vec<u32>, Vec<u32>) {
-    let small = entries < 1 << 16;
+    // Few entries over many variables still take buckets: the per-variable passes then run in
+    // parallel, each over a bucket's share, instead of one pass over every variable.
+    let small = entries < 1 << 16 && l < 1 << 16;
     // At most about 1024 buckets of at least 2^14 variables; one for small instances.
     let shift = if small { usize::BITS } else { (usize::BITS - l.leading_zeros()).saturating_sub(10).max(14) };
     let buckets = if small { 1 } else { (l >> shift) + 1 };
