@@ -267,7 +267,7 @@ impl<'a> Run<'a> {
             return false;
         };
         let start = Instant::now();
-        let report = mixing.mix(self.problem.functions(), &mut e.genes, donor);
+        let report = mixing.mix(self.problem.functions(), &mut e.genes, donor, &self.stop_check);
         e.fitness += report.gain;
         self.count_mix(start.elapsed(), report.evaluations);
         if report.gain <= 0 {
@@ -326,6 +326,8 @@ impl<'a> Run<'a> {
     pub fn with_mixing_thread<T>(&mut self, body: impl FnOnce(&mut Self) -> T) -> T {
         let problem = self.problem;
         let f = problem.functions();
+        // A mix stops with the run, so that waiting for it never delays a stop.
+        let stop = self.stop_check.clone();
         std::thread::scope(|scope| {
             let (jobs, job) = mpsc::channel::<MixJob>();
             let (done, mixed) = mpsc::channel::<MixDone>();
@@ -333,7 +335,7 @@ impl<'a> Run<'a> {
             scope.spawn(move || {
                 for MixJob { mut mixing, mut genes, donor } in job {
                     let start = Instant::now();
-                    let report = mixing.mix(f, &mut genes, &donor);
+                    let report = mixing.mix(f, &mut genes, &donor, &stop);
                     if done.send(MixDone { mixing, genes, report, took: start.elapsed() }).is_err() {
                         return;
                     }
