@@ -2,6 +2,7 @@
 //! serial GOMEA with Forced Improvement, and the generation loop of parallel (colour-grouped)
 //! GOMEA over a population's [`parallel::Stages`].
 
+pub mod budget;
 pub mod ims;
 pub mod local_search;
 pub mod parallel;
