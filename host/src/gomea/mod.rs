@@ -5,6 +5,7 @@
 pub mod budget;
 pub mod ims;
 pub mod local_search;
+pub mod mixing;
 pub mod parallel;
 pub mod partition;
 pub mod population;

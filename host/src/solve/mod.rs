@@ -323,9 +323,9 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
         }
         Err(e) => return Err(e),
     };
-    run.set_partition_mixing(config.partition_mixing);
-    let setup_s = since_setup(run);
     let mut ims = setup.ims;
+    ims.set_partition_mixing(run, config.partition_mixing);
+    let setup_s = since_setup(run);
     ims.run(run)?;
     let report = Report {
         backend: setup.backend,
@@ -337,6 +337,7 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
         colors: setup.colors,
         note: ims.cap_note.clone(),
         device: setup.device,
+        mixes: ims.mixes(),
     };
     drop(ims);
     finish(problem, &effective, run, report)
@@ -549,6 +550,8 @@ struct Report {
     colors: Option<usize>,
     note: Option<String>,
     device: Option<Arc<cuda::Gpu>>,
+    /// The partition mixes into the elitist and their time.
+    mixes: crate::gomea::mixing::MixCount,
 }
 
 /// The outcome: the best solution evaluated again in full (a disagreement is an internal error,
@@ -584,8 +587,8 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
         gom_steps: run.gom_steps,
-        partition_mixes: run.mixes.mixes,
-        partition_mixing_s: run.mixes.seconds,
+        partition_mixes: report.mixes.mixes,
+        partition_mixing_s: report.mixes.seconds,
         generations: report.generations,
         populations: report.populations,
         fos_sets: report.fos_sets,
