@@ -244,6 +244,14 @@ impl StopCheck {
     }
 }
 
+/// Frees `value` on a thread of its own: a phase that stops drops what it built so far (10^8
+/// linkage sets take a third of a second to free), and the stop must not wait for that.
+pub fn drop_aside<T: Send + 'static>(value: T) {
+    if std::thread::Builder::new().name("pgomea-free".into()).spawn(move || drop(value)).is_err() {
+        // No thread to be had: the value was dropped with the closure, here.
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 
 use super::PopulationEngine;
 use crate::error::{Error, Result};
+use crate::gomea::mixing::{ElitistMixing, MixCount};
 use crate::gomea::run::{Run, StopReason};
 
 #[derive(Clone, Debug)]
@@ -58,6 +59,8 @@ pub struct Ims<'f> {
     pub schedule: Vec<usize>,
     /// A note on why growth stopped, for the report.
     pub cap_note: Option<String>,
+    /// Partition mixing into the elitist, beside the scheme's work ([`Ims::set_partition_mixing`]).
+    mixing: ElitistMixing,
 }
 
 impl<'f> Ims<'f> {
@@ -79,7 +82,15 @@ impl<'f> Ims<'f> {
                 config.n_base
             )));
         }
-        Ok(Ims { config, factory, slots: Vec::new(), growth_stopped: false, schedule: Vec::new(), cap_note: None })
+        Ok(Ims {
+            config,
+            factory,
+            slots: Vec::new(),
+            growth_stopped: false,
+            schedule: Vec::new(),
+            cap_note: None,
+            mixing: ElitistMixing::default(),
+        })
     }
 
     /// Sizes of the populations still alive.
@@ -96,22 +107,36 @@ impl<'f> Ims<'f> {
         self.slots.iter().map(|s| s.engine.as_ref().map_or(s.generations, |e| e.generations())).sum()
     }
 
-    /// Runs until a limit of `run` is hit or every population is gone.
-    pub fn run(&mut self, run: &mut Run) -> Result<()> {
-        // Mixes into the elitist go on beside the generations (`Run::overlapping_mix`).
-        run.with_mixing_thread(|run| self.run_scheme(run))
+    /// Mixes solutions into `run`'s elitist from now on where `on` (the module
+    /// [`crate::gomea::mixing`]).
+    pub fn set_partition_mixing(&mut self, run: &mut Run, on: bool) {
+        self.mixing.set_on(run, on);
     }
 
-    fn run_scheme(&mut self, run: &mut Run) -> Result<()> {
+    /// The mixes into the elitist so far, and their time.
+    pub fn mixes(&self) -> MixCount {
+        self.mixing.mixes
+    }
+
+    /// Runs until a limit of `run` is hit or every population is gone.
+    pub fn run(&mut self, run: &mut Run) -> Result<()> {
+        // Mixes into the elitist go on beside the generations (`ElitistMixing::overlapping_mix`).
+        let mut mixing = std::mem::take(&mut self.mixing);
+        let out = mixing.with_thread(run, |mixing, run| self.run_scheme(mixing, run));
+        self.mixing = mixing;
+        out
+    }
+
+    fn run_scheme(&mut self, mixing: &mut ElitistMixing, run: &mut Run) -> Result<()> {
         // The first population is made whatever the limits say (a set-up longer than the time
         // limit, a signal during it): every run reports at least its best solution.
-        if self.slots.is_empty() && !self.spawn(run)? {
+        if self.slots.is_empty() && !self.spawn(mixing, run)? {
             run.set_stop(StopReason::AllPopulationsTerminated);
         }
         while !run.should_stop() && !run.stalled() {
             if self.config.anneal_only {
                 // Every population so far was terminated when it was made.
-                if !self.spawn(run)? {
+                if !self.spawn(mixing, run)? {
                     run.set_stop(StopReason::AllPopulationsTerminated);
                     break;
                 }
@@ -121,27 +146,27 @@ impl<'f> Ims<'f> {
                 Some(i) => i,
                 None => {
                     // Every population so far is gone: start the next larger one.
-                    if !self.spawn(run)? {
+                    if !self.spawn(mixing, run)? {
                         run.set_stop(StopReason::AllPopulationsTerminated);
                         break;
                     }
                     self.slots.len() - 1
                 }
             };
-            self.step(smallest, run)?;
+            self.step(smallest, mixing, run)?;
             run.status = format!("populations {:?}", self.live_sizes());
         }
         // A scheme that ended by itself (every population gone, no larger one possible) has no
         // next generation for the last queued mix to overlap: it is mixed now. A limit that
         // stopped the run stops it too.
         if run.stop_reason() == Some(StopReason::AllPopulationsTerminated) {
-            run.overlapping_mix(|_| ());
+            mixing.overlapping_mix(run, |_| ());
         }
         Ok(())
     }
 
     /// Starts the next population; false when growth has stopped.
-    fn spawn(&mut self, run: &mut Run) -> Result<bool> {
+    fn spawn(&mut self, mixing: &mut ElitistMixing, run: &mut Run) -> Result<bool> {
         if self.growth_stopped {
             return Ok(false);
         }
@@ -167,15 +192,15 @@ impl<'f> Ims<'f> {
         }
         // The mix queued after the last generation overlaps the new population's making.
         let factory = &mut self.factory;
-        match run.overlapping_mix(|run| factory(index, size, run)) {
+        match mixing.overlapping_mix(run, |run| factory(index, size, run)) {
             Ok(Some(engine)) => {
                 // Every solution of the new population, mixed into the elitist (below
                 // `NEW_POPULATIONS_BELOW` variables; from there on its best after its first
                 // generation).
                 let mut mixed = None;
-                if run.mixes_new_populations() && !run.should_stop() {
+                if mixing.mixes_new_populations(run) && !run.should_stop() {
                     let p = engine.population()?;
-                    run.mix_population_into_elitist(&p.genes, &p.fitness);
+                    mixing.mix_population_into_elitist(run, &p.genes, &p.fitness);
                     mixed = Some(engine.best_fitness());
                 }
                 let ends = self.config.anneal_only;
@@ -212,7 +237,7 @@ impl<'f> Ims<'f> {
 
     /// One generation of population i, and, every c_IMS of them, one of the next larger
     /// population (recursively), which is started when it does not exist yet.
-    fn step(&mut self, i: usize, run: &mut Run) -> Result<()> {
+    fn step(&mut self, i: usize, mixing: &mut ElitistMixing, run: &mut Run) -> Result<()> {
         if run.should_stop() {
             return Ok(());
         }
@@ -220,12 +245,12 @@ impl<'f> Ims<'f> {
         let slot = &mut self.slots[i];
         if let Some(engine) = slot.engine.as_mut() {
             // The mix queued after the generation before overlaps this one.
-            run.overlapping_mix(|run| engine.generation(run))?;
+            mixing.overlapping_mix(run, |run| engine.generation(run))?;
             // The population's best, mixed into the elitist whenever it improved: during the
             // next generation or new population (and kept to be mixed again later).
             let best = engine.best_fitness();
             if run.partition_mixing() && slot.mixed.is_none_or(|f| best > f) && !run.should_stop() {
-                run.queue_best(i, engine.best_solution()?);
+                mixing.queue_best(run, i, engine.best_solution()?);
                 slot.mixed = Some(best);
             }
             self.schedule.push(i);
@@ -235,11 +260,11 @@ impl<'f> Ims<'f> {
         if self.slots[i].since_larger >= self.config.c_ims {
             self.slots[i].since_larger = 0;
             let next = i + 1;
-            if next == self.slots.len() && !self.spawn(run)? {
+            if next == self.slots.len() && !self.spawn(mixing, run)? {
                 return Ok(());
             }
             if next < self.slots.len() {
-                self.step(next, run)?;
+                self.step(next, mixing, run)?;
             }
         }
         Ok(())

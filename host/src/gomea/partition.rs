@@ -7,10 +7,10 @@
 //! gray-box optimisation (Tinós, Whitley and Chicano, FOGA 2015), with GOM's roles of receiver
 //! and donor.
 //!
-//! The run uses it to mix solutions into the elitist ([`crate::gomea::run::Run::mix_into_elitist`]):
+//! The run uses it to mix solutions into the elitist ([`crate::gomea::mixing::ElitistMixing::mix_into_elitist`]):
 //! every solution of a new population once its local search is done, one after the other (below
 //! [`NEW_POPULATIONS_BELOW`] variables), and a population's best whenever it improved, on a
-//! thread of its own beside the run's next generation ([`crate::gomea::run::Run::queue_best`]);
+//! thread of its own beside the run's next generation ([`crate::gomea::mixing::ElitistMixing::queue_best`]);
 //! each population's last best is mixed again while the elitist changes, and an elitist that a
 //! population's better solution displaces is mixed into its successor.
 //! The elitist then holds, region by region, the best that any population found: on a lattice,
@@ -41,6 +41,7 @@ use pgomea_device::problem::{Genes, Kind};
 use rayon::prelude::*;
 
 use crate::problem::{KindVisitor, Subfunctions};
+use crate::stop::StopCheck;
 
 /// New populations' solutions are mixed into the elitist below this many variables; from it on
 /// only the populations' bests are: a mix costs O(l) on one core, too long for every solution of
@@ -128,7 +129,13 @@ impl PartitionMixing {
     /// others (`PartitionMixing::take_pieces`) in the donor's aligned form only: the donor
     /// itself, or for a flip-symmetric problem whichever of the donor and its complement differs
     /// from the receiver on at most half of the variables. Returns what both did.
-    pub fn mix(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8]) -> MixReport {
+    ///
+    /// Checks `stop` as each component begins and while a component is searched, about every
+    /// [`crate::stop::WORK_PER_CHECK`] subfunctions visited (a difference of 10^6 variables is
+    /// one component on a lattice), and ends early when it must: the receiver then holds the
+    /// components and pieces taken so far, and the report says what they gained, so the two stay
+    /// exact. Without a stop, the checks change nothing.
+    pub fn mix(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8], stop: &StopCheck) -> MixReport {
         // The complement differs where the donor agrees: cut pieces where the difference is the
         // smaller. In the other form a component spans nearly the whole genotype, and its pieces
         // would be the receiver's own regions cut at its own unmet subfunctions, whatever the
@@ -140,9 +147,9 @@ impl PartitionMixing {
         } else {
             0
         };
-        let mut report = self.mix_masked(f, receiver, donor, 0, aligned == 0);
-        if self.flip_symmetric {
-            let other = self.mix_masked(f, receiver, donor, 1, aligned == 1);
+        let mut report = self.mix_masked(f, receiver, donor, 0, aligned == 0, stop);
+        if self.flip_symmetric && stop.reason().is_none() {
+            let other = self.mix_masked(f, receiver, donor, 1, aligned == 1, stop);
             report.gain += other.gain;
             report.taken += other.taken;
             report.components += other.components;
@@ -153,8 +160,17 @@ impl PartitionMixing {
     }
 
     /// One mix with the donor's genes xor'ed with `mask`, cutting the components that do not
-    /// improve the receiver whole into pieces where `pieces`.
-    fn mix_masked(&mut self, f: &Subfunctions, receiver: &mut [u8], donor: &[u8], mask: u8, pieces: bool) -> MixReport {
+    /// improve the receiver whole into pieces where `pieces`; ends early where `stop` says so
+    /// ([`PartitionMixing::mix`]).
+    fn mix_masked(
+        &mut self,
+        f: &Subfunctions,
+        receiver: &mut [u8],
+        donor: &[u8],
+        mask: u8,
+        pieces: bool,
+        stop: &StopCheck,
+    ) -> MixReport {
         assert!(
             receiver.len() == f.variables() && donor.len() == f.variables(),
             "partition mixing: genotypes of {} and {} genes for {} variables",
@@ -176,16 +192,22 @@ impl PartitionMixing {
             donor: &'m [u8],
             mask: u8,
             pieces: bool,
+            stop: &'m StopCheck,
         }
         impl KindVisitor for Visit<'_> {
             type Output = MixReport;
             fn visit<K: Kind>(self, kind: K) -> MixReport {
-                let Visit { mixing, f, receiver, donor, mask, pieces } = self;
+                let Visit { mixing, f, receiver, donor, mask, pieces, stop } = self;
                 let call = mixing.call;
                 let mut report = MixReport::default();
-                for start in 0..receiver.len() {
+                // Subfunctions visited since the last check of `stop`.
+                let mut done = 0;
+                'components: for start in 0..receiver.len() {
                     if receiver[start] == donor[start] ^ mask || mixing.variable_mark[start] == call {
                         continue;
+                    }
+                    if stop.after(&mut done, 0).is_err() {
+                        break;
                     }
                     // The component of `start`: every differing variable reached through the
                     // subfunctions of differing variables, and the change of each such
@@ -205,7 +227,13 @@ impl PartitionMixing {
                     let mut cuts = 0usize;
                     while let Some(v) = mixing.stack.pop() {
                         mixing.component.push(v);
-                        for &s in f.dependent(v as usize) {
+                        let dependent = f.dependent(v as usize);
+                        if stop.after(&mut done, dependent.len()).is_err() {
+                            // The component is left untaken: the receiver stays as it was on it.
+                            mixing.stack.clear();
+                            break 'components;
+                        }
+                        for &s in dependent {
                             let mark = &mut mixing.subfunction_mark[s as usize];
                             if *mark == call {
                                 continue;
@@ -246,14 +274,16 @@ impl PartitionMixing {
                         }
                         report.gain += change;
                         report.taken += 1;
-                    } else if cuts > 0 {
-                        mixing.take_pieces(&kind, f, receiver, donor, mask, &mut report);
+                    } else if cuts > 0
+                        && mixing.take_pieces(&kind, f, receiver, donor, mask, &mut report, stop).is_err()
+                    {
+                        break;
                     }
                 }
                 report
             }
         }
-        f.with_kind(Visit { mixing: self, f, receiver, donor, mask, pieces })
+        f.with_kind(Visit { mixing: self, f, receiver, donor, mask, pieces, stop })
     }
 
     /// The component just found (`self.component`), which does not improve the receiver whole,
@@ -265,7 +295,9 @@ impl PartitionMixing {
     /// subfunction, a piece's inner subfunctions keep their values and its cuts, below their
     /// largest, can only gain. On a lattice, a domain of the other phase in the receiver is one
     /// piece (its walls are the cuts), which a donor right on it gives whole even where the
-    /// donor's own wrong regions join the domain into one large component.
+    /// donor's own wrong regions join the domain into one large component. Checks `stop` as
+    /// [`PartitionMixing::mix`] does; stopped, the pieces taken so far stay (`Err`).
+    #[allow(clippy::too_many_arguments)]
     fn take_pieces<K: Kind>(
         &mut self,
         kind: &K,
@@ -274,7 +306,8 @@ impl PartitionMixing {
         donor: &[u8],
         mask: u8,
         report: &mut MixReport,
-    ) {
+        stop: &StopCheck,
+    ) -> Result<(), crate::stop::StopReason> {
         if self.piece.checked_add(self.component.len() as u32 + 1).is_none() {
             // The marks of 2^32 pieces ago would look current: start them again.
             self.piece_mark.fill(0);
@@ -283,6 +316,7 @@ impl PartitionMixing {
         }
         // Variables marked below `first` are in no piece of this component yet.
         let first = self.piece + 1;
+        let mut done = 0;
         for k in 0..self.component.len() {
             let start = self.component[k] as usize;
             if self.piece_mark[start] >= first || receiver[start] == donor[start] ^ mask {
@@ -296,7 +330,12 @@ impl PartitionMixing {
             let at = Ptr::from_slice(receiver);
             while let Some(v) = self.stack.pop() {
                 self.piece_variables.push(v);
-                for &s in f.dependent(v as usize) {
+                let dependent = f.dependent(v as usize);
+                if let Err(reason) = stop.after(&mut done, dependent.len()) {
+                    self.stack.clear();
+                    return Err(reason);
+                }
+                for &s in dependent {
                     if !self.receiver_at_max[s as usize] {
                         continue;
                     }
@@ -311,7 +350,7 @@ impl PartitionMixing {
             }
             if self.piece_variables.len() == self.component.len() {
                 // One piece: the component itself, which does not improve the receiver.
-                return;
+                return Ok(());
             }
             let taken = Taken {
                 receiver: at,
@@ -341,6 +380,7 @@ impl PartitionMixing {
                 report.pieces += 1;
             }
         }
+        Ok(())
     }
 }
 
@@ -492,7 +532,7 @@ mod tests {
                 let d = donor_of(&x, &mut rng);
                 for mask in [0u8, 1] {
                     let mut y = x.clone();
-                    let report = mixing.mix_masked(f, &mut y, &d, mask, true);
+                    let report = mixing.mix_masked(f, &mut y, &d, mask, true, &StopCheck::never());
                     let (before, after) = (p.evaluate(&x), p.evaluate(&y));
                     assert_eq!(after, before + report.gain, "{}: the gain is the change of fitness", p.name());
                     assert!(report.gain >= 0);
@@ -525,6 +565,20 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_mix_takes_nothing_after_its_stop() {
+        let mut rng = SplitMix64::new(4);
+        let past = StopCheck::new(Some(std::time::Instant::now() - std::time::Duration::from_millis(1)), None);
+        for p in instances(20, &mut rng) {
+            let f = p.functions();
+            let x = random_genes(p.variables(), &mut rng);
+            let d = donor_of(&x, &mut rng);
+            let mut y = x.clone();
+            let report = PartitionMixing::new(f).mix(f, &mut y, &d, &past);
+            assert_eq!((report.gain, report.components, &y), (0, 0, &x), "{}: checked before the first", p.name());
+        }
+    }
+
+    #[test]
     fn a_mix_is_the_best_of_every_combination_of_components() {
         let mut rng = SplitMix64::new(12);
         let mut combinations = 0;
@@ -552,7 +606,7 @@ mod tests {
                     .unwrap();
                 combinations += 1 << components.len();
                 let mut y = x.clone();
-                let report = PartitionMixing::new(f).mix_masked(f, &mut y, &d, 0, true);
+                let report = PartitionMixing::new(f).mix_masked(f, &mut y, &d, 0, true, &StopCheck::never());
                 // Pieces of components can only add to the best mix of whole components.
                 if report.pieces == 0 {
                     assert_eq!(p.evaluate(&y), best, "{}: not the best mix", p.name());
@@ -587,25 +641,25 @@ mod tests {
         assert_eq!(torus.evaluate(&donor), total - 2 * side as i64);
         let mut y = receiver.clone();
         let mut mixing = PartitionMixing::new(f);
-        let report = mixing.mix(f, &mut y, &donor);
+        let report = mixing.mix(f, &mut y, &donor, &StopCheck::never());
         // The second component is the complement's difference: everything else, not improving.
         assert_eq!((report.components, report.taken, report.pieces, report.gain), (2, 1, 1, 16));
         assert_eq!(y, optimum);
         assert_eq!(reference_components(&torus, &receiver, &donor, 0).len(), 1);
         // Without pieces the component stays.
         let mut z = receiver.clone();
-        assert_eq!(mixing.mix_masked(f, &mut z, &donor, 0, false).gain, 0);
+        assert_eq!(mixing.mix_masked(f, &mut z, &donor, 0, false, &StopCheck::never()).gain, 0);
         // The same donor in the other phase: its complement is the aligned form, and gives the
         // same.
         let other: Vec<u8> = donor.iter().map(|g| g ^ 1).collect();
         let mut y = receiver.clone();
-        assert_eq!(mixing.mix(f, &mut y, &other).pieces, 1);
+        assert_eq!(mixing.mix(f, &mut y, &other, &StopCheck::never()).pieces, 1);
         assert_eq!(y, optimum);
         // The receiver mixed with itself, or with its complement, gains nothing: no piece is
         // cut where the donor holds nothing new (the square would be one, flipped whole).
         for d in [receiver.clone(), receiver.iter().map(|g| g ^ 1).collect()] {
             let mut y = receiver.clone();
-            let report = mixing.mix(f, &mut y, &d);
+            let report = mixing.mix(f, &mut y, &d, &StopCheck::never());
             assert_eq!((report.components, report.taken, report.pieces, report.gain), (1, 0, 0, 0));
             assert_eq!(y, receiver);
         }

@@ -1,15 +1,16 @@
 //! The state every optimizer shares during one run: the problem, the clock, the work counters,
 //! the elitist (best solution found so far, across all populations), the termination limits and
 //! the stop flag, the trace of elitist improvements, and the [`Observer`] the caller listens
-//! with (the library itself never prints).
+//! with (the library itself never prints). A new population's annealing budget is in
+//! [`crate::gomea::budget`]; partition mixing into the elitist, owned by the multi-start scheme,
+//! in [`crate::gomea::mixing`].
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
-use crate::gomea::local_search::{AnnealPace, show_share};
-use crate::gomea::partition::{self, PartitionMixing};
+use crate::gomea::budget::AnnealBudget;
+pub use crate::gomea::budget::SearchPlan;
 use crate::problem::{EvaluationCounter, GrayBoxProblem};
 use crate::stop::StopCheck;
 
@@ -130,62 +131,27 @@ pub struct Run<'a> {
     pub status: String,
     /// Checks the incremental fitness of every accepted step against a full evaluation (tests).
     pub verify: bool,
-    /// How fast the last whole annealing of a new population went, to fit the next one into
-    /// the time left (`anneal_share`).
-    anneal_pace: AnnealPace,
-    /// Partition mixing of the populations' solutions into the elitist, where the run uses it
-    /// ([`Run::set_partition_mixing`]).
-    partition: Option<PartitionMixing>,
-    /// Whether the run mixes (the state above is away while the mixing thread mixes).
-    partition_on: bool,
-    /// The mixing thread, while the multi-start scheme runs ([`Run::with_mixing_thread`]).
-    mixer: Option<Mixer>,
-    /// A donor waiting to be mixed into the elitist while the run's next piece of work runs
-    /// ([`Run::queue_mix`], or an elitist that [`Run::offer`] displaced).
-    queued_mix: Option<Vec<u8>>,
-    /// Whether the queued donor is a displaced elitist (a population's best does not replace it).
-    queued_displaced: bool,
-    /// The last best that each population queued ([`Run::queue_best`]), by population, with the
-    /// elitist's version when it was last mixed into the elitist: mixed again while no donor is
-    /// queued and the elitist changed since ([`Run::overlapping_mix`]).
-    bests: Vec<Option<(Vec<u8>, u64)>>,
-    /// Where the search of `bests` for the next one to mix again starts (round robin).
-    next_best: usize,
+    /// The annealing budget of new populations: how fast the last whole annealing went, to fit
+    /// the next one into its share of the time left ([`Run::fitted_search`]).
+    anneal: AnnealBudget,
+    /// The donor waiting to be mixed into the elitist, where the run mixes
+    /// ([`crate::gomea::mixing::ElitistMixing`]).
+    waiting: Waiting,
     /// Counts the elitist's changes.
     elitist_version: u64,
-    /// The mixes into the elitist done so far, and their time (on a thread of their own where
-    /// they overlapped other work).
-    pub mixes: MixCount,
 }
 
-/// The run's end of its mixing thread ([`Run::with_mixing_thread`]).
-struct Mixer {
-    jobs: mpsc::Sender<MixJob>,
-    mixed: mpsc::Receiver<MixDone>,
-    /// The fitness of the elitist's copy that a mix is away with.
-    away: Option<i64>,
-}
-
-/// A mix for the mixing thread: the mixing state, a copy of the elitist, the donor.
-struct MixJob {
-    mixing: PartitionMixing,
-    genes: Vec<u8>,
-    donor: Vec<u8>,
-}
-
-/// A mix done: the mixing state back, the mixed copy, what the mix did and how long it took.
-struct MixDone {
-    mixing: PartitionMixing,
-    genes: Vec<u8>,
-    report: partition::MixReport,
-    took: Duration,
-}
-
-/// Partition mixes into the elitist and the time they took.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MixCount {
-    pub mixes: u64,
-    pub seconds: f64,
+/// The donor waiting to be mixed into the elitist while the run's next piece of work runs
+/// ([`Run::queue_mix`], or an elitist that [`Run::offer`] displaced): the run keeps it, since an
+/// offer may displace the elitist into it; the mixer ([`crate::gomea::mixing::ElitistMixing`],
+/// owned by the multi-start scheme) takes it.
+#[derive(Debug, Default)]
+pub(crate) struct Waiting {
+    /// Whether the run mixes solutions into the elitist.
+    pub(crate) on: bool,
+    pub(crate) donor: Option<Vec<u8>>,
+    /// Whether `donor` is a displaced elitist (a population's best does not replace it).
+    pub(crate) displaced: bool,
 }
 
 impl<'a> Run<'a> {
@@ -210,254 +176,46 @@ impl<'a> Run<'a> {
             last_progress: now,
             status: String::new(),
             verify: false,
-            anneal_pace: AnnealPace::default(),
-            partition: None,
-            partition_on: false,
-            mixer: None,
-            queued_mix: None,
-            queued_displaced: false,
-            bests: Vec::new(),
-            next_best: 0,
+            anneal: AnnealBudget::default(),
+            waiting: Waiting::default(),
             elitist_version: 0,
-            mixes: MixCount::default(),
         }
     }
 
-    /// Mixes solutions into the elitist from now on where `on` ([`Run::mix_into_elitist`]).
-    pub fn set_partition_mixing(&mut self, on: bool) {
-        let f = self.problem.functions();
-        self.partition = on.then(|| PartitionMixing::new(f));
-        self.partition_on = on;
-    }
-
-    /// Whether the run mixes solutions into the elitist ([`Run::mix_into_elitist`]).
+    /// Whether the run mixes solutions into the elitist
+    /// ([`crate::gomea::mixing::ElitistMixing::set_on`]).
     pub fn partition_mixing(&self) -> bool {
-        self.partition_on
+        self.waiting.on
     }
 
-    /// Whether the run mixes every solution of a new population into the elitist: where it
-    /// mixes, below [`partition::NEW_POPULATIONS_BELOW`] variables.
-    pub fn mixes_new_populations(&self) -> bool {
-        self.partition_on && self.problem.variables() < partition::NEW_POPULATIONS_BELOW
-    }
-
-    /// Partition mixing of every solution of a new population (rows of l `genes`, their
-    /// `fitness`) into the elitist, the fittest first, until the run must stop
-    /// ([`Run::mix_into_elitist`]). Does nothing where the run does not mix.
-    pub fn mix_population_into_elitist(&mut self, genes: &[u8], fitness: &[i64]) {
-        let l = self.problem.variables();
-        let mut order: Vec<usize> = (0..fitness.len()).collect();
-        order.sort_by_key(|&i| (std::cmp::Reverse(fitness[i]), i));
-        for i in order {
-            if self.should_stop() {
-                break;
-            }
-            self.mix_into_elitist(&genes[i * l..(i + 1) * l]);
-        }
-    }
-
-    /// Partition mixing of `donor` into the elitist (the module [`crate::gomea::partition`]),
-    /// now: the elitist takes the donor's genes (or, on a flip-symmetric problem, its
-    /// complement's) on every component of their difference where that improves it. True if the
-    /// elitist improved. Does nothing where the run does not mix or has no elitist yet.
-    pub fn mix_into_elitist(&mut self, donor: &[u8]) -> bool {
-        // The mixing state is away with a mix on the mixing thread: that mix is taken first.
-        self.take_mix(true);
-        let (Some(mixing), Some(e)) = (self.partition.as_mut(), self.elitist.as_mut()) else {
-            return false;
-        };
-        let start = Instant::now();
-        let report = mixing.mix(self.problem.functions(), &mut e.genes, donor);
-        e.fitness += report.gain;
-        self.count_mix(start.elapsed(), report.evaluations);
-        if report.gain <= 0 {
-            return false;
-        }
-        self.mixed_elitist_improved();
-        true
+    /// Sets whether the run mixes (its mixer's [`crate::gomea::mixing::ElitistMixing::set_on`]).
+    pub(crate) fn set_mixing(&mut self, on: bool) {
+        self.waiting.on = on;
     }
 
     /// Queues `donor` to be mixed into the elitist during the run's next piece of work that
-    /// allows it ([`Run::overlapping_mix`]); a donor queued before and not yet mixed is dropped,
-    /// unless it is an elitist that [`Run::offer`] displaced, which stays and `donor` is dropped.
-    /// Does nothing where the run does not mix.
+    /// allows it ([`crate::gomea::mixing::ElitistMixing::overlapping_mix`]); a donor queued
+    /// before and not yet mixed is dropped, unless it is an elitist that [`Run::offer`]
+    /// displaced, which stays and `donor` is dropped. Does nothing where the run does not mix.
     pub fn queue_mix(&mut self, donor: Vec<u8>) {
-        if self.partition_on && !self.queued_displaced {
-            self.queued_mix = Some(donor);
+        if self.waiting.on && !self.waiting.displaced {
+            self.waiting.donor = Some(donor);
         }
     }
 
-    /// [`Run::queue_mix`] for the best of population `population`, which is also kept to be
-    /// mixed into the elitist again later, when no donor is queued and the elitist has changed
-    /// since its last mix, as long as the run goes on (also once the population is gone). Why:
-    /// a population's best, mixed when it improved, may hold the right phase on a region where a
-    /// later elitist, from another population, has a domain of the other phase
-    /// (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`).
-    pub fn queue_best(&mut self, population: usize, donor: Vec<u8>) {
-        if !self.partition_on {
-            return;
-        }
-        if self.bests.len() <= population {
-            self.bests.resize_with(population + 1, || None);
-        }
-        // Not mixed yet: no elitist version is its last.
-        self.bests[population] = Some((donor.clone(), u64::MAX));
-        self.queue_mix(donor);
+    /// The donor waiting to be mixed (the mixer's).
+    pub(crate) fn waiting_mut(&mut self) -> &mut Waiting {
+        &mut self.waiting
     }
 
-    /// The next kept best to mix again ([`Run::queue_best`]): its index and a copy.
-    fn best_to_mix_again(&mut self) -> Option<(usize, Vec<u8>)> {
-        let n = self.bests.len();
-        (0..n).map(|k| (self.next_best + k) % n).find_map(|k| match &self.bests[k] {
-            Some((genes, version)) if *version != self.elitist_version => Some((k, genes.clone())),
-            _ => None,
-        })
+    /// The elitist, for the mixer to mix into.
+    pub(crate) fn elitist_mut(&mut self) -> Option<&mut Elitist> {
+        self.elitist.as_mut()
     }
 
-    /// Runs `body` (the multi-start scheme) with the run's mixing thread, on which
-    /// [`Run::overlapping_mix`] mixes donors into copies of the elitist while the scheme's
-    /// generations go on; a mix still away when `body` returns is waited for and taken. A run
-    /// bounded by time lets a mix span several pieces of work (the elitist takes it after the
-    /// first that ends once it is done), so that generations never wait for a mix longer than
-    /// themselves; any other run takes each mix right after the piece of work it began with,
-    /// whatever the threads' timing, and stays reproducible. (A run bounded by time already
-    /// depends on the machine's speed: how many generations fit, how long a new population
-    /// anneals.)
-    pub fn with_mixing_thread<T>(&mut self, body: impl FnOnce(&mut Self) -> T) -> T {
-        let problem = self.problem;
-        let f = problem.functions();
-        std::thread::scope(|scope| {
-            let (jobs, job) = mpsc::channel::<MixJob>();
-            let (done, mixed) = mpsc::channel::<MixDone>();
-            // The thread ends when the run drops its end of the channel.
-            scope.spawn(move || {
-                for MixJob { mut mixing, mut genes, donor } in job {
-                    let start = Instant::now();
-                    let report = mixing.mix(f, &mut genes, &donor);
-                    if done.send(MixDone { mixing, genes, report, took: start.elapsed() }).is_err() {
-                        return;
-                    }
-                }
-            });
-            self.mixer = Some(Mixer { jobs, mixed, away: None });
-            // A scheme that panics drops the channel before unwinding out of the scope, which
-            // would otherwise wait for the thread forever (the run outlives the scope).
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut *self)));
-            if out.is_ok() {
-                self.take_mix(true);
-            }
-            self.mixer = None;
-            out.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
-    }
-
-    /// Runs `work` (a generation, the making of a new population) while the mixing thread
-    /// ([`Run::with_mixing_thread`]) mixes the donor queued by [`Run::queue_mix`] (else a kept
-    /// best that has not met this elitist, [`Run::queue_best`]) into a copy of the elitist,
-    /// which replaces the elitist once taken if it is then better. A mix costs O(l + the
-    /// difference's incidences) on one core (most of a GPU generation at 10^6 variables): this way
-    /// the host's mix and the device's generation overlap
-    /// (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`). `work` sees the elitist
-    /// without the mix. Where the elitist was displaced by a better solution ([`Run::offer`])
-    /// while the mix was away, the mixed copy is queued to be mixed into that one. Without the
-    /// mixing thread, `work` runs alone.
-    pub fn overlapping_mix<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
-        // A mix away that is done by now is taken; an idle mixing thread starts the next one.
-        self.take_mix(false);
-        if self.mixer.as_ref().is_some_and(|m| m.away.is_none()) {
-            self.start_mix();
-        }
-        let out = work(self);
-        let bounded_by_time = self.limits.time.is_some();
-        self.take_mix(!bounded_by_time);
-        out
-    }
-
-    /// Sends the next donor (queued, else a kept best to mix again) and a copy of the elitist to
-    /// the mixing thread, where there are both and the thread is idle.
-    fn start_mix(&mut self) {
-        // The first elitist displaced from here on holds every mix taken so far.
-        self.queued_displaced = false;
-        if self.partition.is_none() || self.elitist.is_none() {
-            return;
-        }
-        let mut again = None;
-        let queued = self.queued_mix.take().or_else(|| {
-            let (k, genes) = self.best_to_mix_again()?;
-            again = Some(k);
-            Some(genes)
-        });
-        let (Some(donor), Some(e), Some(mixer)) = (queued, self.elitist.as_ref(), self.mixer.as_mut()) else {
-            return;
-        };
-        if let Some(k) = again {
-            self.next_best = k + 1;
-            if let Some((_, version)) = &mut self.bests[k] {
-                *version = self.elitist_version;
-            }
-        }
-        let Some(mixing) = self.partition.take() else { return };
-        let job = MixJob { mixing, genes: e.genes.clone(), donor };
-        mixer.away = Some(e.fitness);
-        mixer.jobs.send(job).expect("partition mixing: the mixing thread is gone");
-    }
-
-    /// Takes the mix away on the mixing thread, waiting for it where `wait`, else only if it is
-    /// done: the mixed copy replaces the elitist where it is better; where the elitist was
-    /// displaced meanwhile by a better solution, the mixed copy (the displaced elitist with
-    /// this mix) is queued to be mixed into its successor instead.
-    fn take_mix(&mut self, wait: bool) {
-        let Some(mixer) = self.mixer.as_mut() else { return };
-        let Some(before) = mixer.away else { return };
-        let done = if wait {
-            mixer.mixed.recv().map_err(|_| ())
-        } else {
-            match mixer.mixed.try_recv() {
-                Ok(done) => Ok(done),
-                Err(TryRecvError::Empty) => return,
-                Err(TryRecvError::Disconnected) => Err(()),
-            }
-        };
-        let MixDone { mixing, genes, report, took } = done.expect("partition mixing: the mixing thread panicked");
-        mixer.away = None;
-        self.partition = Some(mixing);
-        self.count_mix(took, report.evaluations);
-        let fitness = before + report.gain;
-        if report.gain > 0 {
-            if let Some(e) = self.elitist.as_mut().filter(|e| e.fitness < fitness) {
-                e.genes = genes;
-                e.fitness = fitness;
-                // An elitist displaced meanwhile is in the mixed copy.
-                if self.queued_displaced {
-                    self.queued_mix = None;
-                    self.queued_displaced = false;
-                }
-                self.mixed_elitist_improved();
-            } else if self.queued_displaced {
-                self.queued_mix = Some(genes);
-            }
-        }
-    }
-
-    /// Counts a mix of `took` with its subfunction evaluations.
-    fn count_mix(&mut self, took: Duration, evaluations: u64) {
-        self.counter.add_subfunctions(evaluations);
-        self.mixes.mixes += 1;
-        self.mixes.seconds += took.as_secs_f64();
-    }
-
-    /// Records the elitist that a mix improved (checked against a full evaluation in tests).
-    fn mixed_elitist_improved(&mut self) {
-        let Some(e) = self.elitist.as_ref() else { return };
-        let fitness = e.fitness;
-        if self.verify {
-            assert_eq!(
-                self.problem.evaluate(&e.genes),
-                fitness,
-                "partition mixing: the elitist's fitness is not exact"
-            );
-        }
-        self.record_improvement(fitness);
+    /// Counts the elitist's changes: a kept best is mixed again once the elitist has changed.
+    pub(crate) fn elitist_version(&self) -> u64 {
+        self.elitist_version
     }
 
     /// Counts time (the time limit, the trace, the reported time) from `start` instead of from
@@ -530,7 +288,7 @@ impl<'a> Run<'a> {
 
     /// Offers a solution; it becomes the elitist if strictly better (or if there is none yet).
     /// Returns true if it did. Where the run mixes, the elitist it displaces is queued to be
-    /// mixed into it ([`Run::overlapping_mix`]).
+    /// mixed into it ([`crate::gomea::mixing::ElitistMixing::overlapping_mix`]).
     pub fn offer(&mut self, genes: &[u8], fitness: i64) -> bool {
         if self.elitist.as_ref().is_some_and(|e| e.fitness >= fitness) {
             return false;
@@ -540,9 +298,9 @@ impl<'a> Run<'a> {
             // `genes`, a population's solution, lacks: it is queued to be mixed into its
             // successor, so that those stay (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`).
             // The first displaced since the last mix is kept, the one that holds the mixes.
-            Some(e) if self.partition_on && !self.queued_displaced => {
-                self.queued_mix = Some(std::mem::replace(&mut e.genes, genes.to_vec()));
-                self.queued_displaced = true;
+            Some(e) if self.waiting.on && !self.waiting.displaced => {
+                self.waiting.donor = Some(std::mem::replace(&mut e.genes, genes.to_vec()));
+                self.waiting.displaced = true;
                 e.fitness = fitness;
             }
             Some(e) => {
@@ -574,7 +332,7 @@ impl<'a> Run<'a> {
     }
 
     /// The trace point, the observer's call and the target check of a new elitist.
-    fn record_improvement(&mut self, fitness: i64) {
+    pub(crate) fn record_improvement(&mut self, fitness: i64) {
         self.elitist_version += 1;
         self.stop_check.improved();
         let point =
@@ -655,32 +413,16 @@ impl<'a> Run<'a> {
         share: Option<f64>,
         search: impl FnOnce(&mut Self, &mut SearchPlan) -> T,
     ) -> T {
-        let budget = share.zip(self.time_left()).map(|(share, left)| left.mul_f64(share));
-        let mut plan = SearchPlan {
-            sweeps: asked,
-            asked,
-            solutions,
-            share: share.unwrap_or(0.0),
-            budget,
-            start: Instant::now(),
-            adaptive: budget.is_some() && !self.anneal_pace.known(),
-            refitted: false,
-            work: 0.0,
-            early_ratio: self.anneal_pace.early_ratio(),
-            early: EarlySweeps::Waiting,
-        };
-        if let Some(budget) = budget.filter(|_| self.anneal_pace.known()) {
-            plan.sweeps = self.anneal_pace.fit(asked, solutions, budget);
-            if plan.sweeps < asked {
-                self.note(&plan.describe(budget, ""));
-            }
+        let mut plan = self.anneal.plan(asked, solutions, share, self.time_left());
+        if let Some(note) = plan.fitted_note() {
+            self.note(&note);
         }
         let out = search(self, &mut plan);
-        if let Some(budget) = plan.budget.filter(|_| plan.refitted) {
-            self.note(&plan.describe(budget, ", at its own pace as it went"));
+        if let Some(note) = plan.refitted_note() {
+            self.note(&note);
         }
         if !self.should_stop() {
-            self.anneal_pace.record(plan.work, plan.start.elapsed(), plan.early_pace());
+            self.anneal.learn(&plan);
         }
         out
     }
@@ -719,461 +461,5 @@ impl<'a> Run<'a> {
             status: &self.status,
         };
         observer.progress(&progress);
-    }
-}
-
-/// The sweeps of a new population's annealed local search under [`Run::fitted_search`]: fitted
-/// to its share of the time left before it starts where the pace of an earlier annealing is
-/// known, else refitted by the search itself as it goes.
-#[derive(Clone, Debug)]
-pub struct SearchPlan {
-    /// The sweeps of a solution's whole schedule, as planned now; once the search is done, those
-    /// it says it ran (what the run's note reports).
-    pub sweeps: u32,
-    asked: u32,
-    solutions: usize,
-    share: f64,
-    budget: Option<Duration>,
-    start: Instant,
-    /// No pace was known when the search began: it fits its rest to its own pace as it goes.
-    adaptive: bool,
-    refitted: bool,
-    /// The solution-sweeps run, as the search reports them ([`SearchPlan::ran`]).
-    work: f64,
-    /// The last whole search's early pace over its whole pace ([`AnnealPace::early_ratio`]):
-    /// a search fitted at a known pace refits once when its own early pace is timed, and uses
-    /// it up then.
-    early_ratio: Option<f64>,
-    /// The timing of the search's early sweeps ([`SearchPlan::observe`]).
-    early: EarlySweeps,
-}
-
-/// Where the timing of a search's early sweeps stands.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum EarlySweeps {
-    /// Before the end of the first call.
-    Waiting,
-    /// Timed from the end of the first call (the first carries costs of its own): the time
-    /// and solution-sweeps then.
-    From(Duration, f64),
-    /// Seconds per solution-sweep from there to the first call that ends within
-    /// [`SearchPlan::EARLY_SHARE`] to twice it of the schedule.
-    Timed(f64),
-    /// No call ended within that share (calls of many sweeps each): not timed.
-    Missed,
-}
-
-impl SearchPlan {
-    /// A plan of `sweeps` that no clock changes (the offspring's searches).
-    pub fn fixed(sweeps: u32) -> Self {
-        SearchPlan {
-            sweeps,
-            asked: sweeps,
-            solutions: 0,
-            share: 0.0,
-            budget: None,
-            start: Instant::now(),
-            adaptive: false,
-            refitted: false,
-            work: 0.0,
-            early_ratio: None,
-            early: EarlySweeps::Waiting,
-        }
-    }
-
-    /// The share of a schedule by which a search's early sweeps are timed.
-    pub const EARLY_SHARE: f64 = 0.1;
-
-    /// After a call of a search that begins at its schedule's hottest level, `work`
-    /// solution-sweeps run since the plan began and `done` the share of its schedule they
-    /// reach: times its early sweeps, from the end of its first call to the first call that
-    /// ends within [`SearchPlan::EARLY_SHARE`] to twice it of the schedule (none such: not
-    /// timed). Their pace over the whole search's teaches the next search its whole pace from
-    /// its own early sweeps ([`SearchPlan::refit`]). Searches that begin halfway down a
-    /// schedule, whose early sweeps are cooler, are not timed.
-    pub fn observe(&mut self, work: f64, done: f64) {
-        // Once timed (or missed), no clock is read again.
-        if matches!(self.early, EarlySweeps::Waiting | EarlySweeps::From(..)) {
-            self.observe_at(work, done, self.start.elapsed());
-        }
-    }
-
-    /// [`SearchPlan::observe`] at `now` since the plan began.
-    fn observe_at(&mut self, work: f64, done: f64, now: Duration) {
-        if work <= 0.0 {
-            return;
-        }
-        self.early = match self.early {
-            EarlySweeps::Waiting => EarlySweeps::From(now, work),
-            EarlySweeps::From(_, _) if done > 2.0 * Self::EARLY_SHARE => EarlySweeps::Missed,
-            EarlySweeps::From(then, before) if done >= Self::EARLY_SHARE && work > before => {
-                EarlySweeps::Timed((now - then).as_secs_f64() / (work - before))
-            }
-            other => other,
-        };
-    }
-
-    /// The pace of the early sweeps, where they were timed.
-    fn early_pace(&self) -> Option<f64> {
-        match self.early {
-            EarlySweeps::Timed(pace) => Some(pace),
-            _ => None,
-        }
-    }
-
-    /// After a call of an adaptive search, `work` solution-sweeps run since the plan began: the
-    /// sweeps each of `solutions` solutions can still run within the budget at the pace so far,
-    /// at most `most`, where they differ from `left`, those each has planned, by more than a
-    /// twentieth (and one). The search then runs those (the caller maps its schedule) and
-    /// reports its whole work with [`SearchPlan::ran`]; the run says what it did.
-    ///
-    /// Called after every call, this follows the pace as it changes: a search's first sweeps
-    /// are slower than the whole (hot sweeps flip more, and a first call carries costs of its
-    /// own), so an early fit cuts too much and later ones give back. Sweeps refitted this way err
-    /// towards ending early.
-    ///
-    /// A search fitted at the last whole search's pace is refitted once instead, when its early
-    /// sweeps are timed ([`SearchPlan::observe`]): at their pace over the last search's early
-    /// pace over its whole. That corrects the fit where a sweep's time grows far from in
-    /// proportion to the solutions (`docs/decisions/0008-annealing-pace.md`).
-    pub fn refit(&mut self, work: f64, solutions: usize, left: u32, most: u32) -> Option<u32> {
-        let budget = self.budget.filter(|_| left > 0 && work > 0.0)?;
-        let spent = self.start.elapsed();
-        let pace = if self.adaptive {
-            spent.as_secs_f64() / work
-        } else {
-            let early = self.early_pace()?;
-            early / self.early_ratio.take()?
-        };
-        let fit = AnnealPace::at(pace).fit(most, solutions, budget.saturating_sub(spent));
-        if fit.abs_diff(left) <= (left / 20).max(1) {
-            return None;
-        }
-        self.refitted = true;
-        Some(fit)
-    }
-
-    /// The solution-sweeps the search ran in all (the pace of the next one is learned from them).
-    pub fn ran(&mut self, work: f64) {
-        self.work = work;
-    }
-
-    /// The sweeps asked for (a refit never exceeds them).
-    pub fn asked(&self) -> u32 {
-        self.asked
-    }
-
-    fn describe(&self, budget: Duration, how: &str) -> String {
-        format!(
-            "population of {}: annealing fitted to {:.1} s, {} of the time left{how}: {} of {} sweeps",
-            self.solutions,
-            budget.as_secs_f64(),
-            show_share(self.share),
-            self.sweeps,
-            self.asked
-        )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// An adaptive plan of `asked` sweeps for 16 solutions with a budget of 10 s, begun `ago`.
-    fn plan(asked: u32, ago: Duration) -> SearchPlan {
-        SearchPlan {
-            adaptive: true,
-            budget: Some(Duration::from_secs(10)),
-            solutions: 16,
-            start: Instant::now().checked_sub(ago).unwrap(),
-            ..SearchPlan::fixed(asked)
-        }
-    }
-
-    #[test]
-    fn an_adaptive_plan_follows_the_pace_so_far() {
-        // 16 solutions x 10 sweeps in 1 s: 9 s left fit 90 more sweeps each.
-        let mut p = plan(1000, Duration::from_secs(1));
-        let fit = p.refit(160.0, 16, 990, 990).unwrap();
-        assert!((89..=90).contains(&fit), "{fit}");
-        assert!(p.refitted);
-        // Never more than `most`; no change within a twentieth of what is planned.
-        let mut p = plan(1000, Duration::from_secs(1));
-        assert_eq!(p.refit(1600.0, 16, 990, 500), Some(500));
-        assert_eq!(plan(1000, Duration::from_secs(1)).refit(160.0, 16, 92, 990), None);
-        // A fixed plan, or one whose schedule is done, never changes.
-        assert_eq!(SearchPlan::fixed(1000).refit(160.0, 16, 990, 990), None);
-        assert_eq!(plan(1000, Duration::from_secs(1)).refit(160.0, 16, 0, 990), None);
-    }
-
-    #[test]
-    fn a_plan_at_a_known_pace_refits_once_at_its_early_sweeps() {
-        let s = Duration::from_secs_f64;
-        // The last search's early sweeps were twice as slow as its whole: this one's early
-        // sweeps, 1 ms per solution-sweep, tell a whole pace of 0.5 ms. 16 solutions in the
-        // 9 s left fit 1125 sweeps.
-        let mut p = SearchPlan { adaptive: false, early_ratio: Some(2.0), ..plan(400, s(1.0)) };
-        p.observe_at(16.0 * 5.0, 0.0125, s(0.2));
-        assert_eq!(p.refit(16.0 * 5.0, 16, 395, 2000), None, "not timed yet");
-        p.observe_at(16.0 * 45.0, 0.1125, s(0.84));
-        assert_eq!(p.early_pace(), Some(0.001));
-        let fit = p.refit(16.0 * 45.0, 16, 355, 2000).unwrap();
-        assert!((1120..=1125).contains(&fit), "{fit}");
-        assert!(p.refitted);
-        // Once only.
-        assert_eq!(p.refit(16.0 * 45.0, 16, 355, 2000), None);
-        // Later calls do not time again.
-        p.observe_at(16.0 * 90.0, 0.15, s(2.0));
-        assert_eq!(p.early_pace(), Some(0.001));
-
-        // Calls of many sweeps that pass twice the early share leave it untimed: no refit.
-        let mut p = SearchPlan { adaptive: false, early_ratio: Some(2.0), ..plan(400, s(1.0)) };
-        p.observe_at(16.0 * 5.0, 0.0125, s(0.2));
-        p.observe_at(16.0 * 200.0, 0.5, s(0.84));
-        p.observe_at(16.0 * 220.0, 0.55, s(0.9));
-        assert_eq!(p.early, EarlySweeps::Missed);
-        assert_eq!(p.refit(16.0 * 220.0, 16, 180, 2000), None);
-
-        // Without the last search's ratio, a plan at a known pace keeps its sweeps.
-        let mut p = SearchPlan { adaptive: false, ..plan(400, s(1.0)) };
-        p.observe_at(16.0 * 5.0, 0.0125, s(0.2));
-        p.observe_at(16.0 * 45.0, 0.1125, s(0.84));
-        assert_eq!(p.refit(16.0 * 45.0, 16, 355, 2000), None);
-
-        // The whole search teaches the next its ratio: 1 ms early against 0.25 ms in all.
-        let mut pace = AnnealPace::default();
-        pace.record(16.0 * 400.0, s(1.6), p.early_pace());
-        assert_eq!(pace.early_ratio(), Some(4.0));
-        // A search that timed none keeps the ratio before.
-        pace.record(16.0 * 400.0, s(3.2), None);
-        assert_eq!(pace.early_ratio(), Some(4.0));
-    }
-
-    /// A torus, a random genotype of it and a donor that agrees with it outside a few patches.
-    fn mixing_case(seed: u64) -> (crate::problem::maxcut::MaxCut, Vec<u8>, Vec<u8>) {
-        use crate::problem::generate::{WeightRange, torus};
-        use pgomea_device::rng::SplitMix64;
-        let p = crate::problem::maxcut::MaxCut::new(torus(24, WeightRange { min: -2, max: 5 }, seed).unwrap()).unwrap();
-        let mut rng = SplitMix64::new(seed);
-        let x: Vec<u8> = (0..p.variables()).map(|_| rng.coin() as u8).collect();
-        let mut d = x.clone();
-        for _ in 0..60 {
-            d[rng.index(x.len())] ^= 1;
-        }
-        (p, x, d)
-    }
-
-    /// A run of `p` with mixing on, `x` its elitist, checking every fitness.
-    fn mixing_run<'p>(p: &'p dyn GrayBoxProblem, x: &[u8]) -> Run<'p> {
-        let mut run = Run::new(p, Limits::default());
-        run.verify = true;
-        run.set_partition_mixing(true);
-        assert!(run.offer(x, p.evaluate(x)));
-        run
-    }
-
-    #[test]
-    fn a_queued_mix_runs_beside_the_work_and_is_taken_after_it_as_a_mix_now_would_be() {
-        let mut improved = 0;
-        for seed in 1..=12 {
-            let (p, x, d) = mixing_case(seed);
-            // The mix now, one after the other.
-            let mut now = mixing_run(&p, &x);
-            now.mix_into_elitist(&d);
-            // The same mix queued, beside work that reads the elitist.
-            let mut beside = mixing_run(&p, &x);
-            beside.queue_mix(d.clone());
-            let seen = beside.with_mixing_thread(|run| {
-                run.overlapping_mix(|run| {
-                    assert!(run.partition_mixing(), "the run still mixes while its mix is away");
-                    run.elitist().unwrap().genes.clone()
-                })
-            });
-            assert_eq!(seen, x, "the work sees the elitist without the mix");
-            let (a, b) = (now.elitist().unwrap(), beside.elitist().unwrap());
-            assert_eq!((&a.genes, a.fitness), (&b.genes, b.fitness), "seed {seed}");
-            assert_eq!(now.counter.subfunction_evaluations(), beside.counter.subfunction_evaluations());
-            assert_eq!((now.mixes.mixes, beside.mixes.mixes), (1, 1));
-            assert_eq!(now.trace.len(), beside.trace.len());
-            improved += (a.fitness > p.evaluate(&x)) as usize;
-            // The queue is empty once taken: the next work runs alone.
-            beside.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
-            assert_eq!(beside.mixes.mixes, 1);
-            // With no work at all, the queued mix is simply done (the end of a scheme).
-            let mut last = mixing_run(&p, &x);
-            last.queue_mix(d.clone());
-            last.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
-            assert_eq!(last.elitist().unwrap().genes, a.genes);
-        }
-        assert!(improved >= 6, "the donors improved {improved} of 12 elitists only");
-    }
-
-    #[test]
-    fn a_mix_taken_after_work_that_found_better_leaves_the_better() {
-        let (p, x, d) = mixing_case(5);
-        let mut now = mixing_run(&p, &x);
-        assert!(now.mix_into_elitist(&d), "the case's donor improves the elitist");
-        let mixed = now.elitist().unwrap().fitness;
-        // The work finds a solution better than the mix will give: it stays the elitist.
-        let mut best = now.elitist().unwrap().genes.clone();
-        let better = (0..best.len())
-            .find_map(|v| {
-                best[v] ^= 1;
-                let f = p.evaluate(&best);
-                if f > mixed {
-                    return Some(f);
-                }
-                best[v] ^= 1;
-                None
-            })
-            .expect("a single flip improves the mixed elitist");
-        let mut beside = mixing_run(&p, &x);
-        beside.queue_mix(d.clone());
-        beside.with_mixing_thread(|run| run.overlapping_mix(|run| assert!(run.offer(&best, better))));
-        assert_eq!(beside.elitist().unwrap().fitness, better);
-        assert_eq!(beside.elitist().unwrap().genes, best);
-        // Without mixing nothing is queued.
-        let mut off = Run::new(&p, Limits::default());
-        off.offer(&x, p.evaluate(&x));
-        off.queue_mix(d);
-        off.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
-        assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, x));
-    }
-
-    #[test]
-    fn a_run_bounded_by_time_goes_on_while_its_mix_is_away_and_takes_it_later() {
-        use crate::problem::generate::{WeightRange, torus};
-        // A torus large enough that a mix outlasts a piece of work that does nothing.
-        const SIDE: usize = 256;
-        let p = crate::problem::maxcut::MaxCut::new(torus(SIDE, WeightRange { min: 1, max: 5 }, 7).unwrap()).unwrap();
-        let board = |squares: &[(usize, usize)]| -> Vec<u8> {
-            let mut x: Vec<u8> = (0..SIDE * SIDE).map(|v| ((v / SIDE + v % SIDE) % 2) as u8).collect();
-            for &(r, c) in squares {
-                for v in (r..r + 20).flat_map(|i| (c..c + 20).map(move |j| i * SIDE + j)) {
-                    x[v] ^= 1;
-                }
-            }
-            x
-        };
-        // The elitist is wrong on three squares, the donor on two others.
-        let (x, d) = (board(&[(10, 10), (100, 40), (200, 200)]), board(&[(60, 60), (150, 150)]));
-        let mut now = mixing_run(&p, &x);
-        assert!(now.mix_into_elitist(&d));
-        let mixed = now.elitist().unwrap().clone();
-        let mut returned_away = 0;
-        for _ in 0..10 {
-            let mut run = Run::new(&p, Limits { time: Some(Duration::from_secs(3600)), ..Limits::default() });
-            run.verify = true;
-            run.set_partition_mixing(true);
-            run.offer(&x, p.evaluate(&x));
-            run.queue_mix(d.clone());
-            run.with_mixing_thread(|run| {
-                run.overlapping_mix(|_| ());
-                let away = run.mixer.as_ref().is_some_and(|m| m.away.is_some());
-                returned_away += away as usize;
-                if away {
-                    // Work goes on, seeing the elitist without the mix while it is away. (The mix
-                    // may come back between the two calls on a busy machine: then the second call
-                    // takes it first, and its work sees the mixed elitist.)
-                    run.queue_mix(x.clone());
-                    run.overlapping_mix(|run| {
-                        let seen = &run.elitist().unwrap().genes;
-                        if run.mixes.mixes == 0 { assert_eq!(seen, &x) } else { assert_eq!(seen, &mixed.genes) }
-                    });
-                }
-            });
-            // The mix is taken once done, at the latest when the scheme ends.
-            let e = run.elitist().unwrap();
-            assert_eq!((e.fitness, &e.genes), (mixed.fitness, &mixed.genes));
-            assert!(run.mixes.mixes >= 1);
-            assert_eq!(run.trace.last().map(|t| t.best_fitness), Some(mixed.fitness));
-        }
-        assert!(returned_away > 0, "the work waited for the mix in every trial");
-    }
-
-    #[test]
-    fn a_scheme_that_panics_with_a_mix_away_unwinds_and_ends_the_mixing_thread() {
-        let (p, x, d) = mixing_case(3);
-        let mut run = mixing_run(&p, &x);
-        run.queue_mix(d);
-        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run.with_mixing_thread(|run| run.overlapping_mix(|_| panic!("the scheme fails")))
-        }));
-        assert!(unwound.is_err());
-    }
-
-    /// A bipartite torus of positive weights (its optimum is the checkerboard) and a genotype of
-    /// it: the checkerboard with the given squares (row, column, side) of the other phase.
-    fn torus_with_domains(squares: &[(usize, usize, usize)]) -> (crate::problem::maxcut::MaxCut, Vec<u8>) {
-        use crate::problem::generate::{WeightRange, torus};
-        const SIDE: usize = 24;
-        let p = crate::problem::maxcut::MaxCut::new(torus(SIDE, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();
-        let mut x: Vec<u8> = (0..SIDE * SIDE).map(|v| ((v / SIDE + v % SIDE) % 2) as u8).collect();
-        for &(r, c, k) in squares {
-            for v in (r..r + k).flat_map(|i| (c..c + k).map(move |j| i * SIDE + j)) {
-                x[v] ^= 1;
-            }
-        }
-        (p, x)
-    }
-
-    #[test]
-    fn an_elitist_displaced_by_a_better_solution_is_mixed_into_it() {
-        let (p, optimum) = torus_with_domains(&[]);
-        let best = p.evaluate(&optimum);
-        // The old elitist is wrong on a large square, the better newcomer on a small one
-        // elsewhere, where the old one is right.
-        let (_, old) = torus_with_domains(&[(2, 2, 9)]);
-        let (_, new) = torus_with_domains(&[(15, 15, 3)]);
-        assert!(p.evaluate(&new) > p.evaluate(&old) && p.evaluate(&old) < best);
-        let mut run = mixing_run(&p, &old);
-        assert!(run.offer(&new, p.evaluate(&new)));
-        assert_eq!(run.elitist().unwrap().genes, new);
-        // A population's best queued now does not push the displaced elitist out.
-        let (_, other) = torus_with_domains(&[(15, 15, 3), (8, 14, 5)]);
-        run.queue_mix(other);
-        run.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
-        assert_eq!(run.mixes.mixes, 1);
-        let e = run.elitist().unwrap();
-        assert_eq!((e.fitness, &e.genes), (best, &optimum), "the old elitist's region mixed into the new one");
-        // Without mixing the old elitist is simply replaced.
-        let mut off = Run::new(&p, Limits::default());
-        off.offer(&old, p.evaluate(&old));
-        off.offer(&new, p.evaluate(&new));
-        off.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
-        assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, new));
-    }
-
-    #[test]
-    fn a_population_best_is_mixed_again_into_a_later_elitist_until_it_has_met_it() {
-        let (p, optimum) = torus_with_domains(&[]);
-        // Kept before there is an elitist to mix it into: right where the later elitist is wrong.
-        let (_, kept) = torus_with_domains(&[(14, 3, 6)]);
-        let mut run = Run::new(&p, Limits::default());
-        run.verify = true;
-        run.set_partition_mixing(true);
-        run.queue_best(0, kept);
-        run.with_mixing_thread(|run| {
-            run.overlapping_mix(|_| ());
-            assert_eq!(run.mixes.mixes, 0, "no elitist yet");
-            let (_, later) = torus_with_domains(&[(2, 2, 7)]);
-            assert!(run.offer(&later, p.evaluate(&later)));
-            // No donor queued: the kept best is mixed again, beside the work.
-            run.overlapping_mix(|_| ());
-            assert_eq!(run.mixes.mixes, 1);
-            assert_eq!(run.elitist().unwrap().genes, optimum);
-            // Once more, since the elitist changed with that mix; then not again while it stays.
-            run.overlapping_mix(|_| ());
-            run.overlapping_mix(|_| ());
-            run.overlapping_mix(|_| ());
-            assert_eq!(run.mixes.mixes, 2);
-        });
-        let (_, later) = torus_with_domains(&[(2, 2, 7)]);
-        // Without mixing nothing is kept.
-        let mut off = Run::new(&p, Limits::default());
-        off.queue_best(0, optimum.clone());
-        off.offer(&later, p.evaluate(&later));
-        off.with_mixing_thread(|run| run.overlapping_mix(|_| ()));
-        assert_eq!((off.mixes.mixes, off.elitist().unwrap().genes.clone()), (0, later));
     }
 }

@@ -81,7 +81,9 @@ impl ColoringMethod {
             ColoringMethod::Incidence => {
                 let mut order: Vec<u32> = (0..members.len() as u32).collect();
                 // Stable: ties keep the lower index first.
+                stop.check()?;
                 order.par_sort_by_key(|&i| Reverse(members.of(i as usize).len()));
+                stop.check()?;
                 greedy_by_incidence(&members, &order, stop)?
             }
         };

@@ -124,7 +124,18 @@ impl Fos {
     ) -> Result<Fos, Error> {
         let l = problem.variables();
         Ok(match *model {
-            LinkageModel::Univariate | LinkageModel::Lt => Fos::univariate(l),
+            LinkageModel::Univariate | LinkageModel::Lt => {
+                // A set per variable, checked as it goes: a header may announce 10^9 variables.
+                let mut sets = Vec::with_capacity(l);
+                for v in 0..l as u32 {
+                    if let Err(reason) = stop.every(v as usize, crate::stop::WORK_PER_CHECK) {
+                        crate::stop::drop_aside(sets);
+                        return Err(reason.into());
+                    }
+                    sets.push(vec![v]);
+                }
+                Fos { sets }
+            }
             LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng, stop)?,
             LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng, stop)?,
         })

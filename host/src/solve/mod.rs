@@ -323,9 +323,9 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
         }
         Err(e) => return Err(e),
     };
-    run.set_partition_mixing(config.partition_mixing);
-    let setup_s = since_setup(run);
     let mut ims = setup.ims;
+    ims.set_partition_mixing(run, config.partition_mixing);
+    let setup_s = since_setup(run);
     ims.run(run)?;
     let report = Report {
         backend: setup.backend,
@@ -337,6 +337,7 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
         colors: setup.colors,
         note: ims.cap_note.clone(),
         device: setup.device,
+        mixes: ims.mixes(),
     };
     drop(ims);
     finish(problem, &effective, run, report)
@@ -549,6 +550,8 @@ struct Report {
     colors: Option<usize>,
     note: Option<String>,
     device: Option<Arc<cuda::Gpu>>,
+    /// The partition mixes into the elitist and their time.
+    mixes: crate::gomea::mixing::MixCount,
 }
 
 /// The outcome: the best solution evaluated again in full (a disagreement is an internal error,
@@ -584,8 +587,8 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
         gom_steps: run.gom_steps,
-        partition_mixes: run.mixes.mixes,
-        partition_mixing_s: run.mixes.seconds,
+        partition_mixes: report.mixes.mixes,
+        partition_mixing_s: report.mixes.seconds,
         generations: report.generations,
         populations: report.populations,
         fos_sets: report.fos_sets,
@@ -617,13 +620,23 @@ fn exact_number<S: serde::Serializer>(text: &Option<String>, s: S) -> std::resul
 
 /// Genes as a 0/1 string.
 fn bits(genes: &[u8]) -> String {
-    genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect()
+    // Byte by byte, not char by char: the answer of 10^9 variables is written at once.
+    let text: Vec<u8> = genes.iter().map(|&g| b'0' + (g != 0) as u8).collect();
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// A genotype drawn from the run's seed (the answer of a run stopped during its set-up).
 fn random_genotype(l: usize, seed: u64) -> Vec<u8> {
     let mut rng = SplitMix64::stream(seed, 0x616e737765);
-    (0..l).map(|_| rng.coin() as u8).collect()
+    let mut x = vec![0u8; l];
+    // 64 genes from each draw: on a huge instance a stopped set-up's answer must come at once.
+    for genes in x.chunks_mut(64) {
+        let bits = rng.next_u64();
+        for (k, gene) in genes.iter_mut().enumerate() {
+            *gene = (bits >> k & 1) as u8;
+        }
+    }
+    x
 }
 
 /// The linkage model, with the colour groups when the algorithm needs them.
@@ -672,7 +685,14 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run, 
     times.fos_s = t.elapsed().as_secs_f64();
     let (groups, lmig_edges) = if config.needs_groups() {
         let t = Instant::now();
-        let (coloring, report) = config.coloring.color_sets(Sets::Fos(&fos), problem, stop)?;
+        // Stopped, the linkage sets (one per variable at least) are freed aside.
+        let (coloring, report) = match config.coloring.color_sets(Sets::Fos(&fos), problem, stop) {
+            Ok(colored) => colored,
+            Err(e) => {
+                crate::stop::drop_aside(fos);
+                return Err(e);
+            }
+        };
         times.lmig_s = report.degrees_s;
         times.coloring_s = t.elapsed().as_secs_f64() - report.degrees_s;
         (Some(Arc::new(coloring.groups())), report.lmig_edges.map(|e| e as usize))

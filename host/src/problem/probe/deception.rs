@@ -8,7 +8,7 @@
 //! NK table almost never is (about 0.5 % of random tables of 6 variables, 0.4 % of 5). `run`
 //! decides by it whether new populations are annealed by default ([`crate::solve::config`]).
 
-use super::{KindArrays, Subfunctions};
+use crate::problem::{KindArrays, Subfunctions};
 
 /// The most tables the probe reads, evenly spaced over the subfunctions.
 pub const PROBED_TABLES: usize = 4096;

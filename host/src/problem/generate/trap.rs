@@ -11,9 +11,9 @@
 use pgomea_device::problem::MAX_TABLE_ARITY;
 use pgomea_device::rng::{SplitMix64, streams};
 
-use super::tables::{TableArrays, TableProblem};
-use super::{Subfunctions, memory};
 use crate::error::{Error, Result};
+use crate::problem::tables::{TableArrays, TableProblem};
+use crate::problem::{Subfunctions, memory};
 
 /// The value of a trap of `k` genes with `ones` of them at 1.
 pub fn trap_value(k: usize, ones: usize) -> i64 {

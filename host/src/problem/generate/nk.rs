@@ -4,7 +4,7 @@
 //! - adjacent ([`sliding_window`]): `n` variables and `n - k + 1` subfunctions, subfunction i
 //!   reading the `k` consecutive variables i..i+k-1. Without wrap-around, the optimum follows
 //!   exactly by dynamic programming over the windows
-//!   ([`sliding_window_optimum`](super::tables::sliding_window_optimum), with a genotype that
+//!   ([`sliding_window_optimum`](crate::problem::tables::sliding_window_optimum), with a genotype that
 //!   attains it), and the file states it (`o`);
 //! - random ([`random_neighbourhood`]): `n` subfunctions, subfunction i reading variable i and
 //!   `k - 1` other distinct variables drawn at random. Finding its optimum is NP-hard for k >= 3;
@@ -14,9 +14,9 @@
 
 use pgomea_device::rng::{SplitMix64, streams};
 
-use super::tables::{TableArrays, TableProblem};
-use super::{Subfunctions, memory};
 use crate::error::{Error, Result};
+use crate::problem::tables::{TableArrays, TableProblem};
+use crate::problem::{Subfunctions, memory};
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
 /// Table values are drawn from 0..VALUES.

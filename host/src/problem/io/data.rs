@@ -81,7 +81,7 @@ pub fn read_best_known(dir: &Path) -> Result<Vec<KnownInstance>> {
             dir.display()
         )));
     }
-    let text = super::read_text(&path)?;
+    let text = crate::problem::read_text(&path)?;
     let file = path.display().to_string();
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {

@@ -24,7 +24,7 @@
 //! neighbourhoods and sparse random graphs of 10^6 variables almost none, and disjoint
 //! subfunctions (traps) none. `run` reads that to choose its default linkage model.
 
-use super::{KindArrays, Subfunctions};
+use crate::problem::{KindArrays, Subfunctions};
 
 /// The most subfunctions (edges) the probe reads, evenly spaced over the instance's.
 pub const PROBED_EDGES: usize = 4096;

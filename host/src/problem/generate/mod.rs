@@ -1,8 +1,13 @@
-//! The project's own instance generator (seeded): tori in 2 and 3 dimensions, random sparse
+//! The project's own instance generators (seeded): NK landscapes ([`nk`]), concatenated deceptive
+//! traps ([`trap`]), planted 3-SAT ([`sat`]), and here tori in 2 and 3 dimensions, random sparse
 //! graphs and complete graphs, with uniform, +-1 or Gaussian weights. A torus of even side is
 //! bipartite, so when its weights are not negative its maximum cut is the total weight: a proven
 //! optimum that the generator puts in the graph (and its file: `c optimum V`), and that tests and
 //! the embedded default instance rely on.
+
+pub mod nk;
+pub mod sat;
+pub mod trap;
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -177,7 +182,7 @@ pub fn torus_nd(dims: usize, side: usize, weights: EdgeWeights, seed: u64) -> Re
             Error::usage(format!("a torus of side {side} in {dims}D has more vertices than this program supports"))
         })?;
     let m = dims * n;
-    super::memory::ensure(m as u128 * EDGE_BYTES, &format!("a torus of side {side} in {dims}D"))?;
+    crate::problem::memory::ensure(m as u128 * EDGE_BYTES, &format!("a torus of side {side} in {dims}D"))?;
     let mut rng = SplitMix64::stream(seed, streams::TORUS);
     // The stride of each axis: the last axis moves by 1.
     let strides: Vec<usize> = (0..dims).map(|axis| side.pow((dims - 1 - axis) as u32)).collect();
@@ -236,7 +241,7 @@ pub fn random(n: usize, m: usize, weights: WeightRange, seed: u64) -> Result<Gra
         return Err(Error::usage(format!("{n} vertices is more than this program supports")));
     }
     // The edges and the set of drawn pairs.
-    super::memory::ensure(m as u128 * (EDGE_BYTES + 16), &format!("a random graph of {m} edges"))?;
+    crate::problem::memory::ensure(m as u128 * (EDGE_BYTES + 16), &format!("a random graph of {m} edges"))?;
     let mut rng = SplitMix64::stream(seed, streams::RANDOM_GRAPH);
     let mut seen: HashSet<u64, BuildHasherDefault<PairHasher>> =
         HashSet::with_capacity_and_hasher(m, Default::default());
@@ -268,7 +273,7 @@ pub fn complete(n: usize, weights: WeightRange, seed: u64) -> Result<Graph> {
         return Err(Error::usage(format!("{n} vertices is more than this program supports")));
     }
     let m = n as u128 * (n as u128 - 1) / 2;
-    super::memory::ensure(m * EDGE_BYTES, &format!("a complete graph of {n} vertices"))?;
+    crate::problem::memory::ensure(m * EDGE_BYTES, &format!("a complete graph of {n} vertices"))?;
     let mut rng = SplitMix64::stream(seed, streams::COMPLETE_GRAPH);
     let mut edges = EdgeList::with_capacity(n * (n - 1) / 2);
     for u in 0..n as u32 {

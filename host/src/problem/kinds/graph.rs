@@ -6,16 +6,16 @@
 //! silently.
 //!
 //! Graphs of 10^7 vertices read in seconds: the edge lines are parsed on every core
-//! ([`super::lines`]) straight into the two arrays the pairwise problem kind uses (ends and
-//! weights, [`EdgeList`]), which [`super::maxcut::MaxCut`] then takes over without a copy.
+//! ([`crate::problem::lines`]) straight into the two arrays the pairwise problem kind uses (ends and
+//! weights, [`EdgeList`]), which [`crate::problem::maxcut::MaxCut`] then takes over without a copy.
 
 use std::io::Write;
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::lines::{self, Piece, is_blank};
 use crate::error::{Error, Result};
+use crate::problem::lines::{self, Piece, is_blank};
 use crate::stop::StopCheck;
 
 /// The comment that states a graph's proven optimum: `c optimum V` before the header.
@@ -152,8 +152,8 @@ impl Graph {
 
     /// [`read`](Self::read), ending with `Error::Stopped` when `stop` says so.
     pub fn read_with_stop(path: &Path, stop: &StopCheck) -> Result<Graph> {
-        let text = super::read_text(path)?;
-        let name = super::instance_name(path);
+        let text = crate::problem::read_text(path)?;
+        let name = crate::problem::instance_name(path);
         Graph::parse_with_stop(&text, &path.display().to_string(), &name, stop)
     }
 
@@ -177,7 +177,7 @@ impl Graph {
             ));
         }
         // The two arrays (16 bytes an edge), and the keys of the duplicate check.
-        super::memory::ensure(40 * m as u128, &format!("a graph of {m} edges"))?;
+        crate::problem::memory::ensure(40 * m as u128, &format!("a graph of {m} edges"))?;
         // Every line after the header that is not blank is an edge line: the pieces' counts of
         // them give each piece its own share of the arrays.
         let pieces = lines::split(&text[head.body..], hline + 1);

@@ -15,15 +15,15 @@
 //! Maximising the cut minimises the energy. A cut is the same with every side flipped, so a
 //! solution whose field vertex is on side 1 is read flipped whole ([`IsingProblem::model_solution`]).
 //! All of it is integer arithmetic on biases that are integer multiples of a resolution
-//! ([`super::scale`]); the energy of a fitness is exact ([`IsingProblem::energy`]).
+//! ([`crate::problem::scale`]); the energy of a fitness is exact ([`IsingProblem::energy`]).
 //!
 //! Two text formats ([`parse_qubo`], [`parse_ising`]) read into it.
 
 use std::collections::HashMap;
 
-use super::scale::{self, Decimal, ScaleError};
-use super::{GrayBoxProblem, Subfunctions};
 use crate::error::{Error, Result};
+use crate::problem::scale::{self, Decimal, ScaleError};
+use crate::problem::{GrayBoxProblem, Subfunctions};
 use crate::stop::StopCheck;
 
 /// Bytes a term of a model takes at the peak of its reduction: the pairs sorted and summed (32
@@ -186,7 +186,7 @@ impl IsingProblem {
             return Err(Error::usage(format!("{n} variables is more than this program supports")));
         }
         let terms = linear.len() as u128 + quadratic.len() as u128;
-        super::memory::ensure(
+        crate::problem::memory::ensure(
             REDUCTION_BYTES_PER_TERM * terms + 40 * n as u128,
             &format!("a model of {n} variables and {terms} terms"),
         )?;
@@ -479,12 +479,15 @@ pub fn parse_qubo(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resul
             format!("the header announces {terms_announced} terms, more than a file of {} bytes can hold", text.len()),
         ));
     }
-    super::memory::ensure(FILE_BYTES_PER_TERM * terms_announced, &format!("a QUBO of {terms_announced} terms"))?;
+    crate::problem::memory::ensure(
+        FILE_BYTES_PER_TERM * terms_announced,
+        &format!("a QUBO of {terms_announced} terms"),
+    )?;
     let mut terms = Vec::with_capacity(terms_announced as usize);
     let (mut seen_nodes, mut seen_couplers) = (0usize, 0usize);
     let mut last = hline;
     for (k, (lineno, line)) in lines.enumerate() {
-        stop.every(k, super::lines::STOP_EVERY_LINES)?;
+        stop.every(k, crate::problem::lines::STOP_EVERY_LINES)?;
         last = lineno;
         let t = parse_term(line, lineno, max_nodes as u64).map_err(|m| err(lineno, m))?;
         if t.i == t.j {
@@ -548,10 +551,10 @@ pub fn parse_ising(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resu
     }
     let limit = declared.map_or(u32::MAX as u64 / 2 - 1, |n| n as u64);
     let count = data_lines(text, &['c', '#']).count() as u128;
-    super::memory::ensure(FILE_BYTES_PER_TERM * count, &format!("an Ising model of {count} terms"))?;
+    crate::problem::memory::ensure(FILE_BYTES_PER_TERM * count, &format!("an Ising model of {count} terms"))?;
     let mut terms = Vec::with_capacity(count as usize);
     for (k, (lineno, line)) in lines.enumerate() {
-        stop.every(k, super::lines::STOP_EVERY_LINES)?;
+        stop.every(k, crate::problem::lines::STOP_EVERY_LINES)?;
         terms.push(parse_term(line, lineno, limit).map_err(|m| err(lineno, m))?);
     }
     let n = declared.unwrap_or_else(|| terms.iter().map(|t| t.i.max(t.j) as usize + 1).max().unwrap_or(0));

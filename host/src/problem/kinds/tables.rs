@@ -28,11 +28,11 @@
 
 use std::path::Path;
 
-use super::memory;
-use super::scale::{self, Decimal};
-use super::text::{self, Chunk, ChunkParser};
-use super::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::error::{Error, Result};
+use crate::problem::memory;
+use crate::problem::scale::{self, Decimal};
+use crate::problem::text::{self, Chunk, ChunkParser};
+use crate::problem::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::stop::StopCheck;
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
@@ -343,7 +343,7 @@ impl TableProblem {
 
 /// The first line of `text` that is not blank or a comment, trimmed, with its number and the text
 /// after it.
-pub(super) fn header_line(text: &str) -> Option<(usize, &str, &str)> {
+pub(in crate::problem) fn header_line(text: &str) -> Option<(usize, &str, &str)> {
     let (mut rest, mut line) = (text, 1);
     while !rest.is_empty() {
         let (raw, after) = text::split_line(rest);
@@ -358,7 +358,7 @@ pub(super) fn header_line(text: &str) -> Option<(usize, &str, &str)> {
 
 /// Table subfunctions read from a piece of a file, in the order read.
 #[derive(Debug, Default)]
-pub(super) struct TablePiece {
+pub(in crate::problem) struct TablePiece {
     /// Where each subfunction's variables end in `vars`.
     pub var_ends: Vec<u32>,
     /// Its variables, 0-based.
@@ -418,7 +418,7 @@ pub struct TableArrays {
 
 /// The arrays of the tables kind from the pieces in file order, allocated after their memory
 /// check.
-pub(super) fn assemble(pieces: Vec<TablePiece>, what: &str) -> Result<TableArrays> {
+pub(in crate::problem) fn assemble(pieces: Vec<TablePiece>, what: &str) -> Result<TableArrays> {
     let m: usize = pieces.iter().map(|p| p.var_ends.len()).sum();
     let entries: usize = pieces.iter().map(|p| p.vars.len()).sum();
     let total: usize = pieces.iter().map(|p| p.values.len()).sum();

@@ -45,13 +45,14 @@
 
 use std::path::Path;
 
-use pgomea_device::rng::{SplitMix64, streams};
-
-use super::memory;
-use super::text::{self, Chunk, ChunkParser};
-use super::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::error::{Error, Result};
+use crate::problem::memory;
+use crate::problem::text::{self, Chunk, ChunkParser};
+use crate::problem::{GrayBoxProblem, KindArrays, Subfunctions};
 use crate::stop::StopCheck;
+
+/// The generator of planted 3-SAT instances, where it lives: with the other generators.
+pub use crate::problem::generate::sat::planted_3sat;
 
 /// The format a MAX-SAT instance was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +98,7 @@ pub struct MaxSat {
 const OPTIMUM_COMMENT: &str = "c optimum ";
 
 /// The largest variable number this program supports.
-const MAX_VARIABLE: u64 = u32::MAX as u64 / 2;
+pub(in crate::problem) const MAX_VARIABLE: u64 = u32::MAX as u64 / 2;
 
 /// A header `p cnf N M` or `p wcnf N M [TOP]`, with its line.
 #[derive(Clone, Copy, Debug)]
@@ -705,76 +706,6 @@ fn weigh(clauses: Vec<(Option<i64>, Vec<u32>)>, top: Option<i64>) -> (Vec<(i64, 
         .collect();
     let weighted = clauses.into_iter().map(|(w, lits)| (w.or(top).expect("a hard clause has a top"), lits)).collect();
     (weighted, hard)
-}
-
-/// A satisfiable random 3-SAT instance of `n` variables and `m` clauses, from `seed`: an
-/// assignment is drawn first, then each clause reads 3 distinct variables drawn uniformly with
-/// random signs, drawn again until the assignment satisfies it. The optimum is therefore `m`,
-/// attained by the returned assignment (its file states it, `c optimum M`). (Such planted
-/// instances are somewhat easier than SATLIB's uniform ones of the same size: the clauses lean
-/// towards the planted assignment.) The memory is checked before anything is allocated.
-///
-/// ```
-/// use pgomea::problem::GrayBoxProblem;
-/// use pgomea::problem::maxsat::planted_3sat;
-/// let (sat, planted) = planted_3sat(20, 85, 3)?;
-/// assert_eq!((sat.variables(), sat.clauses(), sat.optimum), (20, 85, Some(85)));
-/// assert_eq!(sat.evaluate(&planted), 85); // the planted assignment satisfies every clause
-/// assert!(sat.unsatisfied(&planted).is_empty());
-/// # Ok::<(), pgomea::Error>(())
-/// ```
-pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> {
-    if n < 3 || n as u64 > MAX_VARIABLE {
-        return Err(Error::usage(format!("3-SAT: n = {n}; expected 3 to {MAX_VARIABLE} variables")));
-    }
-    if m == 0 || m > u32::MAX as usize / 3 {
-        return Err(Error::usage(format!("3-SAT: m = {m}; expected 1 to {} clauses", u32::MAX / 3)));
-    }
-    // The assignment, the clauses' arrays (offsets, literals, weights, hard marks) and the
-    // subfunctions built from them.
-    let what = format!("3-SAT of n = {n}, m = {m}");
-    memory::ensure(n as u128 + 29 * m as u128 + Subfunctions::bytes_beyond_arrays(n, m, 3 * m), &what)?;
-    let mut rng = SplitMix64::stream(seed, streams::PLANTED_SAT);
-    let mut planted = memory::vec_with_capacity(n, &what)?;
-    planted.extend((0..n).map(|_| rng.coin() as u8));
-    let mut lits: Vec<u32> = memory::vec_with_capacity(3 * m, &what)?;
-    for _ in 0..m {
-        let mut vars = [0u32; 3];
-        let mut drawn = 0;
-        while drawn < 3 {
-            let v = rng.index(n) as u32;
-            if !vars[..drawn].contains(&v) {
-                vars[drawn] = v;
-                drawn += 1;
-            }
-        }
-        // Literal 2v + 1 (not x_v) holds when x_v = 0: a literal holds when its low bit
-        // differs from the gene.
-        let clause = loop {
-            let clause = vars.map(|v| 2 * v + rng.coin() as u32);
-            if clause.iter().any(|&lit| planted[(lit >> 1) as usize] != (lit & 1) as u8) {
-                break clause;
-            }
-        };
-        lits.extend_from_slice(&clause);
-    }
-    let mut lit_offsets = memory::vec_with_capacity(m + 1, &what)?;
-    lit_offsets.extend((0..=m as u32).map(|s| 3 * s));
-    let weights = memory::vec_filled(1i64, m, &what)?;
-    let hard = memory::vec_filled(false, m, &what)?;
-    let mut problem = MaxSat::from_arrays(
-        format!("sat3-n{n}-m{m}-s{seed}"),
-        SatFormat::Cnf,
-        n,
-        lit_offsets,
-        lits,
-        weights,
-        hard,
-        None,
-    )?;
-    problem.optimum = Some(m as i64);
-    debug_assert_eq!(problem.evaluate(&planted), m as i64);
-    Ok((problem, planted))
 }
 
 /// Reads `p cnf N M` or `p wcnf N M [TOP]`; `bytes` (the file's size) bounds M.

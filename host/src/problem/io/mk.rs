@@ -29,17 +29,17 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::tables::{self, TablePiece, TableProblem};
-use super::text::{self, Chunk, ChunkParser};
-use super::{GrayBoxProblem, KindArrays, Subfunctions, memory};
 use crate::error::{Error, Result};
+use crate::problem::tables::{self, TablePiece, TableProblem};
+use crate::problem::text::{self, Chunk, ChunkParser};
+use crate::problem::{GrayBoxProblem, KindArrays, Subfunctions, memory};
 use crate::stop::StopCheck;
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
 /// Reads an MK-landscape file, checking `stop` as it goes.
 pub fn read(path: &Path, stop: &StopCheck) -> Result<TableProblem> {
     let text = text::read(path, stop)?;
-    let name = super::instance_name(path);
+    let name = crate::problem::instance_name(path);
     parse(&text, &path.display().to_string(), &name, stop)
 }
 

@@ -3,15 +3,15 @@
 
 use std::path::Path;
 
-use super::GrayBoxProblem;
-use super::graph::Graph;
-use super::ising;
-use super::maxcut::MaxCut;
-use super::maxsat::MaxSat;
-use super::mk;
-use super::tables::TableProblem;
 use crate::choice::Choice;
 use crate::error::{Error, Result};
+use crate::problem::GrayBoxProblem;
+use crate::problem::graph::Graph;
+use crate::problem::ising;
+use crate::problem::maxcut::MaxCut;
+use crate::problem::maxsat::MaxSat;
+use crate::problem::mk;
+use crate::problem::tables::TableProblem;
 use crate::stop::StopCheck;
 
 /// The instance file formats.
@@ -128,7 +128,7 @@ impl ProblemFormat {
 /// # Ok::<(), pgomea::Error>(())
 /// ```
 pub fn read(path: &Path, format: Option<ProblemFormat>, stop: &StopCheck) -> Result<Box<dyn GrayBoxProblem>> {
-    let name = super::instance_name(path);
+    let name = crate::problem::instance_name(path);
     read_named(path, format, &name, stop)
 }
 
@@ -139,7 +139,7 @@ pub fn read_named(
     name: &str,
     stop: &StopCheck,
 ) -> Result<Box<dyn GrayBoxProblem>> {
-    let text = super::text::read(path, stop)?;
+    let text = crate::problem::text::read(path, stop)?;
     let file = path.display().to_string();
     Ok(match format.unwrap_or_else(|| ProblemFormat::detect(path, &text)) {
         ProblemFormat::MaxCut => {

@@ -30,22 +30,23 @@ const READ_BLOCK: usize = 16 << 20;
 /// past that.
 pub fn read(path: &Path, stop: &StopCheck) -> Result<String> {
     use std::io::Read;
-    let headroom = super::memory::headroom();
+    let headroom = crate::problem::memory::headroom();
     let limit = headroom.map_or(u64::MAX, |h| h.bytes / 2);
     let too_large = |size: String| {
         let (bytes, bound) = headroom.map(|h| (h.bytes, h.bound.describe())).unwrap_or((u64::MAX, "available"));
         Error::usage(format!(
             "{}: {size} is more than half the memory {bound} ({}): not an instance this process can hold",
             path.display(),
-            super::memory::human(bytes as u128)
+            crate::problem::memory::human(bytes as u128)
         ))
     };
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let meta = file.metadata().map_err(|e| Error::io(path, e))?;
     if meta.is_file() && meta.len() > limit {
-        return Err(too_large(format!("a file of {}", super::memory::human(meta.len() as u128))));
+        return Err(too_large(format!("a file of {}", crate::problem::memory::human(meta.len() as u128))));
     }
-    let mut bytes = super::memory::vec_with_capacity(if meta.is_file() { meta.len() as usize } else { 0 }, "the text")?;
+    let mut bytes =
+        crate::problem::memory::vec_with_capacity(if meta.is_file() { meta.len() as usize } else { 0 }, "the text")?;
     let mut reader = file.take(limit.saturating_add(1));
     loop {
         stop.check()?;
@@ -55,7 +56,7 @@ pub fn read(path: &Path, stop: &StopCheck) -> Result<String> {
         }
     }
     if bytes.len() as u64 > limit {
-        return Err(too_large(format!("a stream of over {}", super::memory::human(limit as u128))));
+        return Err(too_large(format!("a stream of over {}", crate::problem::memory::human(limit as u128))));
     }
     decode_owned(bytes, &path.display().to_string())
 }
@@ -274,7 +275,7 @@ pub fn parse_chunks<P: ChunkParser>(
 ) -> Result<(Vec<P::Out>, P::State)> {
     let parse = |chunk: &Chunk, state: &P::State, allowance: usize| {
         stop.check()?;
-        super::memory::ensure(P::BYTES_PER_BYTE * chunk.text.len() as u128, what)?;
+        crate::problem::memory::ensure(P::BYTES_PER_BYTE * chunk.text.len() as u128, what)?;
         parser.parse(chunk, state, allowance, stop)
     };
     let guessed: Vec<Result<P::Out>> = chunks

@@ -5,9 +5,9 @@
 //! The graph's edge arrays become the pairwise kind's arrays as they are (no copy): the edges are
 //! read back from the subfunctions.
 
-use super::graph::{Edge, Graph};
-use super::{GrayBoxProblem, Subfunctions};
 use crate::error::Result;
+use crate::problem::graph::{Edge, Graph};
+use crate::problem::{GrayBoxProblem, Subfunctions};
 
 #[derive(Clone, Debug)]
 pub struct MaxCut {
@@ -69,7 +69,7 @@ impl MaxCut {
     /// The sum of all weights (the optimum of an even torus with positive weights); an error when
     /// it does not fit in 64 bits.
     pub fn total_weight(&self) -> Result<i64> {
-        super::graph::checked_total(&self.name, self.edges().map(|e| e.w as i128).sum())
+        crate::problem::graph::checked_total(&self.name, self.edges().map(|e| e.w as i128).sum())
     }
 
     /// The number of edges at vertex v.
