@@ -388,7 +388,7 @@ fn the_patience_of_forced_improvement_is_one_plus_floor_log10() {
 #[test]
 fn kernel_names_follow_from_the_registry_of_kinds() {
     use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS, Registered};
-    use pgomea_device::problem::{Clauses, Pairwise, Tables};
+    use pgomea_device::problem::{Clauses, Named, Pairwise, Tables};
     let kinds: Vec<&str> = KIND_KERNELS.iter().map(|(k, _)| *k).collect();
     assert_eq!(kinds, [Pairwise::NAME, Tables::NAME, Clauses::NAME]);
     assert_eq!(Tables::KERNELS.pass, "pgomea_pass_tables");

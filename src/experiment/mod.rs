@@ -352,7 +352,7 @@ pub fn execute(
     }
     let options = spec.options(common);
     let config = options.resolve(problem, spec.instance.best_known)?;
-    let mut observer = crate::cli::CliObserver::new(progress.then_some(Duration::from_secs(30)), None)?;
+    let mut observer = crate::console::CliObserver::new(progress.then_some(Duration::from_secs(30)), None)?;
     // The signal flag, when the command installed the handlers: the run stops at the first signal.
     let hooks = Hooks { stop: signal::flag(), observer: Some(&mut observer), ..Hooks::default() };
     let outcome = solve(problem, &config, hooks)?;
