@@ -533,8 +533,7 @@ const MAX_LINES_OF_CODE: usize = 700;
 
 /// Files still over [`MAX_LINES_OF_CODE`] until issue 54's splits of them land (each entry goes
 /// with its split; the test fails for an entry that is within the limit).
-const OVER_THE_LIMIT_FOR_NOW: &[&str] =
-    &["host/src/solve/config.rs", "host/src/linkage/fos.rs", "host/src/linkage/coloring.rs"];
+const OVER_THE_LIMIT_FOR_NOW: &[&str] = &["host/src/solve/config.rs", "host/src/linkage/coloring.rs"];
 
 /// The lines of a file's code: neither blank nor comment, and outside its unit tests.
 fn lines_of_code(text: &str) -> usize {
@@ -561,6 +560,11 @@ fn no_source_file_has_over_700_lines_of_code() {
         }
     }
     over.extend(within_for_now);
+    for name in OVER_THE_LIMIT_FOR_NOW {
+        if !repo.join(name).exists() {
+            over.push(format!("{name} is gone: take it off OVER_THE_LIMIT_FOR_NOW"));
+        }
+    }
     assert!(over.is_empty(), "{}", over.join("\n"));
     assert_eq!(
         lines_of_code("// a\n\nfn f() {\n    g(); // h\n}\n/// doc\n#[cfg(test)]\nmod t {\n    fn x() {}\n}\n"),
