@@ -187,7 +187,7 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
         };
         for m in models {
             let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1), &StopCheck::never()).unwrap();
-            let lmig = Lmig::build(&fos, &p);
+            let lmig = Lmig::build(&fos, &p).unwrap();
             for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence] {
                 let c = method.color(&fos, &p, &StopCheck::never()).unwrap();
                 c.validate(&lmig).unwrap_or_else(|e| panic!("{}/{} {m} {method}: {e}", r.set, r.name));
