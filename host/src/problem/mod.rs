@@ -187,6 +187,34 @@ pub trait KindVisitor {
     fn visit<K: Kind>(self, kind: K) -> Self::Output;
 }
 
+/// A [`KindVisitor`] in one piece: the struct of what it takes, and the body of its `visit`
+/// with those fields as local variables and `$kind: $K` the kind.
+///
+/// ```ignore
+/// kind_visitor! {
+///     struct Count<'a> { x: &'a [u8] }
+///     fn visit<K>(kind) -> usize { x.len() + K::NAME.len() }
+/// }
+/// ```
+macro_rules! kind_visitor {
+    (
+        $(#[$meta:meta])*
+        struct $name:ident $(<$($lt:lifetime),+>)? { $($field:ident: $ty:ty),* $(,)? }
+        fn visit<$K:ident>($kind:ident) -> $out:ty $body:block
+    ) => {
+        $(#[$meta])*
+        struct $name $(<$($lt),+>)? { $($field: $ty),* }
+        impl $(<$($lt),+>)? $crate::problem::KindVisitor for $name $(<$($lt),+>)? {
+            type Output = $out;
+            fn visit<$K: ::pgomea_device::problem::Kind>(self, $kind: $K) -> $out {
+                let $name { $($field),* } = self;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use kind_visitor;
+
 /// Element types of the arrays the steps read: plain integers (every bit pattern a value, no
 /// padding), so that an array may be handled as its bytes (what the CUDA upload copies).
 ///
