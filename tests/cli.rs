@@ -443,7 +443,7 @@ fn explain_prints_every_option_resolved_with_the_reasons_and_runs_nothing() {
     let options = serde_json::to_value(pgomea::solve::RunOptions::default()).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     for name in options.as_object().unwrap().keys() {
-        let flag = pgomea_cli::cli::option_flag(name);
+        let flag = pgomea_cli::console::option_flag(name);
         let at = lines.iter().position(|l| l.split_whitespace().next() == Some(&flag));
         let at = at.unwrap_or_else(|| panic!("--explain lacks {flag}:\n{out}"));
         let reason = lines.get(at + 1).is_some_and(|l| l.starts_with("    by default: "));

@@ -187,7 +187,7 @@ fn colourings_are_valid_on_every_shipped_instance_for_every_linkage_model() {
         };
         for m in models {
             let fos = Fos::build(m, &p, &mut pgomea_device::rng::SplitMix64::new(1), &StopCheck::never()).unwrap();
-            let lmig = Lmig::build(&fos, &p);
+            let lmig = Lmig::build(&fos, &p).unwrap();
             for method in [ColoringMethod::WelshPowell, ColoringMethod::DSatur, ColoringMethod::Incidence] {
                 let c = method.color(&fos, &p, &StopCheck::never()).unwrap();
                 c.validate(&lmig).unwrap_or_else(|e| panic!("{}/{} {m} {method}: {e}", r.set, r.name));
@@ -388,7 +388,7 @@ fn the_patience_of_forced_improvement_is_one_plus_floor_log10() {
 #[test]
 fn kernel_names_follow_from_the_registry_of_kinds() {
     use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS, Registered};
-    use pgomea_device::problem::{Clauses, Pairwise, Tables};
+    use pgomea_device::problem::{Clauses, Named, Pairwise, Tables};
     let kinds: Vec<&str> = KIND_KERNELS.iter().map(|(k, _)| *k).collect();
     assert_eq!(kinds, [Pairwise::NAME, Tables::NAME, Clauses::NAME]);
     assert_eq!(Tables::KERNELS.pass, "pgomea_pass_tables");

@@ -105,6 +105,38 @@ impl Crew for Lane {
     unsafe fn sync(&self) {}
 }
 
+/// The sum over the crew of `term(t)` for every t in `from..to`, on every member: each member
+/// takes every `size()`-th t from `from + member()`, with `N` terms in flight, then the crew
+/// sums across its members. The sum is exact in any order (integers), so any crew gives the same.
+///
+/// # Safety
+///
+/// Every member calls it together (see the module documentation), and `term` may be called with
+/// every t of the range.
+#[inline(always)]
+pub unsafe fn strided_sum<C: Crew, const N: usize>(
+    crew: &C,
+    from: usize,
+    to: usize,
+    term: impl Fn(usize) -> i64,
+) -> i64 {
+    let w = crew.size();
+    let mut sums = [0i64; N];
+    let mut t = from + crew.member();
+    while t + (N - 1) * w < to {
+        for (u, sum) in sums.iter_mut().enumerate() {
+            *sum += term(t + u * w);
+        }
+        t += N * w;
+    }
+    while t < to {
+        sums[0] += term(t);
+        t += w;
+    }
+    // SAFETY: every member calls this together (the function's precondition).
+    unsafe { crew.sum(sums.iter().sum()) }
+}
+
 /// The first items of this thread's lane crew and of its warp's crew in the spread placement of
 /// the cooperative one-pass generation kernel (`Share::spread` in `kernels`), for thread `lane`
 /// of warp `warp` of block `block` in a grid of `blocks` blocks of `warps_per_block` warps of

@@ -4,8 +4,7 @@
 //! registry of problem kinds ([`crate::problem::for_each_kind`]): `pgomea_<role>_<kind>` for a
 //! kind's kernels, `pgomea_<role>` for those every kind shares; none is spelled by hand.
 
-// Every kind, whatever the registry lists.
-use crate::problem::*;
+use crate::problem::{Kind, for_each_kind};
 
 /// The exported name of a kernel: `pgomea_<role>_<kind>`, or `pgomea_<role>` for a kernel every
 /// kind shares (a string literal, so that `export_name` can take it).
@@ -73,12 +72,34 @@ impl KindKernels {
     }
 }
 
-/// A kind in the registry: its name, and the names of its kernels. Implemented by the registry
-/// alone (every [`crate::problem::Kind`] is one).
+/// The names of a kind's kernels, found by its name in the registry: every [`Kind`] has them.
 pub trait Registered {
-    /// The kind's name, the last part of its kernels' names.
-    const NAME: &'static str;
     const KERNELS: KindKernels;
+}
+
+impl<K: Kind> Registered for K {
+    const KERNELS: KindKernels = kernels_of(K::NAME);
+}
+
+/// The kernels of the registered kind named `kind` (a kind's name is in the registry, so the
+/// search ends at compile time, where it is called for `Registered::KERNELS`).
+const fn kernels_of(kind: &str) -> KindKernels {
+    let mut k = 0;
+    while k < KIND_KERNELS.len() {
+        let (name, kernels) = KIND_KERNELS[k];
+        if name.len() == kind.len() {
+            let (a, b) = (name.as_bytes(), kind.as_bytes());
+            let mut i = 0;
+            while i < a.len() && a[i] == b[i] {
+                i += 1;
+            }
+            if i == a.len() {
+                return kernels;
+            }
+        }
+        k += 1;
+    }
+    panic!("a kind that is not in the registry")
 }
 
 // ANCHOR: shared_names
@@ -92,23 +113,19 @@ pub const FORCED_IMPROVEMENT_END: &str = kernel_name!(forced_improvement_end);
 
 macro_rules! register_kinds {
     ($($kind:ident: $name:literal,)*) => {
-        $(
-            impl Registered for $kind {
-                const NAME: &'static str = $name;
-                const KERNELS: KindKernels = KindKernels {
-                    generation: kernel_name!(generation, $name),
-                    generation_by_solution: kernel_name!(generation_by_solution, $name),
-                    generation_one_pass: kernel_name!(generation_one_pass, $name),
-                    generation_by_solution_one_pass: kernel_name!(generation_by_solution_one_pass, $name),
-                    forced_improvement: kernel_name!(forced_improvement, $name),
-                    pass: kernel_name!(pass, $name),
-                    flip_search: kernel_name!(flip_search, $name),
-                    flip_search_color: kernel_name!(flip_search_color, $name),
-                };
-            }
-        )*
         /// Every registered kind's kernels, in the registry's order.
-        pub const KIND_KERNELS: &[(&str, KindKernels)] = &[$(($name, <$kind as Registered>::KERNELS),)*];
+        pub const KIND_KERNELS: &[(&str, KindKernels)] = &[$(
+            ($name, KindKernels {
+                generation: kernel_name!(generation, $name),
+                generation_by_solution: kernel_name!(generation_by_solution, $name),
+                generation_one_pass: kernel_name!(generation_one_pass, $name),
+                generation_by_solution_one_pass: kernel_name!(generation_by_solution_one_pass, $name),
+                forced_improvement: kernel_name!(forced_improvement, $name),
+                pass: kernel_name!(pass, $name),
+                flip_search: kernel_name!(flip_search, $name),
+                flip_search_color: kernel_name!(flip_search_color, $name),
+            }),
+        )*];
     };
 }
 for_each_kind!(register_kinds);

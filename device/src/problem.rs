@@ -11,7 +11,6 @@
 //! their exported names; on the host, its arrays (`problem::KindArrays`) and a problem type that
 //! fills them (ARCHITECTURE.md, section 4).
 
-use crate::kernel_names::Registered;
 use crate::mem::Ptr;
 
 /// Read access to one genotype (one byte per gene, 0 or 1).
@@ -49,8 +48,8 @@ impl<G: Genes> Genes for Flipped<G> {
 }
 
 // ANCHOR: kind_trait
-/// One kind of subfunction. Its name (`NAME`) and the names of its kernels come from the
-/// registry ([`for_each_kind`]) through [`Registered`].
+/// One kind of subfunction. Its name ([`Named::NAME`]) comes from the registry
+/// ([`for_each_kind`]), and with it the names of its kernels (`kernel_names::Registered`).
 ///
 /// # Safety
 ///
@@ -61,7 +60,7 @@ impl<G: Genes> Genes for Flipped<G> {
 /// Calling (every method): `s` is a subfunction of the problem whose arrays the kind points to, those arrays are live
 /// and well-formed (the host checks them when it builds the problem), and the genotypes are
 /// valid for every variable of `s`.
-pub unsafe trait Kind: Registered + Copy + Send + Sync + 'static {
+pub unsafe trait Kind: Named + Copy + Send + Sync + 'static {
     /// The number of variables subfunction `s` reads.
     ///
     /// # Safety
@@ -347,8 +346,8 @@ unsafe impl Kind for Clauses {
 
 // ANCHOR: registry
 /// The registry of problem kinds: each kind's type and name. From this one list follow each
-/// kind's [`Registered::NAME`], its kernel set (`kernels.rs`) and the exported names of those
-/// kernels ([`crate::kernel_names::KERNELS`], what the host loads and CI checks). A new kind is a
+/// kind's [`Named::NAME`], its kernel set (`kernels.rs`) and the exported names of those
+/// kernels (`kernel_names::KERNELS`, what the host loads and CI checks). A new kind is a
 /// struct above implementing [`Kind`] and a line here.
 macro_rules! for_each_kind {
     ($callback:ident) => {
@@ -361,3 +360,20 @@ macro_rules! for_each_kind {
 }
 // ANCHOR_END: registry
 pub(crate) use for_each_kind;
+
+/// A kind's name in the registry ([`for_each_kind`]): the last part of its kernels' names.
+/// Implemented by the registry alone.
+pub trait Named {
+    const NAME: &'static str;
+}
+
+macro_rules! name_kinds {
+    ($($kind:ident: $name:literal,)*) => {
+        $(
+            impl Named for $kind {
+                const NAME: &'static str = $name;
+            }
+        )*
+    };
+}
+for_each_kind!(name_kinds);

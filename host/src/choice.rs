@@ -18,3 +18,52 @@ pub trait Choice: Copy + Sized + 'static {
         })
     }
 }
+
+/// Implements [`Choice`] for an enum from one table, a line per variant in the order of `ALL`:
+/// `Variant: "name" => "help",`.
+macro_rules! choices {
+    ($ty:ident { $($variant:ident: $name:literal => $help:literal,)* }) => {
+        impl $crate::choice::Choice for $ty {
+            const ALL: &'static [Self] = &[$($ty::$variant),*];
+            fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)*
+                }
+            }
+            fn help(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $help,)*
+                }
+            }
+        }
+    };
+}
+pub(crate) use choices;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Shade {
+        Light,
+        Dark,
+    }
+
+    choices! {
+        Shade {
+            Light: "light" => "Bright",
+            Dark: "dark" => "Dim",
+        }
+    }
+
+    #[test]
+    fn the_table_gives_each_variant_its_name_and_help_in_order() {
+        assert_eq!(Shade::ALL, &[Shade::Light, Shade::Dark]);
+        assert_eq!((Shade::Dark.name(), Shade::Dark.help()), ("dark", "Dim"));
+        assert_eq!((Shade::Light.name(), Shade::Light.help()), ("light", "Bright"));
+        assert_eq!(Shade::parse("dark").unwrap(), Shade::Dark);
+        let e = Shade::parse("grey").unwrap_err().to_string();
+        assert!(e.contains("`grey`") && e.contains("light, dark"), "{e}");
+    }
+}

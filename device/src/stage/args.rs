@@ -1,10 +1,11 @@
 //! The arguments of every step: the stages and their passes, the layout of the colour groups,
-//! [`GomArgs`] (the argument block of every kernel and of the CPU backend's steps) and the group
-//! at one position of a generation's order.
+//! local search's colouring and annealing ([`SearchArgs`], [`Anneal`]), [`GomArgs`] (the argument
+//! block of every kernel and of the CPU backend's steps) and the group at one position of a
+//! generation's order.
 
 use super::buffers::Buffers;
-use super::search::SearchArgs;
 use crate::mem::Ptr;
+use crate::rng::{Counter, streams};
 
 /// A stage of parallel GOM.
 #[repr(u32)]
@@ -165,6 +166,152 @@ pub const FI_IMPROVED: u8 = 2;
 
 /// The donor of Forced Improvement: the elitist, held in `Buffers::reference`.
 pub const ELITIST_DONOR: i32 = -2;
+
+/// The variables in colour groups, and the subfunctions of each variable in the colours' order,
+/// sliced for reads side by side: what local search reads besides the problem (read only), and
+/// the annealing of the current call.
+///
+/// A variable's *position* is its place in `color_vars`. The entries of position p (one per
+/// subfunction of its variable, `degrees[p]` of them) lie in slices of `2^shift` positions:
+/// entry j at `slices[p >> shift] + (j << shift) + p % 2^shift`, each slice as wide as its
+/// largest degree. With a shift of [`WARP_SHIFT`] (the GPU's) the 32 lanes of a warp flipping
+/// positions side by side read their j-th entries from consecutive addresses; with 0 (the
+/// host's) a position's entries are consecutive. An entry is its subfunction, or for a kind with
+/// [`Kind::PARTNERS`](crate::problem::Kind::PARTNERS) the subfunction's other variable, with its weight in `weights` at the same
+/// index.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchArgs {
+    /// Number of colours; colour c holds `color_vars[color_offsets[c]..color_offsets[c+1]]`.
+    pub colors: u32,
+    /// log2 of the positions per slice.
+    pub shift: u32,
+    pub color_offsets: Ptr<u32>,
+    pub color_vars: Ptr<u32>,
+    /// Per position, its variable's number of subfunctions.
+    pub degrees: Ptr<u32>,
+    /// Per slice, where its entries begin.
+    pub slices: Ptr<u64>,
+    pub entries: Ptr<u32>,
+    /// For a kind with partners, each entry's weight (else not read).
+    pub weights: Ptr<i64>,
+    /// Annealing sweeps before the greedy descent (none: `anneal.sweeps == 0`).
+    pub anneal: Anneal,
+}
+
+/// The GPU's slices: a warp's 32 positions.
+pub const WARP_SHIFT: u32 = 5;
+
+/// Where entry j of position p lies in slices of `2^shift` positions, from where p's slice
+/// begins (`slices[p >> shift]`; 0 for the index within the slice).
+#[inline(always)]
+pub const fn entry_index(slice_start: usize, shift: u32, p: usize, j: usize) -> usize {
+    slice_start + (j << shift) + (p & ((1 << shift) - 1))
+}
+
+impl SearchArgs {
+    /// The position of the `k`-th variable of colour `c`.
+    ///
+    /// # Safety
+    ///
+    /// `c < colors`, the colour arrays live.
+    #[inline(always)]
+    pub(super) unsafe fn position(&self, c: usize, k: usize) -> usize {
+        // SAFETY: the function's precondition.
+        unsafe { self.color_offsets.read(c) as usize + k }
+    }
+
+    /// Calls `f` with every position and its variable, colour after colour, asking `go_on`
+    /// every [`ASK_EVERY`] variables; returns false (at once) when it says no.
+    ///
+    /// # Safety
+    ///
+    /// The colour arrays are live and hold `colors + 1` offsets.
+    #[inline(always)]
+    pub(super) unsafe fn each_variable(&self, go_on: &impl Fn() -> bool, mut f: impl FnMut(usize, u32)) -> bool {
+        let mut since = 0;
+        // SAFETY: the function's precondition.
+        unsafe {
+            for c in 0..self.colors as usize {
+                for p in self.color_offsets.read(c) as usize..self.color_offsets.read(c + 1) as usize {
+                    f(p, self.color_vars.read(p));
+                    since += 1;
+                    if since == ASK_EVERY {
+                        since = 0;
+                        if !go_on() {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// How many flips a host's search of one genotype tries between two questions whether to go on
+/// (a sweep of 10^7 variables takes seconds on a CPU core; a question reads the clock).
+pub const ASK_EVERY: u32 = 4096;
+
+/// The temperature levels of an annealing schedule, hottest first: a search of any number of
+/// sweeps walks through them (sweep k of `sweeps` is at level `k * LEVELS / sweeps`).
+pub const ANNEAL_LEVELS: usize = 256;
+
+/// An annealed local search: `sweeps` Metropolis sweeps over the colours, then the greedy
+/// descent. This call runs sweeps `from..to` and then at most `descent_rounds` rounds of the
+/// descent (the host splits a long search into short calls, watching its clock between them; a
+/// solution's descent goes on over calls while it is marked active). In sweep k a flip that
+/// changes the fitness by `gain` is taken when `gain >= 0`, and when `gain < 0` with probability
+/// 2^(-(|gain| >> gain_shift) * scale / 2^32), i.e. exp(gain / T), for the level's `scale` =
+/// 2^(32 + gain_shift) log2(e) / T (the shift keeps the scales' precision where fitness values
+/// are large, as on a fine grid of real values).
+/// The power of two is computed in integers (`table[f]` = 2^32 * 2^(-f/256) for the fraction's
+/// top 8 bits), so that every target takes the same decisions; the random numbers are counters
+/// of (seed, stream, sweep, solution, variable).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Anneal {
+    pub sweeps: u32,
+    pub from: u32,
+    pub to: u32,
+    /// The rounds of the greedy descent after the sweeps, at most (0: none).
+    pub descent_rounds: u32,
+    /// Which search this is (the host numbers them), so that every search draws its own numbers.
+    pub stream: u32,
+    /// The low bits of a gain that the scales leave out (see above).
+    pub gain_shift: u32,
+    pub seed: u64,
+    /// The [`ANNEAL_LEVELS`] scales, and the 256 entries of the table.
+    pub scales: Ptr<u64>,
+    pub table: Ptr<u64>,
+}
+
+impl Anneal {
+    /// Whether a flip of `gain` is taken in sweep `k` by solution `i` at variable `v`.
+    ///
+    /// # Safety
+    ///
+    /// `k < sweeps`, and `scales` and `table` hold their entries.
+    #[inline(always)]
+    pub unsafe fn accepts(&self, gain: i64, k: u32, i: u32, v: u32) -> bool {
+        if gain >= 0 {
+            return true;
+        }
+        let level = (k as u64 * ANNEAL_LEVELS as u64 / self.sweeps as u64) as usize;
+        // SAFETY: k < sweeps, so the level is below ANNEAL_LEVELS (the function's precondition).
+        let scale = unsafe { self.scales.read(level) };
+        let Some(y) = (gain.unsigned_abs() >> self.gain_shift).checked_mul(scale) else { return false };
+        let whole = y >> 32;
+        if whole >= 32 {
+            return false;
+        }
+        // SAFETY: the index is 8 bits, below the table's 256 entries.
+        let threshold = unsafe { self.table.read(((y >> 24) & 0xff) as usize) } >> whole;
+        let attempt = streams::ANNEAL_FLIP;
+        let c = Counter { seed: self.seed, generation: self.stream, group: k, solution: i, set: v, attempt };
+        (c.bits() >> 32) < threshold
+    }
+}
 
 /// Everything the stages need for one population: the argument of every kernel, and what the
 /// CPU backend hands to [`super::for_solution`].

@@ -44,9 +44,9 @@
 //!   once, colour after colour, round after round, until a round flips nothing; the host runs the
 //!   same flips one solution at a time, which gives the same local optimum.
 //!
-//! The module's parts: [`args`] (the stages and passes, the layout, [`GomArgs`], [`Group`]),
-//! [`buffers`] (the population's buffers, declared once), [`mixing`] (the steps of GOM and Forced
-//! Improvement) and [`search`] (local search).
+//! The module's parts: [`args`] (the stages and passes, the layout, local search's arguments,
+//! [`GomArgs`], [`Group`]), [`buffers`] (the population's buffers, declared once), [`mixing`] (the
+//! steps of GOM and Forced Improvement) and [`search`] (the steps of local search).
 
 pub mod args;
 pub mod buffers;
@@ -54,14 +54,14 @@ pub mod mixing;
 pub mod search;
 
 pub use args::{
-    ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, FI_OFF, GomArgs, Group, Layout, ONE_PASS, Pass, Stage, THREE_PASSES,
-    group_passes,
+    ANNEAL_LEVELS, ASK_EVERY, Anneal, ELITIST_DONOR, FI_ACTIVE, FI_IMPROVED, FI_OFF, GomArgs, Group, Layout, ONE_PASS,
+    Pass, SearchArgs, Stage, THREE_PASSES, WARP_SHIFT, entry_index, group_passes,
 };
 pub use buffers::{
     BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes,
 };
 pub use mixing::{element_step, for_solution, mark_converged, mark_elitist, pair_step, replace_unimproved};
 pub use search::{
-    ANNEAL_LEVELS, ASK_EVERY, Anneal, SearchArgs, WARP_SHIFT, anneal_flip, entry_index, flip_gain,
-    parallel_anneal_flip, parallel_try_flip, search_genotype, search_round_end, search_solution, try_flip,
+    anneal_flip, flip_gain, parallel_anneal_flip, parallel_try_flip, search_genotype, search_round_end,
+    search_solution, try_flip,
 };

@@ -24,7 +24,7 @@ use crate::gomea::Population;
 use crate::gomea::local_search::SearchStep;
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageDevice, Stages};
-use crate::problem::{GrayBoxProblem, InHost, KindVisitor, bytes_of, bytes_of_mut};
+use crate::problem::{GrayBoxProblem, InHost, bytes_of, bytes_of_mut, kind_visitor};
 use crate::stop::StopCheck;
 
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
@@ -46,18 +46,16 @@ pub fn new_backend<'a>(
     seed: u64,
     pool: Arc<rayon::ThreadPool>,
 ) -> Result<Stages<'a>> {
-    struct Make {
-        layout: Arc<GroupLayout>,
-        shared: (Layout, SearchArgs),
-        sizes: BufferSizes,
-        seed: u64,
-        pool: Arc<rayon::ThreadPool>,
-    }
-    impl KindVisitor for Make {
-        type Output = Box<dyn StageDevice>;
-        fn visit<K: Kind>(self, kind: K) -> Self::Output {
-            let buffers = BUFFERS.iter().map(|b| HostBuffer::new(b.bytes(&self.sizes))).collect();
-            let Make { layout, shared, sizes, seed, pool } = self;
+    kind_visitor! {
+        struct Make {
+            layout: Arc<GroupLayout>,
+            shared: (Layout, SearchArgs),
+            sizes: BufferSizes,
+            seed: u64,
+            pool: Arc<rayon::ThreadPool>,
+        }
+        fn visit<K>(kind) -> Box<dyn StageDevice> {
+            let buffers = BUFFERS.iter().map(|b| HostBuffer::new(b.bytes(&sizes))).collect();
             let skipped = (0..sizes.n).map(|_| AtomicBool::new(false)).collect();
             let stop = StopCheck::never();
             Box::new(CpuDevice { kind, _layout: layout, shared, sizes, seed, pool, buffers, stop, skipped })

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::linkage::coloring::Coloring;
-use crate::problem::{ArrayPlace, InHost, KindArrays, KindVisitor, Subfunctions};
+use crate::problem::{ArrayPlace, InHost, KindArrays, Subfunctions, kind_visitor};
 use crate::stop::{StopCheck, StopReason};
 
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
@@ -414,18 +414,16 @@ impl AnnealSchedule {
         // The gains of the single flips of a random genotype.
         let mut rng = SplitMix64::stream(seed, streams::ANNEAL_PROBE);
         let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
-        struct Gains<'x>(&'x Subfunctions, &'x [u8], &'x StopCheck);
-        impl KindVisitor for Gains<'_> {
-            type Output = Result<Vec<u64>, StopReason>;
-            fn visit<K: Kind>(self, kind: K) -> Self::Output {
-                let x = Ptr::from_slice(self.1);
+        kind_visitor! {
+            struct Gains<'x> { f: &'x Subfunctions, genes: &'x [u8], stop: &'x StopCheck }
+            fn visit<K>(kind) -> Result<Vec<u64>, StopReason> {
+                let x = Ptr::from_slice(genes);
                 let mut gains = Vec::new();
-                for v in 0..self.0.variables() as u32 {
-                    self.2.every(v as usize, 4096)?;
+                for v in 0..f.variables() as u32 {
+                    stop.every(v as usize, 4096)?;
                     let flipped = pgomea_device::problem::Flipped { genes: x, variable: v };
                     // SAFETY: s is a subfunction of the kind's checked arrays, x has l genes.
-                    let g: i64 =
-                        self.0.dependent(v as usize).iter().map(|&s| unsafe { kind.delta(s, x, flipped) }).sum();
+                    let g: i64 = f.dependent(v as usize).iter().map(|&s| unsafe { kind.delta(s, x, flipped) }).sum();
                     if g != 0 {
                         gains.push(g.unsigned_abs());
                     }
@@ -433,7 +431,7 @@ impl AnnealSchedule {
                 Ok(gains)
             }
         }
-        let mut gains = f.with_kind(Gains(f, &x, stop))?;
+        let mut gains = f.with_kind(Gains { f, genes: &x, stop })?;
         // The median (the middle of the sorted gains) and the smallest, in linear time.
         let (median, smallest) = match gains.iter().min() {
             Some(&m) => {
@@ -608,11 +606,9 @@ mod tests {
                     }
                 }
                 // The device's flip gain over these entries is the change of fitness.
-                struct Gains<'a>(&'a VariableColors, &'a [u8], &'a Subfunctions);
-                impl KindVisitor for Gains<'_> {
-                    type Output = ();
-                    fn visit<K: Kind>(self, kind: K) {
-                        let Gains(colors, x, f) = self;
+                kind_visitor! {
+                    struct Gains<'a> { colors: &'a VariableColors, x: &'a [u8], f: &'a Subfunctions }
+                    fn visit<K>(kind) -> () {
                         let Ok(args) = search_args(colors, &AnnealSchedule::default(), &mut InHost);
                         let before = f.evaluate(x);
                         for (p, &v) in colors.vars.iter().enumerate() {
@@ -624,7 +620,7 @@ mod tests {
                         }
                     }
                 }
-                f.with_kind(Gains(colors, &x, f));
+                f.with_kind(Gains { colors, x: &x, f });
             }
         }
     }

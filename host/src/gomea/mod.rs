@@ -14,7 +14,7 @@ pub mod serial;
 
 pub use population::Population;
 
-use crate::choice::Choice;
+use crate::choice::choices;
 use crate::error::Result;
 use crate::gomea::run::Run;
 
@@ -29,23 +29,11 @@ pub enum LocalSearchMode {
     Offspring,
 }
 
-impl Choice for LocalSearchMode {
-    const ALL: &'static [Self] = &[LocalSearchMode::Off, LocalSearchMode::Initial, LocalSearchMode::Offspring];
-    fn name(self) -> &'static str {
-        match self {
-            LocalSearchMode::Off => "off",
-            LocalSearchMode::Initial => "initial",
-            LocalSearchMode::Offspring => "offspring",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            LocalSearchMode::Off => "No local search (the paper)",
-            LocalSearchMode::Initial => "Every new population is brought to local optima",
-            LocalSearchMode::Offspring => {
-                "New populations and the offspring of every generation are brought to local optima"
-            }
-        }
+choices! {
+    LocalSearchMode {
+        Off: "off" => "No local search (the paper)",
+        Initial: "initial" => "Every new population is brought to local optima",
+        Offspring: "offspring" => "New populations and the offspring of every generation are brought to local optima",
     }
 }
 

@@ -19,7 +19,7 @@ use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
 use crate::linkage::fos::Fos;
-use crate::problem::{GrayBoxProblem, KindVisitor, PartialEvaluation};
+use crate::problem::{GrayBoxProblem, PartialEvaluation, kind_visitor};
 
 /// Linkage sets between two looks at the clock within one solution's GOM or FI: a solution of a
 /// million variables has two million sets and takes seconds.
@@ -107,17 +107,16 @@ pub fn new_engine<'a>(
     seed: u64,
     run: &mut Run,
 ) -> Option<Box<dyn PopulationEngine + 'a>> {
-    struct Make<'a, 'r, 'p> {
-        config: SerialConfig,
-        problem: &'a dyn GrayBoxProblem,
-        n: usize,
-        seed: u64,
-        run: &'r mut Run<'p>,
-    }
-    impl<'a> KindVisitor for Make<'a, '_, '_> {
-        type Output = Option<Box<dyn PopulationEngine + 'a>>;
-        fn visit<K: Kind>(self, kind: K) -> Self::Output {
-            let engine = SerialGomea::new(self.config, self.problem, kind, self.n, self.seed, self.run)?;
+    kind_visitor! {
+        struct Make<'a, 'r, 'p> {
+            config: SerialConfig,
+            problem: &'a dyn GrayBoxProblem,
+            n: usize,
+            seed: u64,
+            run: &'r mut Run<'p>,
+        }
+        fn visit<K>(kind) -> Option<Box<dyn PopulationEngine + 'a>> {
+            let engine = SerialGomea::new(config, problem, kind, n, seed, run)?;
             Some(Box::new(engine))
         }
     }

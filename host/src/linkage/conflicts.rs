@@ -13,7 +13,7 @@
 //!   the first set already met (its chain above is already counted), so each conflict is met
 //!   once and a variable that adds nothing costs one look.
 //! - **an index** of the sets holding each variable, for any other family: every set holding a
-//!   closure variable, counted once (as [`super::coloring::Lmig::build`] does).
+//!   closure variable, counted once ([`super::coloring::Lmig::build`] stores them so).
 //!
 //! A set never conflicts with itself. Both are exact; the tests compare them with the LMIG.
 
@@ -23,10 +23,24 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::linkage::fos::Fos;
-use crate::problem::GrayBoxProblem;
+use crate::problem::{GrayBoxProblem, Subfunctions};
 use crate::stop::{StopCheck, StopReason};
 
 const NONE: u32 = u32::MAX;
+
+/// Calls `f` on every variable of the closure of the linkage set `members`: each variable of the
+/// set, then the variables of every subfunction that reads it (so a variable comes as often as it
+/// is met; a caller that wants each once marks them).
+pub(crate) fn for_each_in_closure(p: &Subfunctions, members: &[u32], mut f: impl FnMut(u32)) {
+    for &v in members {
+        f(v);
+        for &s in p.dependent(v as usize) {
+            for &u in p.variables_of(s as usize) {
+                f(u);
+            }
+        }
+    }
+}
 
 /// The linkage sets being coloured: a FOS's, or the variables one by one (the colour groups of
 /// local search), without building a univariate FOS.
@@ -126,6 +140,18 @@ impl<'a> Conflicts<'a> {
     /// Finds how the sets nest: a tree when the family is laminar, else an index. Time and memory
     /// linear in the total size of the sets.
     pub fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem, stop: &StopCheck) -> Result<Self> {
+        Self::with_shape(sets, problem, true, stop)
+    }
+
+    /// The conflicts of a FOS's sets found through the index, whatever the family: what
+    /// [`super::coloring::Lmig::build`] stores.
+    pub fn indexed(fos: &'a Fos, problem: &'a dyn GrayBoxProblem, stop: &StopCheck) -> Result<Self> {
+        Self::with_shape(Sets::Fos(fos), problem, false, stop)
+    }
+
+    /// A tree where `as_tree` and the family is laminar, else an index (the variables' own sets
+    /// are always a tree).
+    fn with_shape(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem, as_tree: bool, stop: &StopCheck) -> Result<Self> {
         let members = Members::new(sets, problem)?;
         let l = problem.variables();
         let n = sets.len();
@@ -136,7 +162,7 @@ impl<'a> Conflicts<'a> {
                     8 * (l + n) as u128,
                     &format!("the nesting of {n} linkage sets over {l} variables"),
                 )?;
-                match tree(fos, l, stop)? {
+                match if as_tree { tree(fos, l, stop)? } else { None } {
                     Some((leaf, parent)) => Shape::Tree { leaf, parent },
                     None => index(fos, l, stop)?,
                 }
@@ -194,32 +220,17 @@ impl<'a> Conflicts<'a> {
                     }
                 };
                 walk(parent[i], &mut f);
-                for &v in self.members(i) {
-                    walk(leaf[v as usize], &mut f);
-                    for &s in p.dependent(v as usize) {
-                        for &u in p.variables_of(s as usize) {
-                            walk(leaf[u as usize], &mut f);
-                        }
-                    }
-                }
+                for_each_in_closure(p, self.members(i), |u| walk(leaf[u as usize], &mut f));
             }
             Shape::Index { offsets, sets } => {
                 let Marks { set_mark, var_mark, closure, .. } = marks;
                 closure.clear();
-                for &v in self.members(i) {
-                    if var_mark[v as usize] != mark {
-                        var_mark[v as usize] = mark;
-                        closure.push(v);
+                for_each_in_closure(p, self.members(i), |u| {
+                    if var_mark[u as usize] != mark {
+                        var_mark[u as usize] = mark;
+                        closure.push(u);
                     }
-                    for &s in p.dependent(v as usize) {
-                        for &u in p.variables_of(s as usize) {
-                            if var_mark[u as usize] != mark {
-                                var_mark[u as usize] = mark;
-                                closure.push(u);
-                            }
-                        }
-                    }
-                }
+                });
                 set_mark[i] = mark;
                 for &u in closure.iter() {
                     for &j in &sets[offsets[u as usize]..offsets[u as usize + 1]] {
@@ -327,11 +338,12 @@ impl Conflicts<'_> {
         let lists: Vec<Vec<u32>> = (0..l)
             .into_par_iter()
             .map(|v| {
-                let mut list: Vec<u32> = std::iter::once(v as u32)
-                    .chain(p.dependent(v).iter().flat_map(|&s| p.variables_of(s as usize).iter().copied()))
-                    .map(|u| leaf_at[u as usize])
-                    .filter(|&at| at != NONE)
-                    .collect();
+                let mut list = Vec::new();
+                for_each_in_closure(p, &[v as u32], |u| {
+                    if leaf_at[u as usize] != NONE {
+                        list.push(leaf_at[u as usize]);
+                    }
+                });
                 list.sort_unstable();
                 list.dedup();
                 list

@@ -180,6 +180,34 @@ pub trait KindVisitor {
     fn visit<K: Kind>(self, kind: K) -> Self::Output;
 }
 
+/// A [`KindVisitor`] in one piece: the struct of what it takes, and the body of its `visit`
+/// with those fields as local variables and `$kind: $K` the kind.
+///
+/// ```ignore
+/// kind_visitor! {
+///     struct Count<'a> { x: &'a [u8] }
+///     fn visit<K>(kind) -> usize { x.len() + K::NAME.len() }
+/// }
+/// ```
+macro_rules! kind_visitor {
+    (
+        $(#[$meta:meta])*
+        struct $name:ident $(<$($lt:lifetime),+>)? { $($field:ident: $ty:ty),* $(,)? }
+        fn visit<$K:ident>($kind:ident) -> $out:ty $body:block
+    ) => {
+        $(#[$meta])*
+        struct $name $(<$($lt),+>)? { $($field: $ty),* }
+        impl $(<$($lt),+>)? $crate::problem::KindVisitor for $name $(<$($lt),+>)? {
+            type Output = $out;
+            fn visit<$K: ::pgomea_device::problem::Kind>(self, $kind: $K) -> $out {
+                let $name { $($field),* } = self;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use kind_visitor;
+
 /// The text of an instance file, as every parser reads it: a byte-order mark dropped, line
 /// endings made `\n`, bytes that are not UTF-8 an error with their line ([`text::decode`]).
 pub fn read_text(path: &std::path::Path) -> Result<String> {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::cuda::CudaTuning;
-use crate::choice::Choice;
+use crate::choice::{Choice, choices};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
 use crate::gomea::ims::ImsConfig;
@@ -31,21 +31,10 @@ pub enum Algorithm {
     Parallel,
 }
 
-impl Choice for Algorithm {
-    const ALL: &'static [Self] = &[Algorithm::Serial, Algorithm::Parallel];
-    fn name(self) -> &'static str {
-        match self {
-            Algorithm::Serial => "serial",
-            Algorithm::Parallel => "parallel",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            Algorithm::Serial => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
-            Algorithm::Parallel => {
-                "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)"
-            }
-        }
+choices! {
+    Algorithm {
+        Serial: "serial" => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
+        Parallel: "parallel" => "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)",
     }
 }
 
@@ -82,21 +71,11 @@ pub enum Backend {
     Cuda,
 }
 
-impl Choice for Backend {
-    const ALL: &'static [Self] = &[Backend::Auto, Backend::Cpu, Backend::Cuda];
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Auto => "auto",
-            Backend::Cpu => "cpu",
-            Backend::Cuda => "cuda",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            Backend::Auto => "CUDA when a driver and a device exist, else the CPU",
-            Backend::Cpu => "Parallel GOM on all CPU cores",
-            Backend::Cuda => "Parallel GOM on an NVIDIA GPU",
-        }
+choices! {
+    Backend {
+        Auto: "auto" => "CUDA when a driver and a device exist, else the CPU",
+        Cpu: "cpu" => "Parallel GOM on all CPU cores",
+        Cuda: "cuda" => "Parallel GOM on an NVIDIA GPU",
     }
 }
 
@@ -109,21 +88,10 @@ pub enum FosOrderKind {
     Colored,
 }
 
-impl Choice for FosOrderKind {
-    const ALL: &'static [Self] = &[FosOrderKind::Random, FosOrderKind::Colored];
-    fn name(self) -> &'static str {
-        match self {
-            FosOrderKind::Random => "random",
-            FosOrderKind::Colored => "colored",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            FosOrderKind::Random => "A random permutation of the linkage sets per solution",
-            FosOrderKind::Colored => {
-                "Colour groups in random order, the sets of a group in random order (parallel GOM's order)"
-            }
-        }
+choices! {
+    FosOrderKind {
+        Random: "random" => "A random permutation of the linkage sets per solution",
+        Colored: "colored" => "Colour groups in random order, the sets of a group in random order (parallel GOM's order)",
     }
 }
 

@@ -9,6 +9,7 @@ use std::cell::OnceCell;
 use std::sync::Arc;
 
 use cudarc::driver::{DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+use pgomea_device::kernel_names::Registered;
 use pgomea_device::problem::Kind;
 use pgomea_device::stage::{BUFFER, Buffers, GomArgs, Layout, Pass, group_passes};
 

@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use cudarc::driver::sys::CUresult;
 use cudarc::driver::{CudaSlice, CudaStream, DriverError};
 use pgomea_device::mem::Ptr;
-use pgomea_device::problem::Kind;
 use pgomea_device::stage::{BUFFERS, BufferSizes, Layout, SearchArgs, population_bytes};
 
 use super::gpu::{Gpu, cuda_err, device_ptr};
@@ -16,7 +15,7 @@ use super::tuning::CudaTuning;
 use crate::error::{Error, Result};
 use crate::gomea::parallel::StageDevice;
 use crate::gomea::parallel::layout::GroupLayout;
-use crate::problem::{ArrayPlace, GrayBoxProblem, KindVisitor, Plain, bytes_of};
+use crate::problem::{ArrayPlace, GrayBoxProblem, Plain, bytes_of, kind_visitor};
 use crate::stop::StopCheck;
 
 /// A run's limit on the device memory it may allocate (`--device-memory-limit`), and what it has
@@ -125,12 +124,10 @@ pub(super) trait MakeDevice: Send + Sync {
 /// The problem's kind over device memory.
 pub(super) struct KindOnDevice<K>(pub K);
 
-/// The kind of the uploaded problem, kept for making each population's device.
-struct OnDevice;
-
-impl KindVisitor for OnDevice {
-    type Output = Box<dyn MakeDevice>;
-    fn visit<K: Kind>(self, kind: K) -> Self::Output {
+kind_visitor! {
+    /// The kind of the uploaded problem, kept for making each population's device.
+    struct OnDevice {}
+    fn visit<K>(kind) -> Box<dyn MakeDevice> {
         Box::new(KindOnDevice(kind))
     }
 }
@@ -162,13 +159,13 @@ impl SharedArrays {
         let f = problem.functions();
         let mut count = Count(0);
         let Ok(_) = layout.place(&mut count);
-        let Ok(_) = f.arrays().place(&mut count, OnDevice);
+        let Ok(_) = f.arrays().place(&mut count, OnDevice {});
         let reserved = budget
             .reserve(count.0 as u64, 0)
             .map_err(|e| Error::usage(format!("the problem's arrays do not fit: {e}")))?;
         let mut upload = Upload { stream: &gpu.stream, arrays: Vec::new(), stop };
         let (layout_arrays, search) = layout.place(&mut upload)?;
-        let kind = f.arrays().place(&mut upload, OnDevice)?;
+        let kind = f.arrays().place(&mut upload, OnDevice {})?;
         gpu.note_memory()?;
         Ok(Arc::new(SharedArrays {
             budget,

@@ -14,7 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use pgomea_device::rng::{SplitMix64, mix64, streams};
 
-use crate::choice::Choice;
+use crate::choice::choices;
 use crate::error::{Error, Result};
 use crate::problem::graph::{Edge, EdgeList, Graph};
 
@@ -112,22 +112,11 @@ impl WeightDistribution {
     }
 }
 
-impl Choice for WeightDistribution {
-    const ALL: &'static [Self] =
-        &[WeightDistribution::Uniform, WeightDistribution::PlusMinusOne, WeightDistribution::Gaussian];
-    fn name(self) -> &'static str {
-        match self {
-            WeightDistribution::Uniform => "uniform",
-            WeightDistribution::PlusMinusOne => "pm1",
-            WeightDistribution::Gaussian => "gaussian",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            WeightDistribution::Uniform => "Integers drawn uniformly from --min-weight..=--max-weight",
-            WeightDistribution::PlusMinusOne => "+1 or -1 with equal probability (the +-J spin glass)",
-            WeightDistribution::Gaussian => "round(N(0,1) * 10^5): the Gaussian spin glass in integers (scale 10^5)",
-        }
+choices! {
+    WeightDistribution {
+        Uniform: "uniform" => "Integers drawn uniformly from --min-weight..=--max-weight",
+        PlusMinusOne: "pm1" => "+1 or -1 with equal probability (the +-J spin glass)",
+        Gaussian: "gaussian" => "round(N(0,1) * 10^5): the Gaussian spin glass in integers (scale 10^5)",
     }
 }
 

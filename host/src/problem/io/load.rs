@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::choice::Choice;
+use crate::choice::choices;
 use crate::error::{Error, Result};
 use crate::problem::GrayBoxProblem;
 use crate::problem::graph::Graph;
@@ -31,46 +31,14 @@ pub enum ProblemFormat {
     Ising,
 }
 
-impl Choice for ProblemFormat {
-    const ALL: &'static [Self] = &[
-        ProblemFormat::MaxCut,
-        ProblemFormat::Nk,
-        ProblemFormat::Mk,
-        ProblemFormat::MaxSat,
-        ProblemFormat::Qubo,
-        ProblemFormat::Ising,
-    ];
-    fn name(self) -> &'static str {
-        match self {
-            ProblemFormat::MaxCut => "max-cut",
-            ProblemFormat::Nk => "nk",
-            ProblemFormat::Mk => "mk",
-            ProblemFormat::MaxSat => "max-sat",
-            ProblemFormat::Qubo => "qubo",
-            ProblemFormat::Ising => "ising",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            ProblemFormat::MaxCut => {
-                "Weighted Max-Cut: a graph in the G-set format (`n m`, then `i j w` lines, 1-based)"
-            }
-            ProblemFormat::Nk => {
-                "Table subfunctions (NK landscapes, traps, ...) in the .nk format (`p nk N M`, then `f K V.. T..` lines)"
-            }
-            ProblemFormat::Mk => {
-                "Table subfunctions in the MK-landscape format (`p NK N K`, then `m V..` lines, each followed by its table)"
-            }
-            ProblemFormat::MaxSat => {
-                "MAX-SAT: DIMACS cnf (`p cnf N M`), weighted wcnf (`p wcnf N M [TOP]`, or the 2022 format with `h` lines)"
-            }
-            ProblemFormat::Qubo => {
-                "QUBO in qbsolv's .qubo format (`p qubo 0 MAXNODES NNODES NCOUPLERS`, then `i j Q_ij` lines, 0-based): minimise the energy"
-            }
-            ProblemFormat::Ising => {
-                "Ising model in the .ising format (optional `p ising N`, then `i j J` couplings and `i i h` fields, 0-based): minimise the energy"
-            }
-        }
+choices! {
+    ProblemFormat {
+        MaxCut: "max-cut" => "Weighted Max-Cut: a graph in the G-set format (`n m`, then `i j w` lines, 1-based)",
+        Nk: "nk" => "Table subfunctions (NK landscapes, traps, ...) in the .nk format (`p nk N M`, then `f K V.. T..` lines)",
+        Mk: "mk" => "Table subfunctions in the MK-landscape format (`p NK N K`, then `m V..` lines, each followed by its table)",
+        MaxSat: "max-sat" => "MAX-SAT: DIMACS cnf (`p cnf N M`), weighted wcnf (`p wcnf N M [TOP]`, or the 2022 format with `h` lines)",
+        Qubo: "qubo" => "QUBO in qbsolv's .qubo format (`p qubo 0 MAXNODES NNODES NCOUPLERS`, then `i j Q_ij` lines, 0-based): minimise the energy",
+        Ising: "ising" => "Ising model in the .ising format (optional `p ising N`, then `i j J` couplings and `i i h` fields, 0-based): minimise the energy",
     }
 }
 

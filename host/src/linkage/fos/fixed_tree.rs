@@ -1,32 +1,8 @@
-//! Linkage models (families of subsets, FOS).
-//!
-//! A FOS is a list of linkage sets, each a sorted list of variable indices; GOM mixes a solution
-//! with a donor over one set at a time. The models:
-//!
-//! - **univariate**: the l singletons {i}.
-//! - **fixed linkage tree (FLT)**: UPGMA (average linkage) over the problem's variable interaction
-//!   graph, where the similarity of two variables is the summed linkage weight of the
-//!   subfunctions that read both (the problem's `linkage_weight`: |w_ij| for an edge of Max-Cut,
-//!   the range of a table's values; 0 when no subfunction reads both), and the similarity of two
-//!   clusters A, B is the average pairwise similarity, (sum of similarities between A and B) /
-//!   (|A||B|). Built sparsely: only clusters joined by a nonzero similarity are candidates.
-//!   When none remains (a disconnected graph, or only zero weights left), the remaining clusters are
-//!   merged as UPGMA does when every similarity is 0 and ties are broken at random: a uniformly
-//!   random pair at a time, until one cluster remains.
-//! - **bounded FLT (BFLT k)**: the same, never creating a set of more than k variables; it stops
-//!   when no allowed merge of edge-connected clusters remains (no similarity-0 merges at all).
-//! - **learned linkage tree (LT)**: UPGMA over the mutual information of every pair of variables
-//!   in a population (dense, O(l^2) memory), rebuilt every generation by serial GOMEA.
-//!
-//! The trees list the l singletons first (set i is {i}), then one set per merge in merge order
-//! (decreasing similarity); the root (the set of all variables) is left out, as in the classic
-//! linkage tree, so a tree over a connected graph has 2l - 2 sets (l = 1: the one singleton).
-//! Every random choice (tie breaks, the similarity-0 merges) comes from the caller's seeded
-//! [`SplitMix64`], so a seed fixes the model, whatever the number of threads that builds it.
+//! The fixed linkage tree (FLT) and the bounded one (BFLT): sparse UPGMA over the pairs of
+//! clusters joined by a nonzero linkage weight, in rounds of mutual best pairs merged in parallel
+//! ([`Fos::fixed_linkage_tree`](super::Fos::fixed_linkage_tree) says what it builds and how).
 
 use std::cmp::Ordering;
-use std::fmt;
-use std::str::FromStr;
 
 use pgomea_device::rng::{SplitMix64, mix64};
 use rayon::prelude::*;
@@ -35,358 +11,25 @@ use crate::error::Error;
 use crate::problem::GrayBoxProblem;
 use crate::stop::{StopCheck, StopReason};
 
-/// A family of subsets of the variables: the linkage sets GOM mixes. Each set is sorted ascending
-/// and holds distinct variables.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fos {
-    pub sets: Vec<Vec<u32>>,
-}
-
-/// Which linkage model to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LinkageModel {
-    /// The l singletons.
-    Univariate,
-    /// Fixed linkage tree from the edge weights.
-    Flt,
-    /// Fixed linkage tree with no set larger than the bound (>= 1).
-    Bflt(usize),
-    /// Linkage tree learned from the population (mutual information) every generation.
-    Lt,
-}
-
-impl LinkageModel {
-    /// True for the model that is rebuilt from the population every generation.
-    pub fn is_learned(&self) -> bool {
-        matches!(self, LinkageModel::Lt)
-    }
-}
-
-impl fmt::Display for LinkageModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LinkageModel::Univariate => write!(f, "univariate"),
-            LinkageModel::Flt => write!(f, "flt"),
-            LinkageModel::Bflt(k) => write!(f, "bflt:{k}"),
-            LinkageModel::Lt => write!(f, "lt"),
-        }
-    }
-}
-
-impl FromStr for LinkageModel {
-    type Err = Error;
-
-    /// Parses `univariate`, `flt`, `bflt:K` (K >= 1) or `lt` (ASCII case ignored).
-    fn from_str(s: &str) -> Result<Self, Error> {
-        let t = s.trim().to_ascii_lowercase();
-        match t.as_str() {
-            "univariate" => return Ok(LinkageModel::Univariate),
-            "flt" => return Ok(LinkageModel::Flt),
-            "lt" => return Ok(LinkageModel::Lt),
-            "bflt" => {
-                return Err(Error::usage(
-                    "linkage model `bflt` needs a bound: write `bflt:K` with K >= 1 the largest set size, e.g. `bflt:10`",
-                ));
-            }
-            _ => {}
-        }
-        if let Some(k) = t.strip_prefix("bflt:") {
-            return match k.trim().parse::<usize>() {
-                Ok(k) if k >= 1 => Ok(LinkageModel::Bflt(k)),
-                Ok(_) => Err(Error::usage(format!("linkage model `{s}`: the bound K of `bflt:K` must be at least 1"))),
-                Err(_) => Err(Error::usage(format!(
-                    "linkage model `{s}`: the bound K of `bflt:K` must be a positive integer"
-                ))),
-            };
-        }
-        Err(Error::usage(format!(
-            "unknown linkage model `{s}`: expected one of `univariate`, `flt`, `bflt:K` (K >= 1), `lt`"
-        )))
-    }
-}
-
-impl Fos {
-    /// The univariate FOS: {0}, {1}, ..., {l-1}.
-    pub fn univariate(l: usize) -> Fos {
-        Fos { sets: (0..l as u32).map(|i| vec![i]).collect() }
-    }
-
-    /// The static model of `model` for `problem`. [`LinkageModel::Lt`] is learned from a
-    /// population, which does not exist yet: this returns the univariate FOS for it, to be used
-    /// until the first [`Fos::learned_linkage_tree`] is built.
-    /// Fails when a linkage tree would not fit in memory ([`Fos::fixed_linkage_tree`]), and
-    /// Stops with `Error::Stopped` when `stop` says so.
-    pub fn build(
-        model: &LinkageModel,
-        problem: &dyn GrayBoxProblem,
-        rng: &mut SplitMix64,
-        stop: &StopCheck,
-    ) -> Result<Fos, Error> {
-        let l = problem.variables();
-        Ok(match *model {
-            LinkageModel::Univariate | LinkageModel::Lt => {
-                // A set per variable, checked as it goes: a header may announce 10^9 variables.
-                let mut sets = Vec::with_capacity(l);
-                for v in 0..l as u32 {
-                    if let Err(reason) = stop.every(v as usize, crate::stop::WORK_PER_CHECK) {
-                        crate::stop::drop_aside(sets);
-                        return Err(reason.into());
-                    }
-                    sets.push(vec![v]);
-                }
-                Fos { sets }
-            }
-            LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng, stop)?,
-            LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng, stop)?,
-        })
-    }
-
-    /// Number of sets.
-    pub fn len(&self) -> usize {
-        self.sets.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.sets.is_empty()
-    }
-
-    /// The size of the largest set (0 for an empty FOS).
-    pub fn largest_set(&self) -> usize {
-        self.sets.iter().map(Vec::len).max().unwrap_or(0)
-    }
-
-    /// The sum of the set sizes.
-    pub fn total_size(&self) -> usize {
-        self.sets.iter().map(Vec::len).sum()
-    }
-
-    /// The sets in CSR form: the variables of set i are `vars[offsets[i]..offsets[i+1]]`.
-    pub fn to_csr(&self) -> (Vec<u32>, Vec<u32>) {
-        let mut offsets = Vec::with_capacity(self.sets.len() + 1);
-        let mut vars = Vec::with_capacity(self.total_size());
-        offsets.push(0u32);
-        for s in &self.sets {
-            vars.extend_from_slice(s);
-            offsets.push(u32::try_from(vars.len()).expect("FOS larger than 2^32 variable slots"));
-        }
-        (offsets, vars)
-    }
-
-    /// Checks that every set is non-empty, sorted strictly ascending, and within 0..l.
-    pub fn check(&self, l: usize) -> Result<(), String> {
-        for (i, s) in self.sets.iter().enumerate() {
-            if s.is_empty() {
-                return Err(format!("set {i} is empty"));
-            }
-            if let Some(w) = s.windows(2).find(|w| w[0] >= w[1]) {
-                return Err(format!("set {i} is not strictly ascending: {} then {}", w[0], w[1]));
-            }
-            if let Some(&v) = s.last().filter(|&&v| v as usize >= l) {
-                return Err(format!("set {i} holds variable {v}, out of range 0..{l}"));
-            }
-        }
-        Ok(())
-    }
-
-    /// The fixed linkage tree (FLT) of `problem`, or the bounded one (BFLT) when `max_set_size`
-    /// is `Some(k)`: see the module documentation.
-    ///
-    /// Sparse UPGMA over the pairs of clusters joined by a nonzero similarity, in rounds: each
-    /// live cluster keeps the list of its linked clusters (the summed linkage weight between them,
-    /// their size) and its best pair, the largest by (exact average similarity, tie key, the
-    /// clusters' smallest variables). Every pair that is the best of both its clusters merges in
-    /// the round; then the merged clusters and their neighbours, and only they, rebuild their
-    /// lists and best pairs, in parallel. Because average linkage is reducible and the tie key of
-    /// a pair is a hash of the seed and the two clusters' smallest variables (a merged cluster's
-    /// smallest variable is one of its parts'), such a pair is merged by greedy UPGMA too, and the
-    /// rounds give greedy's tree for any number of threads; the merges are listed in greedy's
-    /// order (decreasing (similarity, key)). Ties are broken at random (by the keys) as before,
-    /// but not by the same draws as the sequential builder this replaced (a key drawn when a pair
-    /// was made): trees where no two pairs tie are the same, set for set (tested).
-    ///
-    /// Time: the summed lengths of the lists rebuilt, O(log) each for a sort, over the rounds,
-    /// plus the total size of the sets (one layout of the variables, then every set copied and
-    /// sorted in parallel); memory O(l + linked pairs + total set size), never an l x l table.
-    ///
-    /// With no bound, once no linked pair remains, random pairs of the remaining clusters are
-    /// merged until one remains (UPGMA with all similarities 0 and random ties). With a bound k,
-    /// pairs that would exceed k are never merged and the build stops when no allowed linked pair
-    /// remains. The root (the set of all l variables) is never listed.
-    ///
-    /// Checks `stop` every round and every few thousand clusters within one, and fails, rather
-    /// than exhausting memory, when the sets and the lists outgrow three quarters of the memory
-    /// available at the start: a variable linked to very many others (a star) makes a
-    /// caterpillar tree, l^2 / 2 set entries, and re-lists its neighbours at every merge.
-    pub fn fixed_linkage_tree(
-        problem: &dyn GrayBoxProblem,
-        max_set_size: Option<usize>,
-        rng: &mut SplitMix64,
-        stop: &StopCheck,
-    ) -> Result<Fos, Error> {
-        let budget = crate::problem::memory::available().map_or(u128::MAX, |b| b as u128 / 4 * 3);
-        Fos::fixed_linkage_tree_within(problem, max_set_size, rng, budget, stop)
-    }
-
-    /// [`Fos::fixed_linkage_tree`] within `budget` bytes (tests give small budgets).
-    pub fn fixed_linkage_tree_within(
-        problem: &dyn GrayBoxProblem,
-        max_set_size: Option<usize>,
-        rng: &mut SplitMix64,
-        budget: u128,
-        stop: &StopCheck,
-    ) -> Result<Fos, Error> {
-        linkage_tree(problem, max_set_size, rng, budget, stop, PARALLEL_FROM)
-    }
-
-    /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
-    /// `l` genes each (0/1 bytes, one solution after another).
-    ///
-    /// The similarity of two variables is their mutual information, from the frequencies of the
-    /// four value pairs in the population (0 log 0 = 0, natural logarithm); clusters are joined by
-    /// UPGMA (average linkage), computed with the nearest-neighbour chain and the Lance-Williams
-    /// update on a dense l x l matrix: O(l^2) memory (4 bytes per entry) and O(l^2) time after the
-    /// O(l^2 n / 64) mutual information. Ties are broken by a random rank per variable (and, on
-    /// the chain, in favour of the previous element, which the algorithm needs). The merges are
-    /// listed in decreasing similarity (the order greedy UPGMA would make them; average linkage
-    /// is monotone), after the l singletons; the root is left out.
-    pub fn learned_linkage_tree(genes: &[u8], n: usize, l: usize, rng: &mut SplitMix64) -> Fos {
-        assert_eq!(genes.len(), n * l, "learned_linkage_tree: genes must hold n * l values");
-        let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
-        if l <= 1 {
-            return Fos { sets };
-        }
-        let sim = mutual_information(genes, n, l);
-        let merges = upgma_nn_chain(sim, l, rng);
-        // Replay the merges: slot a holds the merged cluster.
-        let mut set_of: Vec<usize> = (0..l).collect();
-        let mut merges: Vec<(f32, Vec<u32>)> = merges
-            .into_iter()
-            .map(|(height, a, b)| {
-                let members = union_sorted(&sets[set_of[a]], &sets[set_of[b]]);
-                set_of[a] = sets.len();
-                sets.push(members.clone());
-                (height, members)
-            })
-            .collect();
-        // Relist the merges in decreasing similarity; the stable sort keeps a child before its
-        // parent at equal heights (the chain creates children first).
-        sets.truncate(l);
-        merges.sort_by(|x, y| y.0.total_cmp(&x.0));
-        for (_, m) in merges {
-            if m.len() < l {
-                sets.push(m);
-            }
-        }
-        Fos { sets }
-    }
-}
-
-/// UPGMA (average linkage, largest similarity first) over a dense symmetric l x l similarity
-/// matrix by the nearest-neighbour chain. Returns the merges in the order made, as (similarity,
-/// slot a, slot b): the merged cluster takes slot a, slot b dies. Ties: on the chain the previous
-/// element wins (the algorithm needs it), otherwise the lower of a random rank per variable; a
-/// chain starts at the live cluster of lowest rank. Searches scan a whole row sequentially (dead
-/// slots are skipped by a flag, looked at only for values that could win); the Lance-Williams
-/// update combines two whole rows and then writes the merged cluster's column.
-fn upgma_nn_chain(mut s: Vec<f32>, l: usize, rng: &mut SplitMix64) -> Vec<(f32, usize, usize)> {
-    assert_eq!(s.len(), l * l);
-    let mut rank: Vec<u32> = (0..l as u32).collect();
-    rng.shuffle(&mut rank);
-    let mut size: Vec<f64> = vec![1.0; l];
-    let mut alive = vec![true; l];
-    let mut live: Vec<usize> = (0..l).collect(); // the live slots, ascending (rebuilt now and then)
-    let mut live_count = l;
-    let mut chain: Vec<usize> = Vec::with_capacity(l);
-    let mut merges = Vec::with_capacity(l.saturating_sub(1));
-    while live_count > 1 {
-        if chain.is_empty() {
-            // Start a chain at the live cluster of lowest random rank.
-            chain.push((0..l).filter(|&c| alive[c]).min_by_key(|&c| rank[c]).unwrap());
-        }
-        loop {
-            let a = *chain.last().unwrap();
-            let prev = if chain.len() >= 2 { chain[chain.len() - 2] } else { usize::MAX };
-            let mut best = usize::MAX;
-            let mut best_sim = f32::NEG_INFINITY;
-            for (c, &v) in s[a * l..(a + 1) * l].iter().enumerate() {
-                // Cheap test first: most entries cannot win.
-                if v < best_sim || !alive[c] || c == a {
-                    continue;
-                }
-                let better = if v != best_sim {
-                    true
-                } else if best == prev {
-                    false
-                } else {
-                    // Equal: the chain predecessor wins, else the lower random rank.
-                    c == prev || rank[c] < rank[best]
-                };
-                if better {
-                    best = c;
-                    best_sim = v;
-                }
-            }
-            if best == prev {
-                break;
-            }
-            chain.push(best);
-        }
-        let b = chain.pop().unwrap();
-        let a = chain.pop().unwrap();
-        let height = s[a * l + b];
-        // Lance-Williams on the whole row a (entries of dead slots are never read), in f64 then
-        // rounded: the result stays between the two f32 inputs, so the update is exactly
-        // reducible and the chain stays valid.
-        let (na, nb) = (size[a], size[b]);
-        let (wa, wb) = (na / (na + nb), nb / (na + nb));
-        {
-            let (ra, rb) = if a < b {
-                let (lo, hi) = s.split_at_mut(b * l);
-                (&mut lo[a * l..(a + 1) * l], &hi[..l])
-            } else {
-                let (lo, hi) = s.split_at_mut(a * l);
-                (&mut hi[..l], &lo[b * l..(b + 1) * l])
-            };
-            for (x, &y) in ra.iter_mut().zip(rb.iter()) {
-                *x = (wa * *x as f64 + wb * y as f64) as f32;
-            }
-        }
-        size[a] = na + nb;
-        alive[b] = false;
-        live_count -= 1;
-        if live.len() >= 2 * live_count {
-            live.retain(|&c| alive[c]);
-        }
-        // Column a, for the live slots.
-        for &c in &live {
-            if alive[c] && c != a {
-                s[c * l + a] = s[a * l + c];
-            }
-        }
-        merges.push((height, a, b));
-    }
-    merges
-}
-
 /// Rounds of merges with fewer clusters to look at than this run on the calling thread: late in
 /// a tree a round has a handful, and rayon's hand-off would cost more than the work.
-const PARALLEL_FROM: usize = 2048;
+pub(super) const PARALLEL_FROM: usize = 2048;
 
-/// [`Fos::fixed_linkage_tree_within`], handling rounds of fewer than `parallel_from` clusters on
-/// the calling thread (tests pass 1 to run every round on rayon's pool).
-fn linkage_tree(
+/// The sets of [`Fos::fixed_linkage_tree_within`](super::Fos::fixed_linkage_tree_within), for
+/// two variables or more and a bound of two or more (the caller gives the singletons otherwise),
+/// handling rounds of fewer than `parallel_from` clusters on the calling thread (tests pass 1 to
+/// run every round on rayon's pool).
+pub(super) fn linkage_tree(
     problem: &dyn GrayBoxProblem,
     max_set_size: Option<usize>,
     rng: &mut SplitMix64,
     budget: u128,
     stop: &StopCheck,
     parallel_from: usize,
-) -> Result<Fos, Error> {
+) -> Result<Vec<Vec<u32>>, Error> {
     let l = problem.variables();
     let bound = max_set_size.unwrap_or(usize::MAX).max(1);
-    if l <= 1 || bound == 1 {
-        return Ok(Fos::univariate(l));
-    }
+    assert!(l >= 2 && bound >= 2, "a linkage tree of {l} variables under a bound of {bound}");
     let too_large = |bytes: u128| {
         Error::usage(format!(
             "the fixed linkage tree of {} would need more than {} of memory (some variable is linked to \
@@ -448,7 +91,7 @@ fn linkage_tree(
     if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
         sets.pop();
     }
-    Ok(Fos { sets })
+    Ok(sets)
 }
 
 /// The number of variables under every node of a forest whose node l + k has the children
@@ -618,7 +261,7 @@ impl From<StopReason> for Halt {
 /// No mate this round.
 const NONE: u32 = u32::MAX;
 
-/// The state of sparse UPGMA ([`Fos::fixed_linkage_tree`]). A live cluster is named by its
+/// The state of sparse UPGMA ([`Fos::fixed_linkage_tree`](super::Fos::fixed_linkage_tree)). A live cluster is named by its
 /// smallest variable (its slot), and keeps there its links (sorted by slot), its best pair, its
 /// size and its node.
 struct MutualPairs {
@@ -1046,93 +689,16 @@ fn merge_into(list: &mut Vec<Link>, extra: &[Link]) {
     }
 }
 
-/// The union of two sorted lists of distinct values (disjoint in the trees, but not assumed).
-fn union_sorted(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
-}
-
-/// The mutual information of every pair of variables in a population, as a dense row-major l x l
-/// matrix (diagonal 0). Joint frequencies come from bit columns and popcounts.
-fn mutual_information(genes: &[u8], n: usize, l: usize) -> Vec<f32> {
-    let mut mi = vec![0f32; l * l];
-    if n == 0 {
-        return mi;
-    }
-    let words = n.div_ceil(64);
-    // Column bitsets: bit k of column v is solution k's gene v.
-    let mut cols = vec![0u64; l * words];
-    for k in 0..n {
-        let row = &genes[k * l..(k + 1) * l];
-        for (v, &g) in row.iter().enumerate() {
-            if g != 0 {
-                cols[v * words + k / 64] |= 1 << (k % 64);
-            }
-        }
-    }
-    let ones: Vec<u32> =
-        (0..l).map(|v| cols[v * words..(v + 1) * words].iter().map(|w| w.count_ones()).sum()).collect();
-    // MI = H(X) + H(Y) - H(X,Y) with every entropy from counts: H = ln n - (1/n) sum c ln c, so a
-    // table of c ln c (0 ln 0 = 0) replaces every logarithm.
-    let clnc: Vec<f64> = (0..=n).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).ln() }).collect();
-    let (nf, nu) = (n as f64, n as u32);
-    let ln_n = nf.ln();
-    let marginal: Vec<f64> = ones.iter().map(|&c| clnc[c as usize] + clnc[(nu - c) as usize]).collect();
-    // The upper triangle, rows in parallel...
-    mi.par_chunks_mut(l).enumerate().for_each(|(i, row)| {
-        let ci = &cols[i * words..(i + 1) * words];
-        let n1i = ones[i];
-        for j in i + 1..l {
-            let cj = &cols[j * words..(j + 1) * words];
-            let n11: u32 = ci.iter().zip(cj).map(|(x, y)| (x & y).count_ones()).sum();
-            let n10 = n1i - n11;
-            let n01 = ones[j] - n11;
-            let n00 = nu - n11 - n10 - n01;
-            let joint = clnc[n11 as usize] + clnc[n10 as usize] + clnc[n01 as usize] + clnc[n00 as usize];
-            let v = ln_n + (joint - marginal[i] - marginal[j]) / nf;
-            row[j] = v.max(0.0) as f32;
-        }
-    });
-    // ...then mirrored into the lower one, in tiles (both sides stay in cache).
-    const TILE: usize = 64;
-    for ib in (0..l).step_by(TILE) {
-        for jb in (0..=ib).step_by(TILE) {
-            for i in ib..(ib + TILE).min(l) {
-                for j in jb..(jb + TILE).min(i) {
-                    mi[i * l + j] = mi[j * l + i];
-                }
-            }
-        }
-    }
-    mi
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::stop::StopCheck;
-
     use std::collections::BinaryHeap;
+
+    use super::super::Fos;
+    use super::super::learned_tree::union_sorted;
+    use super::super::tests::{check_tree, graph, random_graph};
+    use super::*;
+    use crate::problem::graph::Graph;
+    use crate::problem::maxcut::MaxCut;
 
     /// How the reference builder breaks ties between pairs of equal similarity.
     #[derive(Clone, Copy, Debug)]
@@ -1283,91 +849,6 @@ mod tests {
         Fos { sets }
     }
 
-    use crate::problem::graph::{Edge, Graph};
-    use crate::problem::maxcut::MaxCut;
-
-    fn graph(l: usize, edges: &[(u32, u32, i64)]) -> MaxCut {
-        MaxCut::new(Graph::new("test", l, edges.iter().map(|&(u, v, w)| Edge { u, v, w }).collect())).unwrap()
-    }
-
-    /// A random graph: a random spanning tree (when `connected`) plus extra random edges, weights
-    /// in -5..=5 without 0 (or only +-1 when `unit`).
-    fn random_graph(l: usize, extra: usize, connected: bool, unit: bool, rng: &mut SplitMix64) -> MaxCut {
-        let mut seen = std::collections::HashSet::new();
-        let mut edges = Vec::new();
-        let weight = |rng: &mut SplitMix64| -> i64 {
-            if unit {
-                if rng.coin() { 1 } else { -1 }
-            } else {
-                let w = rng.below(5) as i64 + 1;
-                if rng.coin() { w } else { -w }
-            }
-        };
-        if connected {
-            for v in 1..l as u32 {
-                let u = rng.below(v);
-                seen.insert((u, v));
-                let w = weight(rng);
-                edges.push((u, v, w));
-            }
-        }
-        let max_edges = l * (l - 1) / 2;
-        for _ in 0..extra {
-            if seen.len() == max_edges {
-                break;
-            }
-            let (a, b) = (rng.below(l as u32), rng.below(l as u32));
-            if a == b || !seen.insert((a.min(b), a.max(b))) {
-                continue;
-            }
-            let w = weight(rng);
-            edges.push((a.min(b), a.max(b), w));
-        }
-        graph(l, &edges)
-    }
-
-    /// Checks the tree structure: the first l sets are the singletons in order, every later set
-    /// is the disjoint union of exactly two maximal earlier sets, each set is a child at most
-    /// once, no set is the root, and sets are valid. Returns the sets no later set contains (the
-    /// top-level clusters, the root's would-be children).
-    fn check_tree(fos: &Fos, l: usize) -> Vec<usize> {
-        fos.check(l).unwrap();
-        for i in 0..l {
-            assert_eq!(fos.sets[i], vec![i as u32], "set {i} should be the singleton");
-        }
-        if l > 1 {
-            assert!(fos.sets.iter().all(|s| s.len() < l), "the root is listed");
-        }
-        let mut parent: Vec<Option<usize>> = vec![None; fos.len()];
-        for k in l..fos.len() {
-            let sk = &fos.sets[k];
-            assert!(sk.len() >= 2);
-            let subset = |i: usize| fos.sets[i].iter().all(|v| sk.binary_search(v).is_ok());
-            let subs: Vec<usize> = (0..k).filter(|&i| subset(i)).collect();
-            // Maximal earlier subsets.
-            let maximal: Vec<usize> = subs
-                .iter()
-                .copied()
-                .filter(|&i| {
-                    !subs.iter().any(|&j| {
-                        j != i
-                            && fos.sets[j].len() > fos.sets[i].len()
-                            && fos.sets[i].iter().all(|v| fos.sets[j].binary_search(v).is_ok())
-                    })
-                })
-                .collect();
-            assert_eq!(maximal.len(), 2, "set {k} = {sk:?} is not the union of two earlier sets: {maximal:?}");
-            let (a, b) = (maximal[0], maximal[1]);
-            assert!(fos.sets[a].iter().all(|v| fos.sets[b].binary_search(v).is_err()), "children of set {k} overlap");
-            assert_eq!(fos.sets[a].len() + fos.sets[b].len(), sk.len(), "set {k} is not the union of its children");
-            for c in [a, b] {
-                assert!(parent[c].is_none(), "set {c} is a child of two sets");
-                parent[c] = Some(k);
-            }
-        }
-        (0..fos.len()).filter(|&i| parent[i].is_none()).collect()
-    }
-
     /// The builder makes greedy UPGMA's model set for set, in the same order, for the same seed:
     /// FLT and BFLT on random instances of every kind, with its rounds on the calling thread and
     /// (`parallel_from` 1) every round on rayon's pool.
@@ -1392,7 +873,7 @@ mod tests {
                     );
                     let never = StopCheck::never();
                     let got = linkage_tree(&*p, bound, &mut SplitMix64::new(seed), u128::MAX, &never, 1).unwrap();
-                    assert_eq!(got, expected, "{}, bound {bound:?}, every round in parallel", p.name());
+                    assert_eq!(got, expected.sets, "{}, bound {bound:?}, every round in parallel", p.name());
                     compared += 1;
                 }
             }
@@ -1424,43 +905,6 @@ mod tests {
                 assert_eq!(got, drawn, "l = {l}, bound {bound:?}");
             }
         }
-    }
-
-    #[test]
-    fn univariate_and_csr() {
-        let fos = Fos::univariate(4);
-        assert_eq!(fos.len(), 4);
-        assert_eq!(fos.largest_set(), 1);
-        let fos = Fos { sets: vec![vec![0, 2], vec![1], vec![0, 1, 3]] };
-        let (off, vars) = fos.to_csr();
-        assert_eq!(off, vec![0, 2, 3, 6]);
-        assert_eq!(vars, vec![0, 2, 1, 0, 1, 3]);
-        assert_eq!(fos.largest_set(), 3);
-        assert_eq!(fos.total_size(), 6);
-        assert!(fos.check(4).is_ok());
-        assert!(fos.check(3).is_err());
-        assert!(Fos { sets: vec![vec![1, 0]] }.check(4).is_err());
-    }
-
-    #[test]
-    fn linkage_model_parse_and_display() {
-        for (s, m) in [
-            ("univariate", LinkageModel::Univariate),
-            ("flt", LinkageModel::Flt),
-            ("bflt:10", LinkageModel::Bflt(10)),
-            ("bflt:1", LinkageModel::Bflt(1)),
-            ("lt", LinkageModel::Lt),
-        ] {
-            assert_eq!(s.parse::<LinkageModel>().unwrap(), m);
-            assert_eq!(m.to_string(), s);
-        }
-        assert_eq!("FLT".parse::<LinkageModel>().unwrap(), LinkageModel::Flt);
-        for bad in ["bflt", "bflt:0", "bflt:-3", "bflt:x", "bflt:", "tree", ""] {
-            let e = bad.parse::<LinkageModel>().unwrap_err().to_string();
-            assert!(e.contains("bflt") || e.contains("unknown"), "{bad}: {e}");
-        }
-        assert!("bflt:0".parse::<LinkageModel>().unwrap_err().to_string().contains("at least 1"));
-        assert!(LinkageModel::Lt.is_learned() && !LinkageModel::Flt.is_learned());
     }
 
     #[test]
@@ -1553,29 +997,6 @@ mod tests {
     }
 
     #[test]
-    fn tiny_trees() {
-        let p = graph(1, &[]);
-        assert_eq!(
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
-            vec![vec![0]]
-        );
-        let p = graph(2, &[(0, 1, 3)]);
-        assert_eq!(
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
-            vec![vec![0], vec![1]]
-        );
-        assert_eq!(
-            Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
-            vec![vec![0], vec![1]]
-        );
-        let lt = Fos::learned_linkage_tree(&[0, 1, 1, 0], 2, 2, &mut SplitMix64::new(1));
-        assert_eq!(lt.sets, vec![vec![0], vec![1]]);
-        let lt = Fos::learned_linkage_tree(&[], 0, 3, &mut SplitMix64::new(1));
-        assert_eq!(lt.len(), 4);
-        check_tree(&lt, 3);
-    }
-
-    #[test]
     fn bflt_respects_the_bound_and_stops_only_when_no_merge_is_allowed() {
         let mut rng = SplitMix64::new(3);
         for trial in 0..40 {
@@ -1619,214 +1040,6 @@ mod tests {
         let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng, &StopCheck::never()).unwrap();
         assert_eq!(fos.len(), 6 + 3);
         assert_eq!(fos.largest_set(), 3);
-    }
-
-    fn random_population(n: usize, l: usize, rng: &mut SplitMix64) -> Vec<u8> {
-        (0..n * l).map(|_| rng.coin() as u8).collect()
-    }
-
-    #[test]
-    fn lt_merges_the_linked_pair_first() {
-        let mut rng = SplitMix64::new(9);
-        for trial in 0..10 {
-            let (n, l) = (200 + 37 * trial, 12 + trial);
-            let mut genes = random_population(n, l, &mut rng);
-            for k in 0..n {
-                genes[k * l + 1] = genes[k * l];
-                // Variables 4 and 7 are complements: just as linked.
-                genes[k * l + 7] = 1 - genes[k * l + 4];
-            }
-            let fos = Fos::learned_linkage_tree(&genes, n, l, &mut rng);
-            assert_eq!(fos.len(), 2 * l - 2);
-            check_tree(&fos, l);
-            let firsts = [fos.sets[l].clone(), fos.sets[l + 1].clone()];
-            assert!(firsts.contains(&vec![0, 1]), "{firsts:?}");
-            assert!(firsts.contains(&vec![4, 7]), "{firsts:?}");
-        }
-    }
-
-    #[test]
-    fn lt_mutual_information_values() {
-        // x0 uniform, x1 = x0, x2 constant, x3 independent of x0 exactly.
-        let rows = [[0u8, 0, 1, 0], [0, 0, 1, 1], [1, 1, 1, 0], [1, 1, 1, 1]];
-        let genes: Vec<u8> = rows.iter().flatten().copied().collect();
-        let mi = mutual_information(&genes, 4, 4);
-        let ln2 = std::f32::consts::LN_2;
-        assert!((mi[1] - ln2).abs() < 1e-6 && (mi[4] - ln2).abs() < 1e-6);
-        assert!(mi[2].abs() < 1e-7 && mi[3].abs() < 1e-7 && mi[2 * 4 + 3].abs() < 1e-7);
-        assert_eq!(mi[0], 0.0);
-    }
-
-    #[test]
-    fn lt_ties_give_valid_trees_and_depend_on_the_seed() {
-        // A constant population: every MI is 0.
-        let (n, l) = (10, 20);
-        let genes = vec![1u8; n * l];
-        let mut distinct = std::collections::HashSet::new();
-        for seed in 0..8 {
-            let fos = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(seed));
-            assert_eq!(fos.len(), 2 * l - 2);
-            check_tree(&fos, l);
-            distinct.insert(fos.sets);
-        }
-        assert!(distinct.len() > 1);
-        // Random populations: valid trees, deterministic per seed.
-        let mut rng = SplitMix64::new(4);
-        for _ in 0..10 {
-            let (n, l) = (1 + rng.index(100), 2 + rng.index(40));
-            let genes = random_population(n, l, &mut rng);
-            let a = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(5));
-            let b = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(5));
-            assert_eq!(a, b);
-            assert_eq!(a.len(), 2 * l - 2);
-            check_tree(&a, l);
-        }
-    }
-
-    /// Reference UPGMA: greedy, O(l^3), on the MI matrix; compares the hierarchies (as sets of
-    /// sets) when the similarities are distinct.
-    #[test]
-    fn lt_equals_greedy_upgma() {
-        let mut rng = SplitMix64::new(21);
-        let mut compared = 0;
-        for _ in 0..20 {
-            let (n, l) = (64 + rng.index(300), 3 + rng.index(70));
-            let genes = random_population(n, l, &mut rng);
-            let mi = mutual_information(&genes, n, l);
-            let mut clusters: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
-            let mut expected: Vec<Vec<u32>> = Vec::new();
-            let mut distinct = true;
-            while clusters.len() > 1 {
-                let mi = &mi;
-                let avg = |a: &Vec<u32>, b: &Vec<u32>| -> f64 {
-                    let mut s = 0.0f64;
-                    for &x in a {
-                        for &y in b {
-                            s += mi[x as usize * l + y as usize] as f64;
-                        }
-                    }
-                    s / (a.len() * b.len()) as f64
-                };
-                let mut best = (f64::NEG_INFINITY, 0, 0);
-                let mut second = f64::NEG_INFINITY;
-                for i in 0..clusters.len() {
-                    for j in i + 1..clusters.len() {
-                        let s = avg(&clusters[i], &clusters[j]);
-                        if s > best.0 {
-                            second = best.0;
-                            best = (s, i, j);
-                        } else if s > second {
-                            second = s;
-                        }
-                    }
-                }
-                if best.0 - second < 1e-6 {
-                    distinct = false;
-                }
-                let (_, i, j) = best;
-                let b = clusters.swap_remove(j);
-                let a = clusters.swap_remove(i);
-                let u = union_sorted(&a, &b);
-                expected.push(u.clone());
-                clusters.push(u);
-            }
-            expected.pop();
-            if !distinct {
-                continue;
-            }
-            let fos = Fos::learned_linkage_tree(&genes, n, l, &mut rng);
-            assert_eq!(fos.sets[l..].to_vec(), expected);
-            compared += 1;
-        }
-        assert!(compared >= 5, "only {compared} populations without near-ties");
-    }
-
-    #[test]
-    fn nn_chain_is_upgma() {
-        // Brute-force greedy UPGMA on random symmetric matrices with distinct values: the same
-        // hierarchy (as sets of members), and the chain's merge heights sorted are the greedy ones.
-        let mut rng = SplitMix64::new(31);
-        for trial in 0..30 {
-            let l = 2 + rng.index(60);
-            let mut m = vec![0f32; l * l];
-            for i in 0..l {
-                for j in i + 1..l {
-                    let v = (rng.next_u64() >> 40) as f32 / 1e6;
-                    m[i * l + j] = v;
-                    m[j * l + i] = v;
-                }
-            }
-            let merges = upgma_nn_chain(m.clone(), l, &mut SplitMix64::new(trial));
-            assert_eq!(merges.len(), l - 1);
-            let mut members: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
-            let mut got = std::collections::BTreeSet::new();
-            for &(_, a, b) in &merges {
-                assert!(!members[a].is_empty() && !members[b].is_empty() && a != b);
-                let u = union_sorted(&members[a], &members[b]);
-                members[b].clear();
-                got.insert(u.clone());
-                members[a] = u;
-            }
-            // Greedy reference.
-            let mut clusters: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
-            let mut expected = std::collections::BTreeSet::new();
-            let mut near_tie = false;
-            while clusters.len() > 1 {
-                let avg = |a: &Vec<u32>, b: &Vec<u32>| -> f64 {
-                    let mut t = 0.0;
-                    for &x in a {
-                        for &y in b {
-                            t += m[x as usize * l + y as usize] as f64;
-                        }
-                    }
-                    t / (a.len() * b.len()) as f64
-                };
-                let mut best = (f64::NEG_INFINITY, 0, 0);
-                let mut second = f64::NEG_INFINITY;
-                for i in 0..clusters.len() {
-                    for j in i + 1..clusters.len() {
-                        let v = avg(&clusters[i], &clusters[j]);
-                        if v > best.0 {
-                            second = best.0;
-                            best = (v, i, j);
-                        } else if v > second {
-                            second = v;
-                        }
-                    }
-                }
-                near_tie |= best.0 - second < 1e-4;
-                let b = clusters.swap_remove(best.2);
-                let a = clusters.swap_remove(best.1);
-                let u = union_sorted(&a, &b);
-                expected.insert(u.clone());
-                clusters.push(u);
-            }
-            if !near_tie {
-                assert_eq!(got, expected, "trial {trial}");
-            }
-            // Tied values (few distinct ones): still a full, deterministic hierarchy.
-            let q: Vec<f32> = m.iter().map(|v| (v * 4.0).floor()).collect();
-            let x = upgma_nn_chain(q.clone(), l, &mut SplitMix64::new(trial));
-            assert_eq!(x, upgma_nn_chain(q, l, &mut SplitMix64::new(trial)));
-            assert_eq!(x.len(), l - 1);
-        }
-    }
-
-    #[test]
-    fn build_dispatches() {
-        let mut rng = SplitMix64::new(2);
-        let p = random_graph(30, 30, true, false, &mut rng);
-        assert_eq!(
-            Fos::build(&LinkageModel::Univariate, &p, &mut rng, &StopCheck::never()).unwrap(),
-            Fos::univariate(30)
-        );
-        assert_eq!(Fos::build(&LinkageModel::Lt, &p, &mut rng, &StopCheck::never()).unwrap(), Fos::univariate(30));
-        assert_eq!(Fos::build(&LinkageModel::Flt, &p, &mut rng, &StopCheck::never()).unwrap().len(), 58);
-        assert!(Fos::build(&LinkageModel::Bflt(4), &p, &mut rng, &StopCheck::never()).unwrap().largest_set() <= 4);
-        assert_eq!(
-            Fos::build(&LinkageModel::Flt, &p, &mut SplitMix64::new(8), &StopCheck::never()).unwrap(),
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(8), &StopCheck::never()).unwrap()
-        );
     }
 
     #[test]
