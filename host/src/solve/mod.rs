@@ -18,7 +18,10 @@
 //! # Ok::<(), pgomea::Error>(())
 //! ```
 
+mod checks;
 pub mod config;
+mod defaults;
+pub mod options;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -27,7 +30,6 @@ use std::time::Instant;
 use serde::Serialize;
 
 pub use self::config::{Algorithm, Backend, FosOrderKind, RunConfig, RunOptions, Target};
-use self::config::{annealing_sweeps, default_anneal_growth, default_anneal_sweeps};
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
@@ -423,7 +425,7 @@ fn set_up<'a>(
     let (fos_sets, colors) = (model.fos.sets.len(), model.groups.as_ref().map(|g| g.len()));
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
-            decide_annealing(problem, config, effective, Backend::Cpu);
+            settle_annealing(problem, config, effective, Backend::Cpu);
             let (name, ims) = serial_ims(problem, effective, &model)?;
             (name, ims, None)
         }
@@ -443,7 +445,7 @@ fn set_up<'a>(
                 gpu.reset_memory_peak()?;
             }
             let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
-            decide_annealing(problem, config, effective, on);
+            settle_annealing(problem, config, effective, on);
             run.stop_check().check()?;
             let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
             (name, ims, gpu)
@@ -451,45 +453,6 @@ fn set_up<'a>(
     };
     run.stop_check().check()?;
     Ok(Setup { ims, backend: backend_name, fos_sets, colors, device })
-}
-
-/// `effective`'s annealing sweeps and their growth: those asked for, or the defaults for
-/// `problem` on `backend`, the one place where a run's annealing is decided.
-fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
-    let sweeps = match config.anneal_sweeps {
-        Some(sweeps) => sweeps,
-        // The control is the annealing alone, on every kind; without a local search the sweeps
-        // are not used.
-        None if config.anneal_only || config.local_search == LocalSearchMode::Off => {
-            let sweeps = annealing_sweeps(backend);
-            let why = if config.anneal_only {
-                format!("{sweeps}: the control anneals every kind")
-            } else {
-                format!("{sweeps}, unused: no local search")
-            };
-            effective.defaults.insert("anneal_sweeps".into(), why);
-            sweeps
-        }
-        None => {
-            let (sweeps, why) = default_anneal_sweeps(problem, backend);
-            effective.annealing_chosen = Some(why);
-            sweeps
-        }
-    };
-    effective.anneal_sweeps = Some(sweeps);
-    // Without annealing a population started from the elitist would stay its copies (0 sweeps
-    // asked for is refused; chosen by default, the run says so).
-    if sweeps == 0 && effective.elitist_restarts {
-        effective.elitist_restarts = false;
-        if let Some(why) = &mut effective.annealing_chosen {
-            why.push_str(", so no restarts from the elitist (its copies would stay copies)");
-        }
-    }
-    effective.anneal_growth = Some(config.anneal_growth.unwrap_or_else(|| {
-        let (growth, why) = default_anneal_growth(problem, backend, config.local_search, sweeps);
-        effective.defaults.insert("anneal_growth".into(), why);
-        growth
-    }));
 }
 
 /// `config` with every default decided as [`solve`] would decide it for `problem`, without
@@ -502,8 +465,18 @@ pub fn decide(problem: &dyn GrayBoxProblem, config: &RunConfig) -> (RunConfig, B
         Algorithm::Parallel => decide_backend(config.backend),
     };
     let mut effective = config.clone();
-    decide_annealing(problem, config, &mut effective, backend);
+    settle_annealing(problem, config, &mut effective, backend);
     (effective, backend, why)
+}
+
+/// `effective`'s annealing for the backend the run got: [`RunOptions::resolve`] decided it for
+/// the backend it expected ([`config::deciding_backend`]); decided again only where the run got
+/// another (a GPU present that failed at start) or the configuration has none.
+fn settle_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, on: Backend) {
+    let expected = config::deciding_backend(config.algorithm, config.backend);
+    if on != expected || config.anneal_sweeps.is_none() || config.anneal_growth.is_none() {
+        effective.decide_annealing_again(problem, on);
+    }
 }
 
 /// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with
