@@ -13,7 +13,7 @@ use crate::problem::{GrayBoxProblem, KindArrays};
 
 use super::checks::show_number;
 use super::config::{Algorithm, Backend, RunConfig};
-use super::options::RunOptions;
+use super::options::{DefaultIs, RUN_OPTIONS, RunOptions};
 
 /// The stop rule of a run given no time limit, no evaluation budget and no target: it stops when
 /// it has its answer ([`RunConfig::stop_when_answered`]). Why: a caller who names no limit wants
@@ -377,19 +377,9 @@ impl RunOptions {
         max_population: usize,
     ) -> BTreeMap<String, String> {
         let l = problem.variables();
-        let serial = algorithm == Algorithm::Serial;
         let anneal_only = self.anneal_only.unwrap_or(false);
-        let reasons: [(&str, bool, String); 20] = [
+        let reasons: [(&str, bool, String); 6] = [
             ("algorithm", algorithm_chosen.is_some(), algorithm_chosen.unwrap_or_default()),
-            (
-                "backend",
-                self.backend.is_none(),
-                if serial {
-                    "unused: serial GOMEA runs on one CPU core".into()
-                } else {
-                    "auto: CUDA where a driver and a device exist, else the CPU".into()
-                },
-            ),
             ("linkage", self.linkage.is_none() && !linkage_chosen, "the paper's fixed linkage tree".into()),
             (
                 "coloring",
@@ -400,7 +390,6 @@ impl RunOptions {
                     default_coloring(l)
                 ),
             ),
-            ("fos_order", self.fos_order.is_none(), "random, as in the paper".into()),
             (
                 "forced_improvement",
                 self.forced_improvement.is_none(),
@@ -410,26 +399,6 @@ impl RunOptions {
                     Algorithm::Parallel => "off: in parallel GOMEA it costs time without a better result".into(),
                 },
             ),
-            (
-                "local_search",
-                self.local_search.is_none(),
-                "initial: annealing new populations puts the time to better use than searching every offspring".into(),
-            ),
-            ("anneal_only", self.anneal_only.is_none(), "off: GOM runs (the control is the annealing alone)".into()),
-            (
-                "anneal_share",
-                self.anneal_share.is_none(),
-                format!(
-                    "{DEFAULT_ANNEAL_SHARE}: GOM gets the rest of the time left, instead of the limit cutting an \
-                     annealing off while it is hot"
-                ),
-            ),
-            (
-                "elitist_restarts",
-                self.elitist_restarts.is_none(),
-                "off: restarts from the elitist lost about as often as they gained".into(),
-            ),
-            ("seed", self.seed.is_none(), "1: a fixed seed, so that a run repeats".into()),
             (
                 "time_limit",
                 self.time_limit.is_none(),
@@ -443,10 +412,6 @@ impl RunOptions {
                     None => "none: the evaluation budget or the target ends the run".into(),
                 },
             ),
-            ("max_evaluations", self.max_evaluations.is_none(), "none: no evaluation budget".into()),
-            ("target", self.target.is_none(), "none: no target fitness".into()),
-            ("n_base", self.n_base.is_none(), "the multi-start scheme's base population size in the paper".into()),
-            ("c_ims", self.c_ims.is_none(), "the multi-start scheme's generation ratio in the paper".into()),
             (
                 "max_population",
                 self.max_population.is_none(),
@@ -455,15 +420,21 @@ impl RunOptions {
                      of the memory available"
                 ),
             ),
-            ("threads", self.threads.is_none(), "all the cores the process may use".into()),
-            (
-                "device_memory_limit",
-                self.device_memory_limit.is_none(),
-                "what the device has: a population that does not fit stops the scheme's growth".into(),
-            ),
-            ("cuda", self.cuda.is_none(), "the launch shapes the kernels were tuned for".into()),
         ];
-        reasons.into_iter().filter(|(_, left_out, _)| *left_out).map(|(name, _, why)| (name.into(), why)).collect()
+        // The options whose default is fixed, or none: their reasons are the table's.
+        let given = serde_json::to_value(self).unwrap_or_default();
+        let fixed =
+            RUN_OPTIONS.iter().filter(|o| given.get(o.name).is_none_or(serde_json::Value::is_null)).filter_map(|o| {
+                match o.default {
+                    DefaultIs::Fixed(value) | DefaultIs::Unset(value) => {
+                        let value = if value.is_empty() { "none" } else { value };
+                        Some((o.name.to_string(), format!("{value}: {}", o.why)))
+                    }
+                    DefaultIs::Decided { .. } => None,
+                }
+            });
+        let decided = reasons.into_iter().filter(|(_, left_out, _)| *left_out).map(|(name, _, why)| (name.into(), why));
+        fixed.chain(decided).collect()
     }
 }
 

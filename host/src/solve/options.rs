@@ -158,6 +158,9 @@ pub struct RunOption {
     pub details: &'static str,
     /// For a [`Value::Switch`]: the one line of its `off` form (`--no-flag`).
     pub off: &'static str,
+    /// Why a fixed default (or none) is what it is, in words: the reason the configuration
+    /// records where the option was left out (a decided default's reason comes from its function).
+    pub why: &'static str,
 }
 
 /// The names and help of a [`Choice`]'s values.
@@ -176,6 +179,7 @@ const ENTRY: RunOption = RunOption {
     help: "",
     details: "",
     off: "",
+    why: "",
 };
 
 /// Every run option, in the order of [`RunOptions`]' fields.
@@ -208,6 +212,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         help: "Where parallel GOM runs",
         details: "auto picks CUDA when a driver and a device exist, else the CPU; serial GOMEA always runs on one \
                   CPU core.",
+        why: "CUDA where a driver and a device exist, else the CPU (serial GOMEA uses neither: it runs on one CPU core)",
         ..ENTRY
     },
     RunOption {
@@ -250,6 +255,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         default: DefaultIs::Fixed("random"),
         help: "Serial GOMEA's order of the linkage sets",
         details: "random, as in the paper; colored: parallel GOM's order, for comparing the two.",
+        why: "as in the paper",
         ..ENTRY
     },
     RunOption {
@@ -278,6 +284,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
                   so) and brought to local optima; offspring: also the offspring of every generation. initial by \
                   default: searching every offspring takes the time that annealing new populations puts to better \
                   use (decision record 0001).",
+        why: "annealing new populations puts the time to better use than searching every offspring",
         ..ENTRY
     },
     RunOption {
@@ -322,6 +329,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
                   {anneal_sweeps} > 0 (by default annealed on every kind); the result shows 0 generations and 0 \
                   GOM steps. Both algorithms, every backend.",
         off: "GOM runs (the default)",
+        why: "GOM runs (the control is the annealing alone)",
         ..ENTRY
     },
     RunOption {
@@ -338,6 +346,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
                   instead of the clock stopping an annealing while it is hot. 0: every annealing as long as asked. \
                   0.75 by default, so that GOM gets the rest (decision record 0007); the run says when it \
                   shortened one.",
+        why: "GOM gets the rest of the time left, instead of the limit cutting an annealing off while it is hot",
         ..ENTRY
     },
     RunOption {
@@ -379,6 +388,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
                   other populations begin at random. Needs the annealing of new populations. Off by default: it \
                   lost about as often as it gained (decision record 0017).",
         off: "Restarts from the elitist off (the default)",
+        why: "restarts from the elitist lost about as often as they gained",
         ..ENTRY
     },
     RunOption {
@@ -388,6 +398,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         default: DefaultIs::Fixed("1"),
         help: "The seed of every random choice",
         details: "From 0 to 2^64 - 1. A seed and an evaluation budget repeat a run exactly.",
+        why: "a fixed seed, so that a run repeats",
         ..ENTRY
     },
     RunOption {
@@ -414,6 +425,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         help: "Stop after this many evaluations (full-evaluation equivalents)",
         details: "A partial evaluation of k of the m subfunctions counts k/m. With it alone, no time limit and no \
                   stop of a run without limits.",
+        why: "no evaluation budget",
         ..ENTRY
     },
     RunOption {
@@ -425,6 +437,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         help: "Stop at this fitness: a number, or best-known",
         details: "best-known: the instance's best-known value (from the data directory's best_known.csv, or the \
                   optimum the instance states). With it alone, no time limit and no stop of a run without limits.",
+        why: "no target fitness",
         ..ENTRY
     },
     RunOption {
@@ -433,6 +446,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         default: DefaultIs::Fixed("16"),
         help: "Base population size of the interleaved multi-start scheme",
         details: "At least 2: GOM needs a donor besides the parent. 16 as in the paper.",
+        why: "the multi-start scheme's base population size in the paper",
         ..ENTRY
     },
     RunOption {
@@ -442,6 +456,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         default: DefaultIs::Fixed("4"),
         help: "Generations of a population per generation of the next larger one",
         details: "At least 1. 4 as in the paper.",
+        why: "the multi-start scheme's generation ratio in the paper",
         ..ENTRY
     },
     RunOption {
@@ -460,6 +475,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         default: DefaultIs::Unset("all cores"),
         help: "Threads of the CPU backend",
         details: "1 to 4096; by default all the cores the process may use.",
+        why: "the CPU backend uses every core the process may use",
         ..ENTRY
     },
     RunOption {
@@ -470,6 +486,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         default: DefaultIs::Unset("what the device has"),
         help: "The most device memory the CUDA backend may use, in MiB",
         details: "A larger population fails as out of memory and the multi-start scheme stops growing.",
+        why: "a population that does not fit stops the scheme's growth",
         ..ENTRY
     },
     RunOption {
@@ -478,10 +495,11 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         value: Value::Settings,
         value_name: "",
         heading: Heading::Backend,
-        default: DefaultIs::Unset("the launch shapes the kernels were tuned for"),
+        default: DefaultIs::Unset("tuned"),
         help: "The CUDA backend's tuning, for benchmarks",
         details: "generation (cooperative or graph), group_passes, generation_block, generation_blocks_per_sm, \
                   blocks_per_sm; the defaults are those measured best.",
+        why: "the launch shapes the kernels were tuned for",
         ..ENTRY
     },
 ];
@@ -699,12 +717,14 @@ mod tests {
                 RunOptions { algorithm: Some(algorithm), ..Default::default() }.resolve(&problem, None).unwrap();
             let json = serde_json::to_value(&config).unwrap();
             for o in RUN_OPTIONS {
-                match o.default {
-                    DefaultIs::Fixed(value) => assert_eq!(shown(&json[o.name]), value, "{}", o.name),
-                    DefaultIs::Decided { .. } if o.name != "algorithm" => {
-                        assert!(config.reason(o.name).is_some(), "{} has no reason", o.name)
-                    }
-                    _ => {}
+                if let DefaultIs::Fixed(value) = o.default {
+                    assert_eq!(shown(&json[o.name]), value, "{}", o.name);
+                }
+                // A fixed default's reason is the table's; a decided one's, its function's.
+                assert_eq!(o.why.is_empty(), matches!(o.default, DefaultIs::Decided { .. }), "{}", o.name);
+                if o.name != "algorithm" {
+                    let why = config.reason(o.name).unwrap_or_else(|| panic!("{} has no reason", o.name));
+                    assert!(o.why.is_empty() || why.ends_with(o.why), "{}: {why}", o.name);
                 }
             }
         }
