@@ -409,7 +409,7 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     }
     match signal::received() {
         Some(code) => {
-            if !a.quiet && outcome.stopped_by() == Some(StopReason::Interrupted) {
+            if !a.quiet && outcome.stop_reason == StopReason::Interrupted {
                 eprintln!("pgomea: stopped by {}; the result above is the best found so far", signal::name(code));
             }
             Ok(ExitCode::from(code))
@@ -548,10 +548,10 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         w(writeln!(out, "{:<16} {v}", k.replace('_', " ")))?;
     }
     if let Some(m) = o.model_solution.as_ref().filter(|m| m.len() <= 200) {
-        w(writeln!(out, "model solution   {m}"))?;
+        w(writeln!(out, "model solution   {}", pgomea::solve::bit_text(m)))?;
     }
     if o.solution.len() <= 200 {
-        w(writeln!(out, "solution         {}", o.solution))?;
+        w(writeln!(out, "solution         {}", o.solution_text()))?;
     } else {
         w(writeln!(out, "solution         {} genes (use --json for the full string)", o.solution.len()))?;
     }

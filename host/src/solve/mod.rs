@@ -67,7 +67,7 @@ use pgomea_device::stage::WARP_SHIFT;
 /// let config = RunOptions { time_limit: Some(1.0), ..RunOptions::default() }.resolve(&problem, None)?;
 /// let start = Instant::now().checked_sub(Duration::from_secs(2)).expect("the clock has run 2 s");
 /// let outcome = solve(&problem, &config, Hooks { start: Some(start), ..Hooks::default() })?;
-/// assert_eq!(outcome.stopped_by(), Some(StopReason::TimeLimit));
+/// assert_eq!(outcome.stop_reason, StopReason::TimeLimit);
 /// assert!(outcome.time_s >= 2.0);
 /// assert_eq!(outcome.best_fitness, problem.evaluate(&outcome.genes()));
 /// # Ok::<(), pgomea::Error>(())
@@ -92,7 +92,7 @@ use pgomea_device::stage::WARP_SHIFT;
 /// });
 /// let outcome = solve(&problem, &config, Hooks { stop: Some(stop), ..Hooks::default() })?;
 /// stopper.join().unwrap();
-/// assert_eq!(outcome.stopped_by(), Some(StopReason::Interrupted));
+/// assert_eq!(outcome.stop_reason, StopReason::Interrupted);
 /// assert!(outcome.time_s < 600.0);
 /// # Ok::<(), pgomea::Error>(())
 /// ```
@@ -118,10 +118,10 @@ pub struct Hooks<'a> {
 /// // ends the run before the first population has cooled.)
 /// let config = RunOptions { max_evaluations: Some(1e5), ..RunOptions::default() }.resolve(&model, None)?;
 /// let outcome = solve(&model, &config, Hooks::default())?;
-/// assert_eq!(outcome.stopped_by(), Some(StopReason::EvaluationLimit));
+/// assert_eq!(outcome.stop_reason, StopReason::EvaluationLimit);
 /// assert_eq!(outcome.energy, Some(-3.0));
 /// assert_eq!(outcome.energy_text.as_deref(), Some("-3"));
-/// assert_eq!(outcome.model_solution.as_deref(), Some("000")); // spin -1 is 0
+/// assert_eq!(outcome.model_solution_text().as_deref(), Some("000")); // spin -1 is 0
 /// assert_eq!(outcome.genes().len(), 4); // the last gene is the reduction's field vertex
 /// assert_eq!((outcome.variables, outcome.problem.as_str()), (4, "ising"));
 /// # Ok::<(), pgomea::Error>(())
@@ -144,8 +144,9 @@ pub struct Outcome {
     pub target: Option<i64>,
     /// Whether the best fitness reached the target (false without one).
     pub reached_target: bool,
-    /// Why the run ended, in words ([`StopReason::as_str`]; as a value: [`Outcome::stopped_by`]).
-    pub stop_reason: String,
+    /// Why the run ended (in JSON as its words, [`StopReason::as_str`]).
+    #[serde(serialize_with = "stop_words")]
+    pub stop_reason: StopReason,
     /// Seconds from the run's start ([`Hooks::start`], default: the call) to its end.
     pub time_s: f64,
     /// Full-evaluation equivalents: a partial evaluation of k of the m subfunctions counts k/m.
@@ -175,8 +176,9 @@ pub struct Outcome {
     pub peak_host_memory_bytes: Option<u64>,
     pub peak_device_memory_bytes: Option<u64>,
     pub note: Option<String>,
-    /// The best solution as a 0/1 string, one character per variable.
-    pub solution: String,
+    /// The best solution, one bit per variable (in JSON as a 0/1 string, one character each).
+    #[serde(serialize_with = "bit_string")]
+    pub solution: Vec<bool>,
     /// For a problem reduced from a model that minimises an energy (an Ising model, a QUBO): the
     /// best solution's energy (exact as text: `energy_text`) and the solution in the model's
     /// variables (0/1; spin +1 is 1).
@@ -186,8 +188,8 @@ pub struct Outcome {
     /// decimal text (a float would round past 2^53).
     #[serde(rename = "energy", serialize_with = "exact_number", skip_serializing_if = "Option::is_none")]
     pub energy_text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_solution: Option<String>,
+    #[serde(serialize_with = "bit_string_option", skip_serializing_if = "Option::is_none")]
+    pub model_solution: Option<Vec<bool>>,
     /// Problem-specific facts about the best solution (`GrayBoxProblem::solution_report`: for
     /// MAX-SAT its unsatisfied clauses); numbers as JSON numbers.
     pub report: serde_json::Map<String, serde_json::Value>,
@@ -199,33 +201,39 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The best solution, one gene (0 or 1) per variable.
+    /// The best solution, one gene (0 or 1) per variable: what [`GrayBoxProblem::evaluate`] takes.
     pub fn genes(&self) -> Vec<u8> {
-        self.solution.bytes().map(|b| b - b'0').collect()
+        self.solution.iter().map(|&bit| u8::from(bit)).collect()
     }
 
-    /// The stop reason as a value (the outcome holds its text for result files).
-    pub fn stopped_by(&self) -> Option<StopReason> {
-        StopReason::ALL.iter().copied().find(|r| r.as_str() == self.stop_reason)
+    /// The best solution as a 0/1 string, one character per variable (as in JSON).
+    pub fn solution_text(&self) -> String {
+        bit_text(&self.solution)
+    }
+
+    /// The model's solution (an Ising model's, a QUBO's) as a 0/1 string, as in JSON.
+    pub fn model_solution_text(&self) -> Option<String> {
+        self.model_solution.as_deref().map(bit_text)
     }
 
     /// The stop reason with what it means where the run chose its own stop (a run without
     /// limits, [`RunConfig::stop_when_answered`]): which of the rule's stops it took.
     pub fn stop_explained(&self) -> String {
-        let why = match self.stopped_by() {
-            Some(StopReason::OptimumProven) => format!("every one of the 2^{} solutions evaluated", self.variables),
-            Some(StopReason::Stalled) => format!(
+        let words = self.stop_reason.as_str().to_string();
+        let why = match self.stop_reason {
+            StopReason::OptimumProven => format!("every one of the 2^{} solutions evaluated", self.variables),
+            StopReason::Stalled => format!(
                 "no improvement for max({} s, {} x the time spent), the stop of a run without limits",
                 config::STALL_LEAST_S,
                 config::STALL_SHARE
             ),
-            Some(StopReason::TimeLimit) => match &self.config.time_limit_chosen {
+            StopReason::TimeLimit => match &self.config.time_limit_chosen {
                 Some(chosen) => format!("{chosen}, {} s", self.config.time_limit.unwrap_or(0.0)),
-                None => return self.stop_reason.clone(),
+                None => return words,
             },
-            _ => return self.stop_reason.clone(),
+            _ => return words,
         };
-        format!("{} ({why})", self.stop_reason)
+        format!("{words} ({why})")
     }
 }
 
@@ -251,7 +259,7 @@ impl Outcome {
 /// let outcome = solve(&problem, &config, Hooks::default())?;
 /// assert!(outcome.reached_target);
 /// assert_eq!(outcome.best_fitness, 16);
-/// assert_eq!(outcome.solution, "1111111111111111");
+/// assert_eq!(outcome.solution, vec![true; 16]);
 /// assert!(outcome.backend.starts_with("cpu"));
 /// # Ok::<(), pgomea::Error>(())
 /// ```
@@ -552,7 +560,9 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         best_known: config.best_known,
         target,
         reached_target: target.is_some_and(|t| elitist.fitness >= t),
-        stop_reason: run.stop_reason().map(|r| r.as_str()).unwrap_or("").to_string(),
+        stop_reason: run
+            .stop_reason()
+            .ok_or_else(|| Error::Internal("the run ended without a reason to stop".into()))?,
         time_s: run.elapsed().as_secs_f64(),
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
@@ -588,9 +598,32 @@ fn exact_number<S: serde::Serializer>(text: &Option<String>, s: S) -> std::resul
     }
 }
 
-/// Genes as a 0/1 string.
-fn bits(genes: &[u8]) -> String {
-    genes.iter().map(|&g| if g == 0 { '0' } else { '1' }).collect()
+/// Genes as bits.
+fn bits(genes: &[u8]) -> Vec<bool> {
+    genes.iter().map(|&g| g != 0).collect()
+}
+
+/// Bits as a 0/1 string, one character each: how results show a solution.
+pub fn bit_text(bits: &[bool]) -> String {
+    bits.iter().map(|&bit| if bit { '1' } else { '0' }).collect()
+}
+
+/// [`bit_text`] in JSON (result files, `run --json`, Python).
+fn bit_string<S: serde::Serializer>(bits: &[bool], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&bit_text(bits))
+}
+
+/// [`bit_string`] of a solution that may be absent.
+fn bit_string_option<S: serde::Serializer>(bits: &Option<Vec<bool>>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match bits {
+        Some(bits) => bit_string(bits, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// A stop reason in JSON as its words, as result files have always had it.
+fn stop_words<S: serde::Serializer>(reason: &StopReason, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(reason.as_str())
 }
 
 /// A genotype drawn from the run's seed (the answer of a run stopped during its set-up).
