@@ -25,6 +25,7 @@ use super::checks::{check_anneal_growth, check_anneal_only, check_elitist_restar
 pub use super::defaults::*;
 pub use super::options::RunOptions;
 
+/// The algorithm of a run: the paper's serial GOMEA, or its parallel GOMEA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
@@ -53,7 +54,7 @@ impl Choice for Algorithm {
 }
 
 /// Where parallel GOM runs. `Cuda` asked for where no GPU can be used is an error
-/// ([`Error::Cuda`]), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
+/// ([`Error::Cuda`](crate::Error::Cuda)), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
 /// which it got):
 ///
 /// ```
@@ -103,6 +104,7 @@ impl Choice for Backend {
     }
 }
 
+/// The order in which serial GOMEA visits the linkage sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FosOrderKind {
@@ -134,6 +136,7 @@ impl Choice for FosOrderKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Target {
+    /// Stop once the best fitness reaches this value.
     Fitness(i64),
     /// The string `"best-known"`: the value the instance (or the data directory) knows.
     BestKnown(BestKnownTag),
@@ -143,6 +146,7 @@ pub enum Target {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BestKnownTag {
+    /// `best-known`.
     BestKnown,
 }
 
@@ -176,6 +180,7 @@ impl<'de> Deserialize<'de> for Target {
 }
 
 impl Target {
+    /// The instance's best-known value as the target.
     pub const BEST_KNOWN: Target = Target::BestKnown(BestKnownTag::BestKnown);
 }
 
@@ -200,10 +205,12 @@ impl Target {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
+    /// The algorithm.
     pub algorithm: Algorithm,
     /// The backend asked for (`auto` is decided when the run opens its device; the outcome says
     /// which it got).
     pub backend: Backend,
+    /// The linkage model.
     #[serde(with = "text")]
     pub linkage: LinkageModel,
     /// Why the run took another linkage model than the paper's fixed linkage tree, where it chose
@@ -211,8 +218,10 @@ pub struct RunConfig {
     /// the fixed linkage tree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linkage_chosen: Option<String>,
+    /// The colouring of the linkage sets (parallel GOM, or serial GOMEA in colour-group order).
     #[serde(with = "text")]
     pub coloring: ColoringMethod,
+    /// Serial GOMEA's order of the linkage sets.
     pub fos_order: FosOrderKind,
     /// Forced Improvement: serial GOMEA's, or parallel FI for parallel GOMEA.
     pub forced_improvement: bool,
@@ -278,6 +287,7 @@ pub struct RunConfig {
     /// (`docs/decisions/0017-elitist-restarts-off.md`); false in a result stored before the option.
     #[serde(default)]
     pub elitist_restarts: bool,
+    /// The seed of every random choice.
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -290,11 +300,15 @@ pub struct RunConfig {
     /// best stalls ([`STALL_LEAST_S`], [`STALL_SHARE`]), at the latest at the default cap.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stop_when_answered: bool,
+    /// Full-evaluation equivalents after which the run stops.
     pub max_evaluations: Option<f64>,
+    /// The fitness at which the run stops (`best-known` resolved to its value).
     pub target: Option<i64>,
     /// The instance's best-known value, when known (reports, and the target `best-known`).
     pub best_known: Option<i64>,
+    /// The multi-start scheme's base population size.
     pub n_base: usize,
+    /// Generations of a population per generation of the next larger one.
     pub c_ims: u32,
     /// The largest population the multi-start scheme may start (by default what fits in a
     /// quarter of the memory, [`default_population_cap`]).

@@ -34,6 +34,7 @@ pub const PROVEN_OPTIMUM_MAX_VARIABLES: usize = 20;
 /// as long again looking for a better one; the least span keeps a run of a fast-solved instance
 /// from stopping on a lucky early best.
 pub const STALL_LEAST_S: f64 = 1.0;
+/// The share of the time spent that the best may go without improving ([`STALL_LEAST_S`]).
 pub const STALL_SHARE: f64 = 0.5;
 
 /// And at the latest at this time limit, the default cap (its reason, [`DEFAULT_CAP`], in

@@ -98,8 +98,11 @@ use pgomea_device::stage::WARP_SHIFT;
 /// ```
 #[derive(Default)]
 pub struct Hooks<'a> {
+    /// When the run's clock started (default: the call of `solve`).
     pub start: Option<Instant>,
+    /// A flag that stops the run when set, from any thread.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Who hears of the run's progress, improvements and notes.
     pub observer: Option<&'a mut dyn Observer>,
 }
 
@@ -128,19 +131,28 @@ pub struct Hooks<'a> {
 /// ```
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
+    /// The instance's name.
     pub instance: String,
     /// The type of problem (`max-cut`, `nk`, ...).
     pub problem: String,
+    /// The problem's variables.
     pub variables: usize,
+    /// The problem's subfunctions.
     pub subfunctions: usize,
+    /// The algorithm that ran.
     pub algorithm: Algorithm,
     /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`, `cpu
     /// (serial)` for serial GOMEA, `none (stopped during set-up)`).
     pub backend: String,
+    /// The linkage model, as the options spell it (`flt`, `bflt:16`).
     pub linkage: String,
+    /// The seed of every random choice.
     pub seed: u64,
+    /// The best solution's fitness, evaluated again in full.
     pub best_fitness: i64,
+    /// The instance's best-known value, where known.
     pub best_known: Option<i64>,
+    /// The fitness at which the run would stop, if any.
     pub target: Option<i64>,
     /// Whether the best fitness reached the target (false without one).
     pub reached_target: bool,
@@ -151,6 +163,7 @@ pub struct Outcome {
     pub time_s: f64,
     /// Full-evaluation equivalents: a partial evaluation of k of the m subfunctions counts k/m.
     pub evaluations: f64,
+    /// Subfunction evaluations, partial ones each counted.
     pub subfunction_evaluations: u64,
     /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
     pub gom_steps: u64,
@@ -158,11 +171,15 @@ pub struct Outcome {
     /// took on the host: a population's best is mixed on a thread of its own while the next
     /// generation runs, so those seconds overlap the search.
     pub partition_mixes: u64,
+    /// Host seconds of the partition mixes (see `partition_mixes`).
     pub partition_mixing_s: f64,
+    /// Generations of every population together.
     pub generations: u64,
     /// Sizes of every population the multi-start scheme started.
     pub populations: Vec<usize>,
+    /// Linkage sets of the model.
     pub fos_sets: usize,
+    /// Colour groups of the linkage sets, where the run coloured them.
     pub colors: Option<usize>,
     /// Seconds from the run's start to its set-up: where the caller's clock started earlier (the
     /// CLI's starts with the process), reading the instance and choosing the defaults from it
@@ -174,7 +191,9 @@ pub struct Outcome {
     /// The process's peak resident memory when the run ended (Linux), and the peak device memory
     /// the run used (CUDA), in bytes.
     pub peak_host_memory_bytes: Option<u64>,
+    /// The device's peak (see `peak_host_memory_bytes`).
     pub peak_device_memory_bytes: Option<u64>,
+    /// What the run had to say about its course (a population cap, a shortened annealing).
     pub note: Option<String>,
     /// The best solution, one bit per variable (in JSON as a 0/1 string, one character each).
     #[serde(serialize_with = "bit_string")]
@@ -188,6 +207,7 @@ pub struct Outcome {
     /// decimal text (a float would round past 2^53).
     #[serde(rename = "energy", serialize_with = "exact_number", skip_serializing_if = "Option::is_none")]
     pub energy_text: Option<String>,
+    /// The best solution in the model's variables (see `energy`).
     #[serde(serialize_with = "bit_string_option", skip_serializing_if = "Option::is_none")]
     pub model_solution: Option<Vec<bool>>,
     /// Problem-specific facts about the best solution (`GrayBoxProblem::solution_report`: for
@@ -634,13 +654,17 @@ fn random_genotype(l: usize, seed: u64) -> Vec<u8> {
 
 /// The linkage model, with the colour groups when the algorithm needs them.
 pub struct Model {
+    /// The linkage sets.
     pub fos: Arc<Fos>,
+    /// The colour groups of the linkage sets (their indices), where the algorithm needs them.
     pub groups: Option<Arc<Vec<Vec<u32>>>>,
     /// Edges of the linkage-model interaction graph, when it was built.
     pub lmig_edges: Option<usize>,
     /// The variables' colour groups and the annealing schedule, when local search runs.
     pub variable_colors: Option<Arc<VariableColors>>,
+    /// The annealing schedule of local search (empty without one).
     pub anneal: Arc<AnnealSchedule>,
+    /// Seconds spent on each part.
     pub times: ModelTimes,
 }
 
@@ -649,9 +673,13 @@ pub struct Model {
 /// of the colouring, and local search's variable colouring and annealing schedule.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct ModelTimes {
+    /// The linkage model.
     pub fos_s: f64,
+    /// The count of the LMIG's edges.
     pub lmig_s: f64,
+    /// The rest of the colouring.
     pub coloring_s: f64,
+    /// Local search's variable colouring and annealing schedule.
     pub local_search_s: f64,
 }
 
