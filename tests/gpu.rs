@@ -134,7 +134,7 @@ fn a_device_memory_limit_stops_the_multi_start_scheme_growing() {
         Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(20)), evaluations: None, target: None });
     let o = common::solve_in(&p, options.clone(), &mut run, None).unwrap();
     let note = o.note.clone().unwrap_or_default();
-    assert!(note.contains("did not fit") && note.contains("--device-memory-limit"), "{note}");
+    assert!(note.contains("did not fit") && note.contains("device_memory_limit"), "{note}");
     assert!(o.populations.len() >= 2 && *o.populations.last().unwrap() <= 256, "{:?}", o.populations);
     let solution: Vec<u8> = o.genes();
     assert_eq!(p.evaluate(&solution), o.best_fitness);
