@@ -3,19 +3,20 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use std::marker::PhantomData;
+
 use clap::builder::PossibleValue;
+use clap::{Arg, ArgAction, Args};
 
 use pgomea::choice::Choice;
-use pgomea::error::Result;
-use pgomea::linkage::coloring::ColoringMethod;
-use pgomea::linkage::fos::LinkageModel;
+use pgomea::error::{Error, Result};
 use pgomea::problem::GrayBoxProblem;
 use pgomea::problem::data;
 use pgomea::problem::generate;
 use pgomea::problem::load::{self, ProblemFormat};
 use pgomea::problem::maxcut::MaxCut;
-use pgomea::solve::Backend;
+use pgomea::solve::RunOptions;
+use pgomea::solve::options::{Given, Heading, RUN_OPTIONS, RunOption, Value, run_option};
 
 #[derive(Args, Debug, Clone)]
 pub struct InstanceArgs {
@@ -105,45 +106,158 @@ impl InstanceArgs {
     }
 }
 
-/// The linkage model and its colouring (`run`, `info`, `bench throughput`).
-#[derive(Args, Debug, Clone, Default)]
-pub struct ModelArgs {
-    /// Linkage model: flt, bflt:K, lt or univariate [default: from the instance]
-    ///
-    /// flt: the fixed linkage tree from |w| (the paper's default); bflt:K: that tree with sets of
-    /// at most K variables; lt: learned from the population every generation (serial GOMEA only);
-    /// univariate: one set per variable. By default flt, except: univariate for clauses (MAX-SAT)
-    /// under parallel GOM, which reaches the optimum of random 3-SAT sooner without linkage sets
-    /// (decision record 0011); for instances of at least 10^5 variables that are not lattices
-    /// (fewer than one cycle of up to four subfunctions per subfunction, as sparse random graphs,
-    /// random 3-SAT, random NK neighbourhoods, disjoint traps), univariate for clauses under
-    /// serial GOMEA too and bflt:16 for the other kinds, where the full tree needs far more colour
-    /// groups and a set-up longer than the run (decision record 0010). Lattices and overlapping
-    /// windows keep flt; `run` says which it took and why.
-    #[arg(long, value_name = "MODEL")]
-    pub linkage: Option<LinkageModel>,
-    /// Colouring of the linkage sets into groups of independent sets [default: from the size]
-    ///
-    /// Parallel GOM's and --fos-order colored's: welsh-powell and dsatur order the sets by their
-    /// conflicts, incidence by size and counts no conflicts (faster at scale). By default
-    /// welsh-powell up to 50,000 variables, incidence beyond, where it gives as many colour groups
-    /// without the conflict count's share of the set-up (decision record 0012).
-    #[arg(long, value_name = "METHOD")]
-    pub coloring: Option<ColoringMethod>,
+/// Run options as flags, each from its entry of the library's table ([`RUN_OPTIONS`]): those of
+/// the set `S` ([`AllRunOptions`] for `run`). Dereferences to the [`RunOptions`] given.
+#[derive(Debug, Clone, Default)]
+pub struct OptionArgs<S> {
+    pub options: RunOptions,
+    set: PhantomData<S>,
 }
 
-/// Where parallel GOM runs (`run`, `bench`, `experiment`).
-#[derive(Args, Debug, Clone, Default)]
-pub struct BackendArgs {
-    /// Where parallel GOM runs [default: auto]
-    ///
-    /// auto picks CUDA when a driver and a device exist, else the CPU; serial GOMEA always runs
-    /// on one CPU core.
-    #[arg(long, value_parser = choice::<Backend>(), value_name = "BACKEND")]
-    pub backend: Option<Backend>,
-    /// Threads of the CPU backend [default: all cores].
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub threads: Option<usize>,
+/// A set of run options that a command takes as flags.
+pub trait OptionSet: Clone + Default + std::fmt::Debug + Send + Sync + 'static {
+    /// The options' names, or `None` for every option of the table.
+    const NAMES: Option<&'static [&'static str]>;
+
+    /// The options' entries, in the table's order.
+    fn entries() -> impl Iterator<Item = &'static RunOption> {
+        RUN_OPTIONS.iter().filter(|o| Self::NAMES.is_none_or(|names| names.contains(&o.name)))
+    }
+}
+
+/// Every run option (`run`).
+#[derive(Debug, Clone, Default)]
+pub struct AllRunOptions;
+impl OptionSet for AllRunOptions {
+    const NAMES: Option<&'static [&'static str]> = None;
+}
+
+/// The linkage model and its colouring (`info`, `bench throughput`).
+#[derive(Debug, Clone, Default)]
+pub struct ModelOptions;
+impl OptionSet for ModelOptions {
+    const NAMES: Option<&'static [&'static str]> = Some(&["linkage", "coloring"]);
+}
+
+/// Where parallel GOM runs (`bench`, `experiment`).
+#[derive(Debug, Clone, Default)]
+pub struct BackendOptions;
+impl OptionSet for BackendOptions {
+    const NAMES: Option<&'static [&'static str]> = Some(&["backend", "threads"]);
+}
+
+/// The linkage model and its colouring as flags.
+pub type ModelArgs = OptionArgs<ModelOptions>;
+/// The backend and the CPU backend's threads as flags.
+pub type BackendArgs = OptionArgs<BackendOptions>;
+
+impl<S> std::ops::Deref for OptionArgs<S> {
+    type Target = RunOptions;
+    fn deref(&self) -> &RunOptions {
+        &self.options
+    }
+}
+
+/// The command line's spelling of a run option: `--flag`, or the environment variables of the
+/// CUDA tuning.
+pub fn spelling(option: &RunOption) -> String {
+    match option.value {
+        Value::Settings => option.flag.to_string(),
+        _ => format!("--{}", option.flag),
+    }
+}
+
+/// The command line's spelling of run option `name` (a [`RunOptions`] field).
+pub fn option_spelling(name: &str) -> String {
+    run_option(name).map_or_else(|| name.to_string(), spelling)
+}
+
+/// The id of a switch's `off` flag.
+fn off_id(option: &RunOption) -> String {
+    format!("no_{}", option.name)
+}
+
+/// The flag (or, for a switch, the two flags) of one run option, from its entry.
+fn option_flags(cmd: clap::Command, o: &'static RunOption) -> clap::Command {
+    use clap::builder::TypedValueParser;
+    let shown = o.default.shown();
+    let help = if shown.is_empty() { o.help.to_string() } else { format!("{} [default: {shown}]", o.help) };
+    let long_help = format!("{help}\n\n{}", o.details_spelled(spelling));
+    let arg = Arg::new(o.name).long(o.flag).help(help).long_help(long_help).help_heading(o.heading.title());
+    let value = |arg: Arg| arg.value_name(o.value_name).allow_negative_numbers(true).action(ArgAction::Set);
+    let integer = || clap::value_parser!(u64).map(|v| Given::Integer(v.into()));
+    match o.value {
+        Value::Settings => cmd,
+        Value::Switch => {
+            // clap keeps an argument's id and flag for the program's life: a few bytes, once.
+            let (off, flag): (&'static str, &'static str) = (off_id(o).leak(), format!("no-{}", o.flag).leak());
+            cmd.arg(arg.action(ArgAction::SetTrue).overrides_with(off)).arg(
+                Arg::new(off)
+                    .long(flag)
+                    .help(o.off)
+                    .action(ArgAction::SetTrue)
+                    .overrides_with(o.name)
+                    .help_heading(o.heading.title()),
+            )
+        }
+        Value::Choice(of) => {
+            let names = of().into_iter().map(|(name, help)| PossibleValue::new(name).help(help));
+            cmd.arg(value(arg).value_parser(clap::builder::PossibleValuesParser::new(names).map(Given::Text)))
+        }
+        Value::Text => {
+            cmd.arg(value(arg).value_parser(clap::builder::NonEmptyStringValueParser::new().map(Given::Text)))
+        }
+        Value::Integer => cmd.arg(value(arg).value_parser(integer())),
+        Value::Number => cmd.arg(value(arg).value_parser(|v: &str| v.parse::<f64>().map(Given::Number))),
+        Value::Target => cmd.arg(value(arg).value_parser(clap::builder::NonEmptyStringValueParser::new().map(|v| {
+            match v.trim().parse::<i64>() {
+                Ok(fitness) => Given::Integer(fitness.into()),
+                Err(_) => Given::Text(v),
+            }
+        }))),
+    }
+}
+
+impl<S: OptionSet> clap::Args for OptionArgs<S> {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        S::entries().fold(cmd, option_flags)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl<S: OptionSet> clap::FromArgMatches for OptionArgs<S> {
+    fn from_arg_matches(m: &clap::ArgMatches) -> std::result::Result<Self, clap::Error> {
+        let mut given = Vec::new();
+        for o in S::entries() {
+            let value = match o.value {
+                Value::Settings => None,
+                // clap keeps only the last of `--flag` and `--no-flag`.
+                Value::Switch if m.get_flag(o.name) => Some(Given::Switch(true)),
+                Value::Switch => m.get_flag(&off_id(o)).then_some(Given::Switch(false)),
+                _ => m.get_one::<Given>(o.name).cloned(),
+            };
+            given.extend(value.map(|v| (o.name, v)));
+        }
+        let options = RunOptions::from_given(given)
+            .map_err(|e| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{}\n", message(&e))))?;
+        Ok(OptionArgs { options, set: PhantomData })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> std::result::Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+/// An error as the command line says it: library option names in their command-line spelling.
+pub fn message(e: &Error) -> String {
+    match e {
+        Error::Option { name, message } => format!("{} {message}", option_spelling(name)),
+        other => other.to_string(),
+    }
 }
 
 /// The command-line parser of a library [`Choice`] (an algorithm, a backend, a format): its
@@ -159,4 +273,45 @@ pub fn choice<C: Choice + Clone + Send + Sync>() -> impl clap::builder::TypedVal
 /// `PGOMEA_BLOCKS_PER_SM`): for benchmarks; a bad value is an error naming its variable.
 pub fn cuda_tuning() -> Result<Option<pgomea::backend::cuda::CudaTuning>> {
     pgomea::backend::cuda::CudaTuning::from_variables(|name| std::env::var(name).ok()).map(Some)
+}
+
+/// The guide's page of every run option (`docs/src/cli/options.md`), from the library's table:
+/// tests/help.rs checks that the page is this, and writes it where `PGOMEA_BLESS` is set.
+pub fn options_markdown() -> String {
+    let cell = |text: &str| text.replace('|', "\\|");
+    let mut page = String::from(
+        "# Every run option\n\n\
+         <!-- Generated from the library's table of run options (host/src/solve/options.rs): \
+         `PGOMEA_BLESS=1 cargo test --release --test help` writes it, and tests/help.rs fails where it differs. -->\n\n\
+         The options of `pgomea run` and the keyword arguments of Python's `pgomea.solve` are one table of the \
+         library, with one default each; `pgomea run --explain` prints every option as a run would take it, each \
+         default with its reason ([Defaults and why](../how-it-works/defaults.md)).\n",
+    );
+    for heading in [Heading::Algorithm, Heading::Backend, Heading::Hybrid, Heading::Stopping] {
+        page.push_str(&format!(
+            "\n## {}\n\n| `pgomea run` | Python | default | what |\n|---|---|---|---|\n",
+            heading.title()
+        ));
+        for o in RUN_OPTIONS.iter().filter(|o| o.heading == heading) {
+            let flag = match o.value {
+                Value::Switch => format!("`--{0}`, `--no-{0}`", o.flag),
+                Value::Settings => format!("`{}`", o.flag),
+                _ => format!("`--{} {}`", o.flag, o.value_name),
+            };
+            let values: Vec<String> = o.choices().iter().map(|(name, help)| format!("`{name}`: {help}")).collect();
+            let values = if values.is_empty() { String::new() } else { format!(" Values: {}.", values.join("; ")) };
+            let default = match o.default.shown() {
+                "" => "none".to_string(),
+                shown => shown.to_string(),
+            };
+            page.push_str(&format!(
+                "| {flag} | `{}` | {} | {}. {}{values} |\n",
+                o.name,
+                cell(&default),
+                cell(o.help),
+                cell(&o.details_spelled(spelling))
+            ));
+        }
+    }
+    page
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::args::{BackendArgs, InstanceArgs, ModelArgs, choice};
-use crate::console::{CliObserver, option_flag};
+use crate::args::{AllRunOptions, InstanceArgs, ModelArgs, OptionArgs, choice, message, spelling};
+use crate::console::CliObserver;
 use crate::experiment::summary::median_of;
 use crate::signal;
 use pgomea::choice::Choice;
@@ -21,10 +21,9 @@ use pgomea::problem::maxsat;
 use pgomea::problem::nk;
 use pgomea::problem::tables::TableProblem;
 use pgomea::problem::trap;
-use pgomea::solve::config::{RunConfig, RunOptions, Target};
-use pgomea::solve::{
-    Algorithm, FosOrderKind, Hooks, Outcome, build_model, peak_resident_memory, reset_peak_resident_memory, solve,
-};
+use pgomea::solve::config::{RunConfig, RunOptions};
+use pgomea::solve::options::RUN_OPTIONS;
+use pgomea::solve::{Algorithm, Hooks, Outcome, build_model, peak_resident_memory, reset_peak_resident_memory, solve};
 use pgomea::stop::StopCheck;
 
 #[derive(Parser, Debug)]
@@ -94,156 +93,9 @@ pub enum Command {
 pub struct RunArgs {
     #[command(flatten, next_help_heading = "Instance")]
     pub instance: InstanceArgs,
-    /// The algorithm [default: parallel on a GPU and from 8 CPU threads, else serial]
-    ///
-    /// Serial GOMEA runs on one CPU core; parallel GOMEA runs GOM on colour groups of independent
-    /// linkage sets at once, on the backend (--backend). By default parallel where it runs on a
-    /// GPU or on at least 8 CPU threads, serial on fewer, where it was ahead or level (decision
-    /// record 0028); `run` says which it took and why.
-    #[arg(long, value_parser = choice::<Algorithm>(), value_name = "ALGORITHM", help_heading = "Algorithm")]
-    pub algo: Option<Algorithm>,
-    #[command(flatten, next_help_heading = "Backend")]
-    pub backend: BackendArgs,
-    #[command(flatten, next_help_heading = "Algorithm")]
-    pub model: ModelArgs,
-    /// Serial GOMEA's order of the linkage sets [default: random]
-    #[arg(long, value_parser = choice::<FosOrderKind>(), value_name = "ORDER", help_heading = "Algorithm")]
-    pub fos_order: Option<FosOrderKind>,
-    /// Forced Improvement on [default: on for serial, off for parallel]
-    ///
-    /// Serial GOMEA's Forced Improvement, or parallel Forced Improvement for --algo parallel. On by
-    /// default for serial GOMEA, as in the paper; off for parallel GOMEA, where it cost time
-    /// without a better result (decision record 0001).
-    #[arg(long, overrides_with = "no_fi", help_heading = "Hybrid")]
-    pub fi: bool,
-    /// Forced Improvement off.
-    #[arg(long, overrides_with = "fi", help_heading = "Hybrid")]
-    pub no_fi: bool,
-    /// Colour-grouped local search [default: initial]
-    ///
-    /// off: none (the paper); initial: every new population is annealed (where --anneal-sweeps
-    /// says so) and brought to local optima; offspring: also the offspring of every generation.
-    /// initial by default: searching every offspring takes the time that annealing new
-    /// populations puts to better use (decision record 0001).
-    #[arg(long, value_parser = choice::<LocalSearchMode>(), value_name = "WHEN", help_heading = "Hybrid")]
-    pub local_search: Option<LocalSearchMode>,
-    /// Annealing sweeps before every local search's greedy descent [default: from the instance]
-    ///
-    /// Colour-grouped Metropolis sweeps from a hot to a cold temperature; 0: the greedy descent
-    /// alone. By default 0 where GOM after the greedy descent does better: for MAX-SAT, for
-    /// deceptive tables (most tables' maximum is where no single variable's average points, as in
-    /// traps) and for 2D spin glasses (a square lattice with frustrated squares and distinct
-    /// couplings); else 3000 on the GPU and 1000 on the CPU, and on the GPU fewer beyond 10^5
-    /// variables, so that large runs still search (decision records 0002 to 0005). `run` says
-    /// which it took and why.
-    #[arg(long, value_name = "N", help_heading = "Hybrid", allow_negative_numbers = true)]
-    pub anneal_sweeps: Option<u32>,
-    /// Each new population anneals G times longer than the one before [default: from the instance]
-    ///
-    /// Population i of the multi-start scheme gets anneal-sweeps x G^i sweeps (1: every population
-    /// the same; 2: the doubling of a multi-start annealer's restarts, so that long runs get long
-    /// anneals). By default 2 for Max-Cut, Ising and QUBO up to 10^5 variables, else 1:
-    /// beyond that size the doubling leaves too few populations (decision record 0006).
-    #[arg(long, value_name = "G", help_heading = "Hybrid", allow_negative_numbers = true)]
-    pub anneal_growth: Option<u32>,
-    /// The control of the hybrid: the multi-start scheme and its annealing alone, no GOM
-    ///
-    /// The same multi-start scheme (population sizes and growth) and the same annealed local
-    /// search of every new population, but each population is terminated right after its local
-    /// search, before any generation (GOM, Forced Improvement), so the scheme goes on with the
-    /// next larger one: what a multi-start annealer alone finds. Needs --local-search initial (the
-    /// default) and --anneal-sweeps > 0 (by default annealed on every kind); the result shows 0
-    /// generations and 0 GOM steps. Both algorithms, every backend.
-    #[arg(long, help_heading = "Hybrid")]
-    pub anneal_only: bool,
-    /// Largest share of the time left that a new population's annealing may take [default: 0.75]
-    ///
-    /// A share from 0 to 1. Under a time limit, where the sweeps asked for would take longer (at the pace of the
-    /// population annealed before; the first one goes by its own pace as it runs), the annealing
-    /// gets as many as fit, so that it still cools down and GOM gets the rest of the time,
-    /// instead of the clock stopping an annealing while it is hot. 0: every annealing as long as
-    /// asked. 0.75 by default, so that GOM gets the rest (decision record 0007); `run` says when
-    /// it shortened one.
-    #[arg(long, value_name = "SHARE", help_heading = "Hybrid", allow_negative_numbers = true)]
-    pub anneal_share: Option<f64>,
-    /// Partition mixing into the elitist on [default: from the instance]
-    ///
-    /// Every new population, once its local search is done (below 10^5 variables), and a
-    /// population's best whenever it improved (on a thread of its own, during the next
-    /// generation; kept, and mixed again whenever the best solution has changed since; a best
-    /// solution displaced by a better one is mixed into it too), are mixed into the best solution
-    /// found so far, which takes their genes on each connected component of the variables where
-    /// the two differ (connected through shared subfunctions) where that improves it; on Max-Cut
-    /// and Ising models also their complements' genes. A component that does not improve it
-    /// whole is cut into pieces where the best solution leaves a subfunction below its largest
-    /// value, and each piece that improves it is taken (with the donor or its complement,
-    /// whichever differs on fewer variables). GOM's step with the components of a difference as
-    /// the linkage sets (the partition crossover of gray-box optimisation). On by default below
-    /// 10^5 variables, except for clauses (MAX-SAT) and --anneal-only, and from 10^5 on for
-    /// lattices of pairwise terms such as tori and spin glasses: elsewhere the mixes cost more
-    /// than they gain (decision record 0015).
-    #[arg(long, overrides_with = "no_partition_mixing", help_heading = "Hybrid")]
-    pub partition_mixing: bool,
-    /// Partition mixing off
-    ///
-    /// As in the paper; with --anneal-only, the control without it.
-    #[arg(long, overrides_with = "partition_mixing", help_heading = "Hybrid")]
-    pub no_partition_mixing: bool,
-    /// Every second new population begins as copies of the elitist [default: off]
-    ///
-    /// Restarts from the elitist: every second new population of the multi-start scheme (the
-    /// second, the fourth, ...) begins as copies of the best solution found so far and anneals
-    /// from halfway down its schedule, so that each copy leaves it its own way and the local
-    /// search brings it back to a local optimum near it; the mixing and GOM then take from these
-    /// what improves the best. The other populations begin at random. Needs the annealing of new
-    /// populations. Off by default: it lost about as often as it gained (decision record 0017).
-    #[arg(long, overrides_with = "no_elitist_restarts", help_heading = "Hybrid")]
-    pub elitist_restarts: bool,
-    /// Restarts from the elitist off (the default)
-    ///
-    /// Every new population begins at random.
-    #[arg(long, overrides_with = "elitist_restarts", help_heading = "Hybrid")]
-    pub no_elitist_restarts: bool,
-    /// The seed of every random choice [default: 1].
-    #[arg(long, help_heading = "Algorithm", allow_negative_numbers = true)]
-    pub seed: Option<u64>,
-    /// Stop after this many seconds, counted from the start
-    ///
-    /// Reading the instance and building the linkage model included; the run ends within 0.5 s
-    /// of the limit. Without --time-limit, --max-evals and --target, the run stops when it has
-    /// its answer: at once with the proven optimum up to 20 variables (every solution evaluated;
-    /// `optimum-proven`), else once its best has not improved for max(1 s, half the time spent so
-    /// far) (`stalled`), at the latest at 60 s (`time limit`, the default cap).
-    #[arg(long, value_name = "SECONDS", help_heading = "Stopping", help = TIME_LIMIT_HELP, long_help, allow_negative_numbers = true)]
-    pub time_limit: Option<f64>,
-    /// Stop after this many evaluations (full-evaluation equivalents)
-    ///
-    /// With it alone, no time limit and no stop of a run without limits.
-    #[arg(long, value_name = "E", help_heading = "Stopping", allow_negative_numbers = true)]
-    pub max_evals: Option<f64>,
-    /// Stop at this fitness: a number, or best-known
-    ///
-    /// best-known: from best_known.csv, or the embedded instance's optimum. With it alone, no
-    /// time limit and no stop of a run without limits.
-    #[arg(long, value_name = "VALUE|best-known", help_heading = "Stopping", allow_negative_numbers = true)]
-    pub target: Option<String>,
-    /// Base population size of the interleaved multi-start scheme [default: 16].
-    #[arg(long, value_name = "N", help_heading = "Algorithm", allow_negative_numbers = true)]
-    pub n_base: Option<usize>,
-    /// Generations of a population per generation of the next larger one [default: 4].
-    #[arg(long, value_name = "C", help_heading = "Algorithm", allow_negative_numbers = true)]
-    pub c_ims: Option<u32>,
-    /// Largest population the multi-start scheme may start [default: what fits in memory]
-    ///
-    /// By default the largest power-of-two multiple of --n-base whose solutions fit in a quarter
-    /// of the memory available.
-    #[arg(long, value_name = "N", help_heading = "Algorithm", allow_negative_numbers = true)]
-    pub max_population: Option<usize>,
-    /// The most device memory the CUDA backend may use, in MiB [default: what the device has]
-    ///
-    /// A larger population fails as out of memory and the multi-start scheme stops growing.
-    #[arg(long, value_name = "MIB", help_heading = "Backend", allow_negative_numbers = true)]
-    pub device_memory_limit: Option<u64>,
+    /// Every run option, from the library's table of run options.
+    #[command(flatten)]
+    pub options: OptionArgs<AllRunOptions>,
     /// Print the resolved configuration with each default's reason, and exit
     ///
     /// Every option as the run would take it, after the defaults chosen from the instance and the
@@ -262,10 +114,6 @@ pub struct RunArgs {
     #[arg(long, short, help_heading = "Output")]
     pub quiet: bool,
 }
-
-/// `--time-limit`'s line in `-h` (its doc comment is the long help).
-const TIME_LIMIT_HELP: &str =
-    "Stop after this many seconds, counted from the start [default: none; without limits, at the answer, by 60 s]";
 
 #[derive(Args, Debug)]
 pub struct InfoArgs {
@@ -445,56 +293,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
 }
 
 impl RunArgs {
-    /// The run options these arguments ask for (what is left out takes the library's defaults).
+    /// The run options these arguments ask for (what is left out takes the library's defaults),
+    /// the CUDA tuning from the environment.
     pub fn options(&self) -> Result<RunOptions> {
-        let target = match self.target.as_deref() {
-            None => None,
-            Some("best-known") => Some(Target::BEST_KNOWN),
-            Some(v) => Some(Target::Fitness(
-                v.trim()
-                    .parse::<i64>()
-                    .map_err(|_| Error::usage(format!("--target `{v}`: expected an integer or best-known")))?,
-            )),
-        };
-        Ok(RunOptions {
-            algorithm: self.algo,
-            backend: self.backend.backend,
-            linkage: self.model.linkage,
-            coloring: self.model.coloring,
-            fos_order: self.fos_order,
-            forced_improvement: switch(self.fi, self.no_fi),
-            local_search: self.local_search,
-            anneal_sweeps: self.anneal_sweeps,
-            anneal_growth: self.anneal_growth,
-            anneal_only: self.anneal_only.then_some(true),
-            anneal_share: self.anneal_share,
-            partition_mixing: switch(self.partition_mixing, self.no_partition_mixing),
-            elitist_restarts: switch(self.elitist_restarts, self.no_elitist_restarts),
-            seed: self.seed,
-            time_limit: self.time_limit,
-            max_evaluations: self.max_evals,
-            target,
-            n_base: self.n_base,
-            c_ims: self.c_ims,
-            max_population: self.max_population,
-            threads: self.backend.threads,
-            device_memory_limit: self.device_memory_limit,
-            cuda: crate::args::cuda_tuning()?,
-        })
-    }
-}
-
-/// An on/off pair of flags (`--x`, `--no-x`; clap keeps only the last of the two given): on, off,
-/// or neither given (the library's default).
-fn switch(on: bool, off: bool) -> Option<bool> {
-    (on || off).then_some(on)
-}
-
-/// An error as the command line says it: library option names in their command-line spelling.
-pub fn message(e: &Error) -> String {
-    match e {
-        Error::Option { name, message } => format!("{} {message}", option_flag(name)),
-        other => other.to_string(),
+        Ok(RunOptions { cuda: crate::args::cuda_tuning()?, ..self.options.options.clone() })
     }
 }
 
@@ -534,7 +336,7 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     }
     match signal::received() {
         Some(code) => {
-            if !a.quiet && outcome.stopped_by() == Some(StopReason::Interrupted) {
+            if !a.quiet && outcome.stop_reason == StopReason::Interrupted {
                 eprintln!("pgomea: stopped by {}; the result above is the best found so far", signal::name(code));
             }
             Ok(ExitCode::from(code))
@@ -556,9 +358,6 @@ fn explain(problem: &dyn pgomea::problem::GrayBoxProblem, config: &RunConfig, js
     }
     let show = |e: serde_json::Error| Error::Internal(format!("the run options as JSON: {e}"));
     let values = serde_json::to_value(&config).map_err(show)?;
-    // The options are the fields of `RunOptions`; the configuration has each of them resolved.
-    let names = serde_json::to_value(RunOptions::default()).map_err(show)?;
-    let names = names.as_object().ok_or_else(|| Error::Internal("the run options are not a JSON object".into()))?;
     w(writeln!(
         out,
         "instance {} ({}, {} variables, {} subfunctions)",
@@ -567,14 +366,16 @@ fn explain(problem: &dyn pgomea::problem::GrayBoxProblem, config: &RunConfig, js
         problem.variables(),
         problem.subfunctions()
     ))?;
-    for name in names.keys() {
+    // Every option of the table; the configuration has each of them resolved.
+    for option in RUN_OPTIONS {
+        let name = option.name;
         let value = match &values[name] {
             serde_json::Value::Null => "none".to_string(),
             serde_json::Value::Bool(on) => (if *on { "on" } else { "off" }).to_string(),
             serde_json::Value::String(s) => s.clone(),
             v => v.to_string(),
         };
-        w(writeln!(out, "{:<44} {value}", option_flag(name)))?;
+        w(writeln!(out, "{:<44} {value}", spelling(option)))?;
         if let Some(why) = config.reason(name) {
             w(writeln!(out, "    by default: {why}"))?;
         }
@@ -674,10 +475,10 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         w(writeln!(out, "{:<16} {v}", k.replace('_', " ")))?;
     }
     if let Some(m) = o.model_solution.as_ref().filter(|m| m.len() <= 200) {
-        w(writeln!(out, "model solution   {m}"))?;
+        w(writeln!(out, "model solution   {}", pgomea::solve::bit_text(m)))?;
     }
     if o.solution.len() <= 200 {
-        w(writeln!(out, "solution         {}", o.solution))?;
+        w(writeln!(out, "solution         {}", o.solution_text()))?;
     } else {
         w(writeln!(out, "solution         {} genes (use --json for the full string)", o.solution.len()))?;
     }

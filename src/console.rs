@@ -1,6 +1,6 @@
 //! What the command line shows of a run, for every command that runs one: progress lines, notes
-//! and the --trace file ([`CliObserver`]), and the library's option names in their command-line
-//! spelling ([`option_flag`]).
+//! and the --trace file ([`CliObserver`]). (Option names in their command-line spelling:
+//! [`crate::args::option_spelling`].)
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,19 +8,6 @@ use std::time::Duration;
 
 use pgomea::error::{Error, Result};
 use pgomea::gomea::run::{Observer, Progress, TracePoint};
-
-/// The command-line spelling of a run option of the library (`time_limit` -> `--time-limit`).
-pub fn option_flag(name: &str) -> String {
-    match name {
-        "algorithm" => "--algo".into(),
-        "max_evaluations" => "--max-evals".into(),
-        "forced_improvement" => "--fi/--no-fi".into(),
-        "partition_mixing" => "--partition-mixing/--no-partition-mixing".into(),
-        // The CUDA tuning comes from the environment (`cuda_tuning`).
-        "cuda" => "PGOMEA_CUDA_*".into(),
-        other => format!("--{}", other.replace('_', "-")),
-    }
-}
 
 /// What `run` prints while it runs: progress lines and notes on stderr (unless --quiet), and the
 /// --trace file, one line per improvement, each written whole (a second signal ends the process

@@ -443,7 +443,7 @@ fn explain_prints_every_option_resolved_with_the_reasons_and_runs_nothing() {
     let options = serde_json::to_value(pgomea::solve::RunOptions::default()).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     for name in options.as_object().unwrap().keys() {
-        let flag = pgomea_cli::console::option_flag(name);
+        let flag = pgomea_cli::args::option_spelling(name);
         let at = lines.iter().position(|l| l.split_whitespace().next() == Some(&flag));
         let at = at.unwrap_or_else(|| panic!("--explain lacks {flag}:\n{out}"));
         let reason = lines.get(at + 1).is_some_and(|l| l.starts_with("    by default: "));
@@ -527,4 +527,65 @@ fn every_refused_option_is_named() {
         assert_eq!(o.status.code(), Some(2), "{flag} {value}: {err}");
         assert!(err.contains(flag), "{flag} {value} refused without naming the option: {err}");
     }
+}
+
+/// Every run option reaches the same configuration from the command line (its flags) and from
+/// Python (the JSON object of keywords that `pgomea.solve` hands to `RunOptions::from_json`).
+#[test]
+fn every_run_option_reaches_the_same_configuration_from_the_command_line_and_from_python() {
+    use clap::Parser;
+    use pgomea::solve::RunOptions;
+    use pgomea::solve::options::RUN_OPTIONS;
+    use serde_json::json;
+    let samples = [
+        ("algorithm", vec!["--algo", "parallel"], json!("parallel")),
+        ("backend", vec!["--backend", "cpu"], json!("cpu")),
+        ("linkage", vec!["--linkage", "bflt:8"], json!("bflt:8")),
+        ("coloring", vec!["--coloring", "dsatur"], json!("dsatur")),
+        ("fos_order", vec!["--fos-order", "colored"], json!("colored")),
+        ("forced_improvement", vec!["--fi", "--no-fi"], json!(false)),
+        ("local_search", vec!["--local-search", "offspring"], json!("offspring")),
+        ("anneal_sweeps", vec!["--anneal-sweeps", "12"], json!(12)),
+        ("anneal_growth", vec!["--anneal-growth", "2"], json!(2)),
+        ("anneal_only", vec!["--anneal-only"], json!(true)),
+        ("anneal_share", vec!["--anneal-share", "0.5"], json!(0.5)),
+        ("partition_mixing", vec!["--no-partition-mixing", "--partition-mixing"], json!(true)),
+        ("elitist_restarts", vec!["--elitist-restarts"], json!(true)),
+        ("seed", vec!["--seed", "18446744073709551615"], json!(u64::MAX)),
+        ("time_limit", vec!["--time-limit", "3.5"], json!(3.5)),
+        ("max_evaluations", vec!["--max-evals", "1000"], json!(1000)),
+        ("target", vec!["--target", "-77"], json!(-77)),
+        ("n_base", vec!["--n-base", "8"], json!(8)),
+        ("c_ims", vec!["--c-ims", "2"], json!(2)),
+        ("max_population", vec!["--max-population", "64"], json!(64)),
+        ("threads", vec!["--threads", "2"], json!(2)),
+        ("device_memory_limit", vec!["--device-memory-limit", "100"], json!(100)),
+    ];
+    // Every option of the table but the CUDA tuning, which the command line takes from the
+    // environment (`PGOMEA_CUDA_*`) and Python as a dict of the same fields.
+    let names: Vec<&str> = samples.iter().map(|(name, _, _)| *name).collect();
+    let table: Vec<&str> = RUN_OPTIONS.iter().map(|o| o.name).filter(|&n| n != "cuda").collect();
+    assert_eq!(names, table);
+    let problem = pgomea::problem::maxcut::MaxCut::new(pgomea::problem::generate::default_instance()).unwrap();
+    let cli = |args: &[&str]| {
+        let argv = ["pgomea", "run"].iter().chain(args);
+        match pgomea_cli::cli::Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{args:?}: {e}")).command {
+            pgomea_cli::cli::Command::Run(a) => RunOptions { cuda: None, ..a.options().unwrap() },
+            other => panic!("{other:?}"),
+        }
+    };
+    let resolved = |o: &RunOptions| format!("{:?}", o.resolve(&problem, Some(800)));
+    let (mut all_args, mut all_json) = (Vec::new(), serde_json::Map::new());
+    for (name, args, value) in &samples {
+        let from_cli = cli(args);
+        let from_python = RunOptions::from_json(&json!({ *name: value.clone() })).unwrap();
+        assert_eq!(from_cli, from_python, "{name}");
+        assert_ne!(from_cli, RunOptions::default(), "{name} was not given");
+        assert_eq!(resolved(&from_cli), resolved(&from_python), "{name}");
+        all_args.extend(args.iter().copied());
+        all_json.insert(name.to_string(), value.clone());
+    }
+    let (from_cli, from_python) = (cli(&all_args), RunOptions::from_json(&all_json.into()).unwrap());
+    assert_eq!(from_cli, from_python);
+    assert_eq!(resolved(&from_cli), resolved(&from_python));
 }

@@ -58,7 +58,7 @@ fn the_control_anneals_every_population_and_runs_no_gom() {
             let what = format!("{} {algorithm:?}", p.name());
             assert_eq!(o.populations, [16, 32, 64], "{what}: the scheme's sizes and growth, up to the cap");
             assert_eq!((o.generations, o.gom_steps), (0, 0), "{what}: no GOM");
-            assert_eq!(o.stopped_by(), Some(StopReason::AllPopulationsTerminated), "{what}");
+            assert_eq!(o.stop_reason, StopReason::AllPopulationsTerminated, "{what}");
             assert!(o.config.anneal_only, "{what}");
             assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{what}: the best against a full evaluation");
             assert_eq!(o.trace.last().map(|t| t.best_fitness), Some(o.best_fitness), "{what}: the trace");
@@ -80,7 +80,7 @@ fn the_control_population_is_the_default_one_annealed_the_same() {
             // generation: the same population, annealed by the same search, must be there.
             let budget = Limits { evaluations: Some(control.evaluations), ..Limits::default() };
             let default = solve(&*p, &options(algorithm, false, 16, 64), budget);
-            assert_eq!(default.stopped_by(), Some(StopReason::EvaluationLimit), "{what}");
+            assert_eq!(default.stop_reason, StopReason::EvaluationLimit, "{what}");
             assert_eq!(default.generations, 0, "{what}");
             assert_eq!(
                 (default.best_fitness, default.subfunction_evaluations, &default.solution),
@@ -143,14 +143,14 @@ fn the_control_stops_at_the_budget_and_the_target_like_the_default() {
         // population of 16 here).
         let budget = Limits { evaluations: Some(2500.0), ..Limits::default() };
         let o = solve(&p, &options(algorithm, true, 1 << 12, 200), budget);
-        assert_eq!(o.stopped_by(), Some(StopReason::EvaluationLimit), "{algorithm:?}");
+        assert_eq!(o.stop_reason, StopReason::EvaluationLimit, "{algorithm:?}");
         assert!(o.evaluations >= 2500.0 && o.generations == 0, "{algorithm:?}: {}", o.evaluations);
         assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{algorithm:?}");
         // The first population's best as the target: reached there, the scheme stops growing.
         let first = solve(&p, &options(algorithm, true, 16, 200), Limits::default());
         let target = Limits { target: Some(first.best_fitness), ..Limits::default() };
         let o = solve(&p, &options(algorithm, true, 1 << 12, 200), target);
-        assert_eq!(o.stopped_by(), Some(StopReason::TargetReached), "{algorithm:?}");
+        assert_eq!(o.stop_reason, StopReason::TargetReached, "{algorithm:?}");
         assert_eq!((o.best_fitness, &o.populations[..], o.generations), (first.best_fitness, &[16][..], 0));
     }
 }

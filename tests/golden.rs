@@ -75,8 +75,8 @@ fn fixed_seed_runs_give_the_recorded_results() {
                 "populations": o.populations,
                 "fos_sets": o.fos_sets,
                 "colors": o.colors,
-                "solution": o.solution,
-                "stop_reason": o.stop_reason,
+                "solution": o.solution_text(),
+                "stop_reason": o.stop_reason.as_str(),
             });
             continue;
         }
@@ -98,8 +98,8 @@ fn fixed_seed_runs_give_the_recorded_results() {
         assert_eq!(o.populations, pops, "{what}: populations");
         assert_eq!(o.fos_sets as u64, e["fos_sets"].as_u64().unwrap(), "{what}: linkage sets");
         assert_eq!(o.colors.map(|c| c as u64), e["colors"].as_u64(), "{what}: colours");
-        assert_eq!(o.stop_reason, e["stop_reason"].as_str().unwrap(), "{what}: stop reason");
-        assert_eq!(o.solution, e["solution"].as_str().unwrap(), "{what}: best solution");
+        assert_eq!(o.stop_reason.as_str(), e["stop_reason"].as_str().unwrap(), "{what}: stop reason");
+        assert_eq!(o.solution_text(), e["solution"].as_str().unwrap(), "{what}: best solution");
     }
     if let Some(why) = record {
         golden["produced_by"] = Value::String(why);

@@ -134,9 +134,9 @@ fn a_device_memory_limit_stops_the_multi_start_scheme_growing() {
         Run::new(&p, Limits { time: Some(std::time::Duration::from_secs(20)), evaluations: None, target: None });
     let o = common::solve_in(&p, options.clone(), &mut run, None).unwrap();
     let note = o.note.clone().unwrap_or_default();
-    assert!(note.contains("did not fit") && note.contains("--device-memory-limit"), "{note}");
+    assert!(note.contains("did not fit") && note.contains("device_memory_limit"), "{note}");
     assert!(o.populations.len() >= 2 && *o.populations.last().unwrap() <= 256, "{:?}", o.populations);
-    let solution: Vec<u8> = o.solution.bytes().map(|b| b - b'0').collect();
+    let solution: Vec<u8> = o.genes();
     assert_eq!(p.evaluate(&solution), o.best_fitness);
     // Too little for the problem's own arrays (1 MiB for a torus of 65536 vertices): a clear error.
     let p = MaxCut::new(torus(256, WeightRange { min: 1, max: 5 }, 3).unwrap()).unwrap();

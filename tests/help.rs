@@ -87,3 +87,22 @@ fn run_short_help_is_one_line_per_option_under_headings_and_long_help_has_the_de
         assert!(long.contains(detail), "`run --help` lacks {detail:?}:\n{long}");
     }
 }
+
+#[test]
+fn the_guides_option_page_is_the_librarys_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/cli/options.md");
+    let page = pgomea_cli::args::options_markdown();
+    if std::env::var_os("PGOMEA_BLESS").is_some() {
+        std::fs::write(&path, &page).expect("the guide's option page is writable");
+    }
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        written == page,
+        "{} is not the table of run options: regenerate it with `PGOMEA_BLESS=1 cargo test --release --test help`",
+        path.display()
+    );
+    // Every option is on it, by both its spellings.
+    for o in pgomea::solve::options::RUN_OPTIONS {
+        assert!(page.contains(&format!("| `{}` |", o.name)), "{}", o.name);
+    }
+}

@@ -374,7 +374,7 @@ fn hybrid_gomea_reaches_proven_optima_with_exact_incremental_fitness() {
                 "{} {algorithm:?} fi {fi} ls {ls:?}: {} of {opt} after {}",
                 p.name(),
                 o.best_fitness,
-                o.stop_reason
+                o.stop_reason.as_str()
             );
         }
     }

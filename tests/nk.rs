@@ -151,7 +151,8 @@ fn reaches_the_optimum(algorithm: Algorithm, linkage: LinkageModel) {
         assert!(
             o.reached_target,
             "{algorithm:?} {linkage} on n {n} k {k}: {} of {opt} after {}",
-            o.best_fitness, o.stop_reason
+            o.best_fitness,
+            o.stop_reason.as_str()
         );
         assert_eq!(o.problem, "nk");
     }

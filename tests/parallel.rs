@@ -220,19 +220,33 @@ fn parallel_gomea_reaches_proven_optima() {
     for (side, seed) in [(4, 1), (8, 2), (12, 3)] {
         let p = MaxCut::new(generate::torus(side, WeightRange { min: 1, max: 5 }, seed).unwrap()).unwrap();
         let o = parallel_solve(&p, p.total_weight().unwrap(), seed);
-        assert!(o.reached_target, "torus {side}: {} after {}", o.best_fitness, o.stop_reason);
+        assert!(o.reached_target, "torus {side}: {} after {}", o.best_fitness, o.stop_reason.as_str());
     }
     let Some((dir, a)) = common::known("A") else { return };
     for r in a.iter().filter(|r| r.vertices <= 25) {
         let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = parallel_solve(&p, r.best_known, 5);
-        assert!(o.reached_target, "{}: {} of {} after {}", r.name, o.best_fitness, r.best_known, o.stop_reason);
+        assert!(
+            o.reached_target,
+            "{}: {} of {} after {}",
+            r.name,
+            o.best_fitness,
+            r.best_known,
+            o.stop_reason.as_str()
+        );
     }
     let (_, b) = common::known("B").unwrap();
     for r in b.iter().filter(|r| r.vertices <= 100 && r.is_optimal) {
         let p = MaxCut::new(Graph::read(&r.path(&dir)).unwrap()).unwrap();
         let o = parallel_solve(&p, r.best_known, 5);
-        assert!(o.reached_target, "{}: {} of {} after {}", r.name, o.best_fitness, r.best_known, o.stop_reason);
+        assert!(
+            o.reached_target,
+            "{}: {} of {} after {}",
+            r.name,
+            o.best_fitness,
+            r.best_known,
+            o.stop_reason.as_str()
+        );
     }
 }
 

@@ -127,7 +127,7 @@ fn the_reported_best_is_re_evaluated_and_a_mismatch_is_an_internal_error() {
     for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
         let mut run = Run::new(&p, Limits { evaluations: Some(2000.0), ..Limits::default() });
         let o = common::solve_in(&p, cpu(algorithm).clone(), &mut run, None).unwrap();
-        assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness);
+        assert_eq!(p.evaluate(&o.genes()), o.best_fitness);
     }
     // A result that a re-evaluation contradicts is refused, never reported.
     let drifting = Drifting { inner: p.clone(), calls: AtomicU64::new(0) };
@@ -267,11 +267,11 @@ fn a_time_limit_shorter_than_the_set_up_still_answers_with_an_evaluated_solution
     for algorithm in [Algorithm::Serial, Algorithm::Parallel] {
         let mut run = Run::new(&p, Limits { time: Some(Duration::from_nanos(1)), ..Limits::default() });
         let o = common::solve_in(&p, cpu(algorithm).clone(), &mut run, None).expect("a result, not an error");
-        assert_eq!(o.stop_reason, "time limit");
+        assert_eq!(o.stop_reason.as_str(), "time limit");
         // Stopped during the set-up: no population, one random solution evaluated in full.
         assert!(o.populations.is_empty(), "{algorithm:?}: {:?}", o.populations);
         assert_eq!(o.evaluations, 1.0);
-        assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness);
+        assert_eq!(p.evaluate(&o.genes()), o.best_fitness);
         assert!(o.setup_s < 1.0, "{algorithm:?}: set-up went on for {} s", o.setup_s);
     }
 }
@@ -298,11 +298,11 @@ fn the_time_limit_counts_from_the_start_of_the_command() {
     let start = Instant::now() - Duration::from_secs(5);
     let mut run = Run::new(&p, Limits { time: Some(Duration::from_secs(2)), ..Limits::default() }).with_start(start);
     let o = common::solve_in(&p, cpu(Algorithm::Serial).clone(), &mut run, None).unwrap();
-    assert_eq!(o.stop_reason, "time limit");
+    assert_eq!(o.stop_reason.as_str(), "time limit");
     assert!(o.time_s >= 5.0, "time counted from the start: {}", o.time_s);
     // The limit had passed before the set-up: it stopped there, with an evaluated answer.
     assert!(o.populations.is_empty(), "{:?}", o.populations);
-    assert_eq!(p.evaluate(&genes(&o.solution)), o.best_fitness);
+    assert_eq!(p.evaluate(&o.genes()), o.best_fitness);
 }
 
 #[test]
@@ -325,12 +325,12 @@ fn degenerate_instances_terminate_under_every_limit() {
                 let t = Instant::now();
                 let mut run = Run::new(p, limit.clone());
                 let o = common::solve_in(p, cpu(algorithm).clone(), &mut run, None).unwrap();
-                let what = format!("{} {algorithm:?} {limit:?}: {}", p.name(), o.stop_reason);
+                let what = format!("{} {algorithm:?} {limit:?}: {}", p.name(), o.stop_reason.as_str());
                 assert!(t.elapsed() < Duration::from_secs(20), "{what}: took {:?}", t.elapsed());
                 assert_eq!(o.best_fitness, optimum, "{what}");
                 assert!(o.populations.iter().all(|&n| n <= 1024), "{what}: {:?}", o.populations);
                 if p.functions().fitness_bounds().0 == p.functions().fitness_bounds().1 {
-                    assert_eq!(o.stop_reason, StopReason::ConstantFitness.as_str(), "{what}");
+                    assert_eq!(o.stop_reason, StopReason::ConstantFitness, "{what}");
                     assert_eq!(o.populations, vec![16], "{what}");
                 }
             }

@@ -132,7 +132,7 @@ fn measure_stop_latency(p: &dyn GrayBoxProblem) {
             let (outcome, done) = worker.join().unwrap();
             (outcome.unwrap(), done.saturating_duration_since(set))
         });
-        assert_eq!(outcome.stop_reason, "interrupted");
+        assert_eq!(outcome.stop_reason.as_str(), "interrupted");
         assert_eq!(p.evaluate(&outcome.genes()), outcome.best_fitness);
         let phase = if outcome.populations.is_empty() { "set-up" } else { "generations" };
         println!("  flag at {:.2} s ({phase}): ended {:.3} s later", delay.as_secs_f64(), latency.as_secs_f64());
@@ -174,7 +174,7 @@ fn a_run_stopped_in_its_set_up_says_why_its_answer_is_random() {
             let mut run = run.with_observer(&mut notes);
             let o = pgomea::solve::solve_run(p, &parallel(p), &mut run).unwrap();
             drop(run);
-            assert_eq!((o.stopped_by(), o.generations, o.populations.len()), (Some(reason), 0, 0), "{}", p.name());
+            assert_eq!((o.stop_reason, o.generations, o.populations.len()), (reason, 0, 0), "{}", p.name());
             assert_eq!(o.best_fitness, p.evaluate(&o.genes()), "{}", p.name());
             let said = notes.0.iter().any(|n| match reason {
                 StopReason::TimeLimit => {

@@ -325,7 +325,7 @@ fn the_library_returns_within_the_latency_of_a_flag_set_inside_a_generation() {
         let o = solve(&problem, &config, hooks).unwrap();
         let returned = Instant::now();
         let set = setter.join().unwrap();
-        assert_eq!(o.stopped_by(), Some(StopReason::Interrupted));
+        assert_eq!(o.stop_reason, StopReason::Interrupted);
         assert_eq!(problem.evaluate(&o.genes()), o.best_fitness);
         assert_eq!(o.generations, 2, "the flag came inside the second generation");
         returned.saturating_duration_since(set)

@@ -43,7 +43,7 @@ fn a_small_model_stops_at_once_with_its_proven_optimum() {
             let options = RunOptions { algorithm: Some(algorithm), backend: None, ..RunOptions::default() };
             let o = run(&problem, options);
             let what = format!("{n} spins, {algorithm:?}");
-            assert_eq!(o.stopped_by(), Some(StopReason::OptimumProven), "{what}: {}", o.stop_reason);
+            assert_eq!(o.stop_reason, StopReason::OptimumProven, "{what}: {}", o.stop_reason.as_str());
             assert_eq!(o.best_fitness, optimum, "{what}");
             assert_eq!(problem.evaluate(&o.genes()), optimum, "{what}: the answer is an evaluated solution");
             assert!(o.time_s < 2.0, "{what}: {} s is not at once", o.time_s);
@@ -58,7 +58,7 @@ fn the_largest_enumerated_model_takes_about_a_second_at_most() {
     let problem = spin_glass(PROVEN_OPTIMUM_MAX_VARIABLES - 1, 9);
     assert_eq!(problem.variables(), PROVEN_OPTIMUM_MAX_VARIABLES);
     let o = run(&problem, RunOptions::default());
-    assert_eq!(o.stopped_by(), Some(StopReason::OptimumProven));
+    assert_eq!(o.stop_reason, StopReason::OptimumProven);
     assert_eq!(o.best_fitness, brute_force(&problem));
     // About half a second on 2 cores; 2 s leaves room for a loaded machine.
     assert!(o.time_s < 2.0, "{} s", o.time_s);
@@ -76,7 +76,7 @@ fn a_model_whose_best_stops_improving_ends_by_the_stall_rule_within_its_bound() 
             let backend = (algorithm == Algorithm::Parallel).then_some(Backend::Cpu);
             let o = run(problem, RunOptions { algorithm: Some(algorithm), backend, ..RunOptions::default() });
             let what = format!("{} {algorithm:?}", problem.name());
-            assert_eq!(o.stopped_by(), Some(StopReason::Stalled), "{what}: {}", o.stop_reason);
+            assert_eq!(o.stop_reason, StopReason::Stalled, "{what}: {}", o.stop_reason.as_str());
             let last = o.trace.last().unwrap().time_s;
             // Never before the least span after the last improvement, and soon after the rule says
             // (max(1 s, half the time spent): 2 x the last improvement's time), at the end of the
@@ -120,7 +120,7 @@ fn explicit_limits_are_kept_as_they_were() {
         assert!(!config.stop_when_answered && config.time_limit_chosen.is_none(), "{reason:?}");
         assert_eq!(config.time_limit, options.time_limit, "{reason:?}: no time limit added");
         let o = solve(&problem, &config, Hooks::default()).unwrap();
-        assert_eq!(o.stopped_by(), Some(reason), "{}", o.stop_reason);
+        assert_eq!(o.stop_reason, reason, "{}", o.stop_reason.as_str());
         assert_ne!(o.backend, "none (every solution enumerated)", "{reason:?}: no enumeration");
         if reason == StopReason::TimeLimit {
             assert!((0.4..0.9).contains(&o.time_s), "{} s", o.time_s);

@@ -23,7 +23,7 @@ fn main() -> pgomea::Result<()> {
         problem.name(),
         outcome.best_fitness,
         outcome.genes(),
-        outcome.stop_reason
+        outcome.stop_reason.as_str()
     );
 
     // 25 deceptive traps of 4 variables, their blocks shuffled by seed 1: the optimum (100) is known.
@@ -38,7 +38,7 @@ fn main() -> pgomea::Result<()> {
         outcome.best_fitness,
         outcome.best_known,
         outcome.backend,
-        outcome.stop_reason
+        outcome.stop_reason.as_str()
     );
     Ok(())
 }

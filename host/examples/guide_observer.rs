@@ -63,7 +63,7 @@ fn run(path: PathBuf, seconds: Option<&String>) -> pgomea::Result<()> {
         outcome.best_known,
         outcome.time_s,
         outcome.evaluations,
-        outcome.stop_reason
+        outcome.stop_reason.as_str()
     );
     Ok(())
 }

@@ -126,7 +126,7 @@ fn main() -> pgomea::Result<()> {
             outcome.best_fitness,
             if outcome.reached_target { "reached" } else { "not reached" },
             outcome.time_s,
-            outcome.stop_reason,
+            outcome.stop_reason.as_str(),
             outcome.generations,
         );
     }

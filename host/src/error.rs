@@ -19,21 +19,43 @@ use std::path::PathBuf;
 #[derive(Debug)]
 pub enum Error {
     /// A malformed instance file: where, and what is wrong.
-    Parse { file: String, line: usize, message: String },
+    Parse {
+        /// The file, as it was named.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong there.
+        message: String,
+    },
     /// A file that could not be read or written.
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
     /// An invalid option or combination of options.
     Usage(String),
     /// A run option refused: its field name (`time_limit`; each face spells it its own way,
     /// `--time-limit` on the command line) and what is wrong with its value.
-    Option { name: &'static str, message: String },
+    Option {
+        /// The option's name (a `RunOptions` field).
+        name: &'static str,
+        /// What is wrong with its value.
+        message: String,
+    },
     /// The CUDA backend could not be used (no driver, no device, a failed launch).
     Cuda(String),
     /// A population of this size does not fit in memory: the host's (checked before serial
     /// GOMEA or the CPU backend allocates it) or the GPU's (the CUDA backend). The multi-start
     /// scheme stops growing there; only a first population that does not fit ends the run (as
     /// [`Error::Usage`]).
-    OutOfMemory { population_size: usize, message: String },
+    OutOfMemory {
+        /// The population's size, in solutions.
+        population_size: usize,
+        /// Which memory, and how much was asked for.
+        message: String,
+    },
     /// A check of the program's own results failed (a bug): no answer is given rather than a
     /// wrong one.
     Internal(String),
@@ -42,6 +64,7 @@ pub enum Error {
     Stopped(crate::stop::StopReason),
 }
 
+/// The library's result: a value or an [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl fmt::Display for Error {
@@ -72,9 +95,11 @@ impl From<crate::stop::StopReason> for Error {
 }
 
 impl Error {
+    /// A file that could not be read or written.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io { path: path.into(), source }
     }
+    /// An invalid option or combination of options, in words.
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
     }
@@ -86,8 +111,8 @@ mod tests {
 
     #[test]
     fn a_cuda_error_made_from_a_cuda_error_has_one_prefix() {
-        let inner = Error::Cuda("no CUDA driver (libcuda.so) found; use --backend cpu".into());
+        let inner = Error::Cuda("no CUDA driver (libcuda.so) found".into());
         assert_eq!(Error::Cuda(inner.to_string()).to_string(), inner.to_string());
-        assert_eq!(inner.to_string(), "CUDA: no CUDA driver (libcuda.so) found; use --backend cpu");
+        assert_eq!(inner.to_string(), "CUDA: no CUDA driver (libcuda.so) found");
     }
 }

@@ -22,14 +22,39 @@
 //! [`Outcome`]. `cargo run --release -p pgomea --example tables` solves a problem of tables with
 //! every algorithm and backend.
 
+//!
+//! The crate root is the face: [`solve()`], [`RunOptions`] (with [`RUN_OPTIONS`], the table
+//! that says what each option means) and [`RunConfig`], the problems' constructors ([`MaxCut`],
+//! [`MaxSat`], [`TableProblem`], [`IsingProblem`]) and loader ([`read_instance`]), [`Outcome`],
+//! [`StopReason`], [`Observer`], [`Hooks`] and [`Error`]. The modules below are its layers, for
+//! advanced use (a new problem kind, a backend, the stages one by one).
+
+#![deny(missing_docs)]
+
+// The layers below the face, for advanced use: their items join the documented face as callers
+// outside the library need them.
+#[allow(missing_docs)]
 pub mod backend;
 pub mod choice;
 pub mod error;
+#[allow(missing_docs)]
 pub mod gomea;
+#[allow(missing_docs)]
 pub mod linkage;
+#[allow(missing_docs)]
 pub mod problem;
 pub mod solve;
+#[allow(missing_docs)]
 pub mod stop;
 
 pub use error::{Error, Result};
-pub use solve::{Hooks, Outcome, RunConfig, RunOptions, solve};
+pub use gomea::run::Observer;
+pub use problem::GrayBoxProblem;
+pub use problem::ising::IsingProblem;
+pub use problem::load::{ProblemFormat, read as read_instance};
+pub use problem::maxcut::MaxCut;
+pub use problem::maxsat::MaxSat;
+pub use problem::tables::TableProblem;
+pub use solve::options::RUN_OPTIONS;
+pub use solve::{Algorithm, Backend, Hooks, Outcome, RunConfig, RunOptions, Target, solve};
+pub use stop::StopReason;

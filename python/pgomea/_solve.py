@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import decimal
+import inspect
 import json
 import math
+import textwrap
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
 
 import numpy as np
@@ -77,123 +79,84 @@ class Result:
                 f"stopped by {self.stop_reason!r}, backend {self.backend!r}>")
 
 
+# The library's table of run options: (keyword, Python type, default in words, one line, long help,
+# choices) per option, in the library's order; `solve`'s keywords and docstring are made from it.
+_TABLE = _pgomea.run_options()
 # The keyword arguments of `solve` that are run options, by the library's names (RunOptions).
-_OPTIONS = ("algorithm", "backend", "linkage", "coloring", "fos_order", "forced_improvement", "local_search",
-            "anneal_sweeps", "anneal_growth", "seed", "time_limit", "max_evaluations", "target", "n_base", "c_ims",
-            "max_population", "threads", "device_memory_limit", "cuda", "anneal_only", "anneal_share",
-            "partition_mixing", "elitist_restarts")
+_OPTIONS = tuple(name for name, *_ in _TABLE)
 
 
-def solve(
-    problem: Union[Problem, GrayBox],
-    *,
-    algorithm: Optional[str] = None,
-    backend: Optional[str] = None,
-    linkage: Optional[str] = None,
-    coloring: Optional[str] = None,
-    fos_order: Optional[str] = None,
-    forced_improvement: Optional[bool] = None,
-    fi: Optional[bool] = None,
-    local_search: Optional[str] = None,
-    anneal_sweeps: Optional[int] = None,
-    anneal_growth: Optional[int] = None,
-    anneal_only: Optional[bool] = None,
-    anneal_share: Optional[float] = None,
-    partition_mixing: Optional[bool] = None,
-    elitist_restarts: Optional[bool] = None,
-    seed: Optional[int] = None,
-    time_limit: Optional[float] = None,
-    max_evaluations: Optional[float] = None,
-    target: Union[int, float, str, None] = None,
-    n_base: Optional[int] = None,
-    c_ims: Optional[int] = None,
-    max_population: Optional[int] = None,
-    threads: Optional[int] = None,
-    device_memory_limit: Optional[int] = None,
-    cuda: Optional[Dict[str, Any]] = None,
-    on_improvement: Optional[Callable[[float, float, Any], Any]] = None,
-) -> Result:
-    """Maximises ``problem``'s fitness with GOMEA and returns a ``Result``.
-
-    Every option left None takes the default of ``pgomea run`` (the library's ``RunOptions``,
-    resolved in one place; ``result.config`` shows what was chosen). A run given no time limit,
-    no evaluation budget and no target stops when it has its answer, by the library's rule:
-    at once where the optimum is proven (``optimum-proven``: up to 20 variables, enumerated; a
-    model's reduction to Max-Cut has one more than the model), else once the best has not
-    improved for max(1 s, half the time spent so far) (``stalled``), and at the latest at a cap
-    of 60 s (``time limit``); ``result.stop_reason`` says which.
-
-    Args:
-        problem: a ``Problem`` (``max_cut``, ``from_networkx``, ``max_sat``, ``tables``,
-            ``quadratic_model``, ``load``) or a ``GrayBox`` instance (tabulated once). A
-            ``GrayBox``'s ``value_to_reach`` is the run's target, as in gomea, unless ``target``
-            is given (with no time limit or evaluation budget, a value never reached ends at
-            the default cap of 60 s).
-        algorithm: ``serial`` or ``parallel`` (colour-grouped parallel GOMEA).
-        backend: ``auto``, ``cpu`` or ``cuda`` (where parallel GOM runs; ``auto`` takes a GPU
-            when there is one, else the CPU, and ``result.backend`` says which).
-        linkage: ``flt``, ``bflt:K``, ``lt`` (serial only) or ``univariate`` (default ``flt``;
-            ``univariate`` for clauses under the parallel algorithm; for models of at least
-            10^5 variables that are not lattices ``univariate`` for clauses under the serial one
-            too and ``bflt:16`` for the other kinds, as random graphs or random NK
-            neighbourhoods; ``result.config["linkage_chosen"]`` says why).
-        coloring: ``welsh-powell``, ``dsatur`` or ``incidence``. fos_order: ``random`` or ``colored``.
-        forced_improvement (or ``fi``): Forced Improvement on or off.
-        local_search: ``off``, ``initial`` or ``offspring``; anneal_sweeps: its annealing sweeps
-            (default from the instance: 0 for MAX-SAT, deceptive tables such as traps and 2D spin
-            glasses with distinct couplings, else
-            3000 on the GPU, fewer beyond 10^5 variables, and 1000 on the CPU;
-            ``result.config["annealing_chosen"]`` says why).
-        anneal_growth: population ``i`` of the multi-start scheme anneals with
-            ``anneal_sweeps * anneal_growth**i`` sweeps (default 2 for Max-Cut, Ising and QUBO
-            models on the GPU up to 10^5 variables, else 1).
-        anneal_only: the control: the same multi-start scheme and annealed local search of every
-            new population, and no GOM generations (to measure what GOM adds).
-        anneal_share: under a time limit, the largest share (0 to 1) of the time left that a
-            new population's annealing may take; a longer one is shortened to end in time, so
-            that it cools down and GOM gets the rest (default 0.75; 0: as long as asked).
-        partition_mixing: every new population's solutions (after their local search) and a
-            population's best whenever it improved (kept, and mixed again whenever the best
-            solution changed since) are mixed into the best solution so far,
-            which takes their genes on every connected component of the variables where the two
-            differ that improves it (on Max-Cut and Ising models their complements' too), and
-            on the pieces of a component that does not improve it whole, cut where the best
-            solution leaves a subfunction below its largest value, that improve it; on by
-            default below 10^5 variables except for clauses (MAX-SAT), off in the control
-            (``anneal_only``) unless asked for (``result.config["partition_mixing_chosen"]``
-            says why).
-        elitist_restarts: every second new population (the second, the fourth, ...) begins as
-            copies of the best solution so far and anneals from halfway down its schedule, each
-            copy leaving it its own way; the others begin at random. Needs the annealing of new
-            populations. Off by default.
-        seed: the seed, an integer from 0 to 2^64 - 1; a seed and an evaluation budget repeat a
-            run exactly.
-        time_limit: seconds from the call (set-up included). max_evaluations: full-evaluation
-            equivalents. target: a fitness in the problem's units (for a model, minus an
-            energy: ``target=-12.5`` stops at energy -12.5 or lower), reached when the fitness
-            on the grid reaches it (so within ``problem.rounding_bound``), or ``"best-known"``
-            (``problem.best_known``).
-        n_base, c_ims, max_population: the interleaved multi-start scheme.
-        threads: threads of the CPU backend. device_memory_limit: MiB the CUDA backend may use.
-        cuda: the CUDA backend's tuning, for benchmarks (a dict with any of ``generation``
-            (``cooperative`` or ``graph``), ``generation_block``, ``generation_blocks_per_sm``,
-            ``blocks_per_sm``; the defaults measured best on an H100).
-        on_improvement: called as ``on_improvement(time_s, evaluations, best_fitness)`` (with
-            the GIL, from the solving thread) at every improvement of the best solution, the
-            fitness as in ``result.trace``; if it raises, the run stops and its exception is
-            raised with the result attached (``exc.result``).
-
-    The GIL is released while the run goes on. Ctrl-C (SIGINT) stops the run within one colour
-    group and raises ``KeyboardInterrupt`` whose attribute ``result`` holds the ``Result`` with
-    the best solution so far (``stop_reason`` ``interrupted``). Bad input raises
-    ``pgomea.Error`` (a ``ValueError``) naming the option by its keyword.
-    """
+def solve(problem: Union[Problem, GrayBox], *, on_improvement: Optional[Callable[[float, float, Any], Any]] = None,
+          fi: Optional[bool] = None, **options: Any) -> Result:
     if fi is not None:
-        if forced_improvement is not None:
+        if options.get("forced_improvement") is not None:
             raise TypeError("solve: give forced_improvement or its short name fi, not both")
-        forced_improvement = fi
-    arguments = locals()
-    return _run(problem, {name: arguments[name] for name in _OPTIONS}, on_improvement)[0]
+        options["forced_improvement"] = fi
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise TypeError(f"solve() got an unexpected keyword argument {unknown[0]!r} (the options: "
+                        f"{', '.join(_OPTIONS)})")
+    return _run(problem, {name: options.get(name) for name in _OPTIONS}, on_improvement)[0]
+
+
+_SOLVE_HEAD = """Maximises ``problem``'s fitness with GOMEA and returns a ``Result``.
+
+Every option left None takes the default of ``pgomea run`` (the library's ``RunOptions``,
+resolved in one place; ``result.config`` shows what was chosen, with the reasons). A run given
+no time limit, no evaluation budget and no target stops when it has its answer, by the library's
+rule: at once where the optimum is proven (``optimum-proven``: up to 20 variables, enumerated; a
+model's reduction to Max-Cut has one more than the model), else once the best has not improved
+for max(1 s, half the time spent so far) (``stalled``), and at the latest at a cap of 60 s
+(``time-limit``); ``result.stop_reason`` says which.
+
+Args:
+    problem: a ``Problem`` (``max_cut``, ``from_networkx``, ``max_sat``, ``tables``,
+        ``quadratic_model``, ``load``) or a ``GrayBox`` instance (tabulated once). A ``GrayBox``'s
+        ``value_to_reach`` is the run's target, as in gomea, unless ``target`` is given (with no
+        time limit or evaluation budget, a value never reached ends at the default cap of 60 s).
+    on_improvement: called as ``on_improvement(time_s, evaluations, best_fitness)`` (with the
+        GIL, from the solving thread) at every improvement of the best solution, the fitness as
+        in ``result.trace``; if it raises, the run stops and its exception is raised with the
+        result attached (``exc.result``).
+    fi: the short name of ``forced_improvement``.
+"""
+
+_SOLVE_TAIL = """
+In Python, ``target`` is a fitness in the problem's units (for a model, minus an energy:
+``target=-12.5`` stops at energy -12.5 or lower), reached when the fitness on the grid reaches it
+(so within ``problem.rounding_bound``), or ``"best-known"`` (``problem.best_known``); ``cuda`` is a
+dict of the CUDA backend's tuning fields.
+
+The GIL is released while the run goes on. Ctrl-C (SIGINT) stops the run within one colour
+group and raises ``KeyboardInterrupt`` whose attribute ``result`` holds the ``Result`` with
+the best solution so far (``stop_reason`` ``interrupted``). Bad input raises
+``pgomea.Error`` (a ``ValueError``) naming the option by its keyword.
+"""
+
+
+def _document_solve() -> None:
+    """`solve`'s signature and docstring from the library's table of run options, so that
+    ``help(pgomea.solve)`` and editors show every option with its default and meaning."""
+    lines = []
+    for name, kind, default, help_line, details, choices in _TABLE:
+        shown = f" (default: {default})" if default else ""
+        values = f" One of {', '.join(repr(c) for c in choices)}." if choices else ""
+        text = f"{help_line}{shown}.{values} {details}"
+        lines.append(textwrap.fill(f"{name} ({kind}): {text}", width=100, initial_indent="    ",
+                                   subsequent_indent="        "))
+    solve.__doc__ = _SOLVE_HEAD + "\n".join(lines) + "\n" + _SOLVE_TAIL
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [inspect.Parameter("problem", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=Union[Problem, GrayBox])]
+    parameters += [inspect.Parameter(name, keyword, default=None, annotation=f"Optional[{kind}]")
+                   for name, kind, *_ in _TABLE]
+    parameters += [inspect.Parameter("fi", keyword, default=None, annotation=Optional[bool]),
+                   inspect.Parameter("on_improvement", keyword, default=None,
+                                     annotation=Optional[Callable[[float, float, Any], Any]])]
+    solve.__signature__ = inspect.Signature(parameters, return_annotation=Result)
+
+
+_document_solve()
 
 
 def _run(problem: Union[Problem, GrayBox], options: Dict[str, Any], on_improvement: Optional[Callable] = None,

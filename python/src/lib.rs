@@ -358,25 +358,37 @@ fn load(py: Python<'_>, path: PathBuf, format: Option<String>, data_dirs: Vec<Pa
     })
 }
 
-/// The names of the run options (`RunOptions`' fields): the keyword arguments of `solve`.
+/// The library's table of run options, as the Python package spells them: for each option, its
+/// keyword (the `RunOptions` field), the Python type of its value, its default in a few words, its
+/// help in one line and its long help (other options named by their keywords), and its choices:
+/// what `solve`'s signature and docstring are made of.
 #[pyfunction]
-fn run_option_names() -> Vec<String> {
-    match serde_json::to_value(RunOptions::default()) {
-        Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
-        _ => Vec::new(),
-    }
+#[allow(clippy::type_complexity)] // One plain tuple per option, for the Python layer to unpack.
+fn run_options() -> Vec<(&'static str, &'static str, &'static str, &'static str, String, Vec<&'static str>)> {
+    use pgomea::solve::options::{RUN_OPTIONS, Value};
+    RUN_OPTIONS
+        .iter()
+        .map(|o| {
+            let kind = match o.value {
+                Value::Choice(_) | Value::Text => "str",
+                Value::Integer => "int",
+                Value::Number => "float",
+                Value::Switch => "bool",
+                Value::Target => "int | float | str",
+                Value::Settings => "dict",
+            };
+            let details = o.details_spelled(|other| format!("``{}``", other.name));
+            let choices = o.choices().into_iter().map(|(name, _)| name).collect();
+            (o.name, kind, o.default.shown(), o.help, details, choices)
+        })
+        .collect()
 }
 
-/// Options from JSON (the keyword arguments given, by their field names); a bad value names its
-/// option.
-fn run_options(json: &str) -> PyResult<RunOptions> {
+/// Options from JSON (the keyword arguments given, by their names), read as the library reads
+/// every face's options; a bad value names its option.
+fn run_options_of(json: &str) -> PyResult<RunOptions> {
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| internal(format!("options: {e}")))?;
-    let serde_json::Value::Object(map) = &value else { return Err(internal("options: not an object".into())) };
-    for (name, v) in map {
-        let one = serde_json::Value::Object([(name.clone(), v.clone())].into_iter().collect());
-        serde_json::from_value::<RunOptions>(one).map_err(|e| Error::new_err(format!("{name}: {e}")))?;
-    }
-    serde_json::from_value(value).map_err(|e| Error::new_err(e.to_string()))
+    RunOptions::from_json(&value).map_err(to_py)
 }
 
 /// What the solving thread hears: improvements go to the Python callback (with the GIL), notes
@@ -464,7 +476,7 @@ fn solve<'py>(
     let start = Instant::now();
     let inner = problem.inner.clone();
     let best_known = problem.best_known();
-    let config = guarded(|| run_options(options)?.resolve(&*inner, best_known).map_err(to_py))?;
+    let config = guarded(|| run_options_of(options)?.resolve(&*inner, best_known).map_err(to_py))?;
     let stop = Arc::new(AtomicBool::new(false));
     let callback_error = Arc::new(Mutex::new(None));
     let notes = Arc::new(Mutex::new(Vec::new()));
@@ -572,7 +584,7 @@ fn _pgomea(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(quadratic_model, m)?,
         wrap_pyfunction!(load, m)?,
         wrap_pyfunction!(solve, m)?,
-        wrap_pyfunction!(run_option_names, m)?,
+        wrap_pyfunction!(run_options, m)?,
         wrap_pyfunction!(devices, m)?,
         wrap_pyfunction!(backend, m)?,
     ] {

@@ -91,7 +91,7 @@ pub fn differences<T: Serialize>(theirs: &T, ours: &T, skip: &[&str]) -> Vec<Str
     keys.into_iter()
         .filter(|k| theirs.get(*k) != ours.get(*k))
         .map(|k| {
-            format!("{} {} (this command: {})", crate::console::option_flag(k), show(theirs.get(k)), show(ours.get(k)))
+            format!("{} {} (this command: {})", crate::args::option_spelling(k), show(theirs.get(k)), show(ours.get(k)))
         })
         .collect()
 }

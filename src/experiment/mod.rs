@@ -95,7 +95,7 @@ pub fn execute(
         config: outcome.config.clone(),
         best_fitness: outcome.best_fitness,
         reached_target: outcome.reached_target,
-        stop_reason: outcome.stop_reason.clone(),
+        stop_reason: outcome.stop_reason.as_str().to_string(),
         time_s: outcome.time_s,
         evaluations: outcome.evaluations,
         backend_used: outcome.backend.clone(),

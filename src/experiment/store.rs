@@ -163,7 +163,9 @@ pub fn load(path: &Path) -> Result<RunRecord> {
     };
     match serde_json::from_slice::<Format>(&text) {
         Ok(Format { format: 1 }) => {
-            return serde_json::from_slice::<legacy::Record>(&text).map(Into::into).map_err(damaged);
+            return serde_json::from_slice::<legacy::Record>(&text)
+                .and_then(legacy::Record::into_record)
+                .map_err(damaged);
         }
         Ok(Format { format }) if format != FORMAT => {
             return Err(Error::usage(format!(
@@ -274,8 +276,10 @@ mod legacy {
         pgomea_version: String,
     }
 
-    impl From<Record> for RunRecord {
-        fn from(r: Record) -> RunRecord {
+    impl Record {
+        /// The record in today's form.
+        pub fn into_record(self) -> serde_json::Result<RunRecord> {
+            let r = self;
             let c = &r.config;
             let algorithm = Algorithm::parse(&c.algorithm).unwrap_or(Algorithm::Serial);
             let parallel = algorithm == Algorithm::Parallel;
@@ -292,8 +296,6 @@ mod legacy {
                 forced_improvement: Some(c.forced_improvement),
                 local_search: Some(local_search),
                 anneal_sweeps: Some(c.anneal_sweeps),
-                anneal_growth: None,
-                anneal_only: None,
                 anneal_share: Some(0.0),
                 partition_mixing: Some(false),
                 elitist_restarts: Some(false),
@@ -305,44 +307,33 @@ mod legacy {
                 c_ims: Some(c.c_ims),
                 max_population: c.max_population,
                 threads: if parallel { c.threads } else { None },
-                device_memory_limit: None,
-                cuda: None,
+                ..RunOptions::default()
             };
-            let config = RunConfig {
-                algorithm,
-                backend,
-                linkage,
-                linkage_chosen: None,
-                coloring: ColoringMethod::WelshPowell,
-                fos_order,
-                forced_improvement: c.forced_improvement,
-                local_search,
-                anneal_sweeps: Some(c.anneal_sweeps),
-                anneal_growth: Some(1),
-                annealing_chosen: None,
-                anneal_only: false,
-                anneal_share: 0.0,
-                partition_mixing: false,
-                partition_mixing_chosen: None,
-                elitist_restarts: false,
-                seed: r.seed,
-                time_limit: c.time_limit_s,
-                time_limit_chosen: None,
-                stop_when_answered: false,
-                max_evaluations: c.max_evals,
-                target: c.target,
-                best_known: r.best_known,
-                n_base: c.n_base,
-                c_ims: c.c_ims,
+            // Through serde, so that a field added to the configuration since takes its default
+            // for stored results as every result file does.
+            let config: RunConfig = serde_json::from_value(serde_json::json!({
+                "algorithm": algorithm,
+                "backend": backend,
+                "linkage": linkage.to_string(),
+                "coloring": ColoringMethod::WelshPowell.to_string(),
+                "fos_order": fos_order,
+                "forced_improvement": c.forced_improvement,
+                "local_search": local_search,
+                "anneal_sweeps": c.anneal_sweeps,
+                "anneal_share": 0.0,
+                "seed": r.seed,
+                "time_limit": c.time_limit_s,
+                "max_evaluations": c.max_evals,
+                "target": c.target,
+                "best_known": r.best_known,
+                "n_base": c.n_base,
+                "c_ims": c.c_ims,
                 // Not recorded when it was the machine's default.
-                max_population: c.max_population.unwrap_or(0),
-                threads: c.threads,
-                device_memory_limit: None,
-                cuda: Default::default(),
-                verify: false,
-                defaults: Default::default(),
-            };
-            RunRecord {
+                "max_population": c.max_population.unwrap_or(0),
+                "threads": c.threads,
+                "cuda": pgomea::backend::cuda::CudaTuning::default(),
+            }))?;
+            Ok(RunRecord {
                 format: 1,
                 study: r.study,
                 run_id: r.run_id,
@@ -368,7 +359,7 @@ mod legacy {
                 trace: r.trace,
                 outcome: r.outcome,
                 pgomea_version: r.pgomea_version,
-            }
+            })
         }
     }
 }

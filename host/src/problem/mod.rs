@@ -97,7 +97,7 @@ use crate::error::Result;
 /// let problem = OneMax(Subfunctions::tables(l, offsets, (0..l as u32).collect(), tables, values)?);
 /// let options = RunOptions { target: Some(Target::Fitness(20)), time_limit: Some(60.0), ..RunOptions::default() };
 /// let outcome = solve(&problem, &options.resolve(&problem, None)?, Hooks::default())?;
-/// assert_eq!(outcome.solution, "1".repeat(20));
+/// assert_eq!(outcome.solution_text(), "1".repeat(20));
 /// # Ok::<(), pgomea::Error>(())
 /// ```
 pub trait GrayBoxProblem: Send + Sync {

@@ -12,16 +12,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::backend::cuda::CudaTuning;
 use crate::choice::{Choice, choices};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gomea::LocalSearchMode;
 use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::Limits;
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
-use crate::problem::deception::deception;
-use crate::problem::lattice::square_probe;
-use crate::problem::{GrayBoxProblem, KindArrays};
+use crate::problem::GrayBoxProblem;
 
+pub use super::checks::{MAX_ANNEAL_GROWTH, MAX_THREADS, positive, seconds, show_number, threads};
+use super::checks::{check_anneal_growth, check_anneal_only, check_elitist_restarts, invalid};
+pub use super::defaults::*;
+pub use super::options::RunOptions;
+
+/// The algorithm of a run: the paper's serial GOMEA, or its parallel GOMEA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
@@ -39,7 +43,7 @@ choices! {
 }
 
 /// Where parallel GOM runs. `Cuda` asked for where no GPU can be used is an error
-/// ([`Error::Cuda`]), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
+/// ([`Error::Cuda`](crate::Error::Cuda)), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
 /// which it got):
 ///
 /// ```
@@ -79,6 +83,7 @@ choices! {
     }
 }
 
+/// The order in which serial GOMEA visits the linkage sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FosOrderKind {
@@ -96,9 +101,10 @@ choices! {
 }
 
 /// Where a run stops besides its limits: at a fitness, or at the instance's best-known value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Target {
+    /// Stop once the best fitness reaches this value.
     Fitness(i64),
     /// The string `"best-known"`: the value the instance (or the data directory) knows.
     BestKnown(BestKnownTag),
@@ -108,70 +114,42 @@ pub enum Target {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BestKnownTag {
+    /// `best-known`.
     BestKnown,
 }
 
-impl Target {
-    pub const BEST_KNOWN: Target = Target::BestKnown(BestKnownTag::BestKnown);
+impl<'de> Deserialize<'de> for Target {
+    // By hand, so that a wrong value says what a target is (an untagged enum says only that no
+    // variant matched).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Expected;
+        impl serde::de::Visitor<'_> for Expected {
+            type Value = Target;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a fitness (an integer) or best-known")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<Target, E> {
+                Ok(Target::Fitness(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<Target, E> {
+                i64::try_from(v)
+                    .map(Target::Fitness)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<Target, E> {
+                match v {
+                    "best-known" => Ok(Target::BEST_KNOWN),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Expected)
+    }
 }
 
-/// What a caller asks of one run; every field left `None` takes the default of [`resolve`]
-/// (those of `pgomea run`). Serialised with the field names below (the Python package's keyword
-/// arguments are the same names).
-///
-/// ```
-/// use pgomea::solve::{Algorithm, RunOptions, Target};
-/// let options: RunOptions =
-///     serde_json::from_str(r#"{"algorithm": "parallel", "time_limit": 5, "target": "best-known"}"#).unwrap();
-/// assert_eq!(options.algorithm, Some(Algorithm::Parallel));
-/// assert_eq!((options.time_limit, options.target), (Some(5.0), Some(Target::BEST_KNOWN)));
-/// assert!(serde_json::from_str::<RunOptions>(r#"{"time_limt": 5}"#).is_err()); // misspelt
-/// ```
-///
-/// [`resolve`]: RunOptions::resolve
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunOptions {
-    pub algorithm: Option<Algorithm>,
-    pub backend: Option<Backend>,
-    #[serde(default, with = "text_option")]
-    pub linkage: Option<LinkageModel>,
-    #[serde(default, with = "text_option")]
-    pub coloring: Option<ColoringMethod>,
-    pub fos_order: Option<FosOrderKind>,
-    pub forced_improvement: Option<bool>,
-    pub local_search: Option<LocalSearchMode>,
-    pub anneal_sweeps: Option<u32>,
-    /// The factor by which each new population's annealing is longer than the one before (see
-    /// [`RunConfig::anneal_growth`]).
-    pub anneal_growth: Option<u32>,
-    /// The control of the hybrid: the same multi-start scheme and annealed local search of every
-    /// new population, and no GOM generation (see [`RunConfig::anneal_only`]).
-    pub anneal_only: Option<bool>,
-    /// The largest share of the time left that a new population's annealing may take (see
-    /// [`RunConfig::anneal_share`]).
-    pub anneal_share: Option<f64>,
-    /// Partition mixing of the populations' solutions into the elitist (see
-    /// [`RunConfig::partition_mixing`]).
-    pub partition_mixing: Option<bool>,
-    /// Every second new population started from the elitist (see
-    /// [`RunConfig::elitist_restarts`]).
-    pub elitist_restarts: Option<bool>,
-    pub seed: Option<u64>,
-    /// Seconds, counted from the start of the run (set-up included).
-    pub time_limit: Option<f64>,
-    /// Full-evaluation equivalents.
-    pub max_evaluations: Option<f64>,
-    pub target: Option<Target>,
-    pub n_base: Option<usize>,
-    pub c_ims: Option<u32>,
-    pub max_population: Option<usize>,
-    /// Threads of the CPU backend.
-    pub threads: Option<usize>,
-    /// MiB of device memory the CUDA backend may use.
-    pub device_memory_limit: Option<u64>,
-    /// The CUDA backend's tuning (benchmarks; the defaults measured best).
-    pub cuda: Option<CudaTuning>,
+impl Target {
+    /// The instance's best-known value as the target.
+    pub const BEST_KNOWN: Target = Target::BestKnown(BestKnownTag::BestKnown);
 }
 
 /// A complete run configuration: what `solve` runs, and what every result records. Build it with
@@ -195,10 +173,12 @@ pub struct RunOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
+    /// The algorithm.
     pub algorithm: Algorithm,
     /// The backend asked for (`auto` is decided when the run opens its device; the outcome says
     /// which it got).
     pub backend: Backend,
+    /// The linkage model.
     #[serde(with = "text")]
     pub linkage: LinkageModel,
     /// Why the run took another linkage model than the paper's fixed linkage tree, where it chose
@@ -206,8 +186,10 @@ pub struct RunConfig {
     /// the fixed linkage tree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linkage_chosen: Option<String>,
+    /// The colouring of the linkage sets (parallel GOM, or serial GOMEA in colour-group order).
     #[serde(with = "text")]
     pub coloring: ColoringMethod,
+    /// Serial GOMEA's order of the linkage sets.
     pub fos_order: FosOrderKind,
     /// Forced Improvement: serial GOMEA's, or parallel FI for parallel GOMEA.
     pub forced_improvement: bool,
@@ -273,6 +255,7 @@ pub struct RunConfig {
     /// (`docs/decisions/0017-elitist-restarts-off.md`); false in a result stored before the option.
     #[serde(default)]
     pub elitist_restarts: bool,
+    /// The seed of every random choice.
     pub seed: u64,
     /// Seconds from the run's start.
     pub time_limit: Option<f64>,
@@ -285,11 +268,15 @@ pub struct RunConfig {
     /// best stalls ([`STALL_LEAST_S`], [`STALL_SHARE`]), at the latest at the default cap.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stop_when_answered: bool,
+    /// Full-evaluation equivalents after which the run stops.
     pub max_evaluations: Option<f64>,
+    /// The fitness at which the run stops (`best-known` resolved to its value).
     pub target: Option<i64>,
     /// The instance's best-known value, when known (reports, and the target `best-known`).
     pub best_known: Option<i64>,
+    /// The multi-start scheme's base population size.
     pub n_base: usize,
+    /// Generations of a population per generation of the next larger one.
     pub c_ims: u32,
     /// The largest population the multi-start scheme may start (by default what fits in a
     /// quarter of the memory, [`default_population_cap`]).
@@ -310,466 +297,8 @@ pub struct RunConfig {
     pub defaults: BTreeMap<String, String>,
 }
 
-/// The most threads the CPU backend accepts.
-pub const MAX_THREADS: usize = 4096;
-
-/// The stop rule of a run given no time limit, no evaluation budget and no target: it stops when
-/// it has its answer ([`RunConfig::stop_when_answered`]). Why: a caller who names no limit wants
-/// the answer, not a fixed wait (a one-variable model used to take the whole default limit), and
-/// the rule is the same in the CLI, Python and the dimod sampler.
-///
-/// At once where the optimum is proven: up to this many variables every solution is enumerated
-/// with the problem's own evaluation (2^20 solutions, a flip each: about half a second for 20
-/// spins all coupled, on 2 cores)
-/// and the run ends with [`StopReason::OptimumProven`](crate::stop::StopReason::OptimumProven).
-pub const PROVEN_OPTIMUM_MAX_VARIABLES: usize = 20;
-
-/// Otherwise the rule stops a run ([`StopReason::Stalled`](crate::stop::StopReason::Stalled))
-/// once its best has not improved for max([`STALL_LEAST_S`], [`STALL_SHARE`] x the time spent so
-/// far), at the end of the step of the multi-start scheme under way (a generation or a new
-/// population is never cut off as a stall): a run that found its last improvement at t stops by
-/// about 2t, so that it has spent at least
-/// as long again looking for a better one; the least span keeps a run of a fast-solved instance
-/// from stopping on a lucky early best.
-pub const STALL_LEAST_S: f64 = 1.0;
-pub const STALL_SHARE: f64 = 0.5;
-
-/// And at the latest at this time limit, the default cap (its reason, [`DEFAULT_CAP`], in
-/// [`RunConfig::time_limit_chosen`]): what a run without limits may cost at most.
-pub const DEFAULT_TIME_LIMIT_S: f64 = 60.0;
-
-/// The reason recorded for the default time limit.
-pub const DEFAULT_CAP: &str = "the default cap";
-
-/// CPU threads from which parallel GOMEA on the CPU backend is the default: on 16 cores it ended
-/// ahead of serial GOMEA on a 3D Gaussian spin glass and a sparse G-set graph, on 2 cores serial
-/// GOMEA was ahead or level (`docs/decisions/0028-algorithm-default.md`).
-pub const PARALLEL_FROM_THREADS: usize = 8;
-
-/// The algorithm by default, and why: parallel GOMEA where it runs on a GPU (the backend `cuda`,
-/// or `auto` with a CUDA device present), and on the CPU from [`PARALLEL_FROM_THREADS`] threads;
-/// serial GOMEA on fewer (`docs/decisions/0028-algorithm-default.md`).
-pub fn default_algorithm(backend: Backend, threads: Option<usize>) -> (Algorithm, String) {
-    if backend == Backend::Cuda || backend == Backend::Auto && crate::backend::cuda::present() {
-        return (Algorithm::Parallel, "parallel GOMEA: it runs on the GPU".into());
-    }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads >= PARALLEL_FROM_THREADS {
-        (
-            Algorithm::Parallel,
-            format!("parallel GOMEA: no GPU, {threads} CPU threads (serial from fewer than {PARALLEL_FROM_THREADS})"),
-        )
-    } else {
-        (
-            Algorithm::Serial,
-            format!("serial GOMEA: no GPU, {threads} CPU threads (parallel from {PARALLEL_FROM_THREADS} or on a GPU)"),
-        )
-    }
-}
-
-/// Forced Improvement and local search by default, by algorithm: both algorithms anneal every
-/// new population, and only serial GOMEA keeps Forced Improvement (as in the paper), which in
-/// parallel GOMEA cost time without a better result
-/// (`docs/decisions/0001-hybrid-parallel-gomea-defaults.md`).
-pub fn default_hybrid(algorithm: Algorithm) -> (bool, LocalSearchMode) {
-    match algorithm {
-        Algorithm::Serial => (true, LocalSearchMode::Initial),
-        Algorithm::Parallel => (false, LocalSearchMode::Initial),
-    }
-}
-
-/// Instances of more variables than this are coloured by incidence by default.
-pub const INCIDENCE_COLORING_FROM: usize = 50_000;
-
-/// The colouring of a run that names none: Welsh-Powell's (by degree in the linkage-model
-/// interaction graph) up to [`INCIDENCE_COLORING_FROM`] variables, beyond that the incidence
-/// colouring, which counts no degree: as many colour groups, give or take one, without the degree
-/// count's share of a large set-up (`docs/decisions/0012-default-colouring.md`).
-pub fn default_coloring(variables: usize) -> ColoringMethod {
-    if variables > INCIDENCE_COLORING_FROM { ColoringMethod::Incidence } else { ColoringMethod::WelshPowell }
-}
-
-/// Variables from which an instance that is not a lattice gets the bounded tree by default
-/// ([`default_linkage`]).
-pub const BOUNDED_TREE_FROM: usize = 100_000;
-
-/// The bound on the sets of that bounded tree.
-pub const BOUNDED_TREE_SETS: usize = 16;
-
-/// The linkage model by default for `algorithm`, and why where it is not the paper's fixed
-/// linkage tree: for clauses under parallel GOM, the univariate model; for instances of at least
-/// [`BOUNDED_TREE_FROM`] variables whose subfunctions form fewer than one short cycle (of up to
-/// four subfunctions) per subfunction ([`crate::problem::lattice`]: 2 squares per edge on a
-/// square lattice, 4 on a cubic one, more where windows overlap; almost none on a sparse random
-/// graph, random clauses or random neighbourhoods, none between disjoint traps), the univariate
-/// model for clauses (serial GOMEA) and the bounded tree `bflt:16` for the other kinds; else the
-/// fixed linkage tree.
-///
-/// Where the interaction graph is random the full tree's upper sets meet nearly every other set,
-/// so its colouring needs hundreds to thousands of groups and its set-up can outlast the run,
-/// while lattices lose with the bounded tree
-/// (`docs/decisions/0010-bounded-tree-for-large-sparse-instances.md`); planted random clauses
-/// carry no structure a tree could find and flip one variable at a time well
-/// (`docs/decisions/0011-univariate-model-for-clauses.md`).
-pub fn default_linkage(problem: &dyn GrayBoxProblem, algorithm: Algorithm) -> (LinkageModel, Option<String>) {
-    let clauses = matches!(problem.functions().arrays(), KindArrays::Clauses { .. });
-    if clauses && algorithm == Algorithm::Parallel {
-        return (
-            LinkageModel::Univariate,
-            Some(
-                "the univariate model: clauses (MAX-SAT), where parallel GOM reached the optimum of random 3-SAT \
-                 sooner without linkage sets than with the tree, from 50 to 10^6 variables"
-                    .into(),
-            ),
-        );
-    }
-    if problem.variables() < BOUNDED_TREE_FROM {
-        return (LinkageModel::Flt, None);
-    }
-    let p = square_probe(problem.functions());
-    if p.is_lattice() {
-        return (LinkageModel::Flt, None);
-    }
-    if clauses {
-        return (
-            LinkageModel::Univariate,
-            Some(format!(
-                "the univariate model: clauses on {} variables, not a lattice ({:.2} cycles of up to four subfunctions \
-                 per subfunction), where serial GOMEA ended higher at 10 s without linkage sets than with the \
-                 bounded tree",
-                problem.variables(),
-                p.cycles_per_edge()
-            )),
-        );
-    }
-    (
-        LinkageModel::Bflt(BOUNDED_TREE_SETS),
-        Some(format!(
-            "the tree bounded to sets of {BOUNDED_TREE_SETS}: {} on {} variables, not a lattice ({:.2} cycles of up to \
-             four subfunctions per subfunction), where the full tree's colouring needs hundreds to thousands of groups",
-            problem.functions().arrays().kind_name(),
-            problem.variables(),
-            p.cycles_per_edge()
-        )),
-    )
-}
-
-/// The sweeps of an annealed local search by default on `backend`: 3000 on the GPU, 1000 on the
-/// CPU (see [`default_anneal_sweeps`]); the control's (`anneal_only`) on every kind.
-pub const fn annealing_sweeps(backend: Backend) -> u32 {
-    match backend {
-        Backend::Cuda => 3000,
-        Backend::Cpu | Backend::Auto => 1000,
-    }
-}
-
-/// Variables up to which the GPU's default annealing keeps all its sweeps.
-pub const ANNEAL_IN_FULL_UP_TO: usize = 100_000;
-
-/// The annealed sweeps by default for `l` variables: [`annealing_sweeps`], but on the GPU beyond
-/// [`ANNEAL_IN_FULL_UP_TO`] variables in inverse proportion to l, down to a thirtieth (300 at
-/// 10^6 variables, 100 from 3 x 10^6 on), so that a large lattice's populations are annealed
-/// and still searched within the run (`docs/decisions/0005-annealing-sweeps-at-scale.md`). The
-/// CPU keeps its 1000 (not measured at that scale).
-pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
-    let full = annealing_sweeps(backend);
-    match backend {
-        Backend::Cuda if l > ANNEAL_IN_FULL_UP_TO => {
-            let scaled = u64::from(full) * ANNEAL_IN_FULL_UP_TO as u64 / l as u64;
-            scaled.max(u64::from(full / 30)) as u32
-        }
-        _ => full,
-    }
-}
-
-/// The annealed sweeps by default for `l` variables of pairwise terms on a graph that is not a
-/// lattice ([`crate::problem::lattice`]): as [`sized_sweeps`] on the CPU and up to
-/// [`ANNEAL_IN_FULL_UP_TO`] variables on the GPU, beyond in inverse proportion to the square root
-/// of l (949 at 10^6 variables, 300 at 10^7), more than a lattice's [`sized_sweeps`]: sparse
-/// random graphs gained from the longer annealing
-/// (`docs/decisions/0005-annealing-sweeps-at-scale.md`).
-pub fn sparse_sweeps(backend: Backend, l: usize) -> u32 {
-    let full = annealing_sweeps(backend);
-    match backend {
-        Backend::Cuda if l > ANNEAL_IN_FULL_UP_TO => {
-            (f64::from(full) * (ANNEAL_IN_FULL_UP_TO as f64 / l as f64).sqrt()).round() as u32
-        }
-        _ => full,
-    }
-}
-
-/// The annealing sweeps of a local search by default, and why, in words: 0 (the greedy descent
-/// alone) for clauses, for mostly deceptive tables and for 2D spin glasses with distinct
-/// couplings ([`crate::problem::lattice`]), else 3000 on the GPU and 1000 on the CPU
-/// (serial GOMEA and the CPU backend), fewer on the GPU for more than 10^5 variables
-/// ([`sized_sweeps`], or [`sparse_sweeps`] for pairwise terms on a graph that is not a lattice).
-///
-/// The sweeps found the better cuts on G-set graphs (`docs/decisions/0002-annealing-sweeps.md`);
-/// on clauses and deceptive tables GOM after the greedy descent reaches the optimum sooner
-/// (`docs/decisions/0003-annealing-by-problem-kind.md`), and on 2D spin glasses the annealing
-/// costs more than it gives (`docs/decisions/0004-no-annealing-for-2d-spin-glasses.md`).
-pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> (u32, String) {
-    let l = problem.variables();
-    // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer.
-    let size_of = |sweeps: u32, graph: &str| {
-        if sweeps < annealing_sweeps(backend) {
-            format!("; {sweeps} sweeps for {l} variables{graph}")
-        } else {
-            String::new()
-        }
-    };
-    let annealed = sized_sweeps(backend, l);
-    let size = size_of(annealed, "");
-    match problem.functions().arrays() {
-        KindArrays::Pairwise { .. } => match square_probe(problem.functions()) {
-            p if p.is_2d_glass() => (
-                0,
-                format!(
-                    "no annealing: a 2D spin glass ({}), where GOM after the greedy descent does better",
-                    p.describe()
-                ),
-            ),
-            p if !p.is_lattice() => {
-                let sweeps = sparse_sweeps(backend, l);
-                let shape = format!(
-                    " on a graph that is not a lattice ({:.2} cycles of up to four edges per edge)",
-                    p.cycles_per_edge()
-                );
-                (sweeps, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){}", size_of(sweeps, &shape)))
-            }
-            _ => (annealed, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){size}")),
-        },
-        KindArrays::Clauses { .. } => {
-            (0, "no annealing: clauses (MAX-SAT), where GOM after the greedy descent is faster".into())
-        }
-        KindArrays::Tables { .. } => {
-            let d = deception(problem.functions()).unwrap_or_default();
-            let share = format!("{} of {} tables probed deceptive", d.deceptive, d.probed);
-            if d.mostly() {
-                (0, format!("no annealing: {share}, single flips lead away from their optima"))
-            } else {
-                (annealed, format!("annealed: {share}{size}"))
-            }
-        }
-    }
-}
-
-/// The annealing growth by default (see [`RunConfig::anneal_growth`]): 2 for the pairwise kind
-/// (Max-Cut, and Ising and QUBO models through it) when new populations are annealed and the
-/// instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, on the GPU and on the CPU alike, else
-/// 1: longer annealing of the larger populations lifted spin glasses and cost G-set graphs little,
-/// while beyond 10^5 variables it left too few populations
-/// (`docs/decisions/0006-annealing-growth.md`). Returns the growth and why, in words.
-pub fn default_anneal_growth(
-    problem: &dyn GrayBoxProblem,
-    local_search: LocalSearchMode,
-    anneal_sweeps: u32,
-) -> (u32, String) {
-    let pairwise = matches!(problem.functions().arrays(), KindArrays::Pairwise { .. });
-    let annealed = local_search != LocalSearchMode::Off && anneal_sweeps > 0;
-    let small = problem.variables() <= ANNEAL_IN_FULL_UP_TO;
-    let why = if !annealed {
-        "1: no annealing to grow".to_string()
-    } else if !pairwise {
-        "1: the longer annealing of larger populations pays on pairwise terms (Max-Cut, Ising, QUBO) only".into()
-    } else if !small {
-        format!("1: beyond {ANNEAL_IN_FULL_UP_TO} variables the doubling leaves too few populations")
-    } else {
-        return (
-            2,
-            format!(
-                "2: pairwise terms up to {ANNEAL_IN_FULL_UP_TO} variables, where the larger populations' longer \
-                 annealing pays"
-            ),
-        );
-    };
-    (1, why)
-}
-
-/// The default population cap: the largest power-of-two multiple of n_base whose genes (three
-/// copies, as parallel GOM keeps) fit in a quarter of the memory available to the process.
-pub fn default_population_cap(l: usize, n_base: usize) -> usize {
-    let available = crate::problem::memory::available().unwrap_or(4 << 30) as usize;
-    let budget = available / 4;
-    let mut n = n_base.max(1);
-    while n.saturating_mul(8).saturating_mul(l.max(1)) <= budget && n < (1 << 24) {
-        n *= 2;
-    }
-    n
-}
-
 fn one() -> Option<u32> {
     Some(1)
-}
-
-/// Partition mixing is on by default below this many variables (except for clauses), and from
-/// it on for lattices of pairwise terms only: the size from which a run mixes only the
-/// populations' bests, not every new population's solutions.
-pub const PARTITION_MIXING_BELOW: usize = crate::gomea::partition::NEW_POPULATIONS_BELOW;
-
-/// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems of fewer than
-/// [`PARTITION_MIXING_BELOW`] variables that are not clauses (Max-Cut, Ising models, QUBOs, NK
-/// landscapes, traps, tables), and from that size on for pairwise terms (Max-Cut, Ising, QUBO) on
-/// a lattice (as [`square_probe`] sees it); off for MAX-SAT, for larger instances of other kinds
-/// and shapes, and in the control: the host's mixes gain where they flip regions that local
-/// moves leave, and cost more than they gain on clauses and on large instances that are not
-/// lattices (`docs/decisions/0015-partition-mixing-default.md`).
-/// Returns the choice and why, in words.
-pub fn default_partition_mixing(problem: &dyn GrayBoxProblem, anneal_only: bool) -> (bool, String) {
-    let costs = "where the host's mixes cost more than they gain";
-    let arrays = problem.functions().arrays();
-    let l = problem.variables();
-    if anneal_only {
-        (false, "no partition mixing: the control is the annealing alone".into())
-    } else if matches!(arrays, KindArrays::Clauses { .. }) {
-        (false, format!("no partition mixing: clauses (MAX-SAT), {costs}"))
-    } else if l < PARTITION_MIXING_BELOW {
-        (true, format!("partition mixing: fewer than {PARTITION_MIXING_BELOW} variables, not clauses"))
-    } else if !matches!(arrays, KindArrays::Pairwise { .. }) {
-        (
-            false,
-            format!(
-                "no partition mixing: {} on {l} variables (from {PARTITION_MIXING_BELOW} on only for lattices of pairwise terms), {costs}",
-                arrays.kind_name()
-            ),
-        )
-    } else {
-        let p = square_probe(problem.functions());
-        if p.is_lattice() {
-            (
-                true,
-                format!(
-                    "partition mixing of the populations' bests: a lattice of pairwise terms on {l} variables \
-                     ({:.2} cycles of up to four subfunctions per subfunction)",
-                    p.cycles_per_edge()
-                ),
-            )
-        } else {
-            (
-                false,
-                format!(
-                    "no partition mixing: pairwise terms on {l} variables, not a lattice ({:.2} cycles of up to four \
-                     subfunctions per subfunction), {costs}",
-                    p.cycles_per_edge()
-                ),
-            )
-        }
-    }
-}
-
-/// `anneal_share` by default: a new population's annealing may take 3/4 of the time left, so
-/// that GOM gets the rest instead of the limit cutting the annealing off
-/// (`docs/decisions/0007-anneal-share.md`).
-pub const DEFAULT_ANNEAL_SHARE: f64 = 0.75;
-
-/// The largest `anneal_growth` accepted: beyond it the third population would already anneal for
-/// longer than any run lasts.
-pub const MAX_ANNEAL_GROWTH: u32 = 1024;
-
-/// An option's value refused: `name` is the option's field name (the faces spell it their way).
-fn invalid(name: &'static str, message: impl Into<String>) -> Error {
-    Error::Option { name, message: message.into() }
-}
-
-/// A number as people write it: `10`, `0.5`, `1e300` (never 301 digits).
-pub fn show_number(x: f64) -> String {
-    if x.is_finite() && x.abs() < 1e15 { format!("{x}") } else { format!("{x:e}") }
-}
-
-/// Option `name` is a positive, finite number (of evaluations, ...).
-pub fn positive(name: &'static str, value: f64) -> Result<f64> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(invalid(name, format!("{}: expected a positive number", show_number(value))))
-    }
-}
-
-/// Option `name` is a positive number of seconds that a `Duration` can hold.
-pub fn seconds(name: &'static str, value: f64) -> Result<Duration> {
-    positive(name, value)?;
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        invalid(name, format!("{}: too large (at most {:e} seconds)", show_number(value), u64::MAX as f64))
-    })
-}
-
-/// Option `threads`: 1 to [`MAX_THREADS`].
-pub fn threads(value: Option<usize>) -> Result<()> {
-    match value {
-        Some(t) if t == 0 || t > MAX_THREADS => {
-            Err(invalid("threads", format!("{t}: expected 1 to {MAX_THREADS} threads")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The control (`anneal_only`) anneals every new population and runs no generation: it needs
-/// that local search, with annealing, and no Forced Improvement (a part of the generations).
-fn check_anneal_only(
-    local_search: LocalSearchMode,
-    anneal_sweeps: Option<u32>,
-    forced_improvement: bool,
-) -> Result<()> {
-    let why = "the control anneals every new population and runs no generation";
-    if local_search != LocalSearchMode::Initial {
-        return Err(invalid(
-            "anneal_only",
-            format!(
-                "{why}: it needs the local search of new populations alone (local search `initial`, not `{}`)",
-                local_search.name()
-            ),
-        ));
-    }
-    if anneal_sweeps == Some(0) {
-        return Err(invalid("anneal_only", format!("{why}: it needs annealing sweeps (at least 1, not 0)")));
-    }
-    if forced_improvement {
-        return Err(invalid(
-            "anneal_only",
-            format!("{why}: Forced Improvement, a part of the generations, cannot be on (leave it out or off)"),
-        ));
-    }
-    Ok(())
-}
-
-/// Restarts from the elitist need an annealing that moves each copy of the elitist away from it:
-/// the local search of new populations with annealing sweeps.
-fn check_elitist_restarts(local_search: LocalSearchMode, anneal_sweeps: Option<u32>) -> Result<()> {
-    let why = "a population started from the elitist stays as many copies of it until its annealing";
-    if local_search == LocalSearchMode::Off {
-        return Err(invalid(
-            "elitist_restarts",
-            format!("needs the local search of new populations (on, not off): {why}"),
-        ));
-    }
-    if anneal_sweeps == Some(0) {
-        return Err(invalid("elitist_restarts", format!("needs annealing sweeps (at least 1, not 0): {why}")));
-    }
-    Ok(())
-}
-
-/// `anneal_growth` is at least 1 and at most [`MAX_ANNEAL_GROWTH`], and above 1 only where there
-/// is an annealing to grow (a local search of new populations, with sweeps).
-fn check_anneal_growth(growth: u32, local_search: LocalSearchMode, anneal_sweeps: Option<u32>) -> Result<()> {
-    if !(1..=MAX_ANNEAL_GROWTH).contains(&growth) {
-        return Err(invalid(
-            "anneal_growth",
-            format!("{growth}: from 1 (the same annealing for every population) to {MAX_ANNEAL_GROWTH}"),
-        ));
-    }
-    if growth > 1 && local_search == LocalSearchMode::Off {
-        return Err(invalid(
-            "anneal_growth",
-            format!("{growth}: there is no annealing to grow with the local search off"),
-        ));
-    }
-    if growth > 1 && anneal_sweeps == Some(0) {
-        return Err(invalid(
-            "anneal_growth",
-            format!("{growth}: there is no annealing to grow with 0 annealing sweeps"),
-        ));
-    }
-    Ok(())
 }
 
 impl RunOptions {
@@ -910,7 +439,7 @@ impl RunOptions {
             time_limit,
             max_population,
         );
-        Ok(RunConfig {
+        let mut config = RunConfig {
             algorithm,
             backend,
             linkage,
@@ -942,109 +471,10 @@ impl RunOptions {
             cuda,
             verify: false,
             defaults,
-        })
-    }
-
-    /// Why the run takes each default that no field of its own explains, by option name
-    /// ([`RunConfig::defaults`]): the reasons of [`RunOptions::resolve`]'s choices, in words, for
-    /// the options left out; the algorithm comes with its reason where it was a default
-    /// ([`default_algorithm`]); `linkage_chosen` says whether the linkage model has its own reason.
-    fn default_reasons(
-        &self,
-        problem: &dyn GrayBoxProblem,
-        (algorithm, algorithm_chosen): (Algorithm, Option<String>),
-        linkage_chosen: bool,
-        time_limit: Option<f64>,
-        max_population: usize,
-    ) -> BTreeMap<String, String> {
-        let l = problem.variables();
-        let serial = algorithm == Algorithm::Serial;
-        let anneal_only = self.anneal_only.unwrap_or(false);
-        let reasons: [(&str, bool, String); 20] = [
-            ("algorithm", algorithm_chosen.is_some(), algorithm_chosen.unwrap_or_default()),
-            (
-                "backend",
-                self.backend.is_none(),
-                if serial {
-                    "unused: serial GOMEA runs on one CPU core".into()
-                } else {
-                    "auto: CUDA where a driver and a device exist, else the CPU".into()
-                },
-            ),
-            ("linkage", self.linkage.is_none() && !linkage_chosen, "the paper's fixed linkage tree".into()),
-            (
-                "coloring",
-                self.coloring.is_none(),
-                format!(
-                    "{}: {l} variables; welsh-powell up to {INCIDENCE_COLORING_FROM}, beyond that incidence, which \
-                     gives as many colour groups without counting conflicts",
-                    default_coloring(l)
-                ),
-            ),
-            ("fos_order", self.fos_order.is_none(), "random, as in the paper".into()),
-            (
-                "forced_improvement",
-                self.forced_improvement.is_none(),
-                match algorithm {
-                    _ if anneal_only => "off: the control runs no generation".into(),
-                    Algorithm::Serial => "on: serial GOMEA's, as in the paper".into(),
-                    Algorithm::Parallel => "off: in parallel GOMEA it costs time without a better result".into(),
-                },
-            ),
-            (
-                "local_search",
-                self.local_search.is_none(),
-                "initial: annealing new populations puts the time to better use than searching every offspring".into(),
-            ),
-            ("anneal_only", self.anneal_only.is_none(), "off: GOM runs (the control is the annealing alone)".into()),
-            (
-                "anneal_share",
-                self.anneal_share.is_none(),
-                format!(
-                    "{DEFAULT_ANNEAL_SHARE}: GOM gets the rest of the time left, instead of the limit cutting an \
-                     annealing off while it is hot"
-                ),
-            ),
-            (
-                "elitist_restarts",
-                self.elitist_restarts.is_none(),
-                "off: restarts from the elitist lost about as often as they gained".into(),
-            ),
-            ("seed", self.seed.is_none(), "1: a fixed seed, so that a run repeats".into()),
-            (
-                "time_limit",
-                self.time_limit.is_none(),
-                match time_limit {
-                    Some(t) => format!(
-                        "{} s, {DEFAULT_CAP}: given no limit, the run stops when it has its answer (the optimum \
-                         proven up to {PROVEN_OPTIMUM_MAX_VARIABLES} variables, else once its best has not improved \
-                         for max({STALL_LEAST_S} s, {STALL_SHARE} x the time spent)), at the latest then",
-                        show_number(t)
-                    ),
-                    None => "none: the evaluation budget or the target ends the run".into(),
-                },
-            ),
-            ("max_evaluations", self.max_evaluations.is_none(), "none: no evaluation budget".into()),
-            ("target", self.target.is_none(), "none: no target fitness".into()),
-            ("n_base", self.n_base.is_none(), "the multi-start scheme's base population size in the paper".into()),
-            ("c_ims", self.c_ims.is_none(), "the multi-start scheme's generation ratio in the paper".into()),
-            (
-                "max_population",
-                self.max_population.is_none(),
-                format!(
-                    "{max_population}: the largest power-of-two multiple of n_base whose solutions fit in a quarter \
-                     of the memory available"
-                ),
-            ),
-            ("threads", self.threads.is_none(), "all the cores the process may use".into()),
-            (
-                "device_memory_limit",
-                self.device_memory_limit.is_none(),
-                "what the device has: a population that does not fit stops the scheme's growth".into(),
-            ),
-            ("cuda", self.cuda.is_none(), "the launch shapes the kernels were tuned for".into()),
-        ];
-        reasons.into_iter().filter(|(_, left_out, _)| *left_out).map(|(name, _, why)| (name.into(), why)).collect()
+        };
+        let on = deciding_backend(algorithm, backend);
+        config.decide_annealing(problem, self.anneal_sweeps, self.anneal_growth, on);
+        Ok(config)
     }
 }
 
@@ -1138,7 +568,7 @@ mod text {
 }
 
 /// [`text`] for an optional value.
-mod text_option {
+pub(super) mod text_option {
     use std::fmt::Display;
     use std::str::FromStr;
 
@@ -1162,6 +592,7 @@ mod text_option {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use crate::problem::generate::default_instance;
     use crate::problem::maxcut::MaxCut;
 
@@ -1464,6 +895,7 @@ mod tests {
                     forced_improvement: plain.forced_improvement,
                     partition_mixing: true,
                     partition_mixing_chosen: plain.partition_mixing_chosen.clone(),
+                    annealing_chosen: plain.annealing_chosen.clone(),
                     defaults: plain.defaults.clone(),
                     ..control.clone()
                 },
@@ -1573,10 +1005,26 @@ mod tests {
         // Nothing to grow: 1, not a refusal.
         assert_eq!(default_anneal_growth(&graph, LocalSearchMode::Off, 3000).0, 1);
         assert_eq!(default_anneal_growth(&graph, initial, 0).0, 1);
-        // Given, it is kept; left out, the run decides it with its backend.
+        // Given, it is kept; left out, `resolve` decides it for the backend the run will take.
         let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
         assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));
-        assert_eq!(RunOptions::default().resolve(&graph, None).unwrap().anneal_growth, None);
+        for backend in [Backend::Cpu, Backend::Cuda] {
+            let options =
+                RunOptions { algorithm: Some(Algorithm::Parallel), backend: Some(backend), ..Default::default() };
+            let config = options.resolve(&graph, None).unwrap();
+            let sweeps = annealing_sweeps(backend);
+            assert_eq!(config.anneal_sweeps, Some(sweeps));
+            assert_eq!(config.anneal_growth, Some(default_anneal_growth(&graph, initial, sweeps).0));
+            assert!(config.reason("anneal_growth").is_some() && config.reason("anneal_sweeps").is_some());
+            // A GPU that fails at start: decided again for the CPU, what was asked for kept.
+            let mut again = config.clone();
+            again.decide_annealing_again(&graph, Backend::Cpu);
+            assert_eq!((again.anneal_sweeps, again.anneal_growth), (Some(1000), Some(2)));
+            let asked = RunOptions { anneal_sweeps: Some(77), ..options }.resolve(&graph, None).unwrap();
+            let mut again = asked.clone();
+            again.decide_annealing_again(&graph, Backend::Cpu);
+            assert_eq!((again.anneal_sweeps, again.anneal_growth), (Some(77), Some(1)));
+        }
         // A configuration stored before the option ran with the same annealing for every population.
         let mut old = serde_json::to_value(RunOptions::default().resolve(&graph, None).unwrap()).unwrap();
         old.as_object_mut().unwrap().remove("anneal_growth");

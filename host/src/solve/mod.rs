@@ -18,7 +18,10 @@
 //! # Ok::<(), pgomea::Error>(())
 //! ```
 
+mod checks;
 pub mod config;
+mod defaults;
+pub mod options;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -27,7 +30,6 @@ use std::time::Instant;
 use serde::Serialize;
 
 pub use self::config::{Algorithm, Backend, FosOrderKind, RunConfig, RunOptions, Target};
-use self::config::{annealing_sweeps, default_anneal_growth, default_anneal_sweeps};
 use crate::backend::{cpu, cuda};
 use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
@@ -65,7 +67,7 @@ use pgomea_device::stage::WARP_SHIFT;
 /// let config = RunOptions { time_limit: Some(1.0), ..RunOptions::default() }.resolve(&problem, None)?;
 /// let start = Instant::now().checked_sub(Duration::from_secs(2)).expect("the clock has run 2 s");
 /// let outcome = solve(&problem, &config, Hooks { start: Some(start), ..Hooks::default() })?;
-/// assert_eq!(outcome.stopped_by(), Some(StopReason::TimeLimit));
+/// assert_eq!(outcome.stop_reason, StopReason::TimeLimit);
 /// assert!(outcome.time_s >= 2.0);
 /// assert_eq!(outcome.best_fitness, problem.evaluate(&outcome.genes()));
 /// # Ok::<(), pgomea::Error>(())
@@ -90,14 +92,17 @@ use pgomea_device::stage::WARP_SHIFT;
 /// });
 /// let outcome = solve(&problem, &config, Hooks { stop: Some(stop), ..Hooks::default() })?;
 /// stopper.join().unwrap();
-/// assert_eq!(outcome.stopped_by(), Some(StopReason::Interrupted));
+/// assert_eq!(outcome.stop_reason, StopReason::Interrupted);
 /// assert!(outcome.time_s < 600.0);
 /// # Ok::<(), pgomea::Error>(())
 /// ```
 #[derive(Default)]
 pub struct Hooks<'a> {
+    /// When the run's clock started (default: the call of `solve`).
     pub start: Option<Instant>,
+    /// A flag that stops the run when set, from any thread.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Who hears of the run's progress, improvements and notes.
     pub observer: Option<&'a mut dyn Observer>,
 }
 
@@ -116,38 +121,49 @@ pub struct Hooks<'a> {
 /// // ends the run before the first population has cooled.)
 /// let config = RunOptions { max_evaluations: Some(1e5), ..RunOptions::default() }.resolve(&model, None)?;
 /// let outcome = solve(&model, &config, Hooks::default())?;
-/// assert_eq!(outcome.stopped_by(), Some(StopReason::EvaluationLimit));
+/// assert_eq!(outcome.stop_reason, StopReason::EvaluationLimit);
 /// assert_eq!(outcome.energy, Some(-3.0));
 /// assert_eq!(outcome.energy_text.as_deref(), Some("-3"));
-/// assert_eq!(outcome.model_solution.as_deref(), Some("000")); // spin -1 is 0
+/// assert_eq!(outcome.model_solution_text().as_deref(), Some("000")); // spin -1 is 0
 /// assert_eq!(outcome.genes().len(), 4); // the last gene is the reduction's field vertex
 /// assert_eq!((outcome.variables, outcome.problem.as_str()), (4, "ising"));
 /// # Ok::<(), pgomea::Error>(())
 /// ```
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
+    /// The instance's name.
     pub instance: String,
     /// The type of problem (`max-cut`, `nk`, ...).
     pub problem: String,
+    /// The problem's variables.
     pub variables: usize,
+    /// The problem's subfunctions.
     pub subfunctions: usize,
+    /// The algorithm that ran.
     pub algorithm: Algorithm,
     /// The backend the run got, in words (`cuda (NVIDIA H100 ...)`, `cpu (16 threads)`, `cpu
     /// (serial)` for serial GOMEA, `none (stopped during set-up)`).
     pub backend: String,
+    /// The linkage model, as the options spell it (`flt`, `bflt:16`).
     pub linkage: String,
+    /// The seed of every random choice.
     pub seed: u64,
+    /// The best solution's fitness, evaluated again in full.
     pub best_fitness: i64,
+    /// The instance's best-known value, where known.
     pub best_known: Option<i64>,
+    /// The fitness at which the run would stop, if any.
     pub target: Option<i64>,
     /// Whether the best fitness reached the target (false without one).
     pub reached_target: bool,
-    /// Why the run ended, in words ([`StopReason::as_str`]; as a value: [`Outcome::stopped_by`]).
-    pub stop_reason: String,
+    /// Why the run ended (in JSON as its words, [`StopReason::as_str`]).
+    #[serde(serialize_with = "stop_words")]
+    pub stop_reason: StopReason,
     /// Seconds from the run's start ([`Hooks::start`], default: the call) to its end.
     pub time_s: f64,
     /// Full-evaluation equivalents: a partial evaluation of k of the m subfunctions counts k/m.
     pub evaluations: f64,
+    /// Subfunction evaluations, partial ones each counted.
     pub subfunction_evaluations: u64,
     /// (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
     pub gom_steps: u64,
@@ -155,11 +171,15 @@ pub struct Outcome {
     /// took on the host: a population's best is mixed on a thread of its own while the next
     /// generation runs, so those seconds overlap the search.
     pub partition_mixes: u64,
+    /// Host seconds of the partition mixes (see `partition_mixes`).
     pub partition_mixing_s: f64,
+    /// Generations of every population together.
     pub generations: u64,
     /// Sizes of every population the multi-start scheme started.
     pub populations: Vec<usize>,
+    /// Linkage sets of the model.
     pub fos_sets: usize,
+    /// Colour groups of the linkage sets, where the run coloured them.
     pub colors: Option<usize>,
     /// Seconds from the run's start to its set-up: where the caller's clock started earlier (the
     /// CLI's starts with the process), reading the instance and choosing the defaults from it
@@ -171,10 +191,13 @@ pub struct Outcome {
     /// The process's peak resident memory when the run ended (Linux), and the peak device memory
     /// the run used (CUDA), in bytes.
     pub peak_host_memory_bytes: Option<u64>,
+    /// The device's peak (see `peak_host_memory_bytes`).
     pub peak_device_memory_bytes: Option<u64>,
+    /// What the run had to say about its course (a population cap, a shortened annealing).
     pub note: Option<String>,
-    /// The best solution as a 0/1 string, one character per variable.
-    pub solution: String,
+    /// The best solution, one bit per variable (in JSON as a 0/1 string, one character each).
+    #[serde(serialize_with = "bit_string")]
+    pub solution: Vec<bool>,
     /// For a problem reduced from a model that minimises an energy (an Ising model, a QUBO): the
     /// best solution's energy (exact as text: `energy_text`) and the solution in the model's
     /// variables (0/1; spin +1 is 1).
@@ -184,8 +207,9 @@ pub struct Outcome {
     /// decimal text (a float would round past 2^53).
     #[serde(rename = "energy", serialize_with = "exact_number", skip_serializing_if = "Option::is_none")]
     pub energy_text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_solution: Option<String>,
+    /// The best solution in the model's variables (see `energy`).
+    #[serde(serialize_with = "bit_string_option", skip_serializing_if = "Option::is_none")]
+    pub model_solution: Option<Vec<bool>>,
     /// Problem-specific facts about the best solution (`GrayBoxProblem::solution_report`: for
     /// MAX-SAT its unsatisfied clauses); numbers as JSON numbers.
     pub report: serde_json::Map<String, serde_json::Value>,
@@ -197,33 +221,39 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The best solution, one gene (0 or 1) per variable.
+    /// The best solution, one gene (0 or 1) per variable: what [`GrayBoxProblem::evaluate`] takes.
     pub fn genes(&self) -> Vec<u8> {
-        self.solution.bytes().map(|b| b - b'0').collect()
+        self.solution.iter().map(|&bit| u8::from(bit)).collect()
     }
 
-    /// The stop reason as a value (the outcome holds its text for result files).
-    pub fn stopped_by(&self) -> Option<StopReason> {
-        StopReason::ALL.iter().copied().find(|r| r.as_str() == self.stop_reason)
+    /// The best solution as a 0/1 string, one character per variable (as in JSON).
+    pub fn solution_text(&self) -> String {
+        bit_text(&self.solution)
+    }
+
+    /// The model's solution (an Ising model's, a QUBO's) as a 0/1 string, as in JSON.
+    pub fn model_solution_text(&self) -> Option<String> {
+        self.model_solution.as_deref().map(bit_text)
     }
 
     /// The stop reason with what it means where the run chose its own stop (a run without
     /// limits, [`RunConfig::stop_when_answered`]): which of the rule's stops it took.
     pub fn stop_explained(&self) -> String {
-        let why = match self.stopped_by() {
-            Some(StopReason::OptimumProven) => format!("every one of the 2^{} solutions evaluated", self.variables),
-            Some(StopReason::Stalled) => format!(
+        let words = self.stop_reason.as_str().to_string();
+        let why = match self.stop_reason {
+            StopReason::OptimumProven => format!("every one of the 2^{} solutions evaluated", self.variables),
+            StopReason::Stalled => format!(
                 "no improvement for max({} s, {} x the time spent), the stop of a run without limits",
                 config::STALL_LEAST_S,
                 config::STALL_SHARE
             ),
-            Some(StopReason::TimeLimit) => match &self.config.time_limit_chosen {
+            StopReason::TimeLimit => match &self.config.time_limit_chosen {
                 Some(chosen) => format!("{chosen}, {} s", self.config.time_limit.unwrap_or(0.0)),
-                None => return self.stop_reason.clone(),
+                None => return words,
             },
-            _ => return self.stop_reason.clone(),
+            _ => return words,
         };
-        format!("{} ({why})", self.stop_reason)
+        format!("{words} ({why})")
     }
 }
 
@@ -249,7 +279,7 @@ impl Outcome {
 /// let outcome = solve(&problem, &config, Hooks::default())?;
 /// assert!(outcome.reached_target);
 /// assert_eq!(outcome.best_fitness, 16);
-/// assert_eq!(outcome.solution, "1111111111111111");
+/// assert_eq!(outcome.solution, vec![true; 16]);
 /// assert!(outcome.backend.starts_with("cpu"));
 /// # Ok::<(), pgomea::Error>(())
 /// ```
@@ -424,7 +454,7 @@ fn set_up<'a>(
     let (fos_sets, colors) = (model.fos.sets.len(), model.groups.as_ref().map(|g| g.len()));
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
-            decide_annealing(problem, config, effective, Backend::Cpu);
+            settle_annealing(problem, config, effective, Backend::Cpu);
             let (name, ims) = serial_ims(problem, effective, &model)?;
             (name, ims, None)
         }
@@ -444,7 +474,7 @@ fn set_up<'a>(
                 gpu.reset_memory_peak()?;
             }
             let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
-            decide_annealing(problem, config, effective, on);
+            settle_annealing(problem, config, effective, on);
             run.stop_check().check()?;
             let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
             (name, ims, gpu)
@@ -452,45 +482,6 @@ fn set_up<'a>(
     };
     run.stop_check().check()?;
     Ok(Setup { ims, backend: backend_name, fos_sets, colors, device })
-}
-
-/// `effective`'s annealing sweeps and their growth: those asked for, or the defaults for
-/// `problem` on `backend`, the one place where a run's annealing is decided.
-fn decide_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, backend: Backend) {
-    let sweeps = match config.anneal_sweeps {
-        Some(sweeps) => sweeps,
-        // The control is the annealing alone, on every kind; without a local search the sweeps
-        // are not used.
-        None if config.anneal_only || config.local_search == LocalSearchMode::Off => {
-            let sweeps = annealing_sweeps(backend);
-            let why = if config.anneal_only {
-                format!("{sweeps}: the control anneals every kind")
-            } else {
-                format!("{sweeps}, unused: no local search")
-            };
-            effective.defaults.insert("anneal_sweeps".into(), why);
-            sweeps
-        }
-        None => {
-            let (sweeps, why) = default_anneal_sweeps(problem, backend);
-            effective.annealing_chosen = Some(why);
-            sweeps
-        }
-    };
-    effective.anneal_sweeps = Some(sweeps);
-    // Without annealing a population started from the elitist would stay its copies (0 sweeps
-    // asked for is refused; chosen by default, the run says so).
-    if sweeps == 0 && effective.elitist_restarts {
-        effective.elitist_restarts = false;
-        if let Some(why) = &mut effective.annealing_chosen {
-            why.push_str(", so no restarts from the elitist (its copies would stay copies)");
-        }
-    }
-    effective.anneal_growth = Some(config.anneal_growth.unwrap_or_else(|| {
-        let (growth, why) = default_anneal_growth(problem, config.local_search, sweeps);
-        effective.defaults.insert("anneal_growth".into(), why);
-        growth
-    }));
 }
 
 /// `config` with every default decided as [`solve`] would decide it for `problem`, without
@@ -503,8 +494,18 @@ pub fn decide(problem: &dyn GrayBoxProblem, config: &RunConfig) -> (RunConfig, B
         Algorithm::Parallel => decide_backend(config.backend),
     };
     let mut effective = config.clone();
-    decide_annealing(problem, config, &mut effective, backend);
+    settle_annealing(problem, config, &mut effective, backend);
     (effective, backend, why)
+}
+
+/// `effective`'s annealing for the backend the run got: [`RunOptions::resolve`] decided it for
+/// the backend it expected ([`config::deciding_backend`]); decided again only where the run got
+/// another (a GPU present that failed at start) or the configuration has none.
+fn settle_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, on: Backend) {
+    let expected = config::deciding_backend(config.algorithm, config.backend);
+    if on != expected || config.anneal_sweeps.is_none() || config.anneal_growth.is_none() {
+        effective.decide_annealing_again(problem, on);
+    }
 }
 
 /// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with
@@ -582,7 +583,9 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         best_known: config.best_known,
         target,
         reached_target: target.is_some_and(|t| elitist.fitness >= t),
-        stop_reason: run.stop_reason().map(|r| r.as_str()).unwrap_or("").to_string(),
+        stop_reason: run
+            .stop_reason()
+            .ok_or_else(|| Error::Internal("the run ended without a reason to stop".into()))?,
         time_s: run.elapsed().as_secs_f64(),
         evaluations: run.evaluations(),
         subfunction_evaluations: run.counter.subfunction_evaluations(),
@@ -618,11 +621,34 @@ fn exact_number<S: serde::Serializer>(text: &Option<String>, s: S) -> std::resul
     }
 }
 
-/// Genes as a 0/1 string.
-fn bits(genes: &[u8]) -> String {
+/// Genes as bits.
+fn bits(genes: &[u8]) -> Vec<bool> {
+    genes.iter().map(|&g| g != 0).collect()
+}
+
+/// Bits as a 0/1 string, one character each: how results show a solution.
+pub fn bit_text(bits: &[bool]) -> String {
     // Byte by byte, not char by char: the answer of 10^9 variables is written at once.
-    let text: Vec<u8> = genes.iter().map(|&g| b'0' + (g != 0) as u8).collect();
+    let text: Vec<u8> = bits.iter().map(|&bit| b'0' + bit as u8).collect();
     String::from_utf8(text).unwrap_or_default()
+}
+
+/// [`bit_text`] in JSON (result files, `run --json`, Python).
+fn bit_string<S: serde::Serializer>(bits: &[bool], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&bit_text(bits))
+}
+
+/// [`bit_string`] of a solution that may be absent.
+fn bit_string_option<S: serde::Serializer>(bits: &Option<Vec<bool>>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match bits {
+        Some(bits) => bit_string(bits, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// A stop reason in JSON as its words, as result files have always had it.
+fn stop_words<S: serde::Serializer>(reason: &StopReason, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(reason.as_str())
 }
 
 /// A genotype drawn from the run's seed (the answer of a run stopped during its set-up).
@@ -641,13 +667,17 @@ fn random_genotype(l: usize, seed: u64) -> Vec<u8> {
 
 /// The linkage model, with the colour groups when the algorithm needs them.
 pub struct Model {
+    /// The linkage sets.
     pub fos: Arc<Fos>,
+    /// The colour groups of the linkage sets (their indices), where the algorithm needs them.
     pub groups: Option<Arc<Vec<Vec<u32>>>>,
     /// Edges of the linkage-model interaction graph, when it was built.
     pub lmig_edges: Option<usize>,
     /// The variables' colour groups and the annealing schedule, when local search runs.
     pub variable_colors: Option<Arc<VariableColors>>,
+    /// The annealing schedule of local search (empty without one).
     pub anneal: Arc<AnnealSchedule>,
+    /// Seconds spent on each part.
     pub times: ModelTimes,
 }
 
@@ -656,9 +686,13 @@ pub struct Model {
 /// of the colouring, and local search's variable colouring and annealing schedule.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct ModelTimes {
+    /// The linkage model.
     pub fos_s: f64,
+    /// The count of the LMIG's edges.
     pub lmig_s: f64,
+    /// The rest of the colouring.
     pub coloring_s: f64,
+    /// Local search's variable colouring and annealing schedule.
     pub local_search_s: f64,
 }
 

@@ -42,7 +42,9 @@ impl DeviceBudget {
             self.used.fetch_sub(bytes, Relaxed);
             return Err(Error::OutOfMemory {
                 population_size,
-                message: format!("{bytes} bytes more would pass --device-memory-limit of {limit} bytes"),
+                message: format!(
+                    "{bytes} bytes more would pass the device memory limit (device_memory_limit) of {limit} bytes"
+                ),
             });
         }
         Ok(Reservation { budget: self.clone(), bytes })

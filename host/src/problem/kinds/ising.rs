@@ -116,7 +116,7 @@ impl IsingProblem {
     /// assert_eq!(qubo.energy_of_model_solution(&[1, 1]).unwrap().to_string(), "-1");
     /// let config = RunOptions { max_evaluations: Some(1e5), ..RunOptions::default() }.resolve(&qubo, None)?;
     /// let outcome = solve(&qubo, &config, Hooks::default())?;
-    /// assert_eq!((outcome.energy, outcome.model_solution.as_deref()), (Some(-1.0), Some("11")));
+    /// assert_eq!((outcome.energy, outcome.model_solution_text().as_deref()), (Some(-1.0), Some("11")));
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn binary(n: usize, linear: &[(u32, i64)], quadratic: &[(u32, u32, i64)], offset: i64) -> Result<Self> {
