@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::cuda::CudaTuning;
-use crate::choice::{Choice, choices};
+use crate::choice::choices;
 use crate::error::Result;
 use crate::gomea::LocalSearchMode;
 use crate::gomea::ims::ImsConfig;

@@ -306,11 +306,11 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         flag: "anneal-growth",
         value_name: "G",
         heading: Heading::Hybrid,
-        default: DefaultIs::Decided { shown: "from the instance and the backend", by: "default_anneal_growth" },
+        default: DefaultIs::Decided { shown: "from the instance", by: "default_anneal_growth" },
         help: "Each new population anneals G times longer than the one before",
         details: "Population i of the multi-start scheme gets {anneal_sweeps} x G^i sweeps (1: every population \
                   the same; 2: the doubling of a multi-start annealer's restarts, so that long runs get long \
-                  anneals). By default 2 for Max-Cut, Ising and QUBO on the GPU up to 10^5 variables, else 1: \
+                  anneals). By default 2 for Max-Cut, Ising and QUBO up to 10^5 variables, else 1: \
                   beyond that size the doubling leaves too few populations (decision record 0006).",
         ..ENTRY
     },
