@@ -531,10 +531,6 @@ fn code_leaves_out_comments_literals_and_unit_tests() {
 /// holds more than one concern (issue 54).
 const MAX_LINES_OF_CODE: usize = 700;
 
-/// Files still over [`MAX_LINES_OF_CODE`] until issue 54's splits of them land (each entry goes
-/// with its split; the test fails for an entry that is within the limit).
-const OVER_THE_LIMIT_FOR_NOW: &[&str] = &["host/src/solve/config.rs"];
-
 /// The lines of a file's code: neither blank nor comment, and outside its unit tests.
 fn lines_of_code(text: &str) -> usize {
     code(text).lines().filter(|l| !l.trim().is_empty()).count()
@@ -544,25 +540,15 @@ fn lines_of_code(text: &str) -> usize {
 fn no_source_file_has_over_700_lines_of_code() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut over = Vec::new();
-    let mut within_for_now = Vec::new();
     for dir in ["device/src", "host/src", "src"] {
         let mut files = Vec::new();
         sources(&repo.join(dir), &mut files);
         for file in files {
             let name = file.strip_prefix(repo).unwrap().to_string_lossy().into_owned();
             let n = lines_of_code(&std::fs::read_to_string(&file).unwrap());
-            let allowed = OVER_THE_LIMIT_FOR_NOW.contains(&name.as_str());
-            if n > MAX_LINES_OF_CODE && !allowed {
+            if n > MAX_LINES_OF_CODE {
                 over.push(format!("{name}: {n} lines of code (at most {MAX_LINES_OF_CODE})"));
-            } else if n <= MAX_LINES_OF_CODE && allowed {
-                within_for_now.push(format!("{name}: {n} lines of code: take it off OVER_THE_LIMIT_FOR_NOW"));
             }
-        }
-    }
-    over.extend(within_for_now);
-    for name in OVER_THE_LIMIT_FOR_NOW {
-        if !repo.join(name).exists() {
-            over.push(format!("{name} is gone: take it off OVER_THE_LIMIT_FOR_NOW"));
         }
     }
     assert!(over.is_empty(), "{}", over.join("\n"));
