@@ -51,7 +51,7 @@ pub struct RunConfig {
     /// which it got).
     pub backend: Backend,
     /// The linkage model.
-    #[serde(with = "super::options::text")]
+    #[serde(with = "super::values::text")]
     pub linkage: LinkageModel,
     /// Why the run took another linkage model than the paper's fixed linkage tree, where it chose
     /// the model itself (see [`default_linkage`]); `None` where the model was asked for, or is
@@ -59,7 +59,7 @@ pub struct RunConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linkage_chosen: Option<String>,
     /// The colouring of the linkage sets (parallel GOM, or serial GOMEA in colour-group order).
-    #[serde(with = "super::options::text")]
+    #[serde(with = "super::values::text")]
     pub coloring: ColoringMethod,
     /// Serial GOMEA's order of the linkage sets.
     pub fos_order: FosOrderKind,

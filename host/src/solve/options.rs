@@ -17,164 +17,7 @@ use crate::gomea::LocalSearchMode;
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 
-/// The algorithm of a run: the paper's serial GOMEA, or its parallel GOMEA.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    /// Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper).
-    Serial,
-    /// Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4).
-    Parallel,
-}
-
-impl Choice for Algorithm {
-    const ALL: &'static [Self] = &[Algorithm::Serial, Algorithm::Parallel];
-    fn name(self) -> &'static str {
-        match self {
-            Algorithm::Serial => "serial",
-            Algorithm::Parallel => "parallel",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            Algorithm::Serial => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
-            Algorithm::Parallel => {
-                "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)"
-            }
-        }
-    }
-}
-
-/// Where parallel GOM runs. `Cuda` asked for where no GPU can be used is an error
-/// ([`Error::Cuda`]), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
-/// which it got):
-///
-/// ```
-/// use pgomea::Error;
-/// use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, solve};
-/// let problem = pgomea::problem::trap::concatenated(3, 4, 1, false)?;
-/// let options = |backend| RunOptions {
-///     algorithm: Some(Algorithm::Parallel),
-///     backend: Some(backend),
-///     max_evaluations: Some(1000.0),
-///     ..RunOptions::default()
-/// };
-/// let auto = solve(&problem, &options(Backend::Auto).resolve(&problem, None)?, Hooks::default())?;
-/// match solve(&problem, &options(Backend::Cuda).resolve(&problem, None)?, Hooks::default()) {
-///     Ok(outcome) => assert!(outcome.backend.starts_with("cuda") && auto.backend.starts_with("cuda")),
-///     Err(Error::Cuda(why)) => assert!(!why.is_empty() && auto.backend.starts_with("cpu")),
-///     Err(e) => panic!("{e}"),
-/// }
-/// # Ok::<(), pgomea::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Backend {
-    /// CUDA when a driver and a device exist, else the CPU.
-    Auto,
-    /// Parallel GOM on the CPU cores (all of them, or [`RunOptions::threads`]).
-    Cpu,
-    /// Parallel GOM on an NVIDIA GPU.
-    Cuda,
-}
-
-impl Choice for Backend {
-    const ALL: &'static [Self] = &[Backend::Auto, Backend::Cpu, Backend::Cuda];
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Auto => "auto",
-            Backend::Cpu => "cpu",
-            Backend::Cuda => "cuda",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            Backend::Auto => "CUDA when a driver and a device exist, else the CPU",
-            Backend::Cpu => "Parallel GOM on all CPU cores",
-            Backend::Cuda => "Parallel GOM on an NVIDIA GPU",
-        }
-    }
-}
-
-/// The order in which serial GOMEA visits the linkage sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FosOrderKind {
-    /// A random permutation of the linkage sets per solution.
-    Random,
-    /// Colour groups in random order, the sets of a group in random order (parallel GOM's order).
-    Colored,
-}
-
-impl Choice for FosOrderKind {
-    const ALL: &'static [Self] = &[FosOrderKind::Random, FosOrderKind::Colored];
-    fn name(self) -> &'static str {
-        match self {
-            FosOrderKind::Random => "random",
-            FosOrderKind::Colored => "colored",
-        }
-    }
-    fn help(self) -> &'static str {
-        match self {
-            FosOrderKind::Random => "A random permutation of the linkage sets per solution",
-            FosOrderKind::Colored => {
-                "Colour groups in random order, the sets of a group in random order (parallel GOM's order)"
-            }
-        }
-    }
-}
-
-/// Where a run stops besides its limits: at a fitness, or at the instance's best-known value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Target {
-    /// Stop once the best fitness reaches this value.
-    Fitness(i64),
-    /// The string `"best-known"`: the value the instance (or the data directory) knows.
-    BestKnown(BestKnownTag),
-}
-
-/// The spelling of [`Target::BestKnown`] in serialised options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BestKnownTag {
-    /// `best-known`.
-    BestKnown,
-}
-
-impl<'de> Deserialize<'de> for Target {
-    // By hand, so that a wrong value says what a target is (an untagged enum says only that no
-    // variant matched).
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct Expected;
-        impl serde::de::Visitor<'_> for Expected {
-            type Value = Target;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a fitness (an integer) or best-known")
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<Target, E> {
-                Ok(Target::Fitness(v))
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<Target, E> {
-                i64::try_from(v)
-                    .map(Target::Fitness)
-                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<Target, E> {
-                match v {
-                    "best-known" => Ok(Target::BEST_KNOWN),
-                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(Expected)
-    }
-}
-
-impl Target {
-    /// The instance's best-known value as the target.
-    pub const BEST_KNOWN: Target = Target::BestKnown(BestKnownTag::BestKnown);
-}
+pub use super::values::{Algorithm, Backend, BestKnownTag, FosOrderKind, Target};
 
 /// What a caller asks of one run; every field left `None` takes the default that
 /// [`RunOptions::resolve`] decides (those of `pgomea run`). Each field is an entry of
@@ -195,9 +38,9 @@ impl Target {
 pub struct RunOptions {
     pub algorithm: Option<Algorithm>,
     pub backend: Option<Backend>,
-    #[serde(default, with = "text_option")]
+    #[serde(default, with = "super::values::text_option")]
     pub linkage: Option<LinkageModel>,
-    #[serde(default, with = "text_option")]
+    #[serde(default, with = "super::values::text_option")]
     pub coloring: Option<ColoringMethod>,
     pub fos_order: Option<FosOrderKind>,
     pub forced_improvement: Option<bool>,
@@ -660,48 +503,6 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         ..ENTRY
     },
 ];
-
-/// Serde through `Display` and `FromStr` (the linkage model `bflt:10`, the colouring
-/// `welsh-powell`): the spelling of the command line.
-pub(super) mod text {
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(value)
-    }
-
-    pub fn deserialize<'de, T: FromStr, D: Deserializer<'de>>(d: D) -> Result<T, D::Error>
-    where
-        T::Err: Display,
-    {
-        String::deserialize(d)?.parse().map_err(de::Error::custom)
-    }
-}
-
-/// [`text`] for an optional value.
-pub(super) mod text_option {
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    pub fn serialize<T: Display, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(v) => s.collect_str(v),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, T: FromStr, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error>
-    where
-        T::Err: Display,
-    {
-        Option::<String>::deserialize(d)?.map(|t| t.parse().map_err(de::Error::custom)).transpose()
-    }
-}
 
 /// The entry of option `name`.
 pub fn run_option(name: &str) -> Option<&'static RunOption> {
