@@ -167,9 +167,10 @@ pub fn spelling(option: &RunOption) -> String {
     }
 }
 
-/// The command line's spelling of run option `name` (a [`RunOptions`] field).
+/// The command line's spelling of option `name`: a run option's from its entry, another library
+/// option's (a benchmark's `serial_time_limit`) as `--serial-time-limit`.
 pub fn option_spelling(name: &str) -> String {
-    run_option(name).map_or_else(|| name.to_string(), spelling)
+    run_option(name).map_or_else(|| format!("--{}", name.replace('_', "-")), spelling)
 }
 
 /// The id of a switch's `off` flag.

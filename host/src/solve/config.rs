@@ -11,7 +11,6 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::cuda::CudaTuning;
-use crate::choice::choices;
 use crate::error::Result;
 use crate::gomea::LocalSearchMode;
 use crate::gomea::ims::ImsConfig;
@@ -23,134 +22,7 @@ use crate::problem::GrayBoxProblem;
 pub use super::checks::{MAX_ANNEAL_GROWTH, MAX_THREADS, positive, seconds, show_number, threads};
 use super::checks::{check_anneal_growth, check_anneal_only, check_elitist_restarts, invalid};
 pub use super::defaults::*;
-pub use super::options::RunOptions;
-
-/// The algorithm of a run: the paper's serial GOMEA, or its parallel GOMEA.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    /// Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper).
-    Serial,
-    /// Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4).
-    Parallel,
-}
-
-choices! {
-    Algorithm {
-        Serial: "serial" => "Serial GOMEA with Forced Improvement (Algorithms 1 and 2 of the paper)",
-        Parallel: "parallel" => "Parallel GOMEA: GOM on colour groups of independent linkage sets (Algorithms 3 and 4)",
-    }
-}
-
-/// Where parallel GOM runs. `Cuda` asked for where no GPU can be used is an error
-/// ([`Error::Cuda`](crate::Error::Cuda)), never a silent fallback; `Auto` falls back to the CPU (and the outcome says
-/// which it got):
-///
-/// ```
-/// use pgomea::Error;
-/// use pgomea::solve::{Algorithm, Backend, Hooks, RunOptions, solve};
-/// let problem = pgomea::problem::trap::concatenated(3, 4, 1, false)?;
-/// let options = |backend| RunOptions {
-///     algorithm: Some(Algorithm::Parallel),
-///     backend: Some(backend),
-///     max_evaluations: Some(1000.0),
-///     ..RunOptions::default()
-/// };
-/// let auto = solve(&problem, &options(Backend::Auto).resolve(&problem, None)?, Hooks::default())?;
-/// match solve(&problem, &options(Backend::Cuda).resolve(&problem, None)?, Hooks::default()) {
-///     Ok(outcome) => assert!(outcome.backend.starts_with("cuda") && auto.backend.starts_with("cuda")),
-///     Err(Error::Cuda(why)) => assert!(!why.is_empty() && auto.backend.starts_with("cpu")),
-///     Err(e) => panic!("{e}"),
-/// }
-/// # Ok::<(), pgomea::Error>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Backend {
-    /// CUDA when a driver and a device exist, else the CPU.
-    Auto,
-    /// Parallel GOM on the CPU cores (all of them, or [`RunOptions::threads`]).
-    Cpu,
-    /// Parallel GOM on an NVIDIA GPU.
-    Cuda,
-}
-
-choices! {
-    Backend {
-        Auto: "auto" => "CUDA when a driver and a device exist, else the CPU",
-        Cpu: "cpu" => "Parallel GOM on all CPU cores",
-        Cuda: "cuda" => "Parallel GOM on an NVIDIA GPU",
-    }
-}
-
-/// The order in which serial GOMEA visits the linkage sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FosOrderKind {
-    /// A random permutation of the linkage sets per solution.
-    Random,
-    /// Colour groups in random order, the sets of a group in random order (parallel GOM's order).
-    Colored,
-}
-
-choices! {
-    FosOrderKind {
-        Random: "random" => "A random permutation of the linkage sets per solution",
-        Colored: "colored" => "Colour groups in random order, the sets of a group in random order (parallel GOM's order)",
-    }
-}
-
-/// Where a run stops besides its limits: at a fitness, or at the instance's best-known value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Target {
-    /// Stop once the best fitness reaches this value.
-    Fitness(i64),
-    /// The string `"best-known"`: the value the instance (or the data directory) knows.
-    BestKnown(BestKnownTag),
-}
-
-/// The spelling of [`Target::BestKnown`] in serialised options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BestKnownTag {
-    /// `best-known`.
-    BestKnown,
-}
-
-impl<'de> Deserialize<'de> for Target {
-    // By hand, so that a wrong value says what a target is (an untagged enum says only that no
-    // variant matched).
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct Expected;
-        impl serde::de::Visitor<'_> for Expected {
-            type Value = Target;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a fitness (an integer) or best-known")
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<Target, E> {
-                Ok(Target::Fitness(v))
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<Target, E> {
-                i64::try_from(v)
-                    .map(Target::Fitness)
-                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<Target, E> {
-                match v {
-                    "best-known" => Ok(Target::BEST_KNOWN),
-                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
-                }
-            }
-        }
-        d.deserialize_any(Expected)
-    }
-}
-
-impl Target {
-    /// The instance's best-known value as the target.
-    pub const BEST_KNOWN: Target = Target::BestKnown(BestKnownTag::BestKnown);
-}
+pub use super::options::{Algorithm, Backend, BestKnownTag, FosOrderKind, RunOptions, Target};
 
 /// A complete run configuration: what `solve` runs, and what every result records. Build it with
 /// [`RunOptions::resolve`]; its fields are checked there.
@@ -179,7 +51,7 @@ pub struct RunConfig {
     /// which it got).
     pub backend: Backend,
     /// The linkage model.
-    #[serde(with = "text")]
+    #[serde(with = "super::values::text")]
     pub linkage: LinkageModel,
     /// Why the run took another linkage model than the paper's fixed linkage tree, where it chose
     /// the model itself (see [`default_linkage`]); `None` where the model was asked for, or is
@@ -187,7 +59,7 @@ pub struct RunConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linkage_chosen: Option<String>,
     /// The colouring of the linkage sets (parallel GOM, or serial GOMEA in colour-group order).
-    #[serde(with = "text")]
+    #[serde(with = "super::values::text")]
     pub coloring: ColoringMethod,
     /// Serial GOMEA's order of the linkage sets.
     pub fos_order: FosOrderKind,
@@ -547,45 +419,66 @@ impl RunConfig {
     }
 }
 
-/// Serde through `Display` and `FromStr` (the linkage model `bflt:10`, the colouring
-/// `welsh-powell`): the spelling of the command line.
-mod text {
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    pub fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(value)
-    }
-
-    pub fn deserialize<'de, T: FromStr, D: Deserializer<'de>>(d: D) -> Result<T, D::Error>
-    where
-        T::Err: Display,
-    {
-        String::deserialize(d)?.parse().map_err(de::Error::custom)
-    }
-}
-
-/// [`text`] for an optional value.
-pub(super) mod text_option {
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    use serde::{Deserialize, Deserializer, Serializer, de};
-
-    pub fn serialize<T: Display, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(v) => s.collect_str(v),
-            None => s.serialize_none(),
+impl RunConfig {
+    /// The annealing sweeps and their growth: those asked for (`sweeps`, `growth`), or the
+    /// defaults for `problem` on `backend`, with why: the one place where a run's annealing is
+    /// decided.
+    pub(super) fn decide_annealing(
+        &mut self,
+        problem: &dyn GrayBoxProblem,
+        sweeps: Option<u32>,
+        growth: Option<u32>,
+        backend: Backend,
+    ) {
+        let sweeps = match sweeps {
+            Some(sweeps) => sweeps,
+            // The control is the annealing alone, on every kind; without a local search the sweeps
+            // are not used.
+            None if self.anneal_only || self.local_search == LocalSearchMode::Off => {
+                let sweeps = annealing_sweeps(backend);
+                let why = if self.anneal_only {
+                    format!("{sweeps}: the control anneals every kind")
+                } else {
+                    format!("{sweeps}, unused: no local search")
+                };
+                self.defaults.insert("anneal_sweeps".into(), why);
+                sweeps
+            }
+            None => {
+                let (sweeps, why) = default_anneal_sweeps(problem, backend);
+                self.annealing_chosen = Some(why);
+                sweeps
+            }
+        };
+        self.anneal_sweeps = Some(sweeps);
+        // Without annealing a population started from the elitist would stay its copies (0 sweeps
+        // asked for is refused; chosen by default, the run says so).
+        if sweeps == 0 && self.elitist_restarts {
+            self.elitist_restarts = false;
+            if let Some(why) = &mut self.annealing_chosen {
+                why.push_str(", so no restarts from the elitist (its copies would stay copies)");
+            }
         }
+        self.anneal_growth = Some(growth.unwrap_or_else(|| {
+            let (growth, why) = default_anneal_growth(problem, self.local_search, sweeps);
+            self.defaults.insert("anneal_growth".into(), why);
+            growth
+        }));
     }
 
-    pub fn deserialize<'de, T: FromStr, D: Deserializer<'de>>(d: D) -> Result<Option<T>, D::Error>
-    where
-        T::Err: Display,
-    {
-        Option::<String>::deserialize(d)?.map(|t| t.parse().map_err(de::Error::custom)).transpose()
+    /// The annealing decided again for `backend`, keeping what was asked for (what has no reason
+    /// recorded): for a run whose GPU failed at start, and for a configuration built without
+    /// [`RunOptions::resolve`] (its annealing `None`).
+    pub fn decide_annealing_again(&mut self, problem: &dyn GrayBoxProblem, backend: Backend) {
+        let sweeps = match self.reason("anneal_sweeps") {
+            Some(_) => None,
+            None => self.anneal_sweeps,
+        };
+        let growth = if self.defaults.contains_key("anneal_growth") { None } else { self.anneal_growth };
+        self.annealing_chosen = None;
+        self.defaults.remove("anneal_sweeps");
+        self.defaults.remove("anneal_growth");
+        self.decide_annealing(problem, sweeps, growth, backend);
     }
 }
 

@@ -12,11 +12,10 @@ use crate::problem::lattice::square_probe;
 use crate::problem::{GrayBoxProblem, KindArrays};
 
 use super::checks::show_number;
-use super::config::{Algorithm, Backend, RunConfig};
-use super::options::{DefaultIs, RUN_OPTIONS, RunOptions};
+use super::options::{Algorithm, Backend, DefaultIs, RUN_OPTIONS, RunOptions};
 
 /// The stop rule of a run given no time limit, no evaluation budget and no target: it stops when
-/// it has its answer ([`RunConfig::stop_when_answered`]). Why: a caller who names no limit wants
+/// it has its answer (`RunConfig::stop_when_answered`). Why: a caller who names no limit wants
 /// the answer, not a fixed wait (a one-variable model used to take the whole default limit), and
 /// the rule is the same in the CLI, Python and the dimod sampler.
 ///
@@ -38,7 +37,7 @@ pub const STALL_LEAST_S: f64 = 1.0;
 pub const STALL_SHARE: f64 = 0.5;
 
 /// And at the latest at this time limit, the default cap (its reason, [`DEFAULT_CAP`], in
-/// [`RunConfig::time_limit_chosen`]): what a run without limits may cost at most.
+/// `RunConfig::time_limit_chosen`): what a run without limits may cost at most.
 pub const DEFAULT_TIME_LIMIT_S: f64 = 60.0;
 
 /// The reason recorded for the default time limit.
@@ -257,7 +256,7 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
     }
 }
 
-/// The annealing growth by default (see [`RunConfig::anneal_growth`]): 2 for the pairwise kind
+/// The annealing growth by default (see `RunConfig::anneal_growth`): 2 for the pairwise kind
 /// (Max-Cut, and Ising and QUBO models through it) when new populations are annealed and the
 /// instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, on the GPU and on the CPU alike, else
 /// 1: longer annealing of the larger populations lifted spin glasses and cost G-set graphs little,
@@ -306,7 +305,7 @@ pub fn default_population_cap(l: usize, n_base: usize) -> usize {
 /// populations' bests, not every new population's solutions.
 pub const PARTITION_MIXING_BELOW: usize = crate::gomea::partition::NEW_POPULATIONS_BELOW;
 
-/// Partition mixing's default ([`RunConfig::partition_mixing`]): on for problems of fewer than
+/// Partition mixing's default (`RunConfig::partition_mixing`): on for problems of fewer than
 /// [`PARTITION_MIXING_BELOW`] variables that are not clauses (Max-Cut, Ising models, QUBOs, NK
 /// landscapes, traps, tables), and from that size on for pairwise terms (Max-Cut, Ising, QUBO) on
 /// a lattice (as [`square_probe`] sees it); off for MAX-SAT, for larger instances of other kinds
@@ -363,7 +362,7 @@ pub const DEFAULT_ANNEAL_SHARE: f64 = 0.75;
 
 impl RunOptions {
     /// Why the run takes each default that no field of its own explains, by option name
-    /// ([`RunConfig::defaults`]): the reasons of [`RunOptions::resolve`]'s choices, in words, for
+    /// (`RunConfig::defaults`): the reasons of [`RunOptions::resolve`]'s choices, in words, for
     /// the options left out; the algorithm comes with its reason where it was a default
     /// ([`default_algorithm`]); `linkage_chosen` says whether the linkage model has its own reason.
     pub(super) fn default_reasons(
@@ -439,75 +438,12 @@ impl RunOptions {
 /// The backend for which a run's defaults are decided: the CPU for serial GOMEA, else the
 /// backend asked for, `auto` as a CUDA device is present or not. A GPU present that then fails
 /// at start leaves the run to the CPU, which decides the annealing again
-/// ([`RunConfig::decide_annealing_again`]).
+/// (`RunConfig::decide_annealing_again`).
 pub fn deciding_backend(algorithm: Algorithm, backend: Backend) -> Backend {
     match (algorithm, backend) {
         (Algorithm::Serial, _) => Backend::Cpu,
         (Algorithm::Parallel, Backend::Auto) if crate::backend::cuda::present() => Backend::Cuda,
         (Algorithm::Parallel, Backend::Auto) => Backend::Cpu,
         (Algorithm::Parallel, asked) => asked,
-    }
-}
-
-impl RunConfig {
-    /// The annealing sweeps and their growth: those asked for (`sweeps`, `growth`), or the
-    /// defaults for `problem` on `backend`, with why: the one place where a run's annealing is
-    /// decided.
-    pub(super) fn decide_annealing(
-        &mut self,
-        problem: &dyn GrayBoxProblem,
-        sweeps: Option<u32>,
-        growth: Option<u32>,
-        backend: Backend,
-    ) {
-        let sweeps = match sweeps {
-            Some(sweeps) => sweeps,
-            // The control is the annealing alone, on every kind; without a local search the sweeps
-            // are not used.
-            None if self.anneal_only || self.local_search == LocalSearchMode::Off => {
-                let sweeps = annealing_sweeps(backend);
-                let why = if self.anneal_only {
-                    format!("{sweeps}: the control anneals every kind")
-                } else {
-                    format!("{sweeps}, unused: no local search")
-                };
-                self.defaults.insert("anneal_sweeps".into(), why);
-                sweeps
-            }
-            None => {
-                let (sweeps, why) = default_anneal_sweeps(problem, backend);
-                self.annealing_chosen = Some(why);
-                sweeps
-            }
-        };
-        self.anneal_sweeps = Some(sweeps);
-        // Without annealing a population started from the elitist would stay its copies (0 sweeps
-        // asked for is refused; chosen by default, the run says so).
-        if sweeps == 0 && self.elitist_restarts {
-            self.elitist_restarts = false;
-            if let Some(why) = &mut self.annealing_chosen {
-                why.push_str(", so no restarts from the elitist (its copies would stay copies)");
-            }
-        }
-        self.anneal_growth = Some(growth.unwrap_or_else(|| {
-            let (growth, why) = default_anneal_growth(problem, self.local_search, sweeps);
-            self.defaults.insert("anneal_growth".into(), why);
-            growth
-        }));
-    }
-
-    /// The annealing decided again for `backend`, keeping what was asked for (what has no reason
-    /// recorded): for a run whose GPU failed at start, and for a configuration built without
-    /// [`RunOptions::resolve`] (its annealing `None`).
-    pub fn decide_annealing_again(&mut self, problem: &dyn GrayBoxProblem, backend: Backend) {
-        let sweeps = match self.reason("anneal_sweeps") {
-            Some(_) => None,
-            None => self.anneal_sweeps,
-        };
-        let growth = if self.defaults.contains_key("anneal_growth") { None } else { self.anneal_growth };
-        self.annealing_chosen = None;
-        self.defaults.remove("anneal_sweeps");
-        self.defaults.remove("anneal_growth");
-        self.decide_annealing(problem, sweeps, growth, backend);
     }
 }

@@ -22,6 +22,7 @@ mod checks;
 pub mod config;
 mod defaults;
 pub mod options;
+mod values;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -17,7 +17,7 @@ use crate::gomea::LocalSearchMode;
 use crate::linkage::coloring::ColoringMethod;
 use crate::linkage::fos::LinkageModel;
 
-use super::config::{Algorithm, Backend, FosOrderKind, Target};
+pub use super::values::{Algorithm, Backend, BestKnownTag, FosOrderKind, Target};
 
 /// What a caller asks of one run; every field left `None` takes the default that
 /// [`RunOptions::resolve`] decides (those of `pgomea run`). Each field is an entry of
@@ -38,9 +38,9 @@ use super::config::{Algorithm, Backend, FosOrderKind, Target};
 pub struct RunOptions {
     pub algorithm: Option<Algorithm>,
     pub backend: Option<Backend>,
-    #[serde(default, with = "super::config::text_option")]
+    #[serde(default, with = "super::values::text_option")]
     pub linkage: Option<LinkageModel>,
-    #[serde(default, with = "super::config::text_option")]
+    #[serde(default, with = "super::values::text_option")]
     pub coloring: Option<ColoringMethod>,
     pub fos_order: Option<FosOrderKind>,
     pub forced_improvement: Option<bool>,
