@@ -916,7 +916,7 @@ mod tests {
             let asked = RunOptions { anneal_sweeps: Some(77), ..options }.resolve(&graph, None).unwrap();
             let mut again = asked.clone();
             again.decide_annealing_again(&graph, Backend::Cpu);
-            assert_eq!((again.anneal_sweeps, again.anneal_growth), (Some(77), Some(1)));
+            assert_eq!((again.anneal_sweeps, again.anneal_growth), (Some(77), Some(2)));
         }
         // A configuration stored before the option ran with the same annealing for every population.
         let mut old = serde_json::to_value(RunOptions::default().resolve(&graph, None).unwrap()).unwrap();
