@@ -78,15 +78,22 @@ impl InstanceArgs {
     }
 
     pub fn load(&self) -> Result<LoadedInstance> {
+        self.load_until(None)
+    }
+
+    /// [`InstanceArgs::load`], the reading stopped at `deadline` too (a run's time limit covers
+    /// its reading) as well as by a signal.
+    pub fn load_until(&self, deadline: Option<std::time::Instant>) -> Result<LoadedInstance> {
+        let stop = super::signal::stop_check().with_deadline(deadline);
         if let (Some(set), Some(name)) = (&self.set, &self.name) {
             let dir = data_dir(self.instances_dir.as_deref())?;
             let rows = data::read_best_known(&dir)?;
             let row = data::find(&rows, set, name)?;
-            let problem = load::read(&row.path(&dir), None, &super::signal::stop_check())?;
+            let problem = load::read(&row.path(&dir), None, &stop)?;
             return Ok(LoadedInstance { problem, best_known: Some(row.best_known), is_optimal: row.is_optimal });
         }
         if let Some(path) = &self.instance {
-            let problem = load::read(path, self.problem, &super::signal::stop_check())?;
+            let problem = load::read(path, self.problem, &stop)?;
             for warning in problem.warnings() {
                 eprintln!("warning: {warning}");
             }

@@ -305,7 +305,13 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     let start = std::time::Instant::now();
     let options = a.options()?;
     let interrupt = signal::install()?;
-    let loaded = a.instance.load()?;
+    let deadline = options.time_limit.and_then(|t| start.checked_add(Duration::try_from_secs_f64(t).ok()?));
+    let loaded = a.instance.load_until(deadline).map_err(|e| match e {
+        Error::Stopped(StopReason::TimeLimit) => {
+            Error::usage("the time limit ran out while the instance was read: there is no solution to report")
+        }
+        e => e,
+    })?;
     let problem = &*loaded.problem;
     let config = options.resolve(problem, loaded.best_known)?;
     if a.explain {

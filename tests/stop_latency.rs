@@ -278,6 +278,35 @@ fn the_set_up_of_a_huge_header() {
     stops_in_the_set_up_of(10_000_000, Moment { since: Since::Start, after: Duration::from_millis(300) }, 0.4);
 }
 
+/// A time limit that runs out while the instance is read: the reading stops there (it used to
+/// go on to the end of the file, then answer with a random solution), and `run` says that there
+/// is no solution, with exit status 2.
+#[test]
+fn a_time_limit_that_runs_out_in_the_reading() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let d = scratch("reading");
+    let path = d.join("ring.txt");
+    // A ring of 2 x 10^6 vertices: about 30 MB, read in a large fraction of a second.
+    let n = 2_000_000;
+    let mut text = format!("{n} {n}\n");
+    for v in 1..=n {
+        text.push_str(&format!("{v} {} 1\n", v % n + 1));
+    }
+    std::fs::write(&path, text).unwrap();
+    let limit = 0.02;
+    let begin = Instant::now();
+    let out = Command::new(EXE)
+        .args(["run", "--instance", path.to_str().unwrap(), "--time-limit", &limit.to_string(), "--quiet"])
+        .output()
+        .unwrap();
+    let took = begin.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the time limit ran out while the instance was read"), "{stderr}");
+    assert!(took < Duration::from_secs_f64(limit) + LATENCY, "ended {took:?} after its start");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Tells a channel the time of every improvement (heard on the solving thread).
 struct Tell(std::sync::mpsc::Sender<f64>);
 
