@@ -256,7 +256,18 @@ fn anneal_only_is_the_control_without_gom() {
 fn run_fits_the_annealing_into_its_share_of_the_time_left_and_says_so() {
     let help = String::from_utf8(pgomea(&["run", "--help"]).stdout).unwrap();
     assert!(help.contains("--anneal-share") && help.contains("of the time left"), "{help}");
-    let common = ["run", "--anneal-only", "--anneal-sweeps", "40", "--max-population", "32", "--time-limit", "600"];
+    let common = [
+        "run",
+        "--anneal-only",
+        "--anneal-sweeps",
+        "40",
+        "--anneal-growth",
+        "1",
+        "--max-population",
+        "32",
+        "--time-limit",
+        "600",
+    ];
     for algo in [&["--algo", "serial"][..], &["--algo", "parallel", "--backend", "cpu", "--threads", "2"]] {
         let run = |share: &str| {
             let args: Vec<&str> = common.iter().chain(algo).copied().chain(["--anneal-share", share]).collect();
