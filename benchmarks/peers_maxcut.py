@@ -17,8 +17,8 @@ each of the --at times (1, 10, 60 s by default) from its own record of improveme
   exactly from its spins. The clock starts before the matrix is built.
 - pgomea variants: `pgomea run --algo parallel --backend cuda --trace ...` with the variant's
   options (`cpu`: the run's defaults on the CPU backend, all cores, the algorithm too;
-  `cpu-serial`, `cpu-parallel`: with that algorithm; `cpu:NAME=VALUE:FLAG`: the CPU's defaults
-  with `--NAME VALUE --FLAG`, e.g. `cpu:anneal-growth=1`); its clock starts when the process
+  `cpu:NAME=VALUE:FLAG`: the CPU's defaults with `--NAME VALUE --FLAG`, e.g.
+  `cpu:anneal-growth=1` or `cpu:algo=serial`); its clock starts when the process
   has read the instance (the GPU's opening and the linkage model's build count).
 
 An instance is a G-set graph's name (read from the data directory, with its best-known value)
@@ -56,12 +56,13 @@ VARIANTS = {
     "hybrid": ["--fi", "--local-search", "offspring"],
     "default": [],
     "cpu": [],
-    "cpu-serial": ["--algo", "serial"],
-    "cpu-parallel": ["--algo", "parallel"],
 }
-# Variants that run on the CPU backend (all cores) instead of the GPU; `cpu` leaves the algorithm
-# to the run's default, as a user without a GPU gets it.
-CPU_VARIANTS = {"cpu", "cpu-serial", "cpu-parallel"}
+
+
+# Variants that run on the CPU backend (all cores) instead of the GPU: `cpu` and `cpu:...`, which
+# leave the algorithm to the run's default, as a user without a GPU gets it.
+def on_the_cpu(variant):
+    return variant == "cpu" or variant.startswith("cpu:")
 
 
 def variant_options(method):
@@ -209,7 +210,7 @@ def run_pgomea(binary, data, name, variant, seconds, seed, out):
         where = ["--instances-dir", data, "--set", row[0], "--name", name]
     label = os.path.splitext(os.path.basename(name))[0]
     trace_file = os.path.join(out, f"trace-{label}-{variant}-{seed}.csv")
-    on_cpu = variant in CPU_VARIANTS or variant.startswith("cpu:")
+    on_cpu = on_the_cpu(variant)
     algo = [] if on_cpu else ["--algo", "parallel"]
     cmd = [binary, "run", *where, *algo,
            "--backend", "cpu" if on_cpu else "cuda", "--time-limit", str(seconds), "--seed", str(seed), "--trace", trace_file,

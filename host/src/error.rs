@@ -103,6 +103,11 @@ impl Error {
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
     }
+    /// Run option `name` (its library name; each face spells it its own way) refused: `message`
+    /// says what is wrong with its value.
+    pub fn option(name: &'static str, message: impl Into<String>) -> Self {
+        Error::Option { name, message: message.into() }
+    }
 }
 
 #[cfg(test)]

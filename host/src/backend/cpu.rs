@@ -31,7 +31,7 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
         if t == 0 {
-            return Err(Error::Option { name: "threads", message: "0: expected at least 1 thread".into() });
+            return Err(Error::option("threads", "0: expected at least 1 thread"));
         }
         b = b.num_threads(t);
     }

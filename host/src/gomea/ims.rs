@@ -63,26 +63,21 @@ pub struct Ims<'f> {
     mixing: ElitistMixing,
 }
 
-/// A refused run option by its library name (each face spells it its own way).
-fn option(name: &'static str, message: String) -> Error {
-    Error::Option { name, message }
-}
-
 impl<'f> Ims<'f> {
     pub fn new(config: ImsConfig, factory: Box<EngineFactory<'f>>) -> Result<Self> {
         if config.n_base < 2 {
-            return Err(option("n_base", "must be at least 2 (GOM needs a donor besides the parent)".into()));
+            return Err(Error::option("n_base", "must be at least 2 (GOM needs a donor besides the parent)"));
         }
         if config.c_ims < 1 {
-            return Err(option("c_ims", "must be at least 1".into()));
+            return Err(Error::option("c_ims", "must be at least 1"));
         }
         if config.n_base > isize::MAX as usize {
-            return Err(option("n_base", format!("{}: no population that large can exist", config.n_base)));
+            return Err(Error::option("n_base", format!("{}: no population that large can exist", config.n_base)));
         }
         if let Some(cap) = config.max_population
             && cap < config.n_base
         {
-            return Err(option(
+            return Err(Error::option(
                 "max_population",
                 format!("{cap} is smaller than n_base {}: no population could start", config.n_base),
             ));
@@ -225,7 +220,7 @@ impl<'f> Ims<'f> {
             }
             // Abandoned because the run must stop; the run's stop reason says why.
             Ok(None) => Ok(false),
-            Err(Error::OutOfMemory { population_size, message }) if index == 0 => Err(option(
+            Err(Error::OutOfMemory { population_size, message }) if index == 0 => Err(Error::option(
                 "n_base",
                 format!("{population_size}: the first population does not fit in memory: {message}"),
             )),

@@ -15,11 +15,6 @@ pub const MAX_THREADS: usize = 4096;
 /// longer than any run lasts.
 pub const MAX_ANNEAL_GROWTH: u32 = 1024;
 
-/// An option's value refused: `name` is the option's field name (the faces spell it their way).
-pub(super) fn invalid(name: &'static str, message: impl Into<String>) -> Error {
-    Error::Option { name, message: message.into() }
-}
-
 /// A number as people write it: `10`, `0.5`, `1e300` (never 301 digits).
 pub fn show_number(x: f64) -> String {
     if x.is_finite() && x.abs() < 1e15 { format!("{x}") } else { format!("{x:e}") }
@@ -30,7 +25,7 @@ pub fn positive(name: &'static str, value: f64) -> Result<f64> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(invalid(name, format!("{}: expected a positive number", show_number(value))))
+        Err(Error::option(name, format!("{}: expected a positive number", show_number(value))))
     }
 }
 
@@ -38,7 +33,7 @@ pub fn positive(name: &'static str, value: f64) -> Result<f64> {
 pub fn seconds(name: &'static str, value: f64) -> Result<Duration> {
     positive(name, value)?;
     Duration::try_from_secs_f64(value).map_err(|_| {
-        invalid(name, format!("{}: too large (at most {:e} seconds)", show_number(value), u64::MAX as f64))
+        Error::option(name, format!("{}: too large (at most {:e} seconds)", show_number(value), u64::MAX as f64))
     })
 }
 
@@ -46,7 +41,7 @@ pub fn seconds(name: &'static str, value: f64) -> Result<Duration> {
 pub fn threads(value: Option<usize>) -> Result<()> {
     match value {
         Some(t) if t == 0 || t > MAX_THREADS => {
-            Err(invalid("threads", format!("{t}: expected 1 to {MAX_THREADS} threads")))
+            Err(Error::option("threads", format!("{t}: expected 1 to {MAX_THREADS} threads")))
         }
         _ => Ok(()),
     }
@@ -61,7 +56,7 @@ pub(super) fn check_anneal_only(
 ) -> Result<()> {
     let why = "the control anneals every new population and runs no generation";
     if local_search != LocalSearchMode::Initial {
-        return Err(invalid(
+        return Err(Error::option(
             "anneal_only",
             format!(
                 "{why}: it needs the local search of new populations alone (local search `initial`, not `{}`)",
@@ -70,10 +65,10 @@ pub(super) fn check_anneal_only(
         ));
     }
     if anneal_sweeps == Some(0) {
-        return Err(invalid("anneal_only", format!("{why}: it needs annealing sweeps (at least 1, not 0)")));
+        return Err(Error::option("anneal_only", format!("{why}: it needs annealing sweeps (at least 1, not 0)")));
     }
     if forced_improvement {
-        return Err(invalid(
+        return Err(Error::option(
             "anneal_only",
             format!("{why}: Forced Improvement, a part of the generations, cannot be on (leave it out or off)"),
         ));
@@ -86,13 +81,13 @@ pub(super) fn check_anneal_only(
 pub(super) fn check_elitist_restarts(local_search: LocalSearchMode, anneal_sweeps: Option<u32>) -> Result<()> {
     let why = "a population started from the elitist stays as many copies of it until its annealing";
     if local_search == LocalSearchMode::Off {
-        return Err(invalid(
+        return Err(Error::option(
             "elitist_restarts",
             format!("needs the local search of new populations (on, not off): {why}"),
         ));
     }
     if anneal_sweeps == Some(0) {
-        return Err(invalid("elitist_restarts", format!("needs annealing sweeps (at least 1, not 0): {why}")));
+        return Err(Error::option("elitist_restarts", format!("needs annealing sweeps (at least 1, not 0): {why}")));
     }
     Ok(())
 }
@@ -105,19 +100,19 @@ pub(super) fn check_anneal_growth(
     anneal_sweeps: Option<u32>,
 ) -> Result<()> {
     if !(1..=MAX_ANNEAL_GROWTH).contains(&growth) {
-        return Err(invalid(
+        return Err(Error::option(
             "anneal_growth",
             format!("{growth}: from 1 (the same annealing for every population) to {MAX_ANNEAL_GROWTH}"),
         ));
     }
     if growth > 1 && local_search == LocalSearchMode::Off {
-        return Err(invalid(
+        return Err(Error::option(
             "anneal_growth",
             format!("{growth}: there is no annealing to grow with the local search off"),
         ));
     }
     if growth > 1 && anneal_sweeps == Some(0) {
-        return Err(invalid(
+        return Err(Error::option(
             "anneal_growth",
             format!("{growth}: there is no annealing to grow with 0 annealing sweeps"),
         ));

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::backend::cuda::CudaTuning;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::gomea::LocalSearchMode;
 use crate::gomea::ims::ImsConfig;
 use crate::gomea::run::Limits;
@@ -20,7 +20,7 @@ use crate::linkage::fos::LinkageModel;
 use crate::problem::GrayBoxProblem;
 
 pub use super::checks::{MAX_ANNEAL_GROWTH, MAX_THREADS, positive, seconds, show_number, threads};
-use super::checks::{check_anneal_growth, check_anneal_only, check_elitist_restarts, invalid};
+use super::checks::{check_anneal_growth, check_anneal_only, check_elitist_restarts};
 pub use super::defaults::*;
 pub use super::options::{Algorithm, Backend, BestKnownTag, FosOrderKind, RunOptions, Target};
 
@@ -211,14 +211,14 @@ impl RunOptions {
         };
         let fos_order = self.fos_order.unwrap_or(FosOrderKind::Random);
         if algorithm == Algorithm::Serial && backend == Backend::Cuda {
-            return Err(invalid(
+            return Err(Error::option(
                 "backend",
                 "cuda: serial GOMEA runs on one CPU core; the backend is where parallel GOM runs (choose the \
                  parallel algorithm for the GPU, or leave the backend out)",
             ));
         }
         if linkage == LinkageModel::Lt && (algorithm == Algorithm::Parallel || fos_order == FosOrderKind::Colored) {
-            return Err(invalid(
+            return Err(Error::option(
                 "linkage",
                 "lt: the learned linkage tree changes every generation and cannot be coloured once: use it with \
                  serial GOMEA and the random FOS order, or pick flt, bflt:K or univariate",
@@ -226,10 +226,10 @@ impl RunOptions {
         }
         if let Some(mib) = self.device_memory_limit {
             if mib == 0 {
-                return Err(invalid("device_memory_limit", "0: expected a number of MiB of at least 1"));
+                return Err(Error::option("device_memory_limit", "0: expected a number of MiB of at least 1"));
             }
             if algorithm == Algorithm::Serial || backend == Backend::Cpu {
-                return Err(invalid(
+                return Err(Error::option(
                     "device_memory_limit",
                     format!(
                         "{mib}: only the CUDA backend uses device memory, and serial GOMEA or the CPU backend \
@@ -249,7 +249,7 @@ impl RunOptions {
             None => None,
             Some(Target::Fitness(v)) => Some(v),
             Some(Target::BestKnown(_)) => Some(best_known.ok_or_else(|| {
-                invalid("target", "best-known: no best-known value for this instance (give a number)")
+                Error::option("target", "best-known: no best-known value for this instance (give a number)")
             })?),
         };
         let stop_when_answered = (self.time_limit, self.max_evaluations, target) == (None, None, None);
@@ -259,15 +259,18 @@ impl RunOptions {
         };
         let n_base = self.n_base.unwrap_or(ImsConfig::default().n_base);
         if n_base < 2 {
-            return Err(invalid("n_base", format!("{n_base}: at least 2 (GOM needs a donor besides the parent)")));
+            return Err(Error::option(
+                "n_base",
+                format!("{n_base}: at least 2 (GOM needs a donor besides the parent)"),
+            ));
         }
         let c_ims = self.c_ims.unwrap_or(ImsConfig::default().c_ims);
         if c_ims < 1 {
-            return Err(invalid("c_ims", "0: at least 1"));
+            return Err(Error::option("c_ims", "0: at least 1"));
         }
         let max_population = self.max_population.unwrap_or_else(|| default_population_cap(problem.variables(), n_base));
         if max_population < n_base {
-            return Err(invalid(
+            return Err(Error::option(
                 "max_population",
                 format!("{max_population} is smaller than n_base {n_base}: no population could start"),
             ));
@@ -288,7 +291,7 @@ impl RunOptions {
         }
         let anneal_share = self.anneal_share.unwrap_or(DEFAULT_ANNEAL_SHARE);
         if !(0.0..=1.0).contains(&anneal_share) {
-            return Err(invalid(
+            return Err(Error::option(
                 "anneal_share",
                 format!("{}: a share of the time left, from 0 (no limit) to 1", show_number(anneal_share)),
             ));

@@ -30,14 +30,16 @@ pub(super) fn linkage_tree(
     let l = problem.variables();
     let bound = max_set_size.unwrap_or(usize::MAX).max(1);
     assert!(l >= 2 && bound >= 2, "a linkage tree of {l} variables under a bound of {bound}");
-    let too_large = |bytes: u128| Error::Option {
-        name: "linkage",
-        message: format!(
-            "flt: the fixed linkage tree of {} would need more than {} of memory (some variable is \
+    let too_large = |bytes: u128| {
+        Error::option(
+            "linkage",
+            format!(
+                "flt: the fixed linkage tree of {} would need more than {} of memory (some variable is \
                  linked to very many others, as in a star): take bflt:K (e.g. bflt:100) or univariate",
-            problem.name(),
-            crate::problem::memory::human(bytes)
-        ),
+                problem.name(),
+                crate::problem::memory::human(bytes)
+            ),
+        )
     };
     // Per variable: its cluster's list header, best pair, size, node and liveness, a mate and one
     // merge record; the links of the variables.
