@@ -120,11 +120,11 @@ TARGETS = (0.99, 0.999, 1.0)
 PRESETS = {
     "@every-class": ["G22", "G65", "torus2d-pm1-100", "torus2d-gauss-100", "torus3d-pm1-15",
                      "torus3d-gauss-15", "random-10000-25000", "nk-random-1000-5", "sat-10000-42000"],
-    "@every-size": ["G22", "G55", "G65",
+    "@every-size": ["G22", "G55", "G65", "G81",
                     "torus2d-pm1-32", "torus2d-pm1-100", "torus2d-pm1-316",
                     "torus2d-gauss-32", "torus2d-gauss-100", "torus2d-gauss-316",
-                    "torus3d-pm1-10", "torus3d-pm1-22", "torus3d-pm1-46",
-                    "torus3d-gauss-10", "torus3d-gauss-22", "torus3d-gauss-46",
+                    "torus3d-pm1-10", "torus3d-pm1-15", "torus3d-pm1-22", "torus3d-pm1-46",
+                    "torus3d-gauss-10", "torus3d-gauss-15", "torus3d-gauss-22", "torus3d-gauss-46",
                     "random-10000-25000", "random-100000-250000",
                     "nk-adjacent-10000-5", "nk-random-1000-5", "sat-1000-4200", "sat-10000-42000"],
 }
@@ -143,10 +143,11 @@ GENERATED = [
 GRAPH_EXTENSIONS = (".txt", ".gset", ".rud", ".mc")
 
 # Seconds a run takes beyond its time limit, for the plan: pgomea ends within 0.05 s of its limit
-# and SA's pool of worker processes starts and ends in about 0.2 s (dev machine, 2026-12-07); the
-# first SA run of an instance in a slot also reads the file and builds the edge list, about 1.5 s
-# per 10^6 edges.
-OVERHEAD_S = {"pgomea": 0.1, "sa": 0.3, "sb": 3.0}
+# and SA's pool of worker processes starts and ends in about 0.2 s (dev machine, 2026-12-07); a
+# slot's first SA run also starts its SA process (importing dimod, about 1 s), and the first SA run
+# of an instance in a slot reads the file, about 1.5 s per 10^6 edges or clauses.
+OVERHEAD_S = {"pgomea": 0.1, "sa": 0.2, "sb": 3.0}
+SA_START_S = 1.0
 SA_READ_S_PER_EDGE = 1.5e-6
 
 
@@ -524,6 +525,23 @@ def run_pgomea(binary, instance, variant, seconds, seed, out, pin):
     return trace, result
 
 
+def check_pgomea(binary, instances, methods):
+    """Before any run: every pgomea method's options as the binary takes them (`run --explain` on
+    the first instance), and a GPU where a method needs one, so that a typo or a missing GPU stops
+    the call at once instead of failing each of its runs."""
+    variants = [m for m in dict.fromkeys(methods) if m not in ("sa", "sb", "skip")]
+    for m in variants:
+        backend = ["--backend", "cpu" if on_the_cpu(m) else "cuda"]
+        done = subprocess.run([binary, "run", *instances[0].pgomea_where, *backend, *variant_options(m), "--explain"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"--methods: {m}: pgomea refuses its options: {done.stderr.strip()}")
+    if any(m == "sb" or not on_the_cpu(m) for m in variants) or "sb" in methods:
+        done = subprocess.run([binary, "devices"], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"--methods: GPU methods need a CUDA device: {done.stderr.strip()}")
+
+
 def best_at(trace, t):
     best = None
     for time_s, value in trace:
@@ -610,14 +628,14 @@ def plan_runs(instances, methods, seeds, sa_elsewhere):
 def estimate_wall(runs, slots, seconds):
     """The wall time of the runs on the slots, each run taken by the first slot free (as they go)."""
     free = [0.0] * slots
-    read = [set() for _ in range(slots)]
+    read = [None] * slots
     for inst, _, method in runs:
         k = min(range(slots), key=free.__getitem__)
         kind = method if method in OVERHEAD_S else "pgomea"
         cost = seconds + OVERHEAD_S[kind]
-        if method == "sa" and inst.label not in read[k]:
-            read[k] = {inst.label}
-            cost += SA_READ_S_PER_EDGE * inst.edges
+        if method == "sa" and read[k] != inst.label:
+            cost += SA_READ_S_PER_EDGE * inst.edges + (SA_START_S if read[k] is None else 0)
+            read[k] = inst.label
         free[k] += cost
     return max(free, default=0.0)
 
@@ -771,7 +789,7 @@ def main():
     if not a.dry_run and not set(cpus) <= set(allowed):
         raise SystemExit(f"--cpus: {a.cpus} has CPUs this process may not use (it may use {len(allowed)}: "
                          f"{','.join(map(str, allowed))})")
-    per_run = a.cpus_per_run or len(cpus)
+    per_run = len(cpus) if a.cpus_per_run is None else a.cpus_per_run
     if not 1 <= per_run <= len(cpus):
         raise SystemExit(f"--cpus-per-run: {per_run} is not between 1 and the {len(cpus)} CPUs of --cpus")
     groups = [cpus[k:k + per_run] for k in range(0, len(cpus) - per_run + 1, per_run)]
@@ -796,8 +814,10 @@ def main():
     used = " | ".join(",".join(map(str, g)) for g in groups)
     shared = sorted({siblings(c) for g in groups for c in g if "," in siblings(c) or "-" in siblings(c)})
     used += f" (threads sharing a core: {'; '.join(shared)})" if shared else ""
+    instead = [i.label for i in instances if "sa" in methods and i.sa_path is None]
+    instead = f"; {a.sa_elsewhere} instead of sa on {', '.join(instead)}" if instead and a.sa_elsewhere != "skip" else ""
     print(f"plan: {len(runs_planned)} runs ({len(instances)} instances x {len(seeds)} seeds x "
-          f"{', '.join(dict.fromkeys(m for _, _, m in runs_planned))}) of {a.time:g} s, {len(groups)} at a time "
+          f"{', '.join(methods)}{instead}) of {a.time:g} s, {len(groups)} at a time "
           f"on {per_run} CPU{'s' if per_run > 1 else ''} each{' (pinned)' if pinned else ''}: {used}; SA on "
           f"{processes} processes; about {wall:.0f} s of wall time")
     if a.max_wall is not None and wall > a.max_wall:
@@ -812,6 +832,7 @@ def main():
         if inst.generate:
             generate(a.pgomea, inst)
     print(f"generated {sum(1 for i in instances if i.generate)} instances in {time.time() - started:.1f} s", flush=True)
+    check_pgomea(a.pgomea, instances, methods + [a.sa_elsewhere])
 
     slots = queue.Queue()
     all_slots = [Slot(g, pinned) for g in groups]
