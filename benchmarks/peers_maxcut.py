@@ -721,13 +721,17 @@ def print_tables(runs, at, order):
             vals = [r["best_at"][last] for r in of(inst, m)]
             meds[m] = statistics.median(vals) if vals and None not in vals else None
         base = [meds[m] for m in baselines if meds[m] is not None]
-        if meds["cpu"] is None or not base:
+        if meds["cpu"] is None and not base:
             continue
-        best = max(base)
-        gap = meds["cpu"] / best - 1 if best > 0 else math.nan
-        verdict = "ahead" if meds["cpu"] > best else "level" if meds["cpu"] == best else "behind"
-        print(f"| {inst} | {value(meds['cpu'])} | " + " | ".join(value(meds[m]) if meds[m] is not None else "-" for m in baselines)
-              + f" | {100 * gap:+.3f} % | {verdict} |")
+        if meds["cpu"] is None or not base:
+            # A median of None: half or more of the seeds had no value by then.
+            gap, verdict = "-", "ahead (no baseline value)" if meds["cpu"] is not None else "behind (no cpu value)"
+        else:
+            best = max(base)
+            gap = f"{100 * (meds['cpu'] / best - 1):+.3f} %" if best > 0 else "-"
+            verdict = "ahead" if meds["cpu"] > best else "level" if meds["cpu"] == best else "behind"
+        print(f"| {inst} | {value(meds['cpu']) if meds['cpu'] is not None else '-'} | "
+              + " | ".join(value(meds[m]) if meds[m] is not None else "-" for m in baselines) + f" | {gap} | {verdict} |")
 
 
 def main():
