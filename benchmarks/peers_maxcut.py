@@ -744,7 +744,7 @@ def main():
     ap.add_argument("--instance-seed", type=int, default=1, help="the seed of the generated instances (default 1)")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--time", type=float, default=60.0, help="seconds of every run (default 60)")
-    ap.add_argument("--at", default="1,10,60", help="the times of the best-value table (default 1,10,60; those past --time are left out)")
+    ap.add_argument("--at", default="1,10,60", help="the times of the best-value table (default 1,10,60; those from --time on are read at --time)")
     ap.add_argument("--methods", default="sa,paper,default")
     ap.add_argument("--sa-elsewhere", default="anneal",
                     help="what runs instead of sa on instances that are not graphs: a method, or skip (default anneal)")
@@ -777,7 +777,10 @@ def main():
         at = [float(x) for x in a.at.split(",")]
     except ValueError as e:
         raise SystemExit(f"--seeds/--at: {e}")
-    at = [t for t in at if t <= a.time] or [a.time]
+    if not seeds or min(at) <= 0:
+        raise SystemExit("--seeds/--at: no seed, or a time that is not positive")
+    # Times past the limit are read at the limit instead.
+    at = [t for t in at if t < a.time] + [a.time] if max(at) >= a.time else at
     methods = [m.strip() for m in a.methods.split(",") if m.strip()]
     for m in methods + ([a.sa_elsewhere] if a.sa_elsewhere != "skip" else []):
         if m not in ("sa", "sb"):
