@@ -395,7 +395,12 @@ def max_sat_model(n, clauses):
     def satisfied(result):
         sample = result.first.sample
         x = np.array([sample[v] for v in range(n)], dtype=bool)
-        return int(np.any(x[var] == positive, axis=1).sum())
+        count = int(np.any(x[var] == positive, axis=1).sum())
+        # The model's energy is at least the unsatisfied clauses (equal at the best auxiliaries).
+        if len(clauses) - count > result.first.energy + 1e-6:
+            raise RuntimeError(f"the MAX-SAT model is wrong: energy {result.first.energy} below "
+                               f"{len(clauses) - count} unsatisfied clauses")
+        return count
 
     return bqm, satisfied
 
