@@ -787,6 +787,8 @@ def main():
     # Times past the limit are read at the limit instead.
     at = [t for t in at if t < a.time] + [a.time] if max(at) >= a.time else at
     methods = [m.strip() for m in a.methods.split(",") if m.strip()]
+    if a.sa_elsewhere in ("sa", "sb"):
+        raise SystemExit(f"--sa-elsewhere: {a.sa_elsewhere} takes no more instances than sa: a pgomea method, or skip")
     for m in methods + ([a.sa_elsewhere] if a.sa_elsewhere != "skip" else []):
         if m not in ("sa", "sb"):
             try:
@@ -808,7 +810,7 @@ def main():
     pinned = sorted(cpus) != allowed or len(groups) > 1
     if pinned and not a.dry_run and shutil.which("taskset") is None:
         raise SystemExit("--cpus/--cpus-per-run: pinning needs taskset (util-linux), which is not on PATH")
-    gpu = [m for m in methods if m == "sb" or (m != "sa" and not on_the_cpu(m))]
+    gpu = [m for m in methods + [a.sa_elsewhere] if m == "sb" or (m not in ("sa", "skip") and not on_the_cpu(m))]
     if gpu and len(groups) > 1:
         raise SystemExit(f"--methods: {', '.join(gpu)} run on the GPU, one at a time: give --cpus-per-run "
                          f"{len(cpus)} (or leave it out)")
