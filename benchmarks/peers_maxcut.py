@@ -735,7 +735,7 @@ def print_tables(runs, at, order):
             best = max(base)
             gap = f"{100 * (meds['cpu'] / best - 1):+.3f} %" if best > 0 else "-"
             verdict = "ahead" if meds["cpu"] > best else "level" if meds["cpu"] == best else "behind"
-            missing = [m for m in baselines if meds[m] is None]
+            missing = [m for m in baselines if meds[m] is None and of(inst, m)]
             verdict += f" ({', '.join(missing)}: no value)" if missing else ""
         print(f"| {inst} | {value(meds['cpu']) if meds['cpu'] is not None else '-'} | "
               + " | ".join(value(meds[m]) if meds[m] is not None else "-" for m in baselines) + f" | {gap} | {verdict} |")
