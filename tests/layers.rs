@@ -1,6 +1,6 @@
 //! The architecture, checked on the source: the modules of host/ form one-way layers (stop ->
-//! error -> choice -> problem -> linkage -> gomea -> backend -> solve, each using only those
-//! before it); in none of the three crates (device/, host/, the command line's src/) do modules
+//! error -> choice -> problem -> linkage -> gomea -> backend -> solve -> testing, each using only
+//! those before it); in none of the three crates (device/, host/, the command line's src/) do modules
 //! import each other in a circle; no source file has over 700 lines of code; and the library
 //! depends on none of the command line's crates (clap, plotters, png, the font): those belong to
 //! the CLI crate (the repository root), which Cargo keeps apart. Every `use` and every
@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 8] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve"];
+const LAYERS: [&str; 9] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve", "testing"];
 /// Crates of the command line alone.
 const APP_ONLY_CRATES: [&str; 4] = ["clap", "plotters", "png", "dejavu"];
 

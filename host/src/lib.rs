@@ -46,6 +46,7 @@ pub mod problem;
 pub mod solve;
 #[allow(missing_docs)]
 pub mod stop;
+pub mod testing;
 
 pub use error::{Error, Result};
 pub use gomea::run::Observer;
