@@ -94,12 +94,14 @@ pub struct PartitionMixing {
 /// evaluations spent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MixReport {
+    /// How much the receiver's fitness rose.
     pub gain: i64,
-    pub taken: usize,
+    pub(crate) taken: usize,
+    /// The components found.
     pub components: usize,
     /// Pieces taken from components that were not taken whole.
     pub pieces: usize,
-    pub evaluations: u64,
+    pub(crate) evaluations: u64,
 }
 
 impl PartitionMixing {

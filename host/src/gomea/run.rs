@@ -17,9 +17,11 @@ use crate::stop::StopCheck;
 /// When a run ends (whichever comes first). All `None` means: until every population is gone.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The most wall-clock time from the run's start.
     pub time: Option<Duration>,
     /// In full-evaluation equivalents.
     pub evaluations: Option<f64>,
+    /// A fitness to reach: the run ends as soon as its best is at least this.
     pub target: Option<i64>,
 }
 
@@ -28,15 +30,18 @@ pub use crate::stop::StopReason;
 /// The best solution found so far.
 #[derive(Clone, Debug)]
 pub struct Elitist {
-    pub genes: Vec<u8>,
-    pub fitness: i64,
+    pub(crate) genes: Vec<u8>,
+    pub(crate) fitness: i64,
 }
 
 /// One row of the trace: the elitist improved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TracePoint {
+    /// Seconds since the run's start.
     pub time_s: f64,
+    /// Full-evaluation equivalents so far.
     pub evaluations: f64,
+    /// The elitist's new fitness.
     pub best_fitness: i64,
 }
 
@@ -103,20 +108,27 @@ pub trait Observer {
 /// and what it is doing (the live populations).
 #[derive(Clone, Copy, Debug)]
 pub struct Progress<'s> {
+    /// How long the run has gone.
     pub elapsed: Duration,
+    /// The best fitness so far (`None` before the first evaluation).
     pub best_fitness: Option<i64>,
+    /// Full-evaluation equivalents so far.
     pub evaluations: f64,
+    /// What the run is doing (the live populations), in words.
     pub status: &'s str,
 }
 
+/// The state of one run that every phase shares: its clock and limits, its evaluation counter, the elitist and its trace, the observer and why it stopped.
 pub struct Run<'a> {
-    pub problem: &'a dyn GrayBoxProblem,
+    pub(crate) problem: &'a dyn GrayBoxProblem,
+    /// The subfunction evaluations so far.
     pub counter: EvaluationCounter,
     /// GOM steps: (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
     pub gom_steps: u64,
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     start: Instant,
     elitist: Option<Elitist>,
+    /// Every improvement of the elitist, in order.
     pub trace: Vec<TracePoint>,
     stop: Option<StopReason>,
     /// The clock (the time limit from `start`) and the caller's stop flag.
@@ -155,6 +167,7 @@ pub(crate) struct Waiting {
 }
 
 impl<'a> Run<'a> {
+    /// A run of `problem` within `limits`, its clock started now.
     pub fn new(problem: &'a dyn GrayBoxProblem, limits: Limits) -> Self {
         let now = Instant::now();
         Run {
@@ -269,15 +282,16 @@ impl<'a> Run<'a> {
         }
     }
 
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
+    /// The best solution found so far (`None` before the first evaluation).
     pub fn elitist(&self) -> Option<&Elitist> {
         self.elitist.as_ref()
     }
 
-    pub fn elitist_fitness(&self) -> Option<i64> {
+    pub(crate) fn elitist_fitness(&self) -> Option<i64> {
         self.elitist.as_ref().map(|e| e.fitness)
     }
 
@@ -438,11 +452,12 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Why the run stopped (`None` while it goes on).
     pub fn stop_reason(&self) -> Option<StopReason> {
         self.stop
     }
 
-    pub fn set_stop(&mut self, reason: StopReason) {
+    pub(crate) fn set_stop(&mut self, reason: StopReason) {
         self.stop.get_or_insert(reason);
     }
 

@@ -82,26 +82,32 @@ mod without {
             Err(Error::Cuda(format!("the CUDA backend cannot run: {WHY}")))
         }
 
+        /// The device's name: never asked, as there is no device.
         pub fn name(&self) -> &str {
             match *self {}
         }
 
+        /// Starts measuring the peak device memory: never asked, as there is no device.
         pub fn reset_memory_peak(&self) -> Result<()> {
             match *self {}
         }
 
+        /// The peak device memory: never asked, as there is no device.
         pub fn peak_memory(&self) -> usize {
             match *self {}
         }
 
+        /// Loads every kernel: never asked, as there is no device.
         pub fn load_all_kernels(&self) -> Result<()> {
             match *self {}
         }
 
+        /// Whether the device can launch cooperatively: never asked, as there is no device.
         pub fn can_launch_cooperatively(&self) -> bool {
             match *self {}
         }
 
+        /// The launches of every kernel: never asked, as there is no device.
         pub fn launch_counts(&self) -> Vec<(&'static str, u64)> {
             match *self {}
         }

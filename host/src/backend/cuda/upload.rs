@@ -28,7 +28,7 @@ pub struct DeviceBudget {
 }
 
 impl DeviceBudget {
-    pub fn new(limit: Option<u64>) -> Self {
+    pub(crate) fn new(limit: Option<u64>) -> Self {
         DeviceBudget { limit, used: 0.into() }
     }
 

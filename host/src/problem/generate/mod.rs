@@ -28,7 +28,9 @@ pub const GAUSSIAN_SCALE: f64 = 1e5;
 /// Weights drawn uniformly from `min..=max`.
 #[derive(Clone, Copy, Debug)]
 pub struct WeightRange {
+    /// The smallest weight.
     pub min: i64,
+    /// The largest weight.
     pub max: i64,
 }
 
@@ -96,8 +98,11 @@ impl EdgeWeights {
 /// The name of a weight distribution on the command line (`generate torus --weights`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WeightDistribution {
+    /// Integers drawn uniformly from a [`WeightRange`].
     Uniform,
+    /// -1 or +1, each with probability 1/2.
     PlusMinusOne,
+    /// Normally distributed, scaled by [`GAUSSIAN_SCALE`] and rounded to integers.
     Gaussian,
 }
 

@@ -55,11 +55,17 @@ pub fn data_dir(explicit: Option<&Path>, variable: Option<&OsStr>) -> Result<Pat
 /// One row of best_known.csv.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KnownInstance {
+    /// The set's short name (`A`, `B`, `C`, ...).
     pub set: String,
+    /// The instance's name (its file stem).
     pub name: String,
+    /// The graph's vertices.
     pub vertices: usize,
+    /// The graph's edges.
     pub edges: usize,
+    /// The best cut known.
     pub best_known: i64,
+    /// Whether the best known cut is proven optimal.
     pub is_optimal: bool,
 }
 

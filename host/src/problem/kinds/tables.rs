@@ -39,6 +39,7 @@ use pgomea_device::problem::MAX_TABLE_ARITY;
 /// A problem of table subfunctions.
 #[derive(Clone, Debug)]
 pub struct TableProblem {
+    /// A short name for reports.
     pub name: String,
     /// The problem's type in reports (`nk`, `trap`, ...).
     pub problem_type: String,
@@ -410,10 +411,10 @@ impl TablePiece {
 /// `vars[var_offsets[s]..var_offsets[s+1]]` and has the table `values[table_offsets[s]..]`.
 #[derive(Clone, Debug, Default)]
 pub struct TableArrays {
-    pub var_offsets: Vec<u32>,
-    pub vars: Vec<u32>,
-    pub table_offsets: Vec<u32>,
-    pub values: Vec<i64>,
+    pub(crate) var_offsets: Vec<u32>,
+    pub(crate) vars: Vec<u32>,
+    pub(crate) table_offsets: Vec<u32>,
+    pub(crate) values: Vec<i64>,
 }
 
 /// The arrays of the tables kind from the pieces in file order, allocated after their memory
