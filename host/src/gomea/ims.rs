@@ -113,7 +113,7 @@ impl<'f> Ims<'f> {
     }
 
     /// Mixes solutions into `run`'s elitist from now on where `on` (the module
-    /// [`crate::gomea::mixing`]).
+    /// `gomea::mixing`).
     pub fn set_partition_mixing(&mut self, run: &mut Run, on: bool) {
         self.mixing.set_on(run, on);
     }

@@ -2,10 +2,10 @@
 //! serial GOMEA with Forced Improvement, and the generation loop of parallel (colour-grouped)
 //! GOMEA over a population's [`parallel::Stages`].
 
-pub mod budget;
+pub(crate) mod budget;
 pub mod ims;
 pub mod local_search;
-pub mod mixing;
+pub(crate) mod mixing;
 pub mod parallel;
 pub mod partition;
 pub mod population;

@@ -7,10 +7,10 @@
 //! gray-box optimisation (Tinós, Whitley and Chicano, FOGA 2015), with GOM's roles of receiver
 //! and donor.
 //!
-//! The run uses it to mix solutions into the elitist ([`crate::gomea::mixing::ElitistMixing::mix_into_elitist`]):
+//! The run uses it to mix solutions into the elitist (`ElitistMixing::mix_into_elitist`):
 //! every solution of a new population once its local search is done, one after the other (below
 //! [`NEW_POPULATIONS_BELOW`] variables), and a population's best whenever it improved, on a
-//! thread of its own beside the run's next generation ([`crate::gomea::mixing::ElitistMixing::queue_best`]);
+//! thread of its own beside the run's next generation (`ElitistMixing::queue_best`);
 //! each population's last best is mixed again while the elitist changes, and an elitist that a
 //! population's better solution displaces is mixed into its successor.
 //! The elitist then holds, region by region, the best that any population found: on a lattice,

@@ -2,8 +2,8 @@
 //! the elitist (best solution found so far, across all populations), the termination limits and
 //! the stop flag, the trace of elitist improvements, and the [`Observer`] the caller listens
 //! with (the library itself never prints). A new population's annealing budget is in
-//! [`crate::gomea::budget`]; partition mixing into the elitist, owned by the multi-start scheme,
-//! in [`crate::gomea::mixing`].
+//! `gomea::budget`; partition mixing into the elitist, owned by the multi-start scheme,
+//! in `gomea::mixing`.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -196,7 +196,7 @@ impl<'a> Run<'a> {
     }
 
     /// Whether the run mixes solutions into the elitist
-    /// ([`crate::gomea::mixing::ElitistMixing::set_on`]).
+    /// (`ElitistMixing::set_on`).
     pub fn partition_mixing(&self) -> bool {
         self.waiting.on
     }
@@ -207,7 +207,7 @@ impl<'a> Run<'a> {
     }
 
     /// Queues `donor` to be mixed into the elitist during the run's next piece of work that
-    /// allows it ([`crate::gomea::mixing::ElitistMixing::overlapping_mix`]); a donor queued
+    /// allows it (`ElitistMixing::overlapping_mix`); a donor queued
     /// before and not yet mixed is dropped, unless it is an elitist that [`Run::offer`]
     /// displaced, which stays and `donor` is dropped. Does nothing where the run does not mix.
     pub fn queue_mix(&mut self, donor: Vec<u8>) {
@@ -291,7 +291,8 @@ impl<'a> Run<'a> {
         self.elitist.as_ref()
     }
 
-    pub(crate) fn elitist_fitness(&self) -> Option<i64> {
+    /// The best fitness so far (`None` before the first evaluation).
+    pub fn elitist_fitness(&self) -> Option<i64> {
         self.elitist.as_ref().map(|e| e.fitness)
     }
 
@@ -302,7 +303,7 @@ impl<'a> Run<'a> {
 
     /// Offers a solution; it becomes the elitist if strictly better (or if there is none yet).
     /// Returns true if it did. Where the run mixes, the elitist it displaces is queued to be
-    /// mixed into it ([`crate::gomea::mixing::ElitistMixing::overlapping_mix`]).
+    /// mixed into it (`ElitistMixing::overlapping_mix`).
     pub fn offer(&mut self, genes: &[u8], fitness: i64) -> bool {
         if self.elitist.as_ref().is_some_and(|e| e.fitness >= fitness) {
             return false;

@@ -26,7 +26,8 @@ pub mod probe;
 mod subfunctions;
 
 pub use generate::{nk, trap};
-pub use io::{data, lines, load, memory, mk, text};
+pub use io::{data, load, mk, text};
+pub(crate) use io::{lines, memory};
 pub use kinds::{graph, ising, maxcut, maxsat, scale, tables};
 pub use probe::{deception, lattice};
 pub(crate) use subfunctions::KindArrays;

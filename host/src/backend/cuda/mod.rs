@@ -9,9 +9,9 @@
 //! backend runs too. The backend implements only the small device trait of the stage schedule
 //! (`gomea::parallel::StageDevice`), in four parts:
 //!
-//! - [`gpu`]: opening the device ([`probe`], [`devices`], [`Gpu`]) and its kernels by name;
-//! - [`tuning`]: the knobs ([`CudaTuning`], [`WholeGeneration`]) and the launch shapes they give;
-//! - [`upload`]: device memory, its budget ([`DeviceBudget`]), the arrays a run shares
+//! - `gpu`: opening the device ([`probe`], [`devices`], [`Gpu`]) and its kernels by name;
+//! - `tuning`: the knobs ([`CudaTuning`], [`WholeGeneration`]) and the launch shapes they give;
+//! - `upload`: device memory, its budget ([`DeviceBudget`]), the arrays a run shares
 //!   ([`SharedArrays`]) and a population's buffers;
 //! - `stages`: the device trait as launches and copies (`new_backend`).
 //!
@@ -21,12 +21,12 @@
 //! gets [`Gpu::shared`]'s error.
 
 #[cfg(feature = "cuda")]
-pub mod gpu;
+pub(crate) mod gpu;
 #[cfg(feature = "cuda")]
-pub mod stages;
-pub mod tuning;
+pub(crate) mod stages;
+pub(crate) mod tuning;
 #[cfg(feature = "cuda")]
-pub mod upload;
+pub(crate) mod upload;
 
 #[cfg(feature = "cuda")]
 pub use gpu::{Gpu, devices, present, probe, use_device};

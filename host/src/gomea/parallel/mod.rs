@@ -8,8 +8,8 @@
 //! and run the device crate's steps.
 
 pub mod layout;
-pub mod stages;
-pub mod state;
+pub(crate) mod stages;
+pub(crate) mod state;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

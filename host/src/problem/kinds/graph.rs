@@ -6,7 +6,7 @@
 //! silently.
 //!
 //! Graphs of 10^7 vertices read in seconds: the edge lines are parsed on every core
-//! ([`crate::problem::lines`]) straight into the two arrays the pairwise problem kind uses (ends and
+//! (`problem::lines`) straight into the two arrays the pairwise problem kind uses (ends and
 //! weights, [`EdgeList`]), which [`crate::problem::maxcut::MaxCut`] then takes over without a copy.
 
 use std::io::Write;
