@@ -1,7 +1,7 @@
 //! Weighted graph instances in the G-set / rudy format: a header `n m`, then `m` lines `i j w`
 //! with 1-based vertex numbers and integer weights. Lines starting with `c` before the header are
 //! comments; one of them may state the instance's proven optimum, `c optimum V` (the maximum cut
-//! value), which pgomea's generators write and `--target best-known` uses. The parser refuses
+//! value), which pgomea's generators write and a best-known target uses. The parser refuses
 //! every malformed file with the file, the line and what is wrong; it never repairs input
 //! silently.
 //!

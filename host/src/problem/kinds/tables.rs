@@ -278,7 +278,7 @@ impl TableProblem {
     /// Sets the optimum: the `stated` one, when the tables allow it (between the least and the
     /// largest fitness their values give, and equal to the exact optimum of sliding windows),
     /// else the exact optimum of sliding windows, else none. A stated optimum that the tables
-    /// contradict is an error saying so (a `--target best-known` would never be reached).
+    /// contradict is an error saying so (a best-known target would never be reached).
     pub fn settle_optimum(&mut self, stated: Option<i64>) -> std::result::Result<(), String> {
         let exact = sliding_window_optimum(&self.functions).map(|(value, _)| value);
         let (low, high) = self.functions.fitness_bounds();
