@@ -25,8 +25,9 @@ use pgomea::problem::maxcut::MaxCut;
 use pgomea::problem::{GrayBoxProblem, KindVisitor, nk};
 use pgomea::solve::{Algorithm, Backend, RunOptions};
 use pgomea::stop::StopCheck;
+use pgomea_device::mem::Ptr;
 use pgomea_device::rng::SplitMix64;
-use pgomea_device::stage::WARP_SHIFT;
+use pgomea_device::stage::{self, WARP_SHIFT};
 
 fn problems() -> Vec<Box<dyn GrayBoxProblem>> {
     vec![
@@ -122,6 +123,73 @@ fn a_search_gives_the_same_genotype_however_it_is_split_into_calls() {
                 assert_eq!(r, &results[0], "{}, {sweeps} sweeps", p.name());
             }
         }
+    }
+}
+
+#[test]
+fn kept_gains_take_the_flips_of_recomputed_gains_and_stay_each_flips_gain() {
+    // The device's search of one genotype, once recomputing every flip's gain and once keeping
+    // the gains (the local fields; pairwise kinds only): the same genotype and gain, and after
+    // the search every kept gain is the variable's gain in the final genotype. The complete
+    // graph (every colour one variable) and negative weights included; per call of 1 sweep the
+    // gains are not kept, so the split test above compares the two as well.
+    let never = StopCheck::never();
+    // The first three problems are Max-Cut (pairwise).
+    for p in problems().into_iter().take(3) {
+        let colors = VariableColors::from_coloring(
+            &variable_coloring(&*p, ColoringMethod::DSatur, &never).unwrap(),
+            p.functions(),
+            0,
+        );
+        let schedule = AnnealSchedule::new(p.functions(), 9, &never).unwrap();
+        let mut rng = SplitMix64::new(23);
+        let x: Vec<u8> = (0..p.variables()).map(|_| rng.coin() as u8).collect();
+        struct Both<'x>(&'x VariableColors, &'x AnnealSchedule, &'x [u8]);
+        impl KindVisitor for Both<'_> {
+            type Output = ();
+            fn visit<K: pgomea_device::problem::Kind>(self, kind: K) {
+                let Both(colors, schedule, x) = self;
+                assert!(K::PARTNERS);
+                let Ok(mut args) = local_search::search_args(colors, schedule, &mut pgomea::problem::InHost);
+                let step = SearchStep { stream: 2, sweeps: 40, from: 0, to: 40, descent_rounds: 50, resume: false };
+                args.anneal = step.anneal(7, args.anneal);
+                let go_on = || true;
+                let (mut recomputed, mut kept) = (x.to_vec(), x.to_vec());
+                let mut gains = vec![0i64; x.len()];
+                let (a, b) = unsafe {
+                    (
+                        stage::search_genotype(
+                            &kind,
+                            &args,
+                            Ptr::from_mut_slice(&mut recomputed),
+                            Ptr::default(),
+                            3,
+                            &go_on,
+                        ),
+                        stage::search_genotype(
+                            &kind,
+                            &args,
+                            Ptr::from_mut_slice(&mut kept),
+                            Ptr::from_mut_slice(&mut gains),
+                            3,
+                            &go_on,
+                        ),
+                    )
+                };
+                assert_eq!(a, b);
+                assert_eq!(recomputed, kept);
+                assert_ne!(&recomputed[..], x, "the search flips something");
+                // Every kept gain is the variable's gain in the final genotype.
+                let mut fresh = vec![0i64; x.len()];
+                let y = Ptr::from_mut_slice(&mut kept);
+                for p in 0..x.len() {
+                    let v = unsafe { args.color_vars.read(p) };
+                    unsafe { stage::keep_gain(&kind, &args, y, Ptr::from_mut_slice(&mut fresh), p, v) };
+                }
+                assert_eq!(gains, fresh);
+            }
+        }
+        p.functions().with_kind(Both(&colors, &schedule, &x));
     }
 }
 

@@ -33,10 +33,13 @@
 use crate::atomic;
 use crate::crew::{Block, Lane, Warp, spread_starts, team_of_block};
 use crate::kernel_names::kernel_name;
+use crate::mem::Ptr;
 use crate::problem::{Kind, for_each_kind};
+use crate::stage::args::row;
 use crate::stage::{
-    Buffers, GomArgs, Group, Layout, ONE_PASS, Pass, THREE_PASSES, element_step, mark_converged, mark_elitist,
-    pair_step, parallel_anneal_flip, parallel_try_flip, replace_unimproved, search_round_end,
+    Buffers, GomArgs, Group, Layout, ONE_PASS, Pass, THREE_PASSES, element_step, keep_gain, kept_takes, mark_converged,
+    mark_elitist, pair_step, parallel_anneal_flip, parallel_kept_flip, parallel_try_flip, replace_unimproved,
+    search_round_end, update_partners,
 };
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, lane_id, warp_id};
@@ -467,6 +470,15 @@ unsafe fn search_by_solution<K: Kind>(a: &GomArgs<K>) {
     // block's vote), so every thread reaches every block barrier.
     unsafe {
         let anneal = &a.search.anneal;
+        if K::PARTNERS && a.search.gains.addr() != 0 {
+            let gains = row(a.search.gains, thread::block_idx_x() as usize, a.l as usize);
+            let mut i = thread::block_idx_x() as usize;
+            while i < a.n as usize {
+                search_solution_kept(a, i, gains);
+                i += thread::grid_dim_x() as usize;
+            }
+            return;
+        }
         let mut sync = || thread::sync_threads();
         let mut i = thread::block_idx_x() as usize;
         while i < a.n as usize {
@@ -487,6 +499,89 @@ unsafe fn search_by_solution<K: Kind>(a: &GomArgs<K>) {
                 }
             }
             i += thread::grid_dim_x() as usize;
+        }
+    }
+}
+
+/// The flips a colour may have per thread of the block for its partners' gains to be updated by
+/// the whole block, flip after flip (a flip of a dense model's variable updates hundreds of
+/// gains); above it each flip's thread updates its own partners.
+const KEPT_THREADS_PER_FLIP: usize = 8;
+
+/// One sweep (`Some(k)`) or descent round (`None`) of solution i's search by solution with kept
+/// gains: colour after colour, where the colour is small for the block first every taken flip's
+/// partners' gains by the whole block, then the flips, a block barrier after each.
+///
+/// # Safety
+///
+/// As [`search_solution_kept`].
+#[inline(always)]
+unsafe fn kept_colors<K: Kind>(a: &GomArgs<K>, i: usize, gains: Ptr<i64>, sweep: Option<u32>) {
+    let s = &a.search;
+    let (t, stride) = (thread::thread_idx_x() as usize, thread::block_dim_x() as usize);
+    // SAFETY: the function's precondition; within a colour no flip changes a gain or gene that
+    // another flip of it reads (its partners are of other colours, updated atomically), and
+    // the partners' pass reads the genes before any flip of the colour (a barrier between).
+    unsafe {
+        let x = row(a.buffers.offspring, i, a.l as usize);
+        for c in 0..s.colors as usize {
+            let (first, end) = (s.color_offsets.read(c) as usize, s.color_offsets.read(c + 1) as usize);
+            let together = (end - first) * KEPT_THREADS_PER_FLIP <= stride;
+            if together {
+                for p in first..end {
+                    let v = s.color_vars.read(p);
+                    if kept_takes(s, gains.read(v as usize), sweep, i as u32, v) {
+                        update_partners::<K, true>(&a.problem, s, x, gains, p, v, (t, stride));
+                    }
+                }
+                thread::sync_threads();
+            }
+            let mut p = first + t;
+            while p < end {
+                parallel_kept_flip(a, i, gains, p, sweep, !together);
+                p += stride;
+            }
+            thread::sync_threads();
+        }
+    }
+}
+
+/// Solution i's call of the search by solution keeping its gains in `gains` (l values of the
+/// block's own): filled, then the sweeps and the descent's rounds as [`search_by_solution`] runs
+/// them, with the same flips (the gains are exact: `docs/decisions/0029-kept-gains.md`).
+///
+/// # Safety
+///
+/// As [`search_by_solution`], for a kind with partners; every thread of the block calls it.
+#[inline(always)]
+unsafe fn search_solution_kept<K: Kind>(a: &GomArgs<K>, i: usize, gains: Ptr<i64>) {
+    let s = &a.search;
+    let (t, stride) = (thread::thread_idx_x() as usize, thread::block_dim_x() as usize);
+    // SAFETY: the function's precondition; the loops are block-uniform (the active mark is read
+    // between barriers, and written by the leader only before the vote's barrier).
+    unsafe {
+        let x = row(a.buffers.offspring, i, a.l as usize);
+        let positions = s.color_offsets.read(s.colors as usize) as usize;
+        let mut p = t;
+        while p < positions {
+            keep_gain(&a.problem, s, x, gains, p, s.color_vars.read(p));
+            p += stride;
+        }
+        thread::sync_threads();
+        for k in s.anneal.from..s.anneal.to {
+            kept_colors(a, i, gains, Some(k));
+        }
+        for _ in 0..s.anneal.descent_rounds {
+            if a.buffers.search_active.read(i) != 0 {
+                kept_colors(a, i, gains, None);
+            }
+            let leader = thread::thread_idx_x() == 0;
+            if leader {
+                search_round_end(&a.buffers, i);
+            }
+            if !thread::sync_threads_or(leader && a.buffers.search_active.read(i) != 0) {
+                break;
+            }
         }
     }
 }

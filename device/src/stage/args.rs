@@ -197,6 +197,9 @@ pub struct SearchArgs {
     pub weights: Ptr<i64>,
     /// Annealing sweeps before the greedy descent (none: `anneal.sweeps == 0`).
     pub anneal: Anneal,
+    /// The GPU's rows of kept gains, l values for each block of the search by solution (null:
+    /// the gains are recomputed; see `search::keep_gain`).
+    pub gains: Ptr<i64>,
 }
 
 /// The GPU's slices: a warp's 32 positions.

@@ -70,6 +70,78 @@ pub unsafe fn try_flip<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, p: usize, 
     }
 }
 
+/// Kept gains: `gains[v]`, for every variable v, is the change of fitness if v flips in `x`, kept
+/// up to date as flips are taken, so that a flip is decided from one read instead of its
+/// subfunctions (the local fields of simulated annealing). Only for a kind with
+/// [`Kind::PARTNERS`]: when v flips, each partner's gain changes by twice the negated change of
+/// their shared subfunction. The gains are exact integers, so every decision is the one the
+/// recomputed gain gives (docs/decisions/0029-kept-gains.md).
+///
+/// Sets `gains[v]` to v's gain in `x`.
+///
+/// # Safety
+///
+/// As [`flip_gain`], and `gains` holds l values that no other thread touches at v meanwhile.
+#[inline(always)]
+pub unsafe fn keep_gain<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, gains: Ptr<i64>, p: usize, v: u32) {
+    // SAFETY: the function's precondition.
+    unsafe { gains.write(v as usize, flip_gain(kind, s, x, p, v)) }
+}
+
+/// The partners' part of a kept flip of variable `v` (position `p`) of `x`, before `x` changes:
+/// entries `first, first + stride, ...` of p each add twice the negated change of their
+/// subfunction to the partner's gain (atomically where `ATOMIC`: flips running at once may share
+/// a partner).
+///
+/// # Safety
+///
+/// As [`keep_gain`] for a kind with [`Kind::PARTNERS`], `stride > 0`; without `ATOMIC` no other
+/// thread touches the partners' gains meanwhile.
+#[inline(always)]
+pub unsafe fn update_partners<K: Kind, const ATOMIC: bool>(
+    kind: &K,
+    s: &SearchArgs,
+    x: Ptr<u8>,
+    gains: Ptr<i64>,
+    p: usize,
+    v: u32,
+    (first, stride): (usize, usize),
+) {
+    // SAFETY: the function's precondition; every partner is a variable, below l.
+    unsafe {
+        let degree = s.degrees.read(p) as usize;
+        let start = s.slices.read(p >> s.shift) as usize;
+        let mut j = first;
+        while j < degree {
+            let e = entry_index(start, s.shift, p, j);
+            let partner = s.entries.read(e);
+            let change = -2 * kind.flip_change(partner, s.weights.read(e), x, v);
+            if ATOMIC {
+                atomic::atomic_add_i64(gains.at(partner as usize), change);
+            } else {
+                gains.write(partner as usize, gains.read(partner as usize) + change);
+            }
+            j += stride;
+        }
+    }
+}
+
+/// Flips variable `v` (position `p`, gain `gain`) of `x` and keeps the gains: the partners' and
+/// v's own, which negates.
+///
+/// # Safety
+///
+/// As [`update_partners`] without `ATOMIC`, and no other thread reads `x` at v meanwhile.
+#[inline(always)]
+unsafe fn take_kept<K: Kind>(kind: &K, s: &SearchArgs, x: Ptr<u8>, gains: Ptr<i64>, p: usize, v: u32, gain: i64) {
+    // SAFETY: the function's precondition.
+    unsafe {
+        update_partners::<K, false>(kind, s, x, gains, p, v, (0, 1));
+        gains.write(v as usize, -gain);
+        x.write(v as usize, x.read(v as usize) ^ 1);
+    }
+}
+
 /// One Metropolis flip of annealing sweep `k` (see [`Anneal`](super::Anneal)) of variable `v` of solution
 /// `solution`'s genotype `x`; returns the change of fitness (0 when it does not flip, or flips a
 /// plateau).
@@ -97,41 +169,78 @@ pub unsafe fn anneal_flip<K: Kind>(
 /// Local search of genotype `x` (of solution `solution`): the annealing sweeps `from..to` of
 /// `s.anneal`, then at most `descent_rounds` rounds of [`try_flip`] over the colours in order,
 /// until a round flips nothing (a local optimum: no single flip improves it). Returns the gain,
-/// the number of rounds and sweeps (each evaluates every variable's subfunctions once), and
-/// whether the descent goes on (its last round flipped a variable: a later call continues it).
+/// the number of rounds and sweeps (each counts as evaluating every variable's subfunctions
+/// once), and whether the descent goes on (its last round flipped a variable: a later call
+/// continues it).
 /// `go_on` is asked every [`ASK_EVERY`](super::ASK_EVERY) flips: when it says no, the search ends there (the gain
 /// stays exact; the descent counts as going on).
+/// With `gains` (l values of scratch; null: none) and a kind with [`Kind::PARTNERS`], a call of
+/// at least [`KEEP_GAINS_FROM`] sweeps and rounds keeps the gains ([`keep_gain`]) instead of
+/// recomputing each flip's: the same flips, faster.
 /// The descent's rounds and the sweeps' random numbers do not depend on how the host splits a
 /// search into calls. The GPU's parallel version reaches the same genotype, since within a
 /// colour the flips (and their random numbers) are independent.
 ///
 /// # Safety
 ///
-/// As [`try_flip`], for every variable of every colour.
+/// As [`try_flip`], for every variable of every colour; `gains`, unless null, holds l values
+/// that nothing else touches meanwhile.
 #[inline(always)]
 pub unsafe fn search_genotype<K: Kind>(
     kind: &K,
     s: &SearchArgs,
     x: Ptr<u8>,
+    gains: Ptr<i64>,
     solution: u32,
     go_on: &impl Fn() -> bool,
 ) -> (i64, u64, bool) {
-    let (mut gain, mut rounds) = (0, 0);
-    let mut descending = false;
-    // SAFETY: the function's precondition; the colour arrays hold `colors + 1` offsets.
+    let anneal = &s.anneal;
+    let keep = K::PARTNERS && gains.addr() != 0 && (anneal.to - anneal.from) + anneal.descent_rounds >= KEEP_GAINS_FROM;
+    // SAFETY: the function's precondition; with `keep`, the gains are filled before any flip
+    // reads them and kept by every flip taken.
     unsafe {
-        for k in s.anneal.from..s.anneal.to {
+        // A stop during the filling leaves the gains unkept: the search then stops as one that
+        // recomputes them does (within its next question).
+        let keep = keep && s.each_variable(go_on, |p, v| keep_gain(kind, s, x, gains, p, v));
+        let anneal_flip = |p, v, k| {
+            if keep {
+                let gain = gains.read(v as usize);
+                let take = anneal.accepts(gain, k, solution, v);
+                if take {
+                    take_kept(kind, s, x, gains, p, v, gain);
+                }
+                if take { gain } else { 0 }
+            } else {
+                anneal_flip(kind, s, x, p, v, k, solution)
+            }
+        };
+        let try_flip = |p, v| {
+            if keep {
+                let gain = gains.read(v as usize);
+                if gain > 0 {
+                    take_kept(kind, s, x, gains, p, v, gain);
+                    gain
+                } else {
+                    0
+                }
+            } else {
+                try_flip(kind, s, x, p, v)
+            }
+        };
+        let (mut gain, mut rounds) = (0, 0);
+        let mut descending = false;
+        for k in anneal.from..anneal.to {
             rounds += 1;
-            if !s.each_variable(go_on, |p, v| gain += anneal_flip(kind, s, x, p, v, k, solution)) {
+            if !s.each_variable(go_on, |p, v| gain += anneal_flip(p, v, k)) {
                 return (gain, rounds, true);
             }
         }
         // The greedy descent: rounds of improving flips until one improves nothing.
-        for _ in 0..s.anneal.descent_rounds {
+        for _ in 0..anneal.descent_rounds {
             rounds += 1;
             descending = false;
             let whole = s.each_variable(go_on, |p, v| {
-                let g = try_flip(kind, s, x, p, v);
+                let g = try_flip(p, v);
                 gain += g;
                 descending |= g > 0;
             });
@@ -142,21 +251,25 @@ pub unsafe fn search_genotype<K: Kind>(
                 break;
             }
         }
+        (gain, rounds, descending)
     }
-    (gain, rounds, descending)
 }
+
+/// The sweeps and rounds a host's call of local search needs at least to keep the gains: filling
+/// them costs about one sweep of recomputed gains (docs/decisions/0029-kept-gains.md).
+pub const KEEP_GAINS_FROM: u32 = 4;
 
 /// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does. A
 /// call of the descent searches only the solutions marked active (`search_active`, set by the
 /// host at the descent's start) and marks those whose descent has ended; `go_on` as in
-/// [`search_genotype`]. Returns the number of rounds.
+/// [`search_genotype`], `gains` its scratch. Returns the number of rounds.
 ///
 /// # Safety
 ///
 /// The precondition of the stage steps ([`super::pair_step`]), and `a.search` describes
-/// `a.problem`.
+/// `a.problem`; `gains` as in [`search_genotype`].
 #[inline(always)]
-pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize, go_on: &impl Fn() -> bool) -> u64 {
+pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize, gains: Ptr<i64>, go_on: &impl Fn() -> bool) -> u64 {
     let descent = a.search.anneal.descent_rounds != 0;
     // SAFETY: the function's precondition; only solution i's row, fitness and mark are written.
     unsafe {
@@ -164,7 +277,7 @@ pub unsafe fn search_solution<K: Kind>(a: &GomArgs<K>, i: usize, go_on: &impl Fn
             return 0;
         }
         let (gain, rounds, descending) =
-            search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), i as u32, go_on);
+            search_genotype(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), gains, i as u32, go_on);
         if gain != 0 {
             a.buffers.fitness.write(i, a.buffers.fitness.read(i) + gain);
         }
@@ -218,6 +331,64 @@ pub unsafe fn parallel_anneal_flip<K: Kind>(a: &GomArgs<K>, i: usize, c: usize, 
         let gain = anneal_flip(&a.problem, &a.search, row(a.buffers.offspring, i, a.l as usize), p, v, sweep, i as u32);
         if gain != 0 {
             atomic::atomic_add_i64(a.buffers.fitness.at(i), gain);
+        }
+    }
+}
+
+/// Whether a flip of kept gain `gain` is taken: in annealing sweep `Some(k)` by the Metropolis
+/// rule, in a round of the descent (`None`) when it improves.
+///
+/// # Safety
+///
+/// As [`Anneal::accepts`](super::Anneal::accepts) for a sweep.
+#[inline(always)]
+pub unsafe fn kept_takes(s: &SearchArgs, gain: i64, sweep: Option<u32>, solution: u32, v: u32) -> bool {
+    match sweep {
+        // SAFETY: the function's precondition.
+        Some(k) => unsafe { s.anneal.accepts(gain, k, solution, v) },
+        None => gain > 0,
+    }
+}
+
+/// The GPU's kept flip of position `p` of solution i (block by solution, the gains at `gains`):
+/// where it is taken, v's gain negates, the gene flips and the gain goes into the fitness (and
+/// in the descent, the solution is marked as having flipped); with `partners`, this thread also
+/// updates the partners' gains first ([`update_partners`], atomically), else a pass before did.
+///
+/// # Safety
+///
+/// The precondition of the stage steps, `a.search` describes a kind with [`Kind::PARTNERS`],
+/// `gains` holds solution i's l kept gains; the flips running at once are of one colour, and
+/// their partners' gains are updated only atomically meanwhile.
+#[inline(always)]
+pub unsafe fn parallel_kept_flip<K: Kind>(
+    a: &GomArgs<K>,
+    i: usize,
+    gains: Ptr<i64>,
+    p: usize,
+    sweep: Option<u32>,
+    partners: bool,
+) {
+    // SAFETY: the function's precondition; v's gain and gene are this thread's alone (no other
+    // flip of the colour shares a subfunction with v).
+    unsafe {
+        let (s, b) = (&a.search, &a.buffers);
+        let v = s.color_vars.read(p);
+        let gain = gains.read(v as usize);
+        if !kept_takes(s, gain, sweep, i as u32, v) {
+            return;
+        }
+        let x = row(b.offspring, i, a.l as usize);
+        if partners {
+            update_partners::<K, true>(&a.problem, s, x, gains, p, v, (0, 1));
+        }
+        gains.write(v as usize, -gain);
+        x.write(v as usize, x.read(v as usize) ^ 1);
+        if gain != 0 {
+            atomic::atomic_add_i64(b.fitness.at(i), gain);
+        }
+        if sweep.is_none() {
+            atomic::atomic_store_u8(b.search_flipped.at(i), 1);
         }
     }
 }

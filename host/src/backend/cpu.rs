@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::gomea::local_search::SearchStep;
+use crate::gomea::local_search::{SearchStep, gains_scratch};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageDevice, Stages};
 use crate::problem::{GrayBoxProblem, InHost, bytes_of, bytes_of_mut, kind_visitor};
@@ -235,7 +235,18 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
         let go_on = || stop.reason().is_none();
         // SAFETY: as in `pass`; `a.search` holds the layout's colours of this problem's
         // variables and their entries; each task searches only its own solution.
-        Ok(self.per_solution(|i| unsafe { search_solution(&a, i, &go_on) }))
+        let l = self.sizes.l;
+        // Each rayon split keeps its own gains' scratch (docs/decisions/0029-kept-gains.md).
+        let rounds = self.pool.install(|| {
+            (0..self.sizes.n)
+                .into_par_iter()
+                .map_init(
+                    || gains_scratch::<K>(step, l),
+                    |gains, i| unsafe { search_solution(&a, i, gains.as_ptr(), &go_on) },
+                )
+                .sum()
+        });
+        Ok(rounds)
     }
 
     // ANCHOR: cpu_mark_elitist

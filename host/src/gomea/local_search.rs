@@ -499,6 +499,7 @@ pub fn search_args<P: ArrayPlace>(
             gain_shift: schedule.gain_shift,
             ..Anneal::default()
         },
+        gains: Ptr::default(),
     })
 }
 
@@ -531,9 +532,32 @@ pub unsafe fn search_genotype<K: Kind>(
 ) -> (i64, u64, bool) {
     let Ok(mut args) = search_args(colors, schedule, &mut InHost);
     args.anneal = step.anneal(seed, args.anneal);
+    let mut gains = gains_scratch::<K>(step, x.len());
     // SAFETY: the caller's precondition: the arrays describe the kind's problem, x holds l genes
-    // and nothing else touches it; the schedule holds its levels and table.
-    unsafe { stage::search_genotype(kind, &args, Ptr::from_mut_slice(x), solution, &|| stop.reason().is_none()) }
+    // and nothing else touches it; the schedule holds its levels and table; the gains are l
+    // values of this call's own, or none.
+    unsafe {
+        stage::search_genotype(kind, &args, Ptr::from_mut_slice(x), gains.as_ptr(), solution, &|| {
+            stop.reason().is_none()
+        })
+    }
+}
+
+/// The scratch of a host's call of local search of l variables for its kept gains
+/// (`pgomea_device::stage::keep_gain`): l values where the call keeps them, else none.
+pub fn gains_scratch<K: Kind>(step: SearchStep, l: usize) -> GainsScratch {
+    let keeps = K::PARTNERS && (step.to - step.from) + step.descent_rounds >= stage::KEEP_GAINS_FROM;
+    GainsScratch(if keeps { vec![0; l] } else { Vec::new() })
+}
+
+/// A search's scratch for its kept gains ([`gains_scratch`]).
+pub struct GainsScratch(Vec<i64>);
+
+impl GainsScratch {
+    /// The scratch for the device's search: null where there is none.
+    pub fn as_ptr(&mut self) -> Ptr<i64> {
+        if self.0.is_empty() { Ptr::default() } else { Ptr::from_mut_slice(&mut self.0) }
+    }
 }
 
 #[cfg(test)]

@@ -132,6 +132,10 @@ pub fn generated_cases() -> Result<Vec<Case>> {
             .hybrid(4)?,
         Case::new(Box::new(trap::concatenated(5, 60, 23, true)?), LinkageModel::Flt, ColoringMethod::WelshPowell, 23)?
             .hybrid(0)?,
+        // A complete graph: every colour one variable, whose taken flips' partners' kept gains
+        // the whole block updates.
+        Case::new(graph(generate::complete(40, w, 24)?)?, LinkageModel::Flt, ColoringMethod::WelshPowell, 24)?
+            .hybrid(6)?,
     ])
 }
 

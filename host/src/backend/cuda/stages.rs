@@ -8,10 +8,11 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
-use cudarc::driver::{DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, DevicePtrMut, DeviceRepr, LaunchConfig, PushKernelArg};
 use pgomea_device::kernel_names::Registered;
+use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
-use pgomea_device::stage::{BUFFER, Buffers, GomArgs, Layout, Pass, group_passes};
+use pgomea_device::stage::{BUFFER, Buffers, GomArgs, KEEP_GAINS_FROM, Layout, Pass, group_passes};
 
 use super::gpu::{Gpu, Kernel, cuda_err, device_ptr};
 use super::tuning::CudaTuning;
@@ -140,7 +141,14 @@ struct CudaDevice<K: Kind> {
     grids: Vec<LaunchConfig>,
     /// A whole generation (every group's passes) captured once, replayed every generation.
     graph: Option<cudarc::driver::CudaGraph>,
+    /// The kept gains of the search by solution, a row of l per block, allocated at its first
+    /// call that keeps them (docs/decisions/0029-kept-gains.md).
+    gains: Option<CudaSlice<u8>>,
 }
+
+/// The most memory the kept gains of a search by solution take (a row of l per solution); a
+/// larger population recomputes its gains instead (the same flips, slower on dense models).
+const KEPT_GAINS_BYTES: usize = 256 << 20;
 
 impl<K: Kind> CudaDevice<K> {
     fn new(population: NewPopulation, kind: K) -> Result<Self> {
@@ -210,6 +218,7 @@ impl<K: Kind> CudaDevice<K> {
             one_pass,
             kernels,
             graph: None,
+            gains: None,
         })
     }
 
@@ -229,6 +238,16 @@ impl<K: Kind> CudaDevice<K> {
         let function = || Ok(self.gpu.kernel(kernel)?.function);
         let (sms, slots, groups) = (self.gpu.multiprocessors, self.layout.slot_set.len(), self.layout.groups());
         lazy_grid(cell, || self.tuning.by_solution_grid(function, sms, self.n, slots, groups))
+    }
+
+    /// The rows of kept gains for a search by solution, `bytes` of them, allocated once.
+    fn gains_rows(&mut self, bytes: usize) -> Result<Ptr<i64>> {
+        if self.gains.is_none() {
+            let rows = self.gpu.stream.alloc_zeros::<u8>(bytes.max(1)).map_err(cuda_err("the kept gains"))?;
+            self.gains = Some(rows);
+        }
+        let rows = self.gains.as_ref().expect("allocated above");
+        Ok(device_ptr(rows, &self.gpu.stream).cast())
     }
 
     /// The grid of local search with a block per solution ([`CudaTuning::search_by_solution_grid`]).
@@ -435,7 +454,12 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         self.fill(BUFFER.search_flipped.index(), 0)?;
         self.fill(BUFFER.search_counters.index(), 0)?;
         if let Some(cfg) = self.search_by_solution_grid()? {
-            let a = Args(self.base);
+            let mut a = Args(self.base);
+            let rows = cfg.grid_dim.0 as usize * self.base.l as usize * size_of::<i64>();
+            if K::PARTNERS && (step.to - step.from) + step.descent_rounds >= KEEP_GAINS_FROM && rows <= KEPT_GAINS_BYTES
+            {
+                a.0.search.gains = self.gains_rows(rows)?;
+            }
             let by_solution = 1u32;
             let kernel = &self.gpu.kernel(self.kernels.flip_search)?;
             let mut b = self.gpu.stream.launch_builder(&kernel.function);
