@@ -10,7 +10,6 @@
 //!   before the timed runs and its opening time reported apart.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
@@ -21,21 +20,12 @@ use pgomea_device::stage::Stage;
 use crate::args::{BackendArgs, InstanceArgs, ModelArgs};
 use crate::experiment::summary::median_of;
 use crate::signal;
-use pgomea::backend::cpu;
-#[cfg(feature = "cuda")]
-use pgomea::backend::cuda;
 use pgomea::error::{Error, Result};
 use pgomea::gomea::LocalSearchMode;
-use pgomea::gomea::PopulationEngine;
-use pgomea::gomea::parallel::layout::GroupLayout;
-use pgomea::gomea::parallel::{ParallelGomea, StageTimes, Stages};
-use pgomea::gomea::population::{PopulationStart, initial_population};
-use pgomea::gomea::run::{Limits, Observer, Run};
-use pgomea::gomea::serial::{self, FosOrder, LinkageSource, SerialConfig};
-use pgomea::problem::GrayBoxProblem;
+use pgomea::gomea::run::Observer;
 use pgomea::solve::config;
-use pgomea::solve::{Algorithm, Backend, Hooks, Outcome, RunOptions, build_model, solve};
-use pgomea::stop::StopCheck;
+use pgomea::solve::{Algorithm, Backend, Hooks, Outcome, RunOptions, solve};
+use pgomea::testing::{Bench, Case};
 
 /// The most runs `bench speedup --runs` accepts.
 pub const MAX_RUNS: u64 = 10_000;
@@ -167,48 +157,6 @@ impl Observer for Notes {
     }
 }
 
-/// Passes from the same initial population (so that each measures the same generations, which
-/// the backends compute identically): 0, the fastest path (CUDA: one cooperative launch per
-/// generation); 1, one launch per stage and group without synchronisation; 2, per-stage timing;
-/// with `graph_pass`, 3, whole generations as CUDA graph replays. `make(population, pass)` builds
-/// the backend of a pass. Returns (wall of the fastest path, its subfunction evaluations,
-/// per-stage times, wall of the launch path, wall of the graph path).
-fn measure<'a>(
-    problem: &dyn GrayBoxProblem,
-    layout: &Arc<GroupLayout>,
-    seed: u64,
-    n: usize,
-    generations: u32,
-    graph_pass: bool,
-    make: &mut dyn FnMut(pgomea::gomea::Population, u8) -> Result<Stages<'a>>,
-) -> Result<(f64, f64, StageTimes, f64, Option<f64>)> {
-    let mut pass = |mode: u8| -> Result<(f64, f64, StageTimes)> {
-        let mut run = Run::new(problem, Limits::default());
-        // No time limit: the population is made whole.
-        let population = initial_population(problem, n, seed, &mut run)
-            .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
-        let fitness = population.fitness.clone();
-        let mut engine = ParallelGomea::new(make(population, mode)?, layout.clone(), seed, fitness);
-        engine.generation(&mut run)?; // warm-up: module JIT, graph capture, first-touch allocations
-        if mode == 2 {
-            engine.timing = Some(StageTimes::default());
-        }
-        let e0 = run.counter.subfunction_evaluations();
-        let t0 = Instant::now();
-        for _ in 0..generations {
-            engine.generation_with(&mut run, mode == 1, |_, _| Ok(()))?;
-        }
-        engine.backend_mut().synchronize()?;
-        let wall = t0.elapsed().as_secs_f64();
-        Ok((wall, (run.counter.subfunction_evaluations() - e0) as f64, engine.timing.take().unwrap_or_default()))
-    };
-    let (wall, evals, _) = pass(0)?;
-    let (launches, _, _) = pass(1)?;
-    let (_, _, times) = pass(2)?;
-    let graph = if graph_pass { Some(pass(3)?.0) } else { None };
-    Ok((wall, evals, times, launches, graph))
-}
-
 fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     if let Some(&n) = a.population.iter().find(|&&n| n < 2) {
         return Err(Error::usage(format!("--population {n}: GOM needs at least 2 solutions (a donor)")));
@@ -218,7 +166,6 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     }
     let interrupt = signal::install()?;
     let loaded = a.instance.load()?;
-    let problem = &*loaded.problem;
     let backend = pgomea::solve::decide_backend(a.backend.backend.unwrap_or(Backend::Auto)).0;
     let config = RunOptions {
         linkage: a.model.linkage,
@@ -227,114 +174,51 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
         cuda: crate::args::cuda_tuning()?,
         ..paper_options(Algorithm::Parallel, backend, a.seed)
     }
-    .resolve(problem, loaded.best_known)?;
-    let model = build_model(problem, &config, &Run::new(problem, Limits::default()), backend == Backend::Cuda)?;
-    let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
-    let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?);
-    let sets = model.fos.sets.len();
+    .resolve(&*loaded.problem, loaded.best_known)?;
+    let name = loaded.problem.name().to_string();
+    let case = Case::with_config(name.clone(), loaded.problem, config, backend == Backend::Cuda)?;
+    let (sets, groups) = (case.fos.sets.len(), case.layout.groups());
+    let bench = Bench::open(case, backend == Backend::Cuda)?;
     let mut rows = Vec::new();
-    let gpu = if backend == Backend::Cuda { Some(pgomea::backend::cuda::Gpu::shared()?) } else { None };
-    #[cfg(feature = "cuda")]
-    let shared = match &gpu {
-        Some(g) => Some(cuda::SharedArrays::upload(g, problem, &layout, None, &StopCheck::never())?),
-        None => None,
-    };
-    #[cfg(not(feature = "cuda"))]
-    let shared: Option<std::convert::Infallible> = None;
-    let pool = Arc::new(cpu::thread_pool(config.threads)?);
     for &n in &a.population {
-        // P, O, O' and the stage rows of every solution, before they are allocated.
-        let per_solution =
-            3 * layout.variables as u128 + 32 + 13 * layout.max_group_slots as u128 + 8 * layout.max_group_deps as u128;
-        pgomea::problem::memory::ensure(n as u128 * per_solution, &format!("--population {n}"))?;
         if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
-        let (name, (wall, evals, times, launches_wall, graph_wall)) = match (&gpu, &shared) {
-            #[cfg(feature = "cuda")]
-            (Some(g), Some(s)) => {
-                let tuning = config.cuda;
-                let mut make = |p, pass| {
-                    let graph = cuda::CudaTuning { generation: Some(cuda::WholeGeneration::Graph), ..tuning };
-                    cuda::new_backend(
-                        g.clone(),
-                        s.clone(),
-                        layout.clone(),
-                        p,
-                        a.seed,
-                        if pass == 3 { &graph } else { &tuning },
-                    )
-                };
-                let how = g.whole_generation(
-                    problem.functions().arrays().kind_name(),
-                    &tuning,
-                    n,
-                    layout.slot_set.len(),
-                    layout.groups(),
-                )?;
-                (
-                    format!("cuda ({}; {how})", g.name()),
-                    measure(problem, &layout, a.seed, n, a.generations, true, &mut make)?,
-                )
-            }
-            _ => {
-                let mut make = |p, _| cpu::new_backend(problem, layout.clone(), p, a.seed, pool.clone());
-                (
-                    format!("cpu ({} threads)", pool.current_num_threads()),
-                    measure(problem, &layout, a.seed, n, a.generations, false, &mut make)?,
-                )
-            }
-        };
+        let t = bench.parallel(n, a.generations)?;
         let g = a.generations as f64;
-        let stage_s: Vec<f64> = times.stages.iter().map(|d| d.as_secs_f64() / g).collect();
+        let stage_s: Vec<f64> = t.stage_s.iter().map(|s| s / g).collect();
         let staged: f64 = stage_s.iter().sum();
         rows.push(ThroughputRow {
-            instance: problem.name().to_string(),
+            instance: name.clone(),
             algorithm: "parallel".into(),
-            backend: name,
+            backend: t.backend,
             population: n,
             generations: a.generations,
             fos_sets: sets,
-            groups: layout.groups(),
-            seconds_per_generation: wall / g,
-            seconds_per_generation_graph: graph_wall.map(|w| w / g),
-            seconds_per_generation_launches: launches_wall / g,
-            gom_steps_per_s: (n * sets) as f64 * g / wall,
-            subfunction_evaluations_per_s: evals / wall,
+            groups,
+            seconds_per_generation: t.wall_s / g,
+            seconds_per_generation_graph: t.graph_s.map(|w| w / g),
+            seconds_per_generation_launches: t.launches_s / g,
+            gom_steps_per_s: (n * sets) as f64 * g / t.wall_s,
+            subfunction_evaluations_per_s: t.evaluations / t.wall_s,
             stage_s,
-            host_s: (times.generations.as_secs_f64() / g - staged).max(0.0),
+            host_s: (t.synchronised_s / g - staged).max(0.0),
         });
         if a.serial {
-            let mut run = Run::new(problem, Limits::default());
-            let sc = SerialConfig {
-                forced_improvement: true,
-                local_search: None,
-                order: FosOrder::Random,
-                linkage: LinkageSource::Static(model.fos.clone()),
-                start: PopulationStart::Random,
-            };
-            let mut s = serial::new_engine(sc, problem, n, a.seed, &mut run)
-                .ok_or_else(|| Error::Internal("the first population was abandoned".into()))?;
-            s.generation(&mut run)?;
-            let e0 = run.counter.subfunction_evaluations();
-            let t0 = Instant::now();
-            for _ in 0..a.generations {
-                s.generation(&mut run)?;
-            }
-            let wall = t0.elapsed().as_secs_f64();
+            let (wall, evaluations) = bench.serial(n, a.generations)?;
             rows.push(ThroughputRow {
-                instance: problem.name().to_string(),
+                instance: name.clone(),
                 algorithm: "serial".into(),
                 backend: "cpu (1 thread)".into(),
                 population: n,
                 generations: a.generations,
                 fos_sets: sets,
-                groups: layout.groups(),
+                groups,
                 seconds_per_generation: wall / g,
                 seconds_per_generation_graph: None,
                 seconds_per_generation_launches: wall / g,
                 gom_steps_per_s: (n * sets) as f64 * g / wall,
-                subfunction_evaluations_per_s: (run.counter.subfunction_evaluations() - e0) as f64 / wall,
+                subfunction_evaluations_per_s: evaluations / wall,
                 stage_s: Vec::new(),
                 host_s: 0.0,
             });

@@ -9,8 +9,8 @@
 
 mod common;
 
-use pgomea_cli::selftest::{
-    Candidate, check_generations, check_stages, data_cases, generated_cases, kernels_not_launched, launch_counts,
+use pgomea::testing::{
+    Candidate, Case, check_generations, check_stages, data_cases, generated_cases, kernels_not_launched, launch_counts,
 };
 use pgomea_device::kernel_names::{KERNELS, KIND_KERNELS};
 
@@ -31,10 +31,12 @@ fn gpu() -> Option<Candidate> {
     }
 }
 
-fn all_cases() -> Vec<pgomea_cli::selftest::Case> {
+/// The generated cases, and those of the instance data directory when it is there.
+fn all_cases() -> Vec<Case> {
     let mut cases = generated_cases().unwrap();
-    let args = pgomea_cli::args::InstanceArgs::none();
-    cases.extend(data_cases(&args).unwrap());
+    if let Some(dir) = common::data_dir() {
+        cases.extend(data_cases(&dir).unwrap());
+    }
     cases
 }
 

@@ -1,6 +1,6 @@
 //! The architecture, checked on the source: the modules of host/ form one-way layers (stop ->
-//! error -> choice -> problem -> linkage -> gomea -> backend -> solve, each using only those
-//! before it); in none of the three crates (device/, host/, the command line's src/) do modules
+//! error -> choice -> problem -> linkage -> gomea -> backend -> solve -> testing, each using only
+//! those before it); in none of the three crates (device/, host/, the command line's src/) do modules
 //! import each other in a circle; no source file has over 700 lines of code; and the library
 //! depends on none of the command line's crates (clap, plotters, png, the font): those belong to
 //! the CLI crate (the repository root), which Cargo keeps apart. Every `use` and every
@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 8] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve"];
+const LAYERS: [&str; 9] = ["stop", "error", "choice", "problem", "linkage", "gomea", "backend", "solve", "testing"];
 /// Crates of the command line alone.
 const APP_ONLY_CRATES: [&str; 4] = ["clap", "plotters", "png", "dejavu"];
 
@@ -448,6 +448,48 @@ fn the_library_reads_no_environment_prints_nothing_and_never_exits() {
     let quiet =
         "// println!(...)\nfn f() -> &'static str { \"env::var\" }\n#[cfg(test)]\nmod t { fn g() { print!(\"\") } }";
     assert!(face_only_calls(quiet).is_empty());
+}
+
+/// The command-line flags (`--time-limit`) that `text` names, in code, strings or comments; a
+/// line that runs cargo names cargo's own.
+fn flags_named(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in text.lines().filter(|l| !l.contains("cargo ")) {
+        let mut rest = line;
+        while let Some(at) = rest.find("--") {
+            let flag: String = rest[at + 2..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '-').collect();
+            // A flag starts a word: `a--b` is no flag.
+            let starts_word = !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '-');
+            if starts_word && flag.starts_with(|c: char| c.is_ascii_lowercase()) {
+                found.push(format!("--{flag}"));
+            }
+            rest = &rest[at + 2..];
+        }
+    }
+    found
+}
+
+#[test]
+fn the_library_names_no_command_line_flag() {
+    // Its messages and docs name the library's options (`time_limit`, `instances_dir`); each face
+    // spells them. The option table alone holds each run option's flag, from which the CLI follows.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("host").join("src");
+    let table = root.join("solve").join("options.rs");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .filter(|f| **f != table)
+        .flat_map(|f| {
+            let flags = flags_named(&std::fs::read_to_string(f).unwrap());
+            flags.into_iter().map(move |flag| format!("{}: {flag}", f.display()))
+        })
+        .collect();
+    assert!(found.is_empty(), "the library names command-line flags:\n{}", found.join("\n"));
+    assert_eq!(flags_named("Err(\"--instances-dir {}: no such directory\")"), ["--instances-dir"]);
+    assert_eq!(flags_named("/// (`--target best-known`), or --no-flag"), ["--target", "--no-flag"]);
+    assert!(flags_named("// cargo run --release -p pgomea").is_empty());
+    assert!(flags_named("x -- y; a--b; 1 --2; `---`").is_empty());
 }
 
 #[test]

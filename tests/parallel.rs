@@ -15,9 +15,8 @@ use pgomea::problem::graph::Graph;
 use pgomea::problem::maxcut::MaxCut;
 use pgomea::solve::{Algorithm, Backend, RunOptions};
 use pgomea::stop::StopCheck;
-use pgomea_cli::selftest::{
-    Candidate, Case, check_generations, check_stages, generated_cases, interesting_groups, random_state,
-};
+use pgomea::testing::compare::{interesting_groups, random_state};
+use pgomea::testing::{Candidate, Case, check_generations, check_stages, generated_cases};
 use pgomea_device::gom::{DonorOrder, NO_DONOR, accept};
 use pgomea_device::stage::{ONE_PASS, Pass, Stage, THREE_PASSES};
 use std::sync::Arc;

@@ -36,8 +36,8 @@ pub enum Error {
     },
     /// An invalid option or combination of options.
     Usage(String),
-    /// A run option refused: its field name (`time_limit`; each face spells it its own way,
-    /// `--time-limit` on the command line) and what is wrong with its value.
+    /// A run option refused: its field name (`time_limit`; each face spells it its own way, the
+    /// command line as a flag, Python as a keyword) and what is wrong with its value.
     Option {
         /// The option's name (a `RunOptions` field).
         name: &'static str,

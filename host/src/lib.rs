@@ -3,49 +3,44 @@
 //! Bouter and Bosman, "GPU-Accelerated Parallel Gene-pool Optimal Mixing in a Gray-Box
 //! Optimization Setting", GECCO 2022.
 //!
-//! The modules are one-way layers, each using only those listed before it (ARCHITECTURE.md,
-//! checked by tests/layers.rs): [`stop`] (why a run ends, and the check of its clock and stop
-//! flag), [`error`] and [`choice`], [`problem`] (the gray-box interface, the problem kinds,
-//! instance formats, generators), [`linkage`] (linkage models, their interaction graph,
-//! colouring), [`gomea`] (populations, the multi-start scheme, serial GOMEA, the parallel
-//! generation loop), [`backend`] (where parallel GOM runs: CPU cores or a CUDA GPU) and
-//! [`solve`](mod@solve) (a configuration to an outcome: the library's front door). The command
-//! line, the benchmarks, the self-test and the experiments are another crate (`pgomea-cli`), and
-//! the Python package a third: the library knows no command line, prints nothing and never ends
-//! the process; a caller hears of a run through a [`gomea::run::Observer`] and gets errors as
-//! values.
-//!
-//! Start with [`solve()`]: a problem (built in code, e.g. [`problem::tables::TableProblem::new`],
-//! [`problem::maxcut::MaxCut::new`], [`problem::maxsat::MaxSat::from_literals`],
-//! [`problem::ising::IsingProblem::spin`]; read from a file, [`problem::load::read`]; or
-//! generated, [`problem::generate`]) and a [`RunConfig`] resolved from [`RunOptions`], to an
-//! [`Outcome`]. `cargo run --release -p pgomea --example tables` solves a problem of tables with
-//! every algorithm and backend.
-
-//!
 //! The crate root is the face: [`solve()`], [`RunOptions`] (with [`RUN_OPTIONS`], the table
 //! that says what each option means) and [`RunConfig`], the problems' constructors ([`MaxCut`],
 //! [`MaxSat`], [`TableProblem`], [`IsingProblem`]) and loader ([`read_instance`]), [`Outcome`],
-//! [`StopReason`], [`Observer`], [`Hooks`] and [`Error`]. The modules below are its layers, for
-//! advanced use (a new problem kind, a backend, the stages one by one).
+//! [`StopReason`], [`Observer`], [`Hooks`] and [`Error`]. Start with [`solve()`]: a problem
+//! (built in code, e.g. [`TableProblem::new`], [`MaxCut::new`], [`MaxSat::from_literals`],
+//! [`IsingProblem::spin`]; read from a file, [`read_instance`]; or generated,
+//! [`problem::generate`]) and a [`RunConfig`] resolved from [`RunOptions`], to an [`Outcome`].
+//! `cargo run --release -p pgomea --example tables` solves a problem of tables with every
+//! algorithm and backend.
+//!
+//! The modules below the face are its layers, for advanced use (a new problem kind, a backend,
+//! the stages one by one), each using only those listed before it (ARCHITECTURE.md, checked by
+//! tests/layers.rs): [`stop`] (why a run ends, and the check of its clock and stop flag),
+//! [`error`] and [`choice`], [`problem`] (the gray-box interface, the problem kinds, instance
+//! formats, generators), [`linkage`] (linkage models, their interaction graph, colouring),
+//! [`gomea`] (populations, the multi-start scheme, serial GOMEA, the parallel generation loop),
+//! [`backend`] (where parallel GOM runs: CPU cores or a CUDA GPU), [`solve`](mod@solve) (a
+//! configuration to an outcome: the front door) and [`testing`] (the GPU-against-CPU comparison
+//! and the throughput measurement, for the self-test, the benchmarks and the tests). What only
+//! the library itself uses is `pub(crate)`; everything public is documented.
+//!
+//! The command line (with `pgomea selftest` and `pgomea bench`) and the paper's experiments are
+//! another crate (`pgomea-cli`), and the Python package a third: the library knows no command
+//! line, prints nothing and never ends the process; a caller hears of a run through an
+//! [`Observer`] and gets errors as values. Its messages name options by their library names
+//! (`time_limit`, [`Error::Option`]); each face spells them its own way.
 
 #![deny(missing_docs)]
 
-// The layers below the face, for advanced use: their items join the documented face as callers
-// outside the library need them.
-#[allow(missing_docs)]
 pub mod backend;
 pub mod choice;
 pub mod error;
-#[allow(missing_docs)]
 pub mod gomea;
-#[allow(missing_docs)]
 pub mod linkage;
-#[allow(missing_docs)]
 pub mod problem;
 pub mod solve;
-#[allow(missing_docs)]
 pub mod stop;
+pub mod testing;
 
 pub use error::{Error, Result};
 pub use gomea::run::Observer;

@@ -13,10 +13,15 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StopReason {
+    /// The best reached the target.
     TargetReached,
+    /// The time limit passed.
     TimeLimit,
+    /// The evaluation budget ran out.
     EvaluationLimit,
+    /// Every population of the multi-start scheme was terminated, and no larger one could start.
     AllPopulationsTerminated,
+    /// The caller's stop flag was set (a signal, a Python interrupt).
     Interrupted,
     /// Every solution has the same fitness (e.g. no subfunctions): the first one is optimal.
     ConstantFitness,
@@ -27,17 +32,7 @@ pub enum StopReason {
 }
 
 impl StopReason {
-    pub const ALL: [StopReason; 8] = [
-        StopReason::TargetReached,
-        StopReason::TimeLimit,
-        StopReason::EvaluationLimit,
-        StopReason::AllPopulationsTerminated,
-        StopReason::Interrupted,
-        StopReason::ConstantFitness,
-        StopReason::OptimumProven,
-        StopReason::Stalled,
-    ];
-
+    /// The reason in words, as every face shows it (and as stored results read it).
     pub fn as_str(&self) -> &'static str {
         match self {
             StopReason::TargetReached => "target reached",
@@ -233,14 +228,6 @@ impl StopCheck {
     /// This check with `flag` instead of its own.
     pub fn with_flag(self, flag: Option<Arc<AtomicBool>>) -> Self {
         StopCheck { flag, ..self }
-    }
-
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
-    }
-
-    pub fn flag(&self) -> Option<&Arc<AtomicBool>> {
-        self.flag.as_ref()
     }
 }
 

@@ -314,7 +314,8 @@ pub fn resolve_instances(
         if let Some(c) = &rows_cache {
             return Ok(c.clone());
         }
-        let dir = crate::args::data_dir(data_dir).map_err(|e| Error::usage(format!("{why}: {e}")))?;
+        let dir = crate::args::data_dir(data_dir)
+            .map_err(|e| Error::usage(format!("{why}: {}", crate::args::message(&e))))?;
         let rows = data::read_best_known(&dir)?;
         rows_cache = Some((dir.clone(), rows.clone()));
         Ok((dir, rows))

@@ -27,6 +27,7 @@ use crate::gomea::parallel::{StageDevice, Stages};
 use crate::problem::{GrayBoxProblem, InHost, bytes_of, bytes_of_mut, kind_visitor};
 use crate::stop::StopCheck;
 
+/// A rayon pool of `threads` threads (`None`: one per core), on which the CPU backend runs its passes.
 pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {

@@ -12,9 +12,12 @@ use crate::error::{Error, Result};
 use crate::gomea::mixing::{ElitistMixing, MixCount};
 use crate::gomea::run::{Run, StopReason};
 
+/// The settings of the interleaved multi-start scheme.
 #[derive(Clone, Debug)]
 pub struct ImsConfig {
+    /// The size of the first population (n_base); each next one is twice the size of the one before.
     pub n_base: usize,
+    /// The generations a population runs for every one of the next larger population (c_IMS).
     pub c_ims: u32,
     /// The largest population the scheme may start (memory cap); `None` for no cap.
     pub max_population: Option<usize>,
@@ -49,6 +52,7 @@ struct Slot<'f> {
     mixed: Option<i64>,
 }
 
+/// The interleaved multi-start scheme over populations that its factory makes: which population runs the next generation, when a larger one starts and when one is terminated.
 pub struct Ims<'f> {
     config: ImsConfig,
     factory: Box<EngineFactory<'f>>,
@@ -64,6 +68,7 @@ pub struct Ims<'f> {
 }
 
 impl<'f> Ims<'f> {
+    /// A scheme of `config` whose populations `factory` makes; an error names the setting that cannot work.
     pub fn new(config: ImsConfig, factory: Box<EngineFactory<'f>>) -> Result<Self> {
         if config.n_base < 2 {
             return Err(Error::option("n_base", "must be at least 2 (GOM needs a donor besides the parent)"));
@@ -103,12 +108,12 @@ impl<'f> Ims<'f> {
         self.slots.iter().map(|s| s.size).collect()
     }
 
-    pub fn total_generations(&self) -> u64 {
+    pub(crate) fn total_generations(&self) -> u64 {
         self.slots.iter().map(|s| s.engine.as_ref().map_or(s.generations, |e| e.generations())).sum()
     }
 
     /// Mixes solutions into `run`'s elitist from now on where `on` (the module
-    /// [`crate::gomea::mixing`]).
+    /// `gomea::mixing`).
     pub fn set_partition_mixing(&mut self, run: &mut Run, on: bool) {
         self.mixing.set_on(run, on);
     }

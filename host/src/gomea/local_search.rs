@@ -25,7 +25,8 @@ use crate::stop::{StopCheck, StopReason};
 /// the run's backend reads (either backend reads either form: the steps take the shift).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VariableColors {
-    pub offsets: Vec<u32>,
+    pub(crate) offsets: Vec<u32>,
+    /// The variables, colour group after colour group.
     pub vars: Vec<u32>,
     /// log2 of the positions (places in `vars`) per slice.
     pub shift: u32,
@@ -125,6 +126,7 @@ impl VariableColors {
         entry_index(self.slices[p >> self.shift] as usize, self.shift, p, j)
     }
 
+    /// The number of colour groups.
     pub fn colors(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }
@@ -173,11 +175,17 @@ pub fn per_call(per_sweep: u64, solutions: usize) -> u32 {
 /// the search for its random numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchStep {
+    /// The number of the search, for its random numbers.
     pub stream: u32,
+    /// The annealing sweeps of the whole search.
     pub sweeps: u32,
+    /// The first annealing sweep of this call.
     pub from: u32,
+    /// The sweep after this call's last (`from == to`: no annealing in this call).
     pub to: u32,
+    /// The most rounds of the greedy descent in this call (0: none).
     pub descent_rounds: u32,
+    /// The descent goes on from the call before, for the solutions whose descent has not ended.
     pub resume: bool,
 }
 
@@ -207,6 +215,7 @@ pub struct SearchCalls {
 }
 
 impl SearchCalls {
+    /// The calls of search number `stream` of `sweeps` sweeps and the descent, each of `per_call` sweeps or rounds (at least one).
     pub fn new(stream: u32, sweeps: u32, per_call: u32) -> Self {
         SearchCalls { stream, sweeps, per_call: per_call.max(1), last: None }
     }

@@ -59,8 +59,8 @@ struct MixDone {
 /// Partition mixes into the elitist and the time they took.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MixCount {
-    pub mixes: u64,
-    pub seconds: f64,
+    pub(crate) mixes: u64,
+    pub(crate) seconds: f64,
 }
 
 impl ElitistMixing {

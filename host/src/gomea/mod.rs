@@ -2,10 +2,10 @@
 //! serial GOMEA with Forced Improvement, and the generation loop of parallel (colour-grouped)
 //! GOMEA over a population's [`parallel::Stages`].
 
-pub mod budget;
+pub(crate) mod budget;
 pub mod ims;
 pub mod local_search;
-pub mod mixing;
+pub(crate) mod mixing;
 pub mod parallel;
 pub mod partition;
 pub mod population;
@@ -23,9 +23,12 @@ use crate::gomea::run::Run;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LocalSearchMode {
+    /// No local search (the paper).
     #[default]
     Off,
+    /// Every new population is brought to local optima.
     Initial,
+    /// New populations and the offspring of every generation are brought to local optima.
     Offspring,
 }
 
@@ -40,9 +43,11 @@ choices! {
 /// One population and the algorithm that evolves it, as the interleaved multi-start scheme sees
 /// it. Serial GOMEA, parallel GOMEA on the CPU and parallel GOMEA on the GPU all implement it.
 pub trait PopulationEngine {
+    /// The population size.
     fn size(&self) -> usize;
     /// Runs one generation. May return early when `run.should_stop()`.
     fn generation(&mut self, run: &mut Run) -> Result<()>;
+    /// The generations run so far.
     fn generations(&self) -> u64;
     /// The mean fitness of the population (the multi-start scheme compares these).
     fn average_fitness(&self) -> f64;

@@ -7,10 +7,10 @@
 //! gray-box optimisation (Tinós, Whitley and Chicano, FOGA 2015), with GOM's roles of receiver
 //! and donor.
 //!
-//! The run uses it to mix solutions into the elitist ([`crate::gomea::mixing::ElitistMixing::mix_into_elitist`]):
+//! The run uses it to mix solutions into the elitist (`ElitistMixing::mix_into_elitist`):
 //! every solution of a new population once its local search is done, one after the other (below
 //! [`NEW_POPULATIONS_BELOW`] variables), and a population's best whenever it improved, on a
-//! thread of its own beside the run's next generation ([`crate::gomea::mixing::ElitistMixing::queue_best`]);
+//! thread of its own beside the run's next generation (`ElitistMixing::queue_best`);
 //! each population's last best is mixed again while the elitist changes, and an elitist that a
 //! population's better solution displaces is mixed into its successor.
 //! The elitist then holds, region by region, the best that any population found: on a lattice,
@@ -40,7 +40,7 @@ use pgomea_device::mem::Ptr;
 use pgomea_device::problem::{Genes, Kind};
 use rayon::prelude::*;
 
-use crate::problem::{KindVisitor, Subfunctions};
+use crate::problem::{Subfunctions, kind_visitor};
 use crate::stop::StopCheck;
 
 /// New populations' solutions are mixed into the elitist below this many variables; from it on
@@ -94,12 +94,14 @@ pub struct PartitionMixing {
 /// evaluations spent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MixReport {
+    /// How much the receiver's fitness rose.
     pub gain: i64,
-    pub taken: usize,
+    pub(crate) taken: usize,
+    /// The components found.
     pub components: usize,
     /// Pieces taken from components that were not taken whole.
     pub pieces: usize,
-    pub evaluations: u64,
+    pub(crate) evaluations: u64,
 }
 
 impl PartitionMixing {
@@ -185,19 +187,17 @@ impl PartitionMixing {
             self.subfunction_mark.fill(0);
             self.call = 1;
         }
-        struct Visit<'m> {
-            mixing: &'m mut PartitionMixing,
-            f: &'m Subfunctions,
-            receiver: &'m mut [u8],
-            donor: &'m [u8],
-            mask: u8,
-            pieces: bool,
-            stop: &'m StopCheck,
-        }
-        impl KindVisitor for Visit<'_> {
-            type Output = MixReport;
-            fn visit<K: Kind>(self, kind: K) -> MixReport {
-                let Visit { mixing, f, receiver, donor, mask, pieces, stop } = self;
+        kind_visitor! {
+            struct Visit<'m> {
+                mixing: &'m mut PartitionMixing,
+                f: &'m Subfunctions,
+                receiver: &'m mut [u8],
+                donor: &'m [u8],
+                mask: u8,
+                pieces: bool,
+                stop: &'m StopCheck,
+            }
+            fn visit<K>(kind) -> MixReport {
                 let call = mixing.call;
                 let mut report = MixReport::default();
                 // Subfunctions visited since the last check of `stop`.
@@ -269,11 +269,7 @@ impl PartitionMixing {
                     }
                     report.components += 1;
                     if change > 0 {
-                        for &v in &mixing.component {
-                            receiver[v as usize] = donor[v as usize] ^ mask;
-                        }
-                        report.gain += change;
-                        report.taken += 1;
+                        take(receiver, donor, mask, &mixing.component, change, &mut report);
                     } else if cuts > 0
                         && mixing.take_pieces(&kind, f, receiver, donor, mask, &mut report, stop).is_err()
                     {
@@ -372,11 +368,7 @@ impl PartitionMixing {
                 }
             }
             if change > 0 {
-                for &v in &self.piece_variables {
-                    receiver[v as usize] = donor[v as usize] ^ mask;
-                }
-                report.gain += change;
-                report.taken += 1;
+                take(receiver, donor, mask, &self.piece_variables, change, report);
                 report.pieces += 1;
             }
         }
@@ -424,11 +416,9 @@ impl SubfunctionSurvey {
 
     /// The survey of `f`, in parallel over its subfunctions.
     pub fn of(f: &Subfunctions) -> Self {
-        struct Survey<'f>(&'f Subfunctions);
-        impl KindVisitor for Survey<'_> {
-            type Output = SubfunctionSurvey;
-            fn visit<K: Kind>(self, kind: K) -> SubfunctionSurvey {
-                let f = self.0;
+        kind_visitor! {
+            struct Survey<'f> { f: &'f Subfunctions }
+            fn visit<K>(kind) -> SubfunctionSurvey {
                 let (maxima, symmetric): (Vec<i64>, Vec<bool>) = (0..f.len())
                     .into_par_iter()
                     .map(|s| {
@@ -450,8 +440,18 @@ impl SubfunctionSurvey {
                 SubfunctionSurvey { maxima, flip_symmetric: symmetric.iter().all(|&b| b) }
             }
         }
-        f.with_kind(Survey(f))
+        f.with_kind(Survey { f })
     }
+}
+
+/// The receiver takes the donor's genes (XOR `mask`) on `vars`, a component or a piece of one
+/// whose change to the receiver's fitness is `change`.
+fn take(receiver: &mut [u8], donor: &[u8], mask: u8, vars: &[u32], change: i64, report: &mut MixReport) {
+    for &v in vars {
+        receiver[v as usize] = donor[v as usize] ^ mask;
+    }
+    report.gain += change;
+    report.taken += 1;
 }
 
 /// The genotype that gives the k-th variable of `vars` bit k of `bits` (0 elsewhere).

@@ -7,11 +7,16 @@ use super::local_search::AnnealStart;
 use super::run::Run;
 use crate::problem::{EvaluationCounter, GrayBoxProblem, full_evaluation};
 
+/// A population: n solutions of l genes each, and their fitness.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Population {
+    /// The number of solutions.
     pub n: usize,
+    /// The genes per solution (the problem's variables).
     pub l: usize,
+    /// The genes, solution after solution (`n * l` bytes, 0 or 1).
     pub genes: Vec<u8>,
+    /// The fitness of each solution.
     pub fitness: Vec<i64>,
 }
 
@@ -29,11 +34,12 @@ impl Population {
         Population { n, l, genes, fitness }
     }
 
+    /// The genes of solution i.
     pub fn solution(&self, i: usize) -> &[u8] {
         &self.genes[i * self.l..(i + 1) * self.l]
     }
 
-    pub fn average_fitness(&self) -> f64 {
+    pub(crate) fn average_fitness(&self) -> f64 {
         self.fitness.iter().map(|&f| f as f64).sum::<f64>() / self.n.max(1) as f64
     }
 

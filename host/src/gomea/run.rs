@@ -2,8 +2,8 @@
 //! the elitist (best solution found so far, across all populations), the termination limits and
 //! the stop flag, the trace of elitist improvements, and the [`Observer`] the caller listens
 //! with (the library itself never prints). A new population's annealing budget is in
-//! [`crate::gomea::budget`]; partition mixing into the elitist, owned by the multi-start scheme,
-//! in [`crate::gomea::mixing`].
+//! `gomea::budget`; partition mixing into the elitist, owned by the multi-start scheme,
+//! in `gomea::mixing`.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,9 +17,11 @@ use crate::stop::StopCheck;
 /// When a run ends (whichever comes first). All `None` means: until every population is gone.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The most wall-clock time from the run's start.
     pub time: Option<Duration>,
     /// In full-evaluation equivalents.
     pub evaluations: Option<f64>,
+    /// A fitness to reach: the run ends as soon as its best is at least this.
     pub target: Option<i64>,
 }
 
@@ -28,15 +30,18 @@ pub use crate::stop::StopReason;
 /// The best solution found so far.
 #[derive(Clone, Debug)]
 pub struct Elitist {
-    pub genes: Vec<u8>,
-    pub fitness: i64,
+    pub(crate) genes: Vec<u8>,
+    pub(crate) fitness: i64,
 }
 
 /// One row of the trace: the elitist improved.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TracePoint {
+    /// Seconds since the run's start.
     pub time_s: f64,
+    /// Full-evaluation equivalents so far.
     pub evaluations: f64,
+    /// The elitist's new fitness.
     pub best_fitness: i64,
 }
 
@@ -103,20 +108,27 @@ pub trait Observer {
 /// and what it is doing (the live populations).
 #[derive(Clone, Copy, Debug)]
 pub struct Progress<'s> {
+    /// How long the run has gone.
     pub elapsed: Duration,
+    /// The best fitness so far (`None` before the first evaluation).
     pub best_fitness: Option<i64>,
+    /// Full-evaluation equivalents so far.
     pub evaluations: f64,
+    /// What the run is doing (the live populations), in words.
     pub status: &'s str,
 }
 
+/// The state of one run that every phase shares: its clock and limits, its evaluation counter, the elitist and its trace, the observer and why it stopped.
 pub struct Run<'a> {
-    pub problem: &'a dyn GrayBoxProblem,
+    pub(crate) problem: &'a dyn GrayBoxProblem,
+    /// The subfunction evaluations so far.
     pub counter: EvaluationCounter,
     /// GOM steps: (solution, linkage set) pairs mixed, in GOM and in Forced Improvement.
     pub gom_steps: u64,
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     start: Instant,
     elitist: Option<Elitist>,
+    /// Every improvement of the elitist, in order.
     pub trace: Vec<TracePoint>,
     stop: Option<StopReason>,
     /// The clock (the time limit from `start`) and the caller's stop flag.
@@ -155,6 +167,7 @@ pub(crate) struct Waiting {
 }
 
 impl<'a> Run<'a> {
+    /// A run of `problem` within `limits`, its clock started now.
     pub fn new(problem: &'a dyn GrayBoxProblem, limits: Limits) -> Self {
         let now = Instant::now();
         Run {
@@ -183,7 +196,7 @@ impl<'a> Run<'a> {
     }
 
     /// Whether the run mixes solutions into the elitist
-    /// ([`crate::gomea::mixing::ElitistMixing::set_on`]).
+    /// (`ElitistMixing::set_on`).
     pub fn partition_mixing(&self) -> bool {
         self.waiting.on
     }
@@ -194,7 +207,7 @@ impl<'a> Run<'a> {
     }
 
     /// Queues `donor` to be mixed into the elitist during the run's next piece of work that
-    /// allows it ([`crate::gomea::mixing::ElitistMixing::overlapping_mix`]); a donor queued
+    /// allows it (`ElitistMixing::overlapping_mix`); a donor queued
     /// before and not yet mixed is dropped, unless it is an elitist that [`Run::offer`]
     /// displaced, which stays and `donor` is dropped. Does nothing where the run does not mix.
     pub fn queue_mix(&mut self, donor: Vec<u8>) {
@@ -269,14 +282,16 @@ impl<'a> Run<'a> {
         }
     }
 
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
+    /// The best solution found so far (`None` before the first evaluation).
     pub fn elitist(&self) -> Option<&Elitist> {
         self.elitist.as_ref()
     }
 
+    /// The best fitness so far (`None` before the first evaluation).
     pub fn elitist_fitness(&self) -> Option<i64> {
         self.elitist.as_ref().map(|e| e.fitness)
     }
@@ -288,7 +303,7 @@ impl<'a> Run<'a> {
 
     /// Offers a solution; it becomes the elitist if strictly better (or if there is none yet).
     /// Returns true if it did. Where the run mixes, the elitist it displaces is queued to be
-    /// mixed into it ([`crate::gomea::mixing::ElitistMixing::overlapping_mix`]).
+    /// mixed into it (`ElitistMixing::overlapping_mix`).
     pub fn offer(&mut self, genes: &[u8], fitness: i64) -> bool {
         if self.elitist.as_ref().is_some_and(|e| e.fitness >= fitness) {
             return false;
@@ -438,11 +453,12 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Why the run stopped (`None` while it goes on).
     pub fn stop_reason(&self) -> Option<StopReason> {
         self.stop
     }
 
-    pub fn set_stop(&mut self, reason: StopReason) {
+    pub(crate) fn set_stop(&mut self, reason: StopReason) {
         self.stop.get_or_insert(reason);
     }
 

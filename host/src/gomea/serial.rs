@@ -44,10 +44,15 @@ pub enum LinkageSource {
     Learned,
 }
 
+/// What serial GOMEA does in each generation of one population.
 #[derive(Clone, Debug)]
 pub struct SerialConfig {
+    /// Forced Improvement (the elitist as donor) for a solution that GOM did not change or that has
+    /// not improved for longer than its patience.
     pub forced_improvement: bool,
+    /// The order of the linkage sets in a generation.
     pub order: FosOrder,
+    /// The linkage sets, fixed or learned every generation.
     pub linkage: LinkageSource,
     /// Colour-grouped local search, sequential (the same flips as parallel GOMEA's, one solution
     /// at a time): when, and the variables' colour groups.
@@ -56,10 +61,14 @@ pub struct SerialConfig {
     pub start: PopulationStart,
 }
 
+/// Serial GOMEA's colour-grouped local search: when, on which colour groups, and with which annealing.
 #[derive(Clone, Debug)]
 pub struct LocalSearchSetting {
+    /// When local search runs.
     pub mode: LocalSearchMode,
+    /// The variables' colour groups.
     pub colors: Arc<VariableColors>,
+    /// The annealing schedule.
     pub anneal: Arc<AnnealSchedule>,
     /// Annealing sweeps before the greedy descent.
     pub sweeps: u32,
@@ -70,7 +79,7 @@ pub struct LocalSearchSetting {
     pub start: AnnealStart,
 }
 
-pub struct SerialGomea<'a, K: Kind> {
+pub(crate) struct SerialGomea<'a, K: Kind> {
     config: SerialConfig,
     problem: &'a dyn GrayBoxProblem,
     /// The problem's kind over its host arrays (valid while `problem` lives).

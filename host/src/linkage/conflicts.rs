@@ -46,11 +46,14 @@ pub(crate) fn for_each_in_closure(p: &Subfunctions, members: &[u32], mut f: impl
 /// local search), without building a univariate FOS.
 #[derive(Clone, Copy)]
 pub enum Sets<'a> {
+    /// The linkage sets of a FOS.
     Fos(&'a Fos),
+    /// Each of this many variables as a set of its own.
     Variables(usize),
 }
 
 impl Sets<'_> {
+    /// The number of sets.
     pub fn len(&self) -> usize {
         match self {
             Sets::Fos(f) => f.len(),
@@ -58,6 +61,7 @@ impl Sets<'_> {
         }
     }
 
+    /// Whether there are no sets.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -95,7 +99,7 @@ impl<'a> Members<'a> {
         Ok(Members { problem, sets, identity })
     }
 
-    pub fn sets(&self) -> Sets<'a> {
+    pub(crate) fn sets(&self) -> Sets<'a> {
         self.sets
     }
 
@@ -104,11 +108,12 @@ impl<'a> Members<'a> {
         self.sets.len()
     }
 
+    /// Whether there are no sets.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn problem(&self) -> &'a dyn GrayBoxProblem {
+    pub(crate) fn problem(&self) -> &'a dyn GrayBoxProblem {
         self.problem
     }
 
@@ -171,7 +176,7 @@ impl<'a> Conflicts<'a> {
         Ok(Conflicts { members, shape })
     }
 
-    pub fn sets(&self) -> Sets<'a> {
+    pub(crate) fn sets(&self) -> Sets<'a> {
         self.members.sets()
     }
 
@@ -180,11 +185,12 @@ impl<'a> Conflicts<'a> {
         self.members.len()
     }
 
+    /// Whether there are no sets.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    pub fn problem(&self) -> &'a dyn GrayBoxProblem {
+    pub(crate) fn problem(&self) -> &'a dyn GrayBoxProblem {
         self.members.problem()
     }
 

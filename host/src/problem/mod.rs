@@ -26,10 +26,12 @@ pub mod probe;
 mod subfunctions;
 
 pub use generate::{nk, trap};
-pub use io::{data, lines, load, memory, mk, text};
+pub use io::{data, load, mk, text};
+pub(crate) use io::{lines, memory};
 pub use kinds::{graph, ising, maxcut, maxsat, scale, tables};
 pub use probe::{deception, lattice};
-pub use subfunctions::{ArrayPlace, InHost, KindArrays, Plain, Subfunctions, bytes_of, bytes_of_mut};
+pub(crate) use subfunctions::KindArrays;
+pub use subfunctions::{ArrayPlace, InHost, Plain, Subfunctions, bytes_of, bytes_of_mut};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -176,7 +178,9 @@ pub trait GrayBoxProblem: Send + Sync {
 /// cannot be generic, hence a trait): the one way the host dispatches on the kind of a problem,
 /// for serial GOMEA, the CPU backend and the CUDA upload alike.
 pub trait KindVisitor {
+    /// What the visit returns.
     type Output;
+    /// Runs the code on the problem's arrays as kind `K`.
     fn visit<K: Kind>(self, kind: K) -> Self::Output;
 }
 
@@ -230,6 +234,7 @@ pub struct PartialEvaluation {
 }
 
 impl PartialEvaluation {
+    /// A partial evaluation of the subfunctions `f`.
     pub fn new(f: &Subfunctions) -> Self {
         PartialEvaluation { stamp: vec![0; f.len()], round: 0 }
     }
@@ -287,9 +292,10 @@ pub struct EvaluationCounter {
 }
 
 impl EvaluationCounter {
-    pub fn add_subfunctions(&self, count: u64) {
+    pub(crate) fn add_subfunctions(&self, count: u64) {
         self.subfunction_evaluations.fetch_add(count, Ordering::Relaxed);
     }
+    /// The subfunction evaluations counted so far.
     pub fn subfunction_evaluations(&self) -> u64 {
         self.subfunction_evaluations.load(Ordering::Relaxed)
     }

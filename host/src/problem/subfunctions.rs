@@ -44,6 +44,7 @@ pub fn bytes_of_mut<T: Plain>(array: &mut [T]) -> &mut [u8] {
 /// CPU backend, serial GOMEA), device memory (the CUDA upload), or nowhere, counting their bytes
 /// (the CUDA memory budget).
 pub trait ArrayPlace {
+    /// Why an array could not be placed.
     type Error;
     /// The address, in this place, of a copy of `array` (or of `array` itself), valid as long
     /// as the place keeps it.
@@ -64,7 +65,7 @@ impl ArrayPlace for InHost {
 /// constructors of [`Subfunctions`]. The host's part of the registry of kinds: a new kind is a
 /// variant here, its arm in [`KindArrays::place`] and a constructor of `Subfunctions`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KindArrays {
+pub(crate) enum KindArrays {
     Pairwise { ends: Vec<u32>, weights: Vec<i64> },
     Tables { var_offsets: Vec<u32>, vars: Vec<u32>, table_offsets: Vec<u32>, values: Vec<i64> },
     Clauses { lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64> },
@@ -393,6 +394,7 @@ impl Subfunctions {
         count(&self.arrays, &self.bounds)
     }
 
+    /// Whether there are no subfunctions.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -433,7 +435,7 @@ impl Subfunctions {
     }
 
     /// The kind's arrays.
-    pub fn arrays(&self) -> &KindArrays {
+    pub(crate) fn arrays(&self) -> &KindArrays {
         &self.arrays
     }
 

@@ -634,7 +634,7 @@ pub fn bit_text(bits: &[bool]) -> String {
     String::from_utf8(text).unwrap_or_default()
 }
 
-/// [`bit_text`] in JSON (result files, `run --json`, Python).
+/// [`bit_text`] in JSON (result files, the command line's JSON output, Python).
 fn bit_string<S: serde::Serializer>(bits: &[bool], s: S) -> std::result::Result<S::Ok, S::Error> {
     s.serialize_str(&bit_text(bits))
 }

@@ -180,7 +180,7 @@ pub fn use_device(ordinal: usize) {
 }
 
 impl Gpu {
-    pub fn open(ordinal: usize) -> Result<Gpu> {
+    pub(crate) fn open(ordinal: usize) -> Result<Gpu> {
         probe().map_err(|why| Error::Cuda(format!("{why}; use the CPU backend")))?;
         let ctx = CudaContext::new(ordinal).map_err(cuda_err("open device"))?;
         // One stream and raw pointers in one argument block: cudarc's per-buffer event tracking
@@ -272,11 +272,12 @@ impl Gpu {
         .map_err(Error::Cuda)
     }
 
+    /// The device's name, as the driver gives it.
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    pub fn free_memory(&self) -> Result<usize> {
+    pub(crate) fn free_memory(&self) -> Result<usize> {
         Ok(self.ctx.mem_get_info().map_err(cuda_err("memory info"))?.0)
     }
 
@@ -300,7 +301,7 @@ impl Gpu {
         self.memory_baseline.load(Relaxed).saturating_sub(self.memory_lowest.load(Relaxed))
     }
 
-    pub fn synchronize(&self) -> Result<()> {
+    pub(crate) fn synchronize(&self) -> Result<()> {
         self.stream.synchronize().map_err(cuda_err("kernel execution"))
     }
 }

@@ -9,9 +9,9 @@
 //! backend runs too. The backend implements only the small device trait of the stage schedule
 //! (`gomea::parallel::StageDevice`), in four parts:
 //!
-//! - [`gpu`]: opening the device ([`probe`], [`devices`], [`Gpu`]) and its kernels by name;
-//! - [`tuning`]: the knobs ([`CudaTuning`], [`WholeGeneration`]) and the launch shapes they give;
-//! - [`upload`]: device memory, its budget ([`DeviceBudget`]), the arrays a run shares
+//! - `gpu`: opening the device ([`probe`], [`devices`], [`Gpu`]) and its kernels by name;
+//! - `tuning`: the knobs ([`CudaTuning`], [`WholeGeneration`]) and the launch shapes they give;
+//! - `upload`: device memory, its budget ([`DeviceBudget`]), the arrays a run shares
 //!   ([`SharedArrays`]) and a population's buffers;
 //! - `stages`: the device trait as launches and copies (`new_backend`).
 //!
@@ -21,12 +21,12 @@
 //! gets [`Gpu::shared`]'s error.
 
 #[cfg(feature = "cuda")]
-pub mod gpu;
+pub(crate) mod gpu;
 #[cfg(feature = "cuda")]
-pub mod stages;
-pub mod tuning;
+pub(crate) mod stages;
+pub(crate) mod tuning;
 #[cfg(feature = "cuda")]
-pub mod upload;
+pub(crate) mod upload;
 
 #[cfg(feature = "cuda")]
 pub use gpu::{Gpu, devices, present, probe, use_device};
@@ -82,26 +82,32 @@ mod without {
             Err(Error::Cuda(format!("the CUDA backend cannot run: {WHY}")))
         }
 
+        /// The device's name: never asked, as there is no device.
         pub fn name(&self) -> &str {
             match *self {}
         }
 
+        /// Starts measuring the peak device memory: never asked, as there is no device.
         pub fn reset_memory_peak(&self) -> Result<()> {
             match *self {}
         }
 
+        /// The peak device memory: never asked, as there is no device.
         pub fn peak_memory(&self) -> usize {
             match *self {}
         }
 
+        /// Loads every kernel: never asked, as there is no device.
         pub fn load_all_kernels(&self) -> Result<()> {
             match *self {}
         }
 
+        /// Whether the device can launch cooperatively: never asked, as there is no device.
         pub fn can_launch_cooperatively(&self) -> bool {
             match *self {}
         }
 
+        /// The launches of every kernel: never asked, as there is no device.
         pub fn launch_counts(&self) -> Vec<(&'static str, u64)> {
             match *self {}
         }

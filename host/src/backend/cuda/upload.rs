@@ -1,4 +1,4 @@
-//! Device memory: a run's budget (`--device-memory-limit`) and its accounting, the arrays every
+//! Device memory: a run's budget (the option `device_memory_limit`) and its accounting, the arrays every
 //! population of a run shares, uploaded once ([`SharedArrays`]), and the buffers of one
 //! population (`DeviceBuffers`), all counted against the budget before they are allocated.
 
@@ -18,7 +18,7 @@ use crate::gomea::parallel::layout::GroupLayout;
 use crate::problem::{ArrayPlace, GrayBoxProblem, Plain, bytes_of, kind_visitor};
 use crate::stop::StopCheck;
 
-/// A run's limit on the device memory it may allocate (`--device-memory-limit`), and what it has
+/// A run's limit on the device memory it may allocate (the option `device_memory_limit`), and what it has
 /// allocated: populations that would exceed it fail as out of memory (the multi-start scheme
 /// then stops growing), as a real `cuMemAlloc` failure does.
 #[derive(Debug, Default)]
@@ -28,7 +28,7 @@ pub struct DeviceBudget {
 }
 
 impl DeviceBudget {
-    pub fn new(limit: Option<u64>) -> Self {
+    pub(crate) fn new(limit: Option<u64>) -> Self {
         DeviceBudget { limit, used: 0.into() }
     }
 

@@ -29,25 +29,29 @@ use crate::stop::{StopCheck, StopReason};
 /// Consecutive linkage sets whose dependent subfunctions the layout lists into one buffer.
 const RUN: usize = 1024;
 
+/// The linkage sets of a colour-grouped model renumbered into slots, ordered by colour group, with each slot's variables and dependent subfunctions: the arrays both backends read (the device crate's `stage::Layout` points into them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupLayout {
+    /// The problem's variables.
     pub variables: usize,
-    pub group_slots: Vec<u32>,
+    pub(crate) group_slots: Vec<u32>,
     /// Per group, two counts from its first slot: where the slots for one lane end, and where
     /// the slots for one warp end (the rest are for one block each).
     pub group_crews: Vec<u32>,
     /// The FOS index of each slot (the `set` coordinate of the random counter).
     pub slot_set: Vec<u32>,
-    pub var_offsets: Vec<u32>,
-    pub vars: Vec<u32>,
-    pub dep_offsets: Vec<u32>,
+    pub(crate) var_offsets: Vec<u32>,
+    pub(crate) vars: Vec<u32>,
+    pub(crate) dep_offsets: Vec<u32>,
+    /// The subfunctions that read a variable of each slot, each once per slot; a group's are contiguous.
     pub dep_subfunctions: Vec<u32>,
     /// The largest number of slots, and of dependent entries, in one group (buffer sizes).
     pub max_group_slots: usize,
-    pub max_group_deps: usize,
+    pub(crate) max_group_deps: usize,
     /// The colour groups of the variables for local search (none when it is off), and its
     /// annealing schedule.
     pub variable_colors: Arc<VariableColors>,
+    /// The annealing schedule of local search (empty when it is off).
     pub anneal: AnnealSchedule,
 }
 
@@ -201,6 +205,7 @@ impl GroupLayout {
         Ok(layout)
     }
 
+    /// The number of colour groups.
     pub fn groups(&self) -> usize {
         self.group_slots.len() - 1
     }
@@ -216,6 +221,7 @@ impl GroupLayout {
         self.dep_offsets[s.start] as usize..self.dep_offsets[s.end] as usize
     }
 
+    /// The variables of a slot.
     pub fn set_vars(&self, slot: usize) -> &[u32] {
         &self.vars[self.var_offsets[slot] as usize..self.var_offsets[slot + 1] as usize]
     }

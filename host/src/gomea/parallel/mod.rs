@@ -8,8 +8,8 @@
 //! and run the device crate's steps.
 
 pub mod layout;
-pub mod stages;
-pub mod state;
+pub(crate) mod stages;
+pub(crate) mod state;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ pub struct StageTimes {
     pub stages: [Duration; 6],
     /// Wall time of whole generations; minus the stages, the host's own work per generation.
     pub generations: Duration,
-    pub groups_run: u64,
+    pub(crate) groups_run: u64,
 }
 
 /// The hybrid parts of parallel GOMEA (the paper's future work), off in the paper's variant.
@@ -48,6 +48,7 @@ pub struct StageTimes {
 pub struct Hybrid {
     /// Parallel Forced Improvement after GOM, for the solutions serial GOMEA's rule picks.
     pub forced_improvement: bool,
+    /// When local search runs.
     pub local_search: LocalSearchMode,
     /// Annealing sweeps of each local search before its greedy descent.
     pub anneal_sweeps: u32,
@@ -59,6 +60,7 @@ pub struct Hybrid {
     pub anneal_start: AnnealStart,
 }
 
+/// Parallel GOMEA's generation loop over one population on a backend: GOM colour group by colour group, and the hybrid parts where they are on.
 pub struct ParallelGomea<'a> {
     backend: Stages<'a>,
     layout: Arc<GroupLayout>,
@@ -121,11 +123,11 @@ impl<'a> ParallelGomea<'a> {
         }
         Ok(self)
     }
-    pub fn backend(&self) -> &Stages<'a> {
+    pub(crate) fn backend(&self) -> &Stages<'a> {
         &self.backend
     }
 
-    pub fn backend_mut(&mut self) -> &mut Stages<'a> {
+    pub(crate) fn backend_mut(&mut self) -> &mut Stages<'a> {
         &mut self.backend
     }
 

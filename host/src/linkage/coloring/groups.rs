@@ -11,18 +11,18 @@ use crate::problem::GrayBoxProblem;
 /// A colouring of the LMIG: `colors[i]` is the colour of set i, all below `num_colors`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Coloring {
-    pub colors: Vec<u32>,
-    pub num_colors: usize,
+    pub(crate) colors: Vec<u32>,
+    pub(crate) num_colors: usize,
 }
 
 /// Summary of a colouring: the number of colours and the sizes of the colour groups
 /// (`median_group` is the lower median).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ColoringStats {
-    pub num_colors: usize,
-    pub min_group: usize,
-    pub median_group: usize,
-    pub max_group: usize,
+    pub(crate) num_colors: usize,
+    pub(crate) min_group: usize,
+    pub(crate) median_group: usize,
+    pub(crate) max_group: usize,
 }
 
 impl fmt::Display for ColoringStats {
@@ -87,10 +87,12 @@ impl Coloring {
         Ok(())
     }
 
+    /// Whether no two sets of one colour conflict in `lmig`.
     pub fn is_valid(&self, lmig: &Lmig) -> bool {
         self.validate(lmig).is_ok()
     }
 
+    /// The number of colours and the sizes of the colour groups.
     pub fn stats(&self) -> ColoringStats {
         let mut sizes = vec![0usize; self.num_colors];
         for &c in &self.colors {

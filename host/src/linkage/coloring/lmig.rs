@@ -15,8 +15,8 @@ use crate::stop::StopCheck;
 /// `adj[offsets[i]..offsets[i+1]]`, sorted ascending, without i itself and without duplicates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lmig {
-    pub offsets: Vec<usize>,
-    pub adj: Vec<u32>,
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) adj: Vec<u32>,
 }
 
 impl Lmig {
@@ -81,6 +81,7 @@ impl Lmig {
         self.offsets.len() - 1
     }
 
+    /// Whether the graph has no vertices.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -90,7 +91,7 @@ impl Lmig {
         &self.adj[self.offsets[i]..self.offsets[i + 1]]
     }
 
-    pub fn degree(&self, i: usize) -> usize {
+    pub(crate) fn degree(&self, i: usize) -> usize {
         self.offsets[i + 1] - self.offsets[i]
     }
 
@@ -99,7 +100,7 @@ impl Lmig {
         self.adj.len() / 2
     }
 
-    pub fn max_degree(&self) -> usize {
+    pub(crate) fn max_degree(&self) -> usize {
         (0..self.len()).map(|i| self.degree(i)).max().unwrap_or(0)
     }
 

@@ -47,7 +47,9 @@ use lmig::degree_order;
 /// Which greedy colouring to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ColoringMethod {
+    /// Welsh-Powell: the sets by decreasing LMIG degree, each given the lowest colour free among its neighbours.
     WelshPowell,
+    /// DSatur: next the set with the most distinct colours among its neighbours (ties: the higher LMIG degree), given the lowest free colour.
     DSatur,
     /// Welsh-Powell's rule with the sets by decreasing size (ties: lower index first) instead of
     /// decreasing LMIG degree: no conflict is ever counted, so it takes time linear in the total
@@ -108,7 +110,9 @@ impl ColoringMethod {
 /// when the method orders by LMIG degree (Welsh-Powell, DSatur).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ColoringReport {
+    /// The LMIG's edges, where the method counted them.
     pub lmig_edges: Option<u64>,
+    /// Seconds spent counting them.
     pub degrees_s: f64,
 }
 

@@ -44,6 +44,7 @@ mod learned_tree;
 /// and holds distinct variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fos {
+    /// The linkage sets.
     pub sets: Vec<Vec<u32>>,
 }
 
@@ -151,6 +152,7 @@ impl Fos {
         self.sets.len()
     }
 
+    /// Whether the family has no sets.
     pub fn is_empty(&self) -> bool {
         self.sets.is_empty()
     }

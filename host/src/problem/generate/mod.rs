@@ -28,7 +28,9 @@ pub const GAUSSIAN_SCALE: f64 = 1e5;
 /// Weights drawn uniformly from `min..=max`.
 #[derive(Clone, Copy, Debug)]
 pub struct WeightRange {
+    /// The smallest weight.
     pub min: i64,
+    /// The largest weight.
     pub max: i64,
 }
 
@@ -93,11 +95,14 @@ impl EdgeWeights {
     }
 }
 
-/// The name of a weight distribution on the command line (`generate torus --weights`).
+/// How the generators draw edge weights, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WeightDistribution {
+    /// Integers drawn uniformly from a [`WeightRange`].
     Uniform,
+    /// -1 or +1, each with probability 1/2.
     PlusMinusOne,
+    /// Normally distributed, scaled by [`GAUSSIAN_SCALE`] and rounded to integers.
     Gaussian,
 }
 
@@ -114,7 +119,7 @@ impl WeightDistribution {
 
 choices! {
     WeightDistribution {
-        Uniform: "uniform" => "Integers drawn uniformly from --min-weight..=--max-weight",
+        Uniform: "uniform" => "Integers drawn uniformly from the weight range, min..=max",
         PlusMinusOne: "pm1" => "+1 or -1 with equal probability (the +-J spin glass)",
         Gaussian: "gaussian" => "round(N(0,1) * 10^5): the Gaussian spin glass in integers (scale 10^5)",
     }

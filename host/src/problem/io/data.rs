@@ -1,4 +1,4 @@
-//! Where instance files come from: a data directory (`--instances-dir`, else `PGOMEA_INSTANCES`,
+//! Where instance files come from: a data directory (the option `instances_dir`, else `PGOMEA_INSTANCES`,
 //! else `./instances`, else `../shared/instances`) holding the sets in their folders and
 //! `best_known.csv`, which names every instance of a set with its best-known value. The library
 //! reads no environment: a face that honours the variable passes its value ([`data_dir`]).
@@ -29,7 +29,7 @@ pub fn data_dir(explicit: Option<&Path>, variable: Option<&OsStr>) -> Result<Pat
         return if d.is_dir() {
             Ok(d.to_path_buf())
         } else {
-            Err(Error::usage(format!("--instances-dir {}: no such directory", d.display())))
+            Err(Error::option("instances_dir", format!("{}: no such directory", d.display())))
         };
     }
     if let Some(d) = variable {
@@ -46,20 +46,27 @@ pub fn data_dir(explicit: Option<&Path>, variable: Option<&OsStr>) -> Result<Pat
             return Ok(p);
         }
     }
-    Err(Error::usage(
-        "no instance data directory found: pass --instances-dir DIR or set PGOMEA_INSTANCES \
-         (the README says where to download the sets), or give --instance PATH",
+    Err(Error::option(
+        "instances_dir",
+        "not given, and no instance data directory found (PGOMEA_INSTANCES, ./instances): name the \
+         folder that holds the sets (the README says where to download them), or give an instance file",
     ))
 }
 
 /// One row of best_known.csv.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KnownInstance {
+    /// The set's short name (`A`, `B`, `C`, ...).
     pub set: String,
+    /// The instance's name (its file stem).
     pub name: String,
+    /// The graph's vertices.
     pub vertices: usize,
+    /// The graph's edges.
     pub edges: usize,
+    /// The best cut known.
     pub best_known: i64,
+    /// Whether the best known cut is proven optimal.
     pub is_optimal: bool,
 }
 
@@ -75,11 +82,14 @@ impl KnownInstance {
 pub fn read_best_known(dir: &Path) -> Result<Vec<KnownInstance>> {
     let path = dir.join("best_known.csv");
     if !path.is_file() {
-        return Err(Error::usage(format!(
-            "{}: the data directory has no best_known.csv; point --instances-dir (or PGOMEA_INSTANCES) at the \
-             folder that holds setA/, setB/, gset/ and best_known.csv",
-            dir.display()
-        )));
+        return Err(Error::option(
+            "instances_dir",
+            format!(
+                "{}: the data directory has no best_known.csv; name the folder that holds setA/, setB/, \
+                 gset/ and best_known.csv (or set PGOMEA_INSTANCES to it)",
+                dir.display()
+            ),
+        ));
     }
     let text = crate::problem::read_text(&path)?;
     let file = path.display().to_string();

@@ -19,9 +19,9 @@ pub const STOP_EVERY_LINES: usize = 4096;
 /// in the file (1-based), and how many of its lines hold anything but white space.
 #[derive(Clone, Copy, Debug)]
 pub struct Piece<'a> {
-    pub text: &'a str,
-    pub first_line: usize,
-    pub data_lines: usize,
+    pub(crate) text: &'a str,
+    pub(crate) first_line: usize,
+    pub(crate) data_lines: usize,
 }
 
 impl<'a> Piece<'a> {

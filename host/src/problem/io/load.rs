@@ -1,5 +1,5 @@
 //! Reading an instance file of any supported format. The format comes from the file's extension,
-//! else from its content, and can be forced ([`ProblemFormat`], `--problem` on the command line).
+//! else from its content, and can be forced ([`ProblemFormat`]).
 
 use std::path::Path;
 

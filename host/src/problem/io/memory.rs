@@ -48,8 +48,8 @@ impl Bound {
 /// The memory this process may still take, and what bounds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Headroom {
-    pub bytes: u64,
-    pub bound: Bound,
+    pub(crate) bytes: u64,
+    pub(crate) bound: Bound,
 }
 
 /// The smallest headroom of the machine, the process's limits and its control group; None where
@@ -201,9 +201,9 @@ pub fn cgroup_paths(proc_self_cgroup: &str) -> (Option<String>, Option<String>) 
 /// A cgroup file system mounted: its root inside the hierarchy and where it is mounted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CgroupMount {
-    pub version: CgroupVersion,
-    pub root: String,
-    pub mount_point: PathBuf,
+    pub(crate) version: CgroupVersion,
+    pub(crate) root: String,
+    pub(crate) mount_point: PathBuf,
 }
 
 /// The cgroup v2 mount and the v1 mount of the memory controller, from /proc/self/mountinfo

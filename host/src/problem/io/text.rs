@@ -144,8 +144,8 @@ pub fn is_data(line: &str) -> bool {
 /// A piece of a text, cut at a line start, with the number of its first line.
 #[derive(Clone, Copy, Debug)]
 pub struct Chunk<'a> {
-    pub text: &'a str,
-    pub line: usize,
+    pub(crate) text: &'a str,
+    pub(crate) line: usize,
 }
 
 impl<'a> Chunk<'a> {
@@ -312,7 +312,7 @@ pub struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    pub fn new(line: &'a str) -> Self {
+    pub(crate) fn new(line: &'a str) -> Self {
         Tokens { line, at: 0 }
     }
 }

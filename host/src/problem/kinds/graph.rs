@@ -1,12 +1,12 @@
 //! Weighted graph instances in the G-set / rudy format: a header `n m`, then `m` lines `i j w`
 //! with 1-based vertex numbers and integer weights. Lines starting with `c` before the header are
 //! comments; one of them may state the instance's proven optimum, `c optimum V` (the maximum cut
-//! value), which pgomea's generators write and `--target best-known` uses. The parser refuses
+//! value), which pgomea's generators write and a best-known target uses. The parser refuses
 //! every malformed file with the file, the line and what is wrong; it never repairs input
 //! silently.
 //!
 //! Graphs of 10^7 vertices read in seconds: the edge lines are parsed on every core
-//! ([`crate::problem::lines`]) straight into the two arrays the pairwise problem kind uses (ends and
+//! (`problem::lines`) straight into the two arrays the pairwise problem kind uses (ends and
 //! weights, [`EdgeList`]), which [`crate::problem::maxcut::MaxCut`] then takes over without a copy.
 
 use std::io::Write;
@@ -24,8 +24,11 @@ pub const OPTIMUM_COMMENT: &str = "c optimum";
 /// One undirected weighted edge, 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
+    /// One end.
     pub u: u32,
+    /// The other end.
     pub v: u32,
+    /// The weight.
     pub w: i64,
 }
 
@@ -38,7 +41,7 @@ pub struct EdgeList {
 }
 
 impl EdgeList {
-    pub fn with_capacity(edges: usize) -> Self {
+    pub(crate) fn with_capacity(edges: usize) -> Self {
         EdgeList { ends: Vec::with_capacity(2 * edges), weights: Vec::with_capacity(edges) }
     }
 
@@ -48,15 +51,17 @@ impl EdgeList {
         (ends.len() == 2 * weights.len()).then_some(EdgeList { ends, weights })
     }
 
-    pub fn push(&mut self, e: Edge) {
+    pub(crate) fn push(&mut self, e: Edge) {
         self.ends.extend_from_slice(&[e.u, e.v]);
         self.weights.push(e.w);
     }
 
+    /// The number of edges.
     pub fn len(&self) -> usize {
         self.weights.len()
     }
 
+    /// Whether there are no edges.
     pub fn is_empty(&self) -> bool {
         self.weights.is_empty()
     }
@@ -70,10 +75,12 @@ impl EdgeList {
         Edge { u: self.ends[2 * k], v: self.ends[2 * k + 1], w: self.weights[k] }
     }
 
+    /// The edges in order.
     pub fn iter(&self) -> Edges<'_> {
         Edges { list: self, next: 0 }
     }
 
+    /// The weights, edge by edge.
     pub fn weights(&self) -> &[i64] {
         &self.weights
     }
@@ -128,7 +135,9 @@ impl<'a> IntoIterator for &'a EdgeList {
 pub struct Graph {
     /// A short name for reports (the file stem, or the generator's description).
     pub name: String,
+    /// The number of vertices, numbered from 0.
     pub vertices: usize,
+    /// The edges.
     pub edges: EdgeList,
     /// The maximum cut, when it is proven (a generator's bipartite torus, or a file's
     /// `c optimum V` line).
@@ -136,6 +145,7 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// The graph named `name` on `vertices` vertices with `edges`, with no proven optimum.
     pub fn new(name: impl Into<String>, vertices: usize, edges: Vec<Edge>) -> Self {
         Graph::with_edges(name, vertices, edges.into())
     }

@@ -37,7 +37,9 @@ const FILE_BYTES_PER_TERM: u128 = 120 + REDUCTION_BYTES_PER_TERM;
 /// The values of a model's variables: spins (-1/+1) or binary (0/1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Vartype {
+    /// Spins: -1 or +1.
     Spin,
+    /// Binary: 0 or 1.
     Binary,
 }
 
@@ -286,6 +288,7 @@ impl IsingProblem {
         self
     }
 
+    /// Whether the model's variables are spins or binary.
     pub fn vartype(&self) -> Vartype {
         self.vartype
     }

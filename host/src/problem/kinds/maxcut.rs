@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::problem::graph::{Edge, Graph};
 use crate::problem::{GrayBoxProblem, Subfunctions};
 
+/// Max-Cut on a weighted graph: a gray-box problem of one pairwise subfunction per edge, worth its weight when the edge is cut.
 #[derive(Clone, Debug)]
 pub struct MaxCut {
     name: String,

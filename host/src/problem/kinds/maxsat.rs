@@ -66,7 +66,7 @@ pub enum SatFormat {
 }
 
 impl SatFormat {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             SatFormat::Cnf => "cnf",
             SatFormat::Wcnf => "wcnf",
@@ -78,7 +78,8 @@ impl SatFormat {
 /// A (weighted, partial) MAX-SAT instance.
 #[derive(Clone, Debug)]
 pub struct MaxSat {
-    pub name: String,
+    pub(crate) name: String,
+    /// The file format it was read from or is written in.
     pub format: SatFormat,
     functions: Subfunctions,
     /// Whether each clause is hard (partial MAX-SAT).

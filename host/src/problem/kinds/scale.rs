@@ -32,6 +32,7 @@ impl Decimal {
         Decimal { units, decimals }
     }
 
+    /// The integer `v`.
     pub const fn integer(v: i64) -> Self {
         Decimal { units: v as i128, decimals: 0 }
     }
@@ -41,10 +42,12 @@ impl Decimal {
         self.units
     }
 
+    /// The number of decimal digits after the point.
     pub fn decimals(self) -> u32 {
         self.decimals
     }
 
+    /// Whether the number is 0.
     pub fn is_zero(self) -> bool {
         self.units == 0
     }
@@ -169,8 +172,8 @@ impl fmt::Display for Decimal {
 /// (so that a file reader can name the value's line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScaleError {
-    pub index: Option<usize>,
-    pub message: String,
+    pub(crate) index: Option<usize>,
+    pub(crate) message: String,
 }
 
 /// Values as integer multiples of a resolution: value i is `integers[i]` x `resolution` up to
@@ -178,9 +181,11 @@ pub struct ScaleError {
 /// on the grid exactly).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scaled {
+    /// The values as integer multiples of `resolution`.
     pub integers: Vec<i64>,
+    /// The grid's step.
     pub resolution: Decimal,
-    pub errors: Vec<f64>,
+    pub(crate) errors: Vec<f64>,
 }
 
 impl Scaled {

@@ -39,6 +39,7 @@ use pgomea_device::problem::MAX_TABLE_ARITY;
 /// A problem of table subfunctions.
 #[derive(Clone, Debug)]
 pub struct TableProblem {
+    /// A short name for reports.
     pub name: String,
     /// The problem's type in reports (`nk`, `trap`, ...).
     pub problem_type: String,
@@ -277,7 +278,7 @@ impl TableProblem {
     /// Sets the optimum: the `stated` one, when the tables allow it (between the least and the
     /// largest fitness their values give, and equal to the exact optimum of sliding windows),
     /// else the exact optimum of sliding windows, else none. A stated optimum that the tables
-    /// contradict is an error saying so (a `--target best-known` would never be reached).
+    /// contradict is an error saying so (a best-known target would never be reached).
     pub fn settle_optimum(&mut self, stated: Option<i64>) -> std::result::Result<(), String> {
         let exact = sliding_window_optimum(&self.functions).map(|(value, _)| value);
         let (low, high) = self.functions.fitness_bounds();
@@ -410,10 +411,10 @@ impl TablePiece {
 /// `vars[var_offsets[s]..var_offsets[s+1]]` and has the table `values[table_offsets[s]..]`.
 #[derive(Clone, Debug, Default)]
 pub struct TableArrays {
-    pub var_offsets: Vec<u32>,
-    pub vars: Vec<u32>,
-    pub table_offsets: Vec<u32>,
-    pub values: Vec<i64>,
+    pub(crate) var_offsets: Vec<u32>,
+    pub(crate) vars: Vec<u32>,
+    pub(crate) table_offsets: Vec<u32>,
+    pub(crate) values: Vec<i64>,
 }
 
 /// The arrays of the tables kind from the pieces in file order, allocated after their memory
