@@ -231,7 +231,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     let model = build_model(problem, &config, &Run::new(problem, Limits::default()), backend == Backend::Cuda)?;
     let groups = model.groups.as_ref().ok_or_else(|| Error::Internal("a parallel model has colour groups".into()))?;
     let layout = Arc::new(GroupLayout::new(problem, &model.fos, groups, &StopCheck::never())?);
-    let sets = model.fos.sets.len();
+    let sets = model.fos.len();
     let mut rows = Vec::new();
     let gpu = if backend == Backend::Cuda { Some(pgomea::backend::cuda::Gpu::shared()?) } else { None };
     #[cfg(feature = "cuda")]

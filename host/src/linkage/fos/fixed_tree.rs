@@ -726,7 +726,7 @@ mod tests {
         let bound = max_set_size.unwrap_or(usize::MAX).max(1);
         let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
         if l <= 1 || bound == 1 {
-            return Fos { sets };
+            return Fos::from_sets(sets);
         }
         let keys = match ties {
             Ties::Keys => Some(TieKeys(rng.next_u64())),
@@ -849,7 +849,7 @@ mod tests {
         if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
             sets.pop();
         }
-        Fos { sets }
+        Fos::from_sets(sets)
     }
 
     /// The builder makes greedy UPGMA's model set for set, in the same order, for the same seed:
@@ -876,7 +876,7 @@ mod tests {
                     );
                     let never = StopCheck::never();
                     let got = linkage_tree(&*p, bound, &mut SplitMix64::new(seed), u128::MAX, &never, 1).unwrap();
-                    assert_eq!(got, expected.sets, "{}, bound {bound:?}, every round in parallel", p.name());
+                    assert_eq!(Fos::from_sets(got), expected, "{}, bound {bound:?}, every round in parallel", p.name());
                     compared += 1;
                 }
             }
@@ -921,7 +921,7 @@ mod tests {
             let tops = check_tree(&fos, l);
             // The two top-level clusters partition the variables (the root's children).
             assert_eq!(tops.len(), 2);
-            assert_eq!(fos.sets[tops[0]].len() + fos.sets[tops[1]].len(), l);
+            assert_eq!(fos.set(tops[0]).len() + fos.set(tops[1]).len(), l);
         }
     }
 
@@ -936,7 +936,7 @@ mod tests {
         assert_eq!(a, b);
         let distinct: std::collections::HashSet<Vec<u32>> = (0..10)
             .map(|s| {
-                Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().sets[l].clone()
+                Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().set(l).to_vec()
             })
             .collect();
         assert!(distinct.len() > 1, "tie breaks do not depend on the seed");
@@ -949,9 +949,9 @@ mod tests {
         for seed in 0..5 {
             let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
             check_tree(&fos, 5);
-            assert_eq!(fos.sets[5], vec![3, 4]);
+            assert_eq!(fos.set(5), vec![3, 4]);
             // Then {1,2} (5) beats {0,1} (1) and {2,{3,4}} (2/2 = 1).
-            assert_eq!(fos.sets[6], vec![1, 2]);
+            assert_eq!(fos.set(6), vec![1, 2]);
             // Then {0} with {1,2}: 1/2; {1,2} with {3,4}: 2/4. A tie: either may come first.
             assert_eq!(fos.len(), 8);
         }
@@ -959,9 +959,9 @@ mod tests {
         // to 0 by nothing: similarity 6/2 = 3 < 4 of {3,4}.
         let p = graph(5, &[(0, 1, 10), (1, 2, 6), (3, 4, 4)]);
         let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3), &StopCheck::never()).unwrap();
-        assert_eq!(fos.sets[5], vec![0, 1]);
-        assert_eq!(fos.sets[6], vec![3, 4]);
-        assert_eq!(fos.sets[7], vec![0, 1, 2]);
+        assert_eq!(fos.set(5), vec![0, 1]);
+        assert_eq!(fos.set(6), vec![3, 4]);
+        assert_eq!(fos.set(7), vec![0, 1, 2]);
         assert_eq!(fos.len(), 8);
     }
 
@@ -979,8 +979,8 @@ mod tests {
             let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
             assert_eq!(fos.len(), 2 * 12 - 2);
             check_tree(&fos, 12);
-            assert!(fos.sets.contains(&vec![0, 1, 2, 3, 4]));
-            assert!(fos.sets.contains(&vec![5, 6, 7, 8, 9]));
+            assert!(fos.sets().any(|s| s == [0, 1, 2, 3, 4]));
+            assert!(fos.sets().any(|s| s == [5, 6, 7, 8, 9]));
         }
         // No edges at all, and zero weights only: still a full tree.
         for p in [graph(6, &[]), graph(6, &[(0, 1, 0), (2, 3, 0)])] {
@@ -1012,16 +1012,16 @@ mod tests {
             // Maximality: no two top-level clusters joined by a nonzero edge fit together in k.
             let mut top_of = vec![usize::MAX; l];
             for &t in &tops {
-                for &v in &fos.sets[t] {
+                for &v in fos.set(t) {
                     top_of[v as usize] = t;
                 }
             }
             assert!(top_of.iter().all(|&t| t != usize::MAX));
             for e in p.edges() {
                 let (a, b) = (top_of[e.u as usize], top_of[e.v as usize]);
-                if a != b && e.w != 0 && fos.sets[a].len() + fos.sets[b].len() < l {
+                if a != b && e.w != 0 && fos.set(a).len() + fos.set(b).len() < l {
                     assert!(
-                        fos.sets[a].len() + fos.sets[b].len() > k,
+                        fos.set(a).len() + fos.set(b).len() > k,
                         "clusters {a} and {b} could still merge under bound {k}"
                     );
                 }
@@ -1033,7 +1033,7 @@ mod tests {
         let edges: Vec<(u32, u32, i64)> = (0..9).map(|i| (i, i + 1, 1 + (i as i64 * 7) % 5)).collect();
         let p = graph(10, &edges);
         let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng, &StopCheck::never()).unwrap();
-        assert!(fos.sets[10..].iter().all(|s| s.len() == 2));
+        assert!(fos.sets_in(10..fos.len()).all(|s| s.len() == 2));
         // A bound >= l gives the full tree on a connected graph, root left out.
         let p = random_graph(15, 10, true, false, &mut rng);
         let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng, &StopCheck::never()).unwrap();
