@@ -60,18 +60,35 @@ pub(super) fn linkage_tree(
     let MutualPairs { mut merges, node, alive, mut set_entries, .. } = upgma;
     // Greedy UPGMA's order: decreasing (similarity, key), which puts every child before its parent.
     merges.par_sort_unstable_by(|x, y| y.pair.cmp(&x.pair));
-    let mut index = vec![0u32; merges.len()];
+    stop.check()?;
+    let mut index = stop.filled(merges.len(), |_| 0u32)?;
     for (k, m) in merges.iter().enumerate() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         index[m.node as usize - l] = (l + k) as u32;
     }
     let place = |x: u32| if (x as usize) < l { x } else { index[x as usize - l] };
-    let mut children: Vec<(u32, u32)> = merges.iter().map(|m| (place(m.left), place(m.right))).collect();
-    let mut size = subtree_sizes(l, &children);
+    let mut children: Vec<(u32, u32)> =
+        stop.filled(merges.len(), |k| (place(merges[k].left), place(merges[k].right)))?;
+    let mut size = subtree_sizes(l, &children, stop)?;
     if max_set_size.is_none() {
         // No linked pair left: merge random pairs (UPGMA, similarity 0 everywhere, random tie
-        // breaks) until one cluster remains.
-        let mut rest: Vec<u32> = (0..l).filter(|&v| alive[v]).map(|v| place(node[v])).collect();
-        rest.sort_unstable();
+        // breaks) until one cluster remains. The clusters left, ascending: marked, then listed
+        // (not sorted, which takes seconds unchecked for 10^8 clusters).
+        let mut left = stop.filled(size.len(), |_| false)?;
+        for v in 0..l {
+            stop.every(v, crate::stop::WORK_PER_CHECK)?;
+            if alive[v] {
+                left[place(node[v]) as usize] = true;
+            }
+        }
+        let mut rest = Vec::new();
+        for (x, &is_left) in left.iter().enumerate() {
+            stop.every(x, crate::stop::WORK_PER_CHECK)?;
+            if is_left {
+                rest.push(x as u32);
+            }
+        }
+        drop(left);
         while rest.len() > 1 {
             stop.every(rest.len(), 64)?;
             let i = rng.index(rest.len());
@@ -99,12 +116,13 @@ pub(super) fn linkage_tree(
 
 /// The number of variables under every node of a forest whose node l + k has the children
 /// `children[k]` (listed after them) and whose nodes 0..l are the variables.
-fn subtree_sizes(l: usize, children: &[(u32, u32)]) -> Vec<u64> {
-    let mut size = vec![1u64; l + children.len()];
+fn subtree_sizes(l: usize, children: &[(u32, u32)], stop: &StopCheck) -> Result<Vec<u64>, StopReason> {
+    let mut size = stop.filled(l + children.len(), |_| 1u64)?;
     for (k, &(a, b)) in children.iter().enumerate() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         size[l + k] = size[a as usize] + size[b as usize];
     }
-    size
+    Ok(size)
 }
 
 /// The sets of the nodes of that forest (`size`: its [`subtree_sizes`]), each sorted: one walk
@@ -112,27 +130,31 @@ fn subtree_sizes(l: usize, children: &[(u32, u32)]) -> Vec<u64> {
 /// are copied and sorted in parallel. Time O(total set size x log), no set built twice.
 fn members(l: usize, children: &[(u32, u32)], size: &[u64], stop: &StopCheck) -> Result<Vec<Vec<u32>>, StopReason> {
     let total = size.len();
-    let mut has_parent = vec![false; total];
-    for &(a, b) in children {
+    let mut has_parent = stop.filled(total, |_| false)?;
+    for (k, &(a, b)) in children.iter().enumerate() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         has_parent[a as usize] = true;
         has_parent[b as usize] = true;
     }
     // Each top node takes the next range; a node's first child the front of its range, the second
     // the rest (parents are listed after their children, so walk backwards).
-    let mut start = vec![0u64; total];
+    let mut start = stop.filled(total, |_| 0u64)?;
     let mut offset = 0u64;
     for x in (0..total).filter(|&x| !has_parent[x]) {
+        stop.every(x, crate::stop::WORK_PER_CHECK)?;
         start[x] = offset;
         offset += size[x];
     }
     drop(has_parent);
     for (k, &(a, b)) in children.iter().enumerate().rev() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         let s = start[l + k];
         start[a as usize] = s;
         start[b as usize] = s + size[a as usize];
     }
-    let mut order = vec![0u32; l];
+    let mut order = stop.filled(l, |_| 0u32)?;
     for v in 0..l {
+        stop.every(v, crate::stop::WORK_PER_CHECK)?;
         order[start[v] as usize] = v as u32;
     }
     (0..total)
@@ -318,9 +340,12 @@ impl MutualPairs {
         let best = links
             .par_iter()
             .enumerate()
-            .map(|(v, list)| list.iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR))
-            .collect();
-        let link_entries = links.iter().map(|list| list.len() as u128).sum();
+            .map(|(v, list)| {
+                stop.every(v, 4096)?;
+                Ok(list.iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR))
+            })
+            .collect::<Result<_, StopReason>>()?;
+        let link_entries = links.par_iter().map(|list| list.len() as u128).sum();
         Ok(MutualPairs {
             l,
             bound,
@@ -328,9 +353,9 @@ impl MutualPairs {
             parallel_from,
             links,
             best,
-            size: vec![1; l],
-            node: (0..l as u32).collect(),
-            alive: vec![true; l],
+            size: stop.filled(l, |_| 1)?,
+            node: stop.filled(l, |v| v as u32)?,
+            alive: stop.filled(l, |_| true)?,
             merges: Vec::with_capacity(l - 1),
             link_entries,
             set_entries: l as u128,
@@ -346,8 +371,8 @@ impl MutualPairs {
     /// clusters and their neighbours, and only they can form a new mutual pair in the next one.
     fn merge_linked(&mut self, budget: u128, stop: &StopCheck) -> Result<(), Halt> {
         let l = self.l;
-        let mut mate = vec![NONE; l];
-        let mut active: Vec<u32> = (0..l as u32).collect();
+        let mut mate = stop.filled(l, |_| NONE)?;
+        let mut active: Vec<u32> = stop.filled(l, |v| v as u32)?;
         let fixed = l as u128 * PER_VARIABLE_BYTES;
         loop {
             stop.check()?;
