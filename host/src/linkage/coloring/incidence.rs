@@ -30,7 +30,14 @@ pub(super) fn greedy_by_incidence(c: &Members, order: &[u32], stop: &StopCheck) 
 fn greedy_by_incidence_paced(c: &Members, order: &[u32], pace: Pace, stop: &StopCheck) -> Result<Coloring, Error> {
     let (l, m) = (c.problem().variables(), c.problem().subfunctions());
     let mut colors = stop.filled(c.len(), |_| UNCOLORED)?;
-    let mut pending: Vec<u32> = stop.filled(order.len(), |k| order[k])?;
+    let mut pending: Vec<u32> = match stop.filled(order.len(), |k| order[k]) {
+        Ok(pending) => pending,
+        Err(reason) => {
+            // Stopped: the colours of 10^8 sets are freed aside, not before the answer.
+            crate::stop::drop_aside(colors);
+            return Err(reason.into());
+        }
+    };
     let mut base = 0usize;
     let mut words = 1usize;
     while !pending.is_empty() {
