@@ -130,6 +130,11 @@ impl Fos {
             vars.extend_from_slice(&set);
             offsets.push(vars.len());
         }
+        Fos::from_offsets(offsets, vars)
+    }
+
+    /// The family whose set i is `vars[offsets[i]..offsets[i + 1]]`.
+    fn from_offsets(offsets: Vec<usize>, vars: Vec<u32>) -> Fos {
         let singletons = offsets.len() == vars.len() + 1;
         Fos { offsets: (!singletons).then_some(offsets), vars }
     }
@@ -272,8 +277,7 @@ impl Fos {
         if problem.variables() <= 1 || max_set_size.is_some_and(|k| k <= 1) {
             return Ok(Fos::univariate(problem.variables()));
         }
-        let sets = fixed_tree::linkage_tree(problem, max_set_size, rng, budget, stop, fixed_tree::PARALLEL_FROM)?;
-        Ok(Fos::from_sets(sets))
+        fixed_tree::linkage_tree(problem, max_set_size, rng, budget, stop, fixed_tree::PARALLEL_FROM)
     }
 
     /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
