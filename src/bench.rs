@@ -177,7 +177,7 @@ fn throughput(a: &ThroughputArgs) -> Result<ExitCode> {
     .resolve(&*loaded.problem, loaded.best_known)?;
     let name = loaded.problem.name().to_string();
     let case = Case::with_config(name.clone(), loaded.problem, config, backend == Backend::Cuda)?;
-    let (sets, groups) = (case.fos.sets.len(), case.layout.groups());
+    let (sets, groups) = (case.fos.len(), case.layout.groups());
     let bench = Bench::open(case, backend == Backend::Cuda)?;
     let mut rows = Vec::new();
     for &n in &a.population {

@@ -430,8 +430,9 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let w = |r: std::io::Result<()>| r.map_err(|e| Error::io("stdout", e));
     if json {
-        let s = serde_json::to_string(o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
-        return w(writeln!(out, "{s}"));
+        // Written as it is made: the solution of 10^8 variables is not held twice.
+        serde_json::to_writer(&mut out, o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
+        return w(writeln!(out));
     }
     w(writeln!(
         out,
@@ -540,7 +541,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
         "best_known": loaded.best_known,
         "best_known_is_optimal": loaded.is_optimal,
         "linkage": config.linkage.to_string(),
-        "fos_sets": fos.sets.len(),
+        "fos_sets": fos.len(),
         "fos_largest_set": fos.largest_set(),
         "fos_total_size": fos.total_size(),
         "fos_build_s": model.times.fos_s,

@@ -205,3 +205,80 @@ fn the_time_before_the_set_up_counts_from_the_runs_start() {
         assert!(o.before_setup_s < 0.5, "{}: {} s before the set-up", p.name(), o.before_setup_s);
     }
 }
+
+/// Runs `phase` whole (timed), then again with a stop flag set by another thread a quarter of
+/// the way through: it must return `Error::Stopped(Interrupted)` (the flag came inside it) within
+/// the latency of the guarantee, 0.5 s. Returns the phase's whole time and the latency.
+fn a_phase_stops_inside<T>(what: &str, phase: impl Fn(&StopCheck) -> Result<T, Error> + Sync) -> (Duration, Duration) {
+    let t = Instant::now();
+    let whole = phase(&StopCheck::never());
+    let took = t.elapsed();
+    assert!(whole.is_ok(), "{what}: {:?}", whole.err());
+    drop(whole);
+    let flag = Arc::new(AtomicBool::new(false));
+    let stop = StopCheck::new(None, Some(flag.clone()));
+    let (stopped, latency) = std::thread::scope(|scope| {
+        let setter = scope.spawn(|| {
+            std::thread::sleep(took / 4);
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        });
+        let stopped = phase(&stop).err();
+        let returned = Instant::now();
+        (stopped, returned.saturating_duration_since(setter.join().unwrap()))
+    });
+    println!("{what}: {:.3} s whole, stopped {:.3} s after the flag", took.as_secs_f64(), latency.as_secs_f64());
+    assert!(
+        matches!(stopped, Some(Error::Stopped(StopReason::Interrupted))),
+        "{what}: {stopped:?} ({took:?} whole): the flag came after the phase"
+    );
+    assert!(latency <= Duration::from_millis(500), "{what}: returned {latency:?} after the flag ({took:?} whole)");
+    (took, latency)
+}
+
+/// A MAX-SAT instance of `l` variables and one clause: what a huge header reads as, whose set-up
+/// is a set (and a colour slot) per variable.
+fn a_header_of(l: usize) -> maxsat::MaxSat {
+    maxsat::MaxSat::from_literals("header", l, &[(Some(1), vec![1, -2])]).unwrap()
+}
+
+/// Every set-up phase on an instance where it alone takes a large fraction of a second or more
+/// on two cores, stopped from inside: the linkage trees (their start and end run over every
+/// variable), the colourings of the linkage sets and of the variables, the annealing schedule
+/// and the group layout (10^8 variables took 1.2-1.6 s to stop before issue 57's last fixes).
+#[test]
+fn every_set_up_phase_stops_within_the_latency_from_inside() {
+    let never = StopCheck::never();
+    let torus = MaxCut::new(generate::torus(500, WEIGHTS, 1).unwrap()).unwrap();
+    for model in [LinkageModel::Flt, LinkageModel::Bflt(10)] {
+        a_phase_stops_inside(&format!("{model} of a torus of {} vertices", torus.variables()), |stop| {
+            Fos::build(&model, &torus, &mut SplitMix64::new(1), stop)
+        });
+    }
+    let header = a_header_of(4_000_000);
+    let p: &dyn GrayBoxProblem = &header;
+    let what = |phase: &str| format!("{phase} of a header of {} variables", p.variables());
+    let fos = Fos::build(&LinkageModel::Univariate, p, &mut SplitMix64::new(1), &never).unwrap();
+    a_phase_stops_inside(&what("the incidence colouring"), |stop| ColoringMethod::Incidence.color(&fos, p, stop));
+    a_phase_stops_inside(&what("the variables' colouring"), |stop| {
+        variable_coloring(p, ColoringMethod::Incidence, stop)
+    });
+    let groups = ColoringMethod::Incidence.color(&fos, p, &never).unwrap().groups();
+    a_phase_stops_inside(&what("the group layout"), |stop| GroupLayout::new(p, &fos, &groups, stop));
+    // The schedule's probe is a gene and a gain per variable: more of them.
+    let large = a_header_of(30_000_000);
+    a_phase_stops_inside("the annealing schedule of a header of 30000000 variables", |stop| {
+        AnnealSchedule::new(large.functions(), 1, stop)
+    });
+    drop(large);
+    // A whole model (the linkage model, its colouring, the variables' colouring and schedule).
+    let config = parallel(p);
+    a_phase_stops_inside(&what("the model"), |stop| {
+        let run = Run::new(p, Limits::default());
+        let run = match stop.flag() {
+            Some(flag) => run.with_stop_flag(flag.clone()),
+            None => run,
+        };
+        build_model(p, &config, &run, false)
+    });
+}

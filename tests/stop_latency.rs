@@ -278,6 +278,21 @@ fn the_set_up_of_a_huge_header() {
     stops_in_the_set_up_of(10_000_000, Moment { since: Since::Start, after: Duration::from_millis(300) }, 0.4);
 }
 
+/// An Ising model announcing 10^7 spins and holding one coupling: its default linkage tree
+/// (bounded) runs over every spin at its start and its end, then the colourings and the
+/// schedule; the whole set-up takes seconds on 2 cores.
+#[test]
+fn the_set_up_of_a_huge_ising_header() {
+    let d = scratch("ising");
+    let instance = d.join("header.ising");
+    std::fs::write(&instance, "p ising 10000000\n0 1 1\n").unwrap();
+    for v in
+        stops_within_latency(&instance, &[], Moment { since: Since::Start, after: Duration::from_millis(1000) }, 1.0)
+    {
+        assert_eq!(v["backend"], "none (stopped during set-up)", "the stop came in the set-up");
+    }
+}
+
 /// A time limit that runs out while the instance is read: the reading stops there (it used to
 /// go on to the end of the file, then answer with a random solution), and `run` says that there
 /// is no solution, with exit status 2.

@@ -202,6 +202,11 @@ impl StopCheck {
         }
     }
 
+    /// The stop flag this check reads, if any (a caller handing the same flag to a run).
+    pub fn flag(&self) -> Option<&Arc<AtomicBool>> {
+        self.flag.as_ref()
+    }
+
     /// Checks only when `i` is a multiple of `every`, so that a tight loop pays for the clock
     /// rarely: `stop.every(i, 4096)?` inside the loop.
     #[inline]
@@ -218,6 +223,21 @@ impl StopCheck {
         let due = *done == 0 || *done >= WORK_PER_CHECK;
         *done = if due { 0 } else { *done } + work.max(1);
         if due { self.check() } else { Ok(()) }
+    }
+
+    /// `n` values, value i made by `make(i)`, checked every [`WORK_PER_CHECK`] values: an array
+    /// over 10^8 variables takes a large fraction of a second to fill. Stopped, what was made so
+    /// far is freed aside ([`drop_aside`]).
+    pub fn filled<T: Send + 'static>(&self, n: usize, mut make: impl FnMut(usize) -> T) -> Result<Vec<T>, StopReason> {
+        let mut values = Vec::with_capacity(n);
+        for start in (0..n).step_by(WORK_PER_CHECK) {
+            if let Err(reason) = self.check() {
+                drop_aside(values);
+                return Err(reason);
+            }
+            values.extend((start..n.min(start + WORK_PER_CHECK)).map(&mut make));
+        }
+        Ok(values)
     }
 
     /// This check with `deadline` instead of its own.
@@ -259,6 +279,28 @@ mod tests {
         let mut done = 1;
         let empties = (0..WORK_PER_CHECK).take_while(|_| past.after(&mut done, 0).is_ok()).count();
         assert_eq!(empties, WORK_PER_CHECK - 1);
+    }
+
+    #[test]
+    fn filled_makes_every_value_in_order_and_checks_between_pieces() {
+        let never = StopCheck::never();
+        let n = 2 * WORK_PER_CHECK + 3;
+        assert_eq!(never.filled(n, |i| i), Ok((0..n).collect::<Vec<_>>()));
+        assert_eq!(never.filled(0, |i| i), Ok(Vec::<usize>::new()));
+        let past = StopCheck::new(Some(Instant::now() - Duration::from_millis(1)), None);
+        assert_eq!(past.filled(n, |i| i), Err(StopReason::TimeLimit));
+        // A flag set while the values are made stops at the next piece.
+        let flag = Arc::new(AtomicBool::new(false));
+        let check = StopCheck::new(None, Some(flag.clone()));
+        let mut made = 0;
+        let stopped = check.filled(n, |i| {
+            made += 1;
+            if i == 10 {
+                flag.store(true, Ordering::Relaxed);
+            }
+            i
+        });
+        assert_eq!((stopped, made), (Err(StopReason::Interrupted), WORK_PER_CHECK));
     }
 
     #[test]

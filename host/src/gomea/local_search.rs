@@ -422,7 +422,7 @@ impl AnnealSchedule {
     pub fn new(f: &Subfunctions, seed: u64, stop: &StopCheck) -> Result<Self, Error> {
         // The gains of the single flips of a random genotype.
         let mut rng = SplitMix64::stream(seed, streams::ANNEAL_PROBE);
-        let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
+        let x: Vec<u8> = stop.filled(f.variables(), |_| rng.coin() as u8)?;
         kind_visitor! {
             struct Gains<'x> { f: &'x Subfunctions, genes: &'x [u8], stop: &'x StopCheck }
             fn visit<K>(kind) -> Result<Vec<u64>, StopReason> {

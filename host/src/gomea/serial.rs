@@ -257,7 +257,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         self.order.clear();
         match &self.config.order {
             FosOrder::Random => {
-                self.order.extend(0..self.fos.sets.len() as u32);
+                self.order.extend(0..self.fos.len() as u32);
                 self.rng.shuffle(&mut self.order);
             }
             FosOrder::Colored(groups) => {
@@ -316,7 +316,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
             if k % CLOCK_SETS == CLOCK_SETS - 1 && run.out_of_time() {
                 break;
             }
-            let set = &self.fos.sets[self.order[k] as usize];
+            let set = self.fos.set(self.order[k] as usize);
             let oi_genes = &o[oi.clone()];
             // Donor: the first solution, in a random order, whose genes differ from o on the set.
             let donors = DonorOrder::from_bits(self.rng.next_u64(), self.rng.next_u64(), n as u32);
@@ -392,7 +392,7 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
                 cut = true;
                 break;
             }
-            let set = &self.fos.sets[self.order[k] as usize];
+            let set = self.fos.set(self.order[k] as usize);
             run.gom_steps += 1;
             self.changed.clear();
             for &v in set {

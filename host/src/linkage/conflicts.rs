@@ -87,14 +87,14 @@ pub struct Members<'a> {
 
 impl<'a> Members<'a> {
     /// Refuses more sets than a `u32` colour or set index can name.
-    pub fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem) -> Result<Self> {
+    pub fn new(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem, stop: &StopCheck) -> Result<Self> {
         let n = sets.len();
         if n >= NONE as usize {
             return Err(Error::usage(format!("{n} linkage sets: more than this program can colour")));
         }
         let identity = match sets {
             Sets::Fos(_) => Vec::new(),
-            Sets::Variables(l) => (0..l as u32).collect(),
+            Sets::Variables(l) => stop.filled(l, |v| v as u32)?,
         };
         Ok(Members { problem, sets, identity })
     }
@@ -120,7 +120,7 @@ impl<'a> Members<'a> {
     /// The variables of set i.
     pub fn of(&self, i: usize) -> &[u32] {
         match self.sets {
-            Sets::Fos(fos) => &fos.sets[i],
+            Sets::Fos(fos) => fos.set(i),
             Sets::Variables(_) => std::slice::from_ref(&self.identity[i]),
         }
     }
@@ -157,7 +157,7 @@ impl<'a> Conflicts<'a> {
     /// A tree where `as_tree` and the family is laminar, else an index (the variables' own sets
     /// are always a tree).
     fn with_shape(sets: Sets<'a>, problem: &'a dyn GrayBoxProblem, as_tree: bool, stop: &StopCheck) -> Result<Self> {
-        let members = Members::new(sets, problem)?;
+        let members = Members::new(sets, problem, stop)?;
         let l = problem.variables();
         let n = sets.len();
         let shape = match sets {
@@ -309,7 +309,7 @@ impl Conflicts<'_> {
         drop(fill);
         let kids = |i: usize| &children[offsets[i] as usize..offsets[i + 1] as usize];
         let heavy: Vec<u32> = (0..n)
-            .map(|i| kids(i).iter().copied().max_by_key(|&c| (fos.sets[c as usize].len(), Reverse(c))).unwrap_or(NONE))
+            .map(|i| kids(i).iter().copied().max_by_key(|&c| (fos.set(c as usize).len(), Reverse(c))).unwrap_or(NONE))
             .collect();
         // Pre-order positions and subtree extents: set c lies in set i's subtree exactly when
         // first[i] <= first[c] < first[i] + extent[i].
@@ -393,14 +393,14 @@ impl Conflicts<'_> {
                     let mut below = NONE;
                     let mut done = 0;
                     for &i in path.iter().rev() {
-                        stop.after(&mut done, fos.sets[i as usize].len())?;
+                        stop.after(&mut done, fos.set(i as usize).len())?;
                         // The variables of set i not in the set below it.
                         let skip = if below == NONE {
                             0..0
                         } else {
                             first[below as usize]..first[below as usize] + extent[below as usize]
                         };
-                        for &v in &fos.sets[i as usize] {
+                        for &v in fos.set(i as usize) {
                             if skip.contains(&leaf_at[v as usize]) {
                                 continue;
                             }
@@ -446,14 +446,14 @@ fn tree(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Option<(Vec<u32>, Vec<u
     // Counting sort by size (stable: FOS order within a size).
     let largest = fos.largest_set();
     let mut start = vec![0usize; largest + 2];
-    for s in &fos.sets {
+    for s in fos.sets() {
         start[s.len() + 1] += 1;
     }
     for k in 1..start.len() {
         start[k] += start[k - 1];
     }
     let mut by_size = vec![0u32; n];
-    for (i, s) in fos.sets.iter().enumerate() {
+    for (i, s) in fos.sets().enumerate() {
         by_size[start[s.len()]] = i as u32;
         start[s.len()] += 1;
     }
@@ -466,7 +466,7 @@ fn tree(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Option<(Vec<u32>, Vec<u
     let mut seen = vec![0u32; n];
     let mut done = 0;
     for &i in &by_size {
-        let set = &fos.sets[i as usize];
+        let set = fos.set(i as usize);
         stop.after(&mut done, set.len())?;
         for &v in set {
             let Some(t) = top.get(v as usize) else { return Ok(None) };
@@ -480,7 +480,7 @@ fn tree(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Option<(Vec<u32>, Vec<u
             let t = top[v as usize];
             if t != NONE {
                 // Every variable of child t must lie in set i (none outside it).
-                if seen[t as usize] as usize != fos.sets[t as usize].len() {
+                if seen[t as usize] as usize != fos.set(t as usize).len() {
                     return Ok(None);
                 }
                 parent[t as usize] = i;
@@ -505,7 +505,7 @@ fn index(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Shape> {
         &format!("the index of {} linkage sets", fos.len()),
     )?;
     let mut offsets = vec![0usize; l + 1];
-    for set in &fos.sets {
+    for set in fos.sets() {
         for &v in set {
             let slot = offsets
                 .get_mut(v as usize + 1)
@@ -519,7 +519,7 @@ fn index(fos: &Fos, l: usize, stop: &StopCheck) -> Result<Shape> {
     let mut fill = offsets.clone();
     let mut sets = vec![0u32; total];
     let mut done = 0;
-    for (i, set) in fos.sets.iter().enumerate() {
+    for (i, set) in fos.sets().enumerate() {
         stop.after(&mut done, set.len())?;
         for &v in set {
             sets[fill[v as usize]] = i as u32;

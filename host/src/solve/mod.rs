@@ -452,7 +452,7 @@ fn set_up<'a>(
             return Err(e);
         }
     };
-    let (fos_sets, colors) = (model.fos.sets.len(), model.groups.as_ref().map(|g| g.len()));
+    let (fos_sets, colors) = (model.fos.len(), model.groups.as_ref().map(|g| g.len()));
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
             settle_annealing(problem, config, effective, Backend::Cpu);

@@ -80,11 +80,11 @@ impl GroupLayout {
         // per subfunction of each of the set's variables; kept lists and the layout's copy of
         // them must fit.
         let keep = keep_lists(problem);
-        let run_of = |r: usize| &fos.sets[r * RUN..n.min((r + 1) * RUN)];
+        let run_of = |r: usize| fos.sets_in(r * RUN..n.min((r + 1) * RUN));
         let bounds: Vec<usize> = (0..n.div_ceil(RUN))
             .into_par_iter()
             .map(|r| {
-                let entries = run_of(r).iter().flatten().map(|&v| problem.functions().dependent(v as usize).len());
+                let entries = run_of(r).flatten().map(|&v| problem.functions().dependent(v as usize).len());
                 if keep { entries.sum() } else { 0 }
             })
             .collect();
@@ -141,13 +141,18 @@ impl GroupLayout {
         layout.var_offsets.push(0);
         layout.dep_offsets.push(0);
         for group in groups {
-            let crew = |s: u32| crew_kind(fos.sets[s as usize].len(), listed(s as usize).len());
+            let crew = |s: u32| crew_kind(fos.set(s as usize).len(), listed(s as usize).len());
             let dep_start = dep_end;
             let first = layout.slot_set.len();
             for kind in [CrewKind::Lane, CrewKind::Warp, CrewKind::Block] {
-                for &s in group.iter().filter(|&&s| crew(s) == kind) {
+                for (k, &s) in group.iter().enumerate() {
+                    // A group may hold 10^8 sets (the univariate model of a huge header).
+                    stop.every(k, crate::stop::WORK_PER_CHECK)?;
+                    if crew(s) != kind {
+                        continue;
+                    }
                     layout.slot_set.push(s);
-                    var_end += fos.sets[s as usize].len() as u64;
+                    var_end += fos.set(s as usize).len() as u64;
                     dep_end += listed(s as usize).len() as u64;
                     layout.var_offsets.push(u32::try_from(var_end).map_err(|_| too_large(var_end))?);
                     layout.dep_offsets.push(u32::try_from(dep_end).map_err(|_| too_large(dep_end))?);
@@ -185,7 +190,7 @@ impl GroupLayout {
             |(seen, done), (range, gv, gd)| -> Result<(), StopReason> {
                 let (mut v, mut d) = (0, 0);
                 for &s in &slot_set[range] {
-                    let (set, deps) = (&fos.sets[s as usize], listed(s as usize));
+                    let (set, deps) = (fos.set(s as usize), listed(s as usize));
                     stop.after(done, set.len() + deps.len())?;
                     gv[v..v + set.len()].copy_from_slice(set);
                     v += set.len();
@@ -437,7 +442,7 @@ mod tests {
             let dep_start = layout.dep_subfunctions.len();
             let mut slots: Vec<(CrewKind, u32, Vec<u32>)> = Vec::with_capacity(group.len());
             for &set_index in group {
-                let set = &fos.sets[set_index as usize];
+                let set = fos.set(set_index as usize);
                 let deps = reference_dependents(problem, set);
                 slots.push((crew_kind(set.len(), deps.len()), set_index, deps));
             }
@@ -447,7 +452,7 @@ mod tests {
             layout.group_crews.extend([end(CrewKind::Lane), end(CrewKind::Warp)]);
             for (_, set_index, deps) in slots {
                 layout.slot_set.push(set_index);
-                layout.vars.extend_from_slice(&fos.sets[set_index as usize]);
+                layout.vars.extend_from_slice(fos.set(set_index as usize));
                 layout.var_offsets.push(layout.vars.len() as u32);
                 layout.dep_subfunctions.extend_from_slice(&deps);
                 layout.dep_offsets.push(layout.dep_subfunctions.len() as u32);
@@ -484,7 +489,7 @@ mod tests {
             for p in crate::linkage::testing::instances(size, &mut rng) {
                 let fos = Fos::build(&LinkageModel::Flt, &*p, &mut rng, &never).unwrap();
                 let (mut table, mut flags) = (Seen::default(), Seen::default());
-                for set in &fos.sets {
+                for set in fos.sets() {
                     let expected = reference_dependents(&*p, set);
                     for (seen, small) in [(&mut table, usize::MAX), (&mut flags, 0)] {
                         let mut got = Vec::new();

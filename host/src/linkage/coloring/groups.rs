@@ -63,7 +63,12 @@ impl Coloring {
 
     /// The sets of each colour, ascending; one group per colour 0..num_colors.
     pub fn groups(&self) -> Vec<Vec<u32>> {
-        let mut groups = vec![Vec::new(); self.num_colors];
+        // Each group allocated once, at its size: one colour may hold 10^8 sets.
+        let mut sizes = vec![0usize; self.num_colors];
+        for &c in &self.colors {
+            sizes[c as usize] += 1;
+        }
+        let mut groups: Vec<Vec<u32>> = sizes.into_iter().map(Vec::with_capacity).collect();
         for (i, &c) in self.colors.iter().enumerate() {
             groups[c as usize].push(i as u32);
         }
@@ -124,7 +129,9 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &dyn Gr
     for (g, group) in groups.iter().enumerate() {
         let gs = g as u32 + 1;
         for &s in group {
-            let set = fos.sets.get(s as usize).ok_or_else(|| format!("group {g}: set {s} does not exist"))?;
+            let set = ((s as usize) < fos.len())
+                .then(|| fos.set(s as usize))
+                .ok_or_else(|| format!("group {g}: set {s} does not exist"))?;
             if std::mem::replace(&mut listed[s as usize], true) {
                 return Err(format!("group {g}: set {s} is listed twice"));
             }
@@ -141,7 +148,7 @@ pub fn check_groups_independent(groups: &[Vec<u32>], fos: &Fos, problem: &dyn Gr
             }
         }
         for &s in group {
-            for &v in &fos.sets[s as usize] {
+            for &v in fos.set(s as usize) {
                 for &e in problem.dependent_subfunctions(v as usize) {
                     for &u in problem.subfunction_variables(e as usize) {
                         let u = u as usize;

@@ -29,8 +29,15 @@ pub(super) fn greedy_by_incidence(c: &Members, order: &[u32], stop: &StopCheck) 
 
 fn greedy_by_incidence_paced(c: &Members, order: &[u32], pace: Pace, stop: &StopCheck) -> Result<Coloring, Error> {
     let (l, m) = (c.problem().variables(), c.problem().subfunctions());
-    let mut colors = vec![UNCOLORED; c.len()];
-    let mut pending: Vec<u32> = order.to_vec();
+    let mut colors = stop.filled(c.len(), |_| UNCOLORED)?;
+    let mut pending: Vec<u32> = match stop.filled(order.len(), |k| order[k]) {
+        Ok(pending) => pending,
+        Err(reason) => {
+            // Stopped: the colours of 10^8 sets are freed aside, not before the answer.
+            crate::stop::drop_aside(colors);
+            return Err(reason.into());
+        }
+    };
     let mut base = 0usize;
     let mut words = 1usize;
     while !pending.is_empty() {
@@ -41,12 +48,20 @@ fn greedy_by_incidence_paced(c: &Members, order: &[u32], pace: Pace, stop: &Stop
             &format!("the colour marks of {l} variables and {m} subfunctions"),
         )?;
         let block = Block { sets: c, base, stop };
-        pending = match words {
-            1 => block.color::<1>(&pending, &mut colors, pace)?,
-            2 => block.color::<2>(&pending, &mut colors, pace)?,
-            4 => block.color::<4>(&pending, &mut colors, pace)?,
-            8 => block.color::<8>(&pending, &mut colors, pace)?,
-            _ => block.color::<16>(&pending, &mut colors, pace)?,
+        let colored = match words {
+            1 => block.color::<1>(&pending, &mut colors, pace),
+            2 => block.color::<2>(&pending, &mut colors, pace),
+            4 => block.color::<4>(&pending, &mut colors, pace),
+            8 => block.color::<8>(&pending, &mut colors, pace),
+            _ => block.color::<16>(&pending, &mut colors, pace),
+        };
+        pending = match colored {
+            Ok(later) => later,
+            Err(e) => {
+                // Stopped: the arrays of 10^8 sets are freed aside, not before the answer.
+                crate::stop::drop_aside((colors, pending));
+                return Err(e);
+            }
         };
         base += 64 * words;
         words = (2 * words).min(16);
@@ -180,16 +195,18 @@ impl Block<'_> {
     fn color<const W: usize>(&self, pending: &[u32], colors: &mut [u32], pace: Pace) -> Result<Vec<u32>, Error> {
         let p = self.sets.problem().functions();
         let slots = p.len() + p.variables();
-        let taken: Vec<Taken<W>> = (0..slots).map(|_| std::array::from_fn(|_| AtomicU64::new(0))).collect();
-        if pace.batched() {
-            return self.color_in_batches(pending, colors, &taken, pace);
+        let taken: Vec<Taken<W>> = self.stop.filled(slots, |_| std::array::from_fn(|_| AtomicU64::new(0)))?;
+        let colored = if pace.batched() {
+            self.color_in_batches(pending, colors, &taken, pace)
+        } else {
+            let mut later = Vec::new();
+            let mut done = 0;
+            pending.iter().try_for_each(|&i| self.color_one(&taken, i, colors, &mut later, &mut done)).map(|()| later)
+        };
+        if colored.is_err() {
+            crate::stop::drop_aside(taken);
         }
-        let mut later = Vec::new();
-        let mut done = 0;
-        for &i in pending {
-            self.color_one(&taken, i, colors, &mut later, &mut done)?;
-        }
-        Ok(later)
+        colored
     }
 
     /// Gives set i the smallest colour of the block its slots leave free and marks them, or puts
@@ -231,7 +248,7 @@ impl Block<'_> {
         let c = self.sets;
         // A slot's earliest toucher in the latest batch that touched it: (u32::MAX - batch) << 32
         // | rank, so the current batch's keys are below every earlier batch's and need no reset.
-        let rank: Vec<AtomicU64> = (0..taken.len()).map(|_| AtomicU64::new(u64::MAX)).collect();
+        let rank: Vec<AtomicU64> = self.stop.filled(taken.len(), |_| AtomicU64::new(u64::MAX))?;
         let mut later = Vec::new();
         let mut batch = 0u64;
         let mut k = 0;
@@ -357,12 +374,12 @@ mod tests {
         let check = |fos: &Fos, p: &dyn GrayBoxProblem, paces: &[Pace]| {
             let conflicts = Conflicts::new(Sets::Fos(fos), p, &never).unwrap();
             let degrees = conflicts.degrees(&never).unwrap();
-            let members = Members::new(Sets::Fos(fos), p).unwrap();
+            let members = Members::new(Sets::Fos(fos), p, &StopCheck::never()).unwrap();
             for order in [size_order(fos), degree_order(&degrees)] {
                 let one_pass = greedy_by_incidence_paced(&members, &order, Pace::IN_ORDER, &never).unwrap();
                 for &pace in paces {
                     let batched = greedy_by_incidence_paced(&members, &order, pace, &never).unwrap();
-                    assert_eq!(batched, one_pass, "{} with {pace:?}: {:?}", p.name(), fos.sets);
+                    assert_eq!(batched, one_pass, "{} with {pace:?}: {:?}", p.name(), fos);
                 }
             }
         };

@@ -2,6 +2,7 @@
 //! clusters joined by a nonzero linkage weight, in rounds of mutual best pairs merged in parallel
 //! ([`Fos::fixed_linkage_tree`](super::Fos::fixed_linkage_tree) says what it builds and how).
 
+use super::Fos;
 use std::cmp::Ordering;
 
 use pgomea_device::rng::{SplitMix64, mix64};
@@ -26,7 +27,7 @@ pub(super) fn linkage_tree(
     budget: u128,
     stop: &StopCheck,
     parallel_from: usize,
-) -> Result<Vec<Vec<u32>>, Error> {
+) -> Result<Fos, Error> {
     let l = problem.variables();
     let bound = max_set_size.unwrap_or(usize::MAX).max(1);
     assert!(l >= 2 && bound >= 2, "a linkage tree of {l} variables under a bound of {bound}");
@@ -60,18 +61,35 @@ pub(super) fn linkage_tree(
     let MutualPairs { mut merges, node, alive, mut set_entries, .. } = upgma;
     // Greedy UPGMA's order: decreasing (similarity, key), which puts every child before its parent.
     merges.par_sort_unstable_by(|x, y| y.pair.cmp(&x.pair));
-    let mut index = vec![0u32; merges.len()];
+    stop.check()?;
+    let mut index = stop.filled(merges.len(), |_| 0u32)?;
     for (k, m) in merges.iter().enumerate() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         index[m.node as usize - l] = (l + k) as u32;
     }
     let place = |x: u32| if (x as usize) < l { x } else { index[x as usize - l] };
-    let mut children: Vec<(u32, u32)> = merges.iter().map(|m| (place(m.left), place(m.right))).collect();
-    let mut size = subtree_sizes(l, &children);
+    let mut children: Vec<(u32, u32)> =
+        stop.filled(merges.len(), |k| (place(merges[k].left), place(merges[k].right)))?;
+    let mut size = subtree_sizes(l, &children, stop)?;
     if max_set_size.is_none() {
         // No linked pair left: merge random pairs (UPGMA, similarity 0 everywhere, random tie
-        // breaks) until one cluster remains.
-        let mut rest: Vec<u32> = (0..l).filter(|&v| alive[v]).map(|v| place(node[v])).collect();
-        rest.sort_unstable();
+        // breaks) until one cluster remains. The clusters left, ascending: marked, then listed
+        // (not sorted, which takes seconds unchecked for 10^8 clusters).
+        let mut left = stop.filled(size.len(), |_| false)?;
+        for v in 0..l {
+            stop.every(v, crate::stop::WORK_PER_CHECK)?;
+            if alive[v] {
+                left[place(node[v]) as usize] = true;
+            }
+        }
+        let mut rest = Vec::new();
+        for (x, &is_left) in left.iter().enumerate() {
+            stop.every(x, crate::stop::WORK_PER_CHECK)?;
+            if is_left {
+                rest.push(x as u32);
+            }
+        }
+        drop(left);
         while rest.len() > 1 {
             stop.every(rest.len(), 64)?;
             let i = rng.index(rest.len());
@@ -89,65 +107,84 @@ pub(super) fn linkage_tree(
         }
     }
     drop((merges, index, node, alive));
-    let mut sets = members(l, &children, &size, stop)?;
-    // The root is the last merge, when there is one.
-    if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
-        sets.pop();
-    }
-    Ok(sets)
+    Ok(members(l, &children, &size, stop)?)
 }
 
 /// The number of variables under every node of a forest whose node l + k has the children
 /// `children[k]` (listed after them) and whose nodes 0..l are the variables.
-fn subtree_sizes(l: usize, children: &[(u32, u32)]) -> Vec<u64> {
-    let mut size = vec![1u64; l + children.len()];
+fn subtree_sizes(l: usize, children: &[(u32, u32)], stop: &StopCheck) -> Result<Vec<u64>, StopReason> {
+    let mut size = stop.filled(l + children.len(), |_| 1u64)?;
     for (k, &(a, b)) in children.iter().enumerate() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         size[l + k] = size[a as usize] + size[b as usize];
     }
-    size
+    Ok(size)
 }
 
-/// The sets of the nodes of that forest (`size`: its [`subtree_sizes`]), each sorted: one walk
-/// lays the variables out so that every node's variables are one contiguous range, then the sets
-/// are copied and sorted in parallel. Time O(total set size x log), no set built twice.
-fn members(l: usize, children: &[(u32, u32)], size: &[u64], stop: &StopCheck) -> Result<Vec<Vec<u32>>, StopReason> {
+/// The sets of the nodes of that forest (`size`: its [`subtree_sizes`]), each sorted, the root (the
+/// last node, when it holds every variable) left out: one walk lays the variables out so that
+/// every node's variables are one contiguous range, then the sets are copied into one array and
+/// sorted, in parallel blocks. Time O(total set size x log), no set built twice, no allocation per
+/// set (a tree of 10^8 variables has 2 x 10^8 sets).
+fn members(l: usize, children: &[(u32, u32)], size: &[u64], stop: &StopCheck) -> Result<Fos, StopReason> {
     let total = size.len();
-    let mut has_parent = vec![false; total];
-    for &(a, b) in children {
+    let mut has_parent = stop.filled(total, |_| false)?;
+    for (k, &(a, b)) in children.iter().enumerate() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         has_parent[a as usize] = true;
         has_parent[b as usize] = true;
     }
     // Each top node takes the next range; a node's first child the front of its range, the second
     // the rest (parents are listed after their children, so walk backwards).
-    let mut start = vec![0u64; total];
+    let mut start = stop.filled(total, |_| 0u64)?;
     let mut offset = 0u64;
     for x in (0..total).filter(|&x| !has_parent[x]) {
+        stop.every(x, crate::stop::WORK_PER_CHECK)?;
         start[x] = offset;
         offset += size[x];
     }
     drop(has_parent);
     for (k, &(a, b)) in children.iter().enumerate().rev() {
+        stop.every(k, crate::stop::WORK_PER_CHECK)?;
         let s = start[l + k];
         start[a as usize] = s;
         start[b as usize] = s + size[a as usize];
     }
-    let mut order = vec![0u32; l];
+    let mut order = stop.filled(l, |_| 0u32)?;
     for v in 0..l {
+        stop.every(v, crate::stop::WORK_PER_CHECK)?;
         order[start[v] as usize] = v as u32;
     }
-    (0..total)
-        .into_par_iter()
-        .map_init(
-            || 0usize,
-            |done, x| {
-                stop.after(done, size[x] as usize)?;
-                let range = start[x] as usize..(start[x] + size[x]) as usize;
-                let mut set = order[range].to_vec();
-                set.sort_unstable();
-                Ok(set)
-            },
-        )
-        .collect()
+    let nodes = if total > l && size[total - 1] == l as u64 { total - 1 } else { total };
+    let mut offsets = stop.filled(nodes + 1, |_| 0usize)?;
+    for x in 0..nodes {
+        stop.every(x, crate::stop::WORK_PER_CHECK)?;
+        offsets[x + 1] = offsets[x] + size[x] as usize;
+    }
+    let mut vars = stop.filled(offsets[nodes], |_| 0u32)?;
+    // Blocks of consecutive nodes of about WORK_PER_CHECK variables each (or one larger node).
+    let mut blocks: Vec<(usize, usize, &mut [u32])> = Vec::new();
+    let (mut rest, mut first) = (&mut vars[..], 0);
+    while first < nodes {
+        stop.every(blocks.len(), 1024)?;
+        let mut end = first + 1;
+        while end < nodes && offsets[end + 1] - offsets[first] <= crate::stop::WORK_PER_CHECK {
+            end += 1;
+        }
+        let (block, tail) = std::mem::take(&mut rest).split_at_mut(offsets[end] - offsets[first]);
+        blocks.push((first, end, block));
+        (rest, first) = (tail, end);
+    }
+    blocks.into_par_iter().try_for_each(|(first, end, block)| {
+        stop.check()?;
+        for x in first..end {
+            let set = &mut block[offsets[x] - offsets[first]..offsets[x + 1] - offsets[first]];
+            set.copy_from_slice(&order[start[x] as usize..(start[x] + size[x]) as usize]);
+            set.sort_unstable();
+        }
+        Ok(())
+    })?;
+    Ok(Fos::from_offsets(offsets, vars))
 }
 
 /// Bytes per variable before the first merge (see `linkage_tree`).
@@ -293,10 +330,17 @@ impl MutualPairs {
         stop: &StopCheck,
     ) -> Result<Self, Error> {
         let l = problem.variables();
+        // Collected in place (an indexed collect), not through `Result`'s lists of pieces appended
+        // afterwards, which copied the lists of 10^8 variables unchecked after a stop; a stop
+        // leaves the remaining lists empty.
+        let stopped = std::sync::atomic::AtomicBool::new(false);
         let links: Vec<Vec<Link>> = (0..l)
             .into_par_iter()
             .map(|v| {
-                stop.every(v, 4096)?;
+                if stopped.load(std::sync::atomic::Ordering::Relaxed) || stop.every(v, 4096).is_err() {
+                    stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return Vec::new();
+                }
                 let mut list: Vec<Link> = Vec::new();
                 for &s in problem.functions().dependent(v) {
                     let sum = problem.linkage_weight(s as usize);
@@ -312,15 +356,21 @@ impl MutualPairs {
                     }
                 }
                 sum_duplicates(&mut list);
-                Ok(list)
+                list
             })
-            .collect::<Result<_, StopReason>>()?;
+            .collect();
+        if stopped.into_inner() {
+            crate::stop::drop_aside(links);
+            return Err(stop.reason().unwrap_or(StopReason::Interrupted).into());
+        }
+        // One pass over the lists, in place (an indexed collect: nothing appended afterwards).
         let best = links
             .par_iter()
             .enumerate()
             .map(|(v, list)| list.iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR))
             .collect();
-        let link_entries = links.iter().map(|list| list.len() as u128).sum();
+        stop.check()?;
+        let link_entries = links.par_iter().map(|list| list.len() as u128).sum();
         Ok(MutualPairs {
             l,
             bound,
@@ -328,9 +378,9 @@ impl MutualPairs {
             parallel_from,
             links,
             best,
-            size: vec![1; l],
-            node: (0..l as u32).collect(),
-            alive: vec![true; l],
+            size: stop.filled(l, |_| 1)?,
+            node: stop.filled(l, |v| v as u32)?,
+            alive: stop.filled(l, |_| true)?,
             merges: Vec::with_capacity(l - 1),
             link_entries,
             set_entries: l as u128,
@@ -346,8 +396,8 @@ impl MutualPairs {
     /// clusters and their neighbours, and only they can form a new mutual pair in the next one.
     fn merge_linked(&mut self, budget: u128, stop: &StopCheck) -> Result<(), Halt> {
         let l = self.l;
-        let mut mate = vec![NONE; l];
-        let mut active: Vec<u32> = (0..l as u32).collect();
+        let mut mate = stop.filled(l, |_| NONE)?;
+        let mut active: Vec<u32> = stop.filled(l, |v| v as u32)?;
         let fixed = l as u128 * PER_VARIABLE_BYTES;
         loop {
             stop.check()?;
@@ -726,7 +776,7 @@ mod tests {
         let bound = max_set_size.unwrap_or(usize::MAX).max(1);
         let mut sets: Vec<Vec<u32>> = (0..l as u32).map(|i| vec![i]).collect();
         if l <= 1 || bound == 1 {
-            return Fos { sets };
+            return Fos::from_sets(sets);
         }
         let keys = match ties {
             Ties::Keys => Some(TieKeys(rng.next_u64())),
@@ -849,7 +899,7 @@ mod tests {
         if sets.len() > l && sets.last().is_some_and(|s| s.len() == l) {
             sets.pop();
         }
-        Fos { sets }
+        Fos::from_sets(sets)
     }
 
     /// The builder makes greedy UPGMA's model set for set, in the same order, for the same seed:
@@ -876,7 +926,7 @@ mod tests {
                     );
                     let never = StopCheck::never();
                     let got = linkage_tree(&*p, bound, &mut SplitMix64::new(seed), u128::MAX, &never, 1).unwrap();
-                    assert_eq!(got, expected.sets, "{}, bound {bound:?}, every round in parallel", p.name());
+                    assert_eq!(got, expected, "{}, bound {bound:?}, every round in parallel", p.name());
                     compared += 1;
                 }
             }
@@ -921,7 +971,7 @@ mod tests {
             let tops = check_tree(&fos, l);
             // The two top-level clusters partition the variables (the root's children).
             assert_eq!(tops.len(), 2);
-            assert_eq!(fos.sets[tops[0]].len() + fos.sets[tops[1]].len(), l);
+            assert_eq!(fos.set(tops[0]).len() + fos.set(tops[1]).len(), l);
         }
     }
 
@@ -936,7 +986,7 @@ mod tests {
         assert_eq!(a, b);
         let distinct: std::collections::HashSet<Vec<u32>> = (0..10)
             .map(|s| {
-                Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().sets[l].clone()
+                Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(s), &StopCheck::never()).unwrap().set(l).to_vec()
             })
             .collect();
         assert!(distinct.len() > 1, "tie breaks do not depend on the seed");
@@ -949,9 +999,9 @@ mod tests {
         for seed in 0..5 {
             let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
             check_tree(&fos, 5);
-            assert_eq!(fos.sets[5], vec![3, 4]);
+            assert_eq!(fos.set(5), vec![3, 4]);
             // Then {1,2} (5) beats {0,1} (1) and {2,{3,4}} (2/2 = 1).
-            assert_eq!(fos.sets[6], vec![1, 2]);
+            assert_eq!(fos.set(6), vec![1, 2]);
             // Then {0} with {1,2}: 1/2; {1,2} with {3,4}: 2/4. A tie: either may come first.
             assert_eq!(fos.len(), 8);
         }
@@ -959,9 +1009,9 @@ mod tests {
         // to 0 by nothing: similarity 6/2 = 3 < 4 of {3,4}.
         let p = graph(5, &[(0, 1, 10), (1, 2, 6), (3, 4, 4)]);
         let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(3), &StopCheck::never()).unwrap();
-        assert_eq!(fos.sets[5], vec![0, 1]);
-        assert_eq!(fos.sets[6], vec![3, 4]);
-        assert_eq!(fos.sets[7], vec![0, 1, 2]);
+        assert_eq!(fos.set(5), vec![0, 1]);
+        assert_eq!(fos.set(6), vec![3, 4]);
+        assert_eq!(fos.set(7), vec![0, 1, 2]);
         assert_eq!(fos.len(), 8);
     }
 
@@ -979,8 +1029,8 @@ mod tests {
             let fos = Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(seed), &StopCheck::never()).unwrap();
             assert_eq!(fos.len(), 2 * 12 - 2);
             check_tree(&fos, 12);
-            assert!(fos.sets.contains(&vec![0, 1, 2, 3, 4]));
-            assert!(fos.sets.contains(&vec![5, 6, 7, 8, 9]));
+            assert!(fos.sets().any(|s| s == [0, 1, 2, 3, 4]));
+            assert!(fos.sets().any(|s| s == [5, 6, 7, 8, 9]));
         }
         // No edges at all, and zero weights only: still a full tree.
         for p in [graph(6, &[]), graph(6, &[(0, 1, 0), (2, 3, 0)])] {
@@ -1012,16 +1062,16 @@ mod tests {
             // Maximality: no two top-level clusters joined by a nonzero edge fit together in k.
             let mut top_of = vec![usize::MAX; l];
             for &t in &tops {
-                for &v in &fos.sets[t] {
+                for &v in fos.set(t) {
                     top_of[v as usize] = t;
                 }
             }
             assert!(top_of.iter().all(|&t| t != usize::MAX));
             for e in p.edges() {
                 let (a, b) = (top_of[e.u as usize], top_of[e.v as usize]);
-                if a != b && e.w != 0 && fos.sets[a].len() + fos.sets[b].len() < l {
+                if a != b && e.w != 0 && fos.set(a).len() + fos.set(b).len() < l {
                     assert!(
-                        fos.sets[a].len() + fos.sets[b].len() > k,
+                        fos.set(a).len() + fos.set(b).len() > k,
                         "clusters {a} and {b} could still merge under bound {k}"
                     );
                 }
@@ -1033,7 +1083,7 @@ mod tests {
         let edges: Vec<(u32, u32, i64)> = (0..9).map(|i| (i, i + 1, 1 + (i as i64 * 7) % 5)).collect();
         let p = graph(10, &edges);
         let fos = Fos::fixed_linkage_tree(&p, Some(2), &mut rng, &StopCheck::never()).unwrap();
-        assert!(fos.sets[10..].iter().all(|s| s.len() == 2));
+        assert!(fos.sets_in(10..fos.len()).all(|s| s.len() == 2));
         // A bound >= l gives the full tree on a connected graph, root left out.
         let p = random_graph(15, 10, true, false, &mut rng);
         let fos = Fos::fixed_linkage_tree(&p, Some(100), &mut rng, &StopCheck::never()).unwrap();

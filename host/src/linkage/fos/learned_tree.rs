@@ -231,7 +231,7 @@ mod tests {
             let fos = Fos::learned_linkage_tree(&genes, n, l, &mut rng);
             assert_eq!(fos.len(), 2 * l - 2);
             check_tree(&fos, l);
-            let firsts = [fos.sets[l].clone(), fos.sets[l + 1].clone()];
+            let firsts = [fos.set(l).to_vec(), fos.set(l + 1).to_vec()];
             assert!(firsts.contains(&vec![0, 1]), "{firsts:?}");
             assert!(firsts.contains(&vec![4, 7]), "{firsts:?}");
         }
@@ -259,7 +259,7 @@ mod tests {
             let fos = Fos::learned_linkage_tree(&genes, n, l, &mut SplitMix64::new(seed));
             assert_eq!(fos.len(), 2 * l - 2);
             check_tree(&fos, l);
-            distinct.insert(fos.sets);
+            distinct.insert(fos.sets().map(<[u32]>::to_vec).collect::<Vec<_>>());
         }
         assert!(distinct.len() > 1);
         // Random populations: valid trees, deterministic per seed.
@@ -331,7 +331,7 @@ mod tests {
                 continue;
             }
             let fos = Fos::learned_linkage_tree(&genes, n, l, &mut rng);
-            assert_eq!(fos.sets[l..].to_vec(), expected);
+            assert_eq!(fos.sets_in(l..fos.len()).map(<[u32]>::to_vec).collect::<Vec<_>>(), expected);
             compared += 1;
         }
         assert!(compared >= 5, "only {compared} populations without near-ties");

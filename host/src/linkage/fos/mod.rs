@@ -41,11 +41,15 @@ mod fixed_tree;
 mod learned_tree;
 
 /// A family of subsets of the variables: the linkage sets GOM mixes. Each set is sorted ascending
-/// and holds distinct variables.
+/// and holds distinct variables. The sets lie one after another in one array (not one allocation
+/// per set), so that the univariate model of a header announcing 10^8 variables is built, and
+/// freed when a stop comes, in a fraction of a second.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fos {
-    /// The linkage sets.
-    pub sets: Vec<Vec<u32>>,
+    /// Set i is `vars[offsets[i]..offsets[i + 1]]`; `None` exactly when every set holds one
+    /// variable (set i is `vars[i..i + 1]`), which halves the univariate model's memory.
+    offsets: Option<Vec<usize>>,
+    vars: Vec<u32>,
 }
 
 /// Which linkage model to use.
@@ -114,7 +118,44 @@ impl FromStr for LinkageModel {
 impl Fos {
     /// The univariate FOS: {0}, {1}, ..., {l-1}.
     pub fn univariate(l: usize) -> Fos {
-        Fos { sets: (0..l as u32).map(|i| vec![i]).collect() }
+        Fos { offsets: None, vars: (0..l as u32).collect() }
+    }
+
+    /// The family of `sets`, in their order.
+    pub fn from_sets(sets: Vec<Vec<u32>>) -> Fos {
+        let mut offsets = Vec::with_capacity(sets.len() + 1);
+        let mut vars = Vec::with_capacity(sets.iter().map(Vec::len).sum());
+        offsets.push(0);
+        for set in sets {
+            vars.extend_from_slice(&set);
+            offsets.push(vars.len());
+        }
+        Fos::from_offsets(offsets, vars)
+    }
+
+    /// The family whose set i is `vars[offsets[i]..offsets[i + 1]]`.
+    fn from_offsets(offsets: Vec<usize>, vars: Vec<u32>) -> Fos {
+        let singletons = offsets.len() == vars.len() + 1;
+        Fos { offsets: (!singletons).then_some(offsets), vars }
+    }
+
+    /// Linkage set i.
+    #[inline]
+    pub fn set(&self, i: usize) -> &[u32] {
+        match &self.offsets {
+            Some(offsets) => &self.vars[offsets[i]..offsets[i + 1]],
+            None => std::slice::from_ref(&self.vars[i]),
+        }
+    }
+
+    /// The linkage sets, in order.
+    pub fn sets(&self) -> impl ExactSizeIterator<Item = &[u32]> + Clone + '_ {
+        self.sets_in(0..self.len())
+    }
+
+    /// Sets `range`, in order.
+    pub fn sets_in(&self, range: std::ops::Range<usize>) -> impl ExactSizeIterator<Item = &[u32]> + Clone + '_ {
+        range.map(|i| self.set(i))
     }
 
     /// The static model of `model` for `problem`. [`LinkageModel::Lt`] is learned from a
@@ -132,15 +173,7 @@ impl Fos {
         Ok(match *model {
             LinkageModel::Univariate | LinkageModel::Lt => {
                 // A set per variable, checked as it goes: a header may announce 10^9 variables.
-                let mut sets = Vec::with_capacity(l);
-                for v in 0..l as u32 {
-                    if let Err(reason) = stop.every(v as usize, crate::stop::WORK_PER_CHECK) {
-                        crate::stop::drop_aside(sets);
-                        return Err(reason.into());
-                    }
-                    sets.push(vec![v]);
-                }
-                Fos { sets }
+                Fos { offsets: None, vars: stop.filled(l, |v| v as u32)? }
             }
             LinkageModel::Flt => Fos::fixed_linkage_tree(problem, None, rng, stop)?,
             LinkageModel::Bflt(k) => Fos::fixed_linkage_tree(problem, Some(k), rng, stop)?,
@@ -149,39 +182,39 @@ impl Fos {
 
     /// Number of sets.
     pub fn len(&self) -> usize {
-        self.sets.len()
+        self.offsets.as_ref().map_or(self.vars.len(), |o| o.len() - 1)
     }
 
     /// Whether the family has no sets.
     pub fn is_empty(&self) -> bool {
-        self.sets.is_empty()
+        self.len() == 0
     }
 
     /// The size of the largest set (0 for an empty FOS).
     pub fn largest_set(&self) -> usize {
-        self.sets.iter().map(Vec::len).max().unwrap_or(0)
+        match &self.offsets {
+            Some(offsets) => offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0),
+            None => usize::from(!self.vars.is_empty()),
+        }
     }
 
     /// The sum of the set sizes.
     pub fn total_size(&self) -> usize {
-        self.sets.iter().map(Vec::len).sum()
+        self.vars.len()
     }
 
-    /// The sets in CSR form: the variables of set i are `vars[offsets[i]..offsets[i+1]]`.
+    /// The sets in CSR form with 32-bit offsets: the variables of set i are
+    /// `vars[offsets[i]..offsets[i+1]]`.
     pub fn to_csr(&self) -> (Vec<u32>, Vec<u32>) {
-        let mut offsets = Vec::with_capacity(self.sets.len() + 1);
-        let mut vars = Vec::with_capacity(self.total_size());
-        offsets.push(0u32);
-        for s in &self.sets {
-            vars.extend_from_slice(s);
-            offsets.push(u32::try_from(vars.len()).expect("FOS larger than 2^32 variable slots"));
-        }
-        (offsets, vars)
+        let offset = |i: usize| self.offsets.as_ref().map_or(i, |o| o[i]);
+        let offsets =
+            (0..=self.len()).map(|i| u32::try_from(offset(i)).expect("FOS larger than 2^32 variable slots")).collect();
+        (offsets, self.vars.clone())
     }
 
     /// Checks that every set is non-empty, sorted strictly ascending, and within 0..l.
     pub fn check(&self, l: usize) -> Result<(), String> {
-        for (i, s) in self.sets.iter().enumerate() {
+        for (i, s) in self.sets().enumerate() {
             if s.is_empty() {
                 return Err(format!("set {i} is empty"));
             }
@@ -245,8 +278,7 @@ impl Fos {
         if problem.variables() <= 1 || max_set_size.is_some_and(|k| k <= 1) {
             return Ok(Fos::univariate(problem.variables()));
         }
-        let sets = fixed_tree::linkage_tree(problem, max_set_size, rng, budget, stop, fixed_tree::PARALLEL_FROM)?;
-        Ok(Fos { sets })
+        fixed_tree::linkage_tree(problem, max_set_size, rng, budget, stop, fixed_tree::PARALLEL_FROM)
     }
 
     /// The classic GOMEA linkage tree learned from a population: `genes` holds `n` solutions of
@@ -262,7 +294,7 @@ impl Fos {
     /// is monotone), after the l singletons; the root is left out.
     pub fn learned_linkage_tree(genes: &[u8], n: usize, l: usize, rng: &mut SplitMix64) -> Fos {
         assert_eq!(genes.len(), n * l, "learned_linkage_tree: genes must hold n * l values");
-        Fos { sets: learned_tree::linkage_tree(genes, n, l, rng) }
+        Fos::from_sets(learned_tree::linkage_tree(genes, n, l, rng))
     }
 }
 
@@ -321,16 +353,16 @@ mod tests {
     pub(super) fn check_tree(fos: &Fos, l: usize) -> Vec<usize> {
         fos.check(l).unwrap();
         for i in 0..l {
-            assert_eq!(fos.sets[i], vec![i as u32], "set {i} should be the singleton");
+            assert_eq!(fos.set(i), vec![i as u32], "set {i} should be the singleton");
         }
         if l > 1 {
-            assert!(fos.sets.iter().all(|s| s.len() < l), "the root is listed");
+            assert!(fos.sets().all(|s| s.len() < l), "the root is listed");
         }
         let mut parent: Vec<Option<usize>> = vec![None; fos.len()];
         for k in l..fos.len() {
-            let sk = &fos.sets[k];
+            let sk = fos.set(k);
             assert!(sk.len() >= 2);
-            let subset = |i: usize| fos.sets[i].iter().all(|v| sk.binary_search(v).is_ok());
+            let subset = |i: usize| fos.set(i).iter().all(|v| sk.binary_search(v).is_ok());
             let subs: Vec<usize> = (0..k).filter(|&i| subset(i)).collect();
             // Maximal earlier subsets.
             let maximal: Vec<usize> = subs
@@ -339,15 +371,15 @@ mod tests {
                 .filter(|&i| {
                     !subs.iter().any(|&j| {
                         j != i
-                            && fos.sets[j].len() > fos.sets[i].len()
-                            && fos.sets[i].iter().all(|v| fos.sets[j].binary_search(v).is_ok())
+                            && fos.set(j).len() > fos.set(i).len()
+                            && fos.set(i).iter().all(|v| fos.set(j).binary_search(v).is_ok())
                     })
                 })
                 .collect();
             assert_eq!(maximal.len(), 2, "set {k} = {sk:?} is not the union of two earlier sets: {maximal:?}");
             let (a, b) = (maximal[0], maximal[1]);
-            assert!(fos.sets[a].iter().all(|v| fos.sets[b].binary_search(v).is_err()), "children of set {k} overlap");
-            assert_eq!(fos.sets[a].len() + fos.sets[b].len(), sk.len(), "set {k} is not the union of its children");
+            assert!(fos.set(a).iter().all(|v| fos.set(b).binary_search(v).is_err()), "children of set {k} overlap");
+            assert_eq!(fos.set(a).len() + fos.set(b).len(), sk.len(), "set {k} is not the union of its children");
             for c in [a, b] {
                 assert!(parent[c].is_none(), "set {c} is a child of two sets");
                 parent[c] = Some(k);
@@ -361,7 +393,7 @@ mod tests {
         let fos = Fos::univariate(4);
         assert_eq!(fos.len(), 4);
         assert_eq!(fos.largest_set(), 1);
-        let fos = Fos { sets: vec![vec![0, 2], vec![1], vec![0, 1, 3]] };
+        let fos = Fos::from_sets(vec![vec![0, 2], vec![1], vec![0, 1, 3]]);
         let (off, vars) = fos.to_csr();
         assert_eq!(off, vec![0, 2, 3, 6]);
         assert_eq!(vars, vec![0, 2, 1, 0, 1, 3]);
@@ -369,7 +401,16 @@ mod tests {
         assert_eq!(fos.total_size(), 6);
         assert!(fos.check(4).is_ok());
         assert!(fos.check(3).is_err());
-        assert!(Fos { sets: vec![vec![1, 0]] }.check(4).is_err());
+        assert!(Fos::from_sets(vec![vec![1, 0]]).check(4).is_err());
+        // Sets of one variable each, in any order, take the form without offsets.
+        let singles = Fos::from_sets(vec![vec![2], vec![0], vec![3]]);
+        assert_eq!((singles.len(), singles.set(0), singles.set(1), singles.largest_set()), (3, &[2][..], &[0][..], 1));
+        assert_eq!(singles.to_csr(), (vec![0, 1, 2, 3], vec![2, 0, 3]));
+        assert_eq!(Fos::from_sets((0..5).map(|v| vec![v]).collect()), Fos::univariate(5));
+        assert_eq!(Fos::from_sets(Vec::new()), Fos::univariate(0));
+        assert_eq!(Fos::univariate(0).largest_set(), 0);
+        assert_eq!(fos.sets().collect::<Vec<_>>(), [&[0, 2][..], &[1], &[0, 1, 3]]);
+        assert_eq!(fos.sets_in(1..3).map(<[u32]>::len).collect::<Vec<_>>(), [1, 3]);
     }
 
     #[test]
@@ -397,20 +438,20 @@ mod tests {
     fn tiny_trees() {
         let p = graph(1, &[]);
         assert_eq!(
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
-            vec![vec![0]]
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap(),
+            Fos::univariate(1)
         );
         let p = graph(2, &[(0, 1, 3)]);
         assert_eq!(
-            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
-            vec![vec![0], vec![1]]
+            Fos::fixed_linkage_tree(&p, None, &mut SplitMix64::new(1), &StopCheck::never()).unwrap(),
+            Fos::univariate(2)
         );
         assert_eq!(
-            Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1), &StopCheck::never()).unwrap().sets,
-            vec![vec![0], vec![1]]
+            Fos::fixed_linkage_tree(&p, Some(5), &mut SplitMix64::new(1), &StopCheck::never()).unwrap(),
+            Fos::univariate(2)
         );
         let lt = Fos::learned_linkage_tree(&[0, 1, 1, 0], 2, 2, &mut SplitMix64::new(1));
-        assert_eq!(lt.sets, vec![vec![0], vec![1]]);
+        assert_eq!(lt, Fos::univariate(2));
         let lt = Fos::learned_linkage_tree(&[], 0, 3, &mut SplitMix64::new(1));
         assert_eq!(lt.len(), 4);
         check_tree(&lt, 3);
