@@ -177,6 +177,12 @@ fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) ->
         Candidate::Cuda => &[WholeGeneration::Cooperative, WholeGeneration::Graph, WholeGeneration::BySolution],
         Candidate::Cpu { .. } => &[WholeGeneration::Cooperative],
     };
+    // Every way, and on the GPU the search by solution keeping its gains too.
+    let mut ways: Vec<(CudaTuning, String)> = wholes.iter().map(|&w| (way(w, None), format!("{w:?}"))).collect();
+    if matches!(candidate, Candidate::Cuda) {
+        let kept = CudaTuning { kept_gains: true, ..way(WholeGeneration::BySolution, None) };
+        ways.push((kept, "BySolution, kept gains".into()));
+    }
     let starts = [AnnealStart::Hot, AnnealStart::Halfway];
     for start in starts {
         let reference = with_backend(
@@ -186,25 +192,20 @@ fn check_search_calls(case: &Case, candidate: Candidate, n: usize, seed: u64) ->
             placeholder.clone(),
             &mut search(u32::MAX, start),
         )?;
-        for &whole in wholes {
+        for (tuning, whole) in &ways {
             for (per_call, how) in [(1, "in calls of one sweep or round"), (u32::MAX, "in one call")] {
-                let other = with_backend(
-                    case,
-                    Some(candidate),
-                    way(whole, None),
-                    placeholder.clone(),
-                    &mut search(per_call, start),
-                )?;
+                let other =
+                    with_backend(case, Some(candidate), *tuning, placeholder.clone(), &mut search(per_call, start))?;
                 if let Some(what) = reference.first_difference(&other) {
                     return Err(Error::Cuda(format!(
-                        "{}: local search {how} from {start:?} ({whole:?}): the buffer `{what}` differs from the CPU backend's search in one call",
+                        "{}: local search {how} from {start:?} ({whole}): the buffer `{what}` differs from the CPU backend's search in one call",
                         case.name
                     )));
                 }
             }
         }
     }
-    Ok(2 * wholes.len() * starts.len())
+    Ok(2 * ways.len() * starts.len())
 }
 
 /// What one backend did, group by group.

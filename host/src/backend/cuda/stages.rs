@@ -456,8 +456,8 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         if let Some(cfg) = self.search_by_solution_grid()? {
             let mut a = Args(self.base);
             let rows = cfg.grid_dim.0 as usize * self.base.l as usize * size_of::<i64>();
-            if K::PARTNERS && (step.to - step.from) + step.descent_rounds >= KEEP_GAINS_FROM && rows <= KEPT_GAINS_BYTES
-            {
+            let keeps = self.tuning.kept_gains && K::PARTNERS;
+            if keeps && (step.to - step.from) + step.descent_rounds >= KEEP_GAINS_FROM && rows <= KEPT_GAINS_BYTES {
                 a.0.search.gains = self.gains_rows(rows)?;
             }
             let by_solution = 1u32;

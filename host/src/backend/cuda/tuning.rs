@@ -61,6 +61,10 @@ pub struct CudaTuning {
     /// 1 to 64 (default 16: 2048 threads, a full H100 multiprocessor); their loops stride over
     /// the rest.
     pub blocks_per_sm: u32,
+    /// Whether the search by solution keeps every variable's gain on pairwise kinds
+    /// (`docs/decisions/0029-kept-gains.md`); off by default until the self-test has compared
+    /// it with the CPU on a GPU.
+    pub kept_gains: bool,
 }
 
 impl Default for CudaTuning {
@@ -71,6 +75,7 @@ impl Default for CudaTuning {
             generation_block: 512,
             generation_blocks_per_sm: 2,
             blocks_per_sm: 16,
+            kept_gains: false,
         }
     }
 }
@@ -119,7 +124,7 @@ impl CudaTuning {
 
     /// The defaults, with the variables `variable` gives (the command line passes its process
     /// environment; the library reads none): `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
-    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_GENERATION_BLOCK`,
+    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_CUDA_KEPT_GAINS=on|off`, `PGOMEA_GENERATION_BLOCK`,
     /// `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM` where they are set; a bad value
     /// is an error that names its variable.
     pub fn from_variables(variable: impl Fn(&str) -> Option<String>) -> Result<CudaTuning> {
@@ -142,6 +147,13 @@ impl CudaTuning {
                 "three" => GroupPasses::Three,
                 _ => return Err(Error::usage(format!("PGOMEA_CUDA_GROUP_PASSES={text}: expected one or three"))),
             });
+        }
+        if let Some(text) = variable("PGOMEA_CUDA_KEPT_GAINS") {
+            tuning.kept_gains = match text.trim() {
+                "on" => true,
+                "off" => false,
+                _ => return Err(Error::usage(format!("PGOMEA_CUDA_KEPT_GAINS={text}: expected on or off"))),
+            };
         }
         for (k, field) in tuning.numbers_mut().into_iter().enumerate() {
             let name = NUMBERS[k].1;
