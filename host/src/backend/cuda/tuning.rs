@@ -390,6 +390,7 @@ mod tests {
             ("PGOMEA_GENERATION_BLOCKS_PER_SM", "4"),
             ("PGOMEA_BLOCKS_PER_SM", " 8 "),
             ("PGOMEA_CUDA_GROUP_PASSES", "three"),
+            ("PGOMEA_CUDA_KEPT_GAINS", "on"),
         ]))
         .unwrap();
         let expected = CudaTuning {
@@ -398,6 +399,7 @@ mod tests {
             generation_block: 256,
             generation_blocks_per_sm: 4,
             blocks_per_sm: 8,
+            kept_gains: true,
         };
         assert_eq!(t, expected);
         let by_solution = CudaTuning::from_variables(vars(&[("PGOMEA_CUDA_GENERATION", "by-solution")])).unwrap();
@@ -408,6 +410,7 @@ mod tests {
             (&[("PGOMEA_GENERATION_BLOCKS_PER_SM", "two")][..], "PGOMEA_GENERATION_BLOCKS_PER_SM=two"),
             (&[("PGOMEA_BLOCKS_PER_SM", "0")][..], "PGOMEA_BLOCKS_PER_SM=0"),
             (&[("PGOMEA_CUDA_GROUP_PASSES", "two")][..], "PGOMEA_CUDA_GROUP_PASSES=two"),
+            (&[("PGOMEA_CUDA_KEPT_GAINS", "yes")][..], "PGOMEA_CUDA_KEPT_GAINS=yes"),
         ] {
             let pairs: &'static [(&'static str, &'static str)] = bad;
             let e = CudaTuning::from_variables(vars(pairs)).unwrap_err().to_string();
