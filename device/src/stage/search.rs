@@ -195,38 +195,24 @@ pub unsafe fn search_genotype<K: Kind>(
     go_on: &impl Fn() -> bool,
 ) -> (i64, u64, bool) {
     let anneal = &s.anneal;
-    let keep = K::PARTNERS && gains.addr() != 0 && (anneal.to - anneal.from) + anneal.descent_rounds >= KEEP_GAINS_FROM;
+    let keep = gains.addr() != 0 && keeps_gains::<K>(anneal.to - anneal.from, anneal.descent_rounds);
     // SAFETY: the function's precondition; with `keep`, the gains are filled before any flip
     // reads them and kept by every flip taken.
     unsafe {
         // A stop during the filling leaves the gains unkept: the search then stops as one that
         // recomputes them does (within its next question).
         let keep = keep && s.each_variable(go_on, |p, v| keep_gain(kind, s, x, gains, p, v));
-        let anneal_flip = |p, v, k| {
-            if keep {
-                let gain = gains.read(v as usize);
-                let take = anneal.accepts(gain, k, solution, v);
-                if take {
-                    take_kept(kind, s, x, gains, p, v, gain);
-                }
-                if take { gain } else { 0 }
-            } else {
-                anneal_flip(kind, s, x, p, v, k, solution)
+        // A kept flip: decided from v's kept gain, which the flip keeps with its partners'.
+        let kept = |p, v, sweep| {
+            let gain = gains.read(v as usize);
+            let take = kept_takes(s, gain, sweep, solution, v);
+            if take {
+                take_kept(kind, s, x, gains, p, v, gain);
             }
+            if take { gain } else { 0 }
         };
-        let try_flip = |p, v| {
-            if keep {
-                let gain = gains.read(v as usize);
-                if gain > 0 {
-                    take_kept(kind, s, x, gains, p, v, gain);
-                    gain
-                } else {
-                    0
-                }
-            } else {
-                try_flip(kind, s, x, p, v)
-            }
-        };
+        let anneal_flip = |p, v, k| if keep { kept(p, v, Some(k)) } else { anneal_flip(kind, s, x, p, v, k, solution) };
+        let try_flip = |p, v| if keep { kept(p, v, None) } else { try_flip(kind, s, x, p, v) };
         let (mut gain, mut rounds) = (0, 0);
         let mut descending = false;
         for k in anneal.from..anneal.to {
@@ -258,6 +244,12 @@ pub unsafe fn search_genotype<K: Kind>(
 /// The sweeps and rounds a host's call of local search needs at least to keep the gains: filling
 /// them costs about one sweep of recomputed gains (docs/decisions/0029-kept-gains.md).
 pub const KEEP_GAINS_FROM: u32 = 4;
+
+/// Whether a call of local search of `sweeps` annealing sweeps and at most `rounds` descent
+/// rounds keeps the gains: on a kind with [`Kind::PARTNERS`], from [`KEEP_GAINS_FROM`] of them.
+pub const fn keeps_gains<K: Kind>(sweeps: u32, rounds: u32) -> bool {
+    K::PARTNERS && sweeps.saturating_add(rounds) >= KEEP_GAINS_FROM
+}
 
 /// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does. A
 /// call of the descent searches only the solutions marked active (`search_active`, set by the

@@ -546,7 +546,7 @@ pub unsafe fn search_genotype<K: Kind>(
 /// The scratch of a host's call of local search of l variables for its kept gains
 /// (`pgomea_device::stage::keep_gain`): l values where the call keeps them, else none.
 pub fn gains_scratch<K: Kind>(step: SearchStep, l: usize) -> GainsScratch {
-    let keeps = K::PARTNERS && (step.to - step.from) + step.descent_rounds >= stage::KEEP_GAINS_FROM;
+    let keeps = stage::keeps_gains::<K>(step.to - step.from, step.descent_rounds);
     GainsScratch(if keeps { vec![0; l] } else { Vec::new() })
 }
 

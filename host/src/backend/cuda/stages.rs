@@ -12,7 +12,7 @@ use cudarc::driver::{CudaSlice, DevicePtrMut, DeviceRepr, LaunchConfig, PushKern
 use pgomea_device::kernel_names::Registered;
 use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
-use pgomea_device::stage::{BUFFER, Buffers, GomArgs, KEEP_GAINS_FROM, Layout, Pass, group_passes};
+use pgomea_device::stage::{BUFFER, Buffers, GomArgs, Layout, Pass, group_passes, keeps_gains};
 
 use super::gpu::{Gpu, Kernel, cuda_err, device_ptr};
 use super::tuning::CudaTuning;
@@ -456,8 +456,8 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         if let Some(cfg) = self.search_by_solution_grid()? {
             let mut a = Args(self.base);
             let rows = cfg.grid_dim.0 as usize * self.base.l as usize * size_of::<i64>();
-            let keeps = self.tuning.kept_gains && K::PARTNERS;
-            if keeps && (step.to - step.from) + step.descent_rounds >= KEEP_GAINS_FROM && rows <= KEPT_GAINS_BYTES {
+            let keeps = keeps_gains::<K>(step.to - step.from, step.descent_rounds);
+            if self.tuning.kept_gains && keeps && rows <= KEPT_GAINS_BYTES {
                 a.0.search.gains = self.gains_rows(rows)?;
             }
             let by_solution = 1u32;
