@@ -303,8 +303,8 @@ fn run_chooses_the_annealing_from_the_instance_and_says_why() {
     let sat = tmp("sat.cnf");
     assert!(pgomea(&["generate", "sat", "--n", "50", "--m", "200", "-o", sat.to_str().unwrap()]).status.success());
     let cases = [
-        (None, 1000, "annealed: pairwise terms"),
-        (Some(&nk), 1000, "annealed: "),
+        (None, 3000, "annealed: pairwise terms"),
+        (Some(&nk), 3000, "annealed: "),
         (Some(&traps), 0, "no annealing: 40 of 40 tables probed deceptive"),
         (Some(&sat), 0, "no annealing: clauses (MAX-SAT)"),
     ];
@@ -326,7 +326,7 @@ fn run_chooses_the_annealing_from_the_instance_and_says_why() {
         json(&pgomea(&["run", "--instance", traps, "--anneal-sweeps", "7", "--max-evals", "500", "--json", "--quiet"]));
     assert_eq!((v["config"]["anneal_sweeps"].as_u64(), v["config"].get("annealing_chosen")), (Some(7), None));
     let v = json(&pgomea(&["run", "--instance", traps, "--anneal-only", "--max-evals", "500", "--json", "--quiet"]));
-    assert_eq!(v["config"]["anneal_sweeps"], 1000);
+    assert_eq!(v["config"]["anneal_sweeps"], 3000);
 }
 
 #[test]

@@ -351,8 +351,8 @@ def test_the_gil_is_released_while_solving():
 def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_path):
     for name, sweeps, why in [("traps.nk", 0, "no annealing: 2 of 2 tables probed deceptive"),
                               ("sat.cnf", 0, "no annealing: clauses"),
-                              ("adjacent.mk", 1000, "annealed: "),
-                              ("cycle.txt", 1000, "annealed: pairwise")]:
+                              ("adjacent.mk", 3000, "annealed: "),
+                              ("cycle.txt", 3000, "annealed: pairwise")]:
         problem = pgomea.load(write(tmp_path, name, FILES[name][0]))
         config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
         assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), (name, config)
@@ -371,8 +371,8 @@ def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_p
     scattered = np.array(sorted(pairs))[rng.permutation(len(pairs))[:len(lattice)]]
     for edges, weights, sweeps, why in [
             (lattice, distinct, 0, "no annealing: a 2D spin glass (2.0 squares per edge, "),
-            (lattice, rng.choice([-1, 1], len(lattice)), 1000, "annealed: pairwise"),
-            (scattered, distinct, 1000, "annealed: pairwise")]:
+            (lattice, rng.choice([-1, 1], len(lattice)), 3000, "annealed: pairwise"),
+            (scattered, distinct, 3000, "annealed: pairwise")]:
         problem = pgomea.max_cut(side * side, edges, weights)
         config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
         assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), config

@@ -15,7 +15,7 @@ use pgomea::solve::{Algorithm, Backend, FosOrderKind, RunOptions, Target};
 
 /// The annealing sweeps of the hybrid study's local search: `pgomea run`'s annealed local search on
 /// the GPU (its default on the study's Max-Cut graphs).
-pub const HYBRID_ANNEAL_SWEEPS: u32 = pgomea::solve::config::annealing_sweeps(Backend::Cuda);
+pub const HYBRID_ANNEAL_SWEEPS: u32 = pgomea::solve::config::ANNEALING_SWEEPS;
 
 /// The hybrid study's control variant: the `ls` variant's multi-start scheme and annealing, no GOM.
 pub const ANNEAL_ONLY: &str = "anneal-only";

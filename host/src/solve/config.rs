@@ -67,9 +67,9 @@ pub struct RunConfig {
     pub forced_improvement: bool,
     /// Colour-grouped local search (both algorithms); off in the paper.
     pub local_search: LocalSearchMode,
-    /// Annealing sweeps of every local search before its greedy descent (0: greedy alone). `None`
-    /// until the run knows its backend: then [`default_anneal_sweeps`] of it (the outcome's
-    /// configuration has the number).
+    /// Annealing sweeps of every local search before its greedy descent (0: greedy alone): those
+    /// asked for, else [`default_anneal_sweeps`]; `None` only in a configuration built without
+    /// [`RunOptions::resolve`], until the run decides.
     pub anneal_sweeps: Option<u32>,
     /// Population `i` of the multi-start scheme anneals with `anneal_sweeps x anneal_growth^i`
     /// sweeps ([`RunConfig::anneal_sweeps_of`]): 1 keeps every population's annealing the same;
@@ -347,8 +347,7 @@ impl RunOptions {
             verify: false,
             defaults,
         };
-        let on = deciding_backend(algorithm, backend);
-        config.decide_annealing(problem, self.anneal_sweeps, self.anneal_growth, on);
+        config.decide_annealing(problem, self.anneal_sweeps, self.anneal_growth);
         Ok(config)
     }
 }
@@ -424,21 +423,15 @@ impl RunConfig {
 
 impl RunConfig {
     /// The annealing sweeps and their growth: those asked for (`sweeps`, `growth`), or the
-    /// defaults for `problem` on `backend`, with why: the one place where a run's annealing is
-    /// decided.
-    pub(super) fn decide_annealing(
-        &mut self,
-        problem: &dyn GrayBoxProblem,
-        sweeps: Option<u32>,
-        growth: Option<u32>,
-        backend: Backend,
-    ) {
+    /// defaults for `problem` (the same on every backend), with why: the one place where a run's
+    /// annealing is decided.
+    pub(super) fn decide_annealing(&mut self, problem: &dyn GrayBoxProblem, sweeps: Option<u32>, growth: Option<u32>) {
         let sweeps = match sweeps {
             Some(sweeps) => sweeps,
             // The control is the annealing alone, on every kind; without a local search the sweeps
             // are not used.
             None if self.anneal_only || self.local_search == LocalSearchMode::Off => {
-                let sweeps = annealing_sweeps(backend);
+                let sweeps = ANNEALING_SWEEPS;
                 let why = if self.anneal_only {
                     format!("{sweeps}: the control anneals every kind")
                 } else {
@@ -448,7 +441,7 @@ impl RunConfig {
                 sweeps
             }
             None => {
-                let (sweeps, why) = default_anneal_sweeps(problem, backend);
+                let (sweeps, why) = default_anneal_sweeps(problem);
                 self.annealing_chosen = Some(why);
                 sweeps
             }
@@ -469,19 +462,12 @@ impl RunConfig {
         }));
     }
 
-    /// The annealing decided again for `backend`, keeping what was asked for (what has no reason
-    /// recorded): for a run whose GPU failed at start, and for a configuration built without
-    /// [`RunOptions::resolve`] (its annealing `None`).
-    pub fn decide_annealing_again(&mut self, problem: &dyn GrayBoxProblem, backend: Backend) {
-        let sweeps = match self.reason("anneal_sweeps") {
-            Some(_) => None,
-            None => self.anneal_sweeps,
-        };
-        let growth = if self.defaults.contains_key("anneal_growth") { None } else { self.anneal_growth };
-        self.annealing_chosen = None;
-        self.defaults.remove("anneal_sweeps");
-        self.defaults.remove("anneal_growth");
-        self.decide_annealing(problem, sweeps, growth, backend);
+    /// The annealing of a configuration built without [`RunOptions::resolve`] (its sweeps or
+    /// growth `None`), decided as `resolve` decides it, keeping what it has.
+    pub fn settle_annealing(&mut self, problem: &dyn GrayBoxProblem) {
+        if self.anneal_sweeps.is_none() || self.anneal_growth.is_none() {
+            self.decide_annealing(problem, self.anneal_sweeps, self.anneal_growth);
+        }
     }
 }
 
@@ -813,41 +799,32 @@ mod tests {
         let traps = crate::problem::trap::concatenated(5, 60, 1, true).unwrap();
         let sat = crate::problem::maxsat::MaxSat::from_literals("tiny", 3, &[(None, vec![1, -2]), (None, vec![2, 3])])
             .unwrap();
-        for (backend, annealed) in [(Backend::Cuda, 3000), (Backend::Cpu, 1000)] {
-            assert_eq!(default_anneal_sweeps(&graph, backend).0, annealed);
-            let (sweeps, why) = default_anneal_sweeps(&nk, backend);
-            assert_eq!(sweeps, annealed, "{why}");
-            assert!(
-                why.starts_with("annealed: ")
-                    && why.ends_with(&format!(" of {} tables probed deceptive", nk.subfunctions())),
-                "{why}"
-            );
-            assert_eq!(
-                default_anneal_sweeps(&traps, backend),
-                (
-                    0,
-                    "no annealing: 60 of 60 tables probed deceptive, single flips lead away from their optima"
-                        .to_string()
-                )
-            );
-            assert_eq!(default_anneal_sweeps(&sat, backend).0, 0);
-            assert_eq!(annealing_sweeps(backend), annealed);
-        }
-        // Fewer sweeps for many variables, on the GPU only.
+        assert_eq!(default_anneal_sweeps(&graph).0, ANNEALING_SWEEPS);
+        let (sweeps, why) = default_anneal_sweeps(&nk);
+        assert_eq!(sweeps, ANNEALING_SWEEPS, "{why}");
+        assert!(
+            why.starts_with("annealed: ")
+                && why.ends_with(&format!(" of {} tables probed deceptive", nk.subfunctions())),
+            "{why}"
+        );
+        assert_eq!(
+            default_anneal_sweeps(&traps),
+            (0, "no annealing: 60 of 60 tables probed deceptive, single flips lead away from their optima".to_string())
+        );
+        assert_eq!(default_anneal_sweeps(&sat).0, 0);
+        // Fewer sweeps for many variables.
         let sizes = [10_000, 100_000, 200_000, 1_000_000, 10_000_000];
-        assert_eq!(sizes.map(|l| sized_sweeps(Backend::Cuda, l)), [3000, 3000, 1500, 300, 100]);
-        assert_eq!(sizes.map(|l| sized_sweeps(Backend::Cpu, l)), [1000; 5]);
+        assert_eq!(sizes.map(sized_sweeps), [3000, 3000, 1500, 300, 100]);
         let torus = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::torus(400, crate::problem::generate::WeightRange { min: 1, max: 5 }, 1).unwrap(),
         )
         .unwrap();
         assert_eq!(
-            default_anneal_sweeps(&torus, Backend::Cuda),
+            default_anneal_sweeps(&torus),
             (1875, "annealed: pairwise terms (Max-Cut, Ising, QUBO); 1875 sweeps for 160000 variables".to_string())
         );
-        // A graph of as many vertices that is not a lattice anneals longer on the GPU.
-        assert_eq!(sizes.map(|l| sparse_sweeps(Backend::Cuda, l)), [3000, 3000, 2121, 949, 300]);
-        assert_eq!(sizes.map(|l| sparse_sweeps(Backend::Cpu, l)), [1000; 5]);
+        // A graph of as many vertices that is not a lattice anneals longer.
+        assert_eq!(sizes.map(sparse_sweeps), [3000, 3000, 2121, 949, 300]);
         let sparse = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::random(
                 160_000,
@@ -858,19 +835,17 @@ mod tests {
             .unwrap(),
         )
         .unwrap();
-        let (sweeps, why) = default_anneal_sweeps(&sparse, Backend::Cuda);
+        let (sweeps, why) = default_anneal_sweeps(&sparse);
         assert_eq!(sweeps, 2372, "{why}");
         assert!(
             why.ends_with("sweeps for 160000 variables on a graph that is not a lattice (0.00 cycles of up to four edges per edge)"),
             "{why}"
         );
-        assert_eq!(default_anneal_sweeps(&sparse, Backend::Cpu).0, 1000);
         // 2D glasses with distinct couplings: the descent alone; with +-1 couplings, in 3D or on a
         // random graph of the same degree and weights: annealed.
         use crate::problem::generate::{EdgeWeights, random, torus_nd};
         let glass = |graph| crate::problem::maxcut::MaxCut::new(graph).unwrap();
-        let (sweeps, why) =
-            default_anneal_sweeps(&glass(torus_nd(2, 30, EdgeWeights::Gaussian, 1).unwrap()), Backend::Cuda);
+        let (sweeps, why) = default_anneal_sweeps(&glass(torus_nd(2, 30, EdgeWeights::Gaussian, 1).unwrap()));
         assert_eq!(sweeps, 0, "{why}");
         assert!(why.starts_with("no annealing: a 2D spin glass (2.0 squares per edge, "), "{why}");
         let symmetric = crate::problem::generate::WeightRange { min: -1_000_000, max: 1_000_000 };
@@ -879,8 +854,8 @@ mod tests {
             torus_nd(3, 12, EdgeWeights::Gaussian, 1).unwrap(),
             random(900, 1800, symmetric, 1).unwrap(),
         ] {
-            let (sweeps, why) = default_anneal_sweeps(&glass(graph), Backend::Cpu);
-            assert_eq!(sweeps, 1000, "{why}");
+            let (sweeps, why) = default_anneal_sweeps(&glass(graph));
+            assert_eq!(sweeps, ANNEALING_SWEEPS, "{why}");
         }
     }
 
@@ -901,25 +876,23 @@ mod tests {
         // Nothing to grow: 1, not a refusal.
         assert_eq!(default_anneal_growth(&graph, LocalSearchMode::Off, 3000).0, 1);
         assert_eq!(default_anneal_growth(&graph, initial, 0).0, 1);
-        // Given, it is kept; left out, `resolve` decides it for the backend the run will take.
+        // Given, it is kept; left out, `resolve` decides it, the same for every backend.
         let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
         assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));
         for backend in [Backend::Cpu, Backend::Cuda] {
             let options =
                 RunOptions { algorithm: Some(Algorithm::Parallel), backend: Some(backend), ..Default::default() };
             let config = options.resolve(&graph, None).unwrap();
-            let sweeps = annealing_sweeps(backend);
-            assert_eq!(config.anneal_sweeps, Some(sweeps));
-            assert_eq!(config.anneal_growth, Some(default_anneal_growth(&graph, initial, sweeps).0));
+            assert_eq!(config.anneal_sweeps, Some(ANNEALING_SWEEPS));
+            assert_eq!(config.anneal_growth, Some(default_anneal_growth(&graph, initial, ANNEALING_SWEEPS).0));
             assert!(config.reason("anneal_growth").is_some() && config.reason("anneal_sweeps").is_some());
-            // A GPU that fails at start: decided again for the CPU, what was asked for kept.
-            let mut again = config.clone();
-            again.decide_annealing_again(&graph, Backend::Cpu);
-            assert_eq!((again.anneal_sweeps, again.anneal_growth), (Some(1000), Some(2)));
-            let asked = RunOptions { anneal_sweeps: Some(77), ..options }.resolve(&graph, None).unwrap();
-            let mut again = asked.clone();
-            again.decide_annealing_again(&graph, Backend::Cpu);
-            assert_eq!((again.anneal_sweeps, again.anneal_growth), (Some(77), Some(2)));
+            // A configuration built without `resolve` gets the same; what it has is kept.
+            let mut unset = RunConfig { anneal_sweeps: None, anneal_growth: None, ..config.clone() };
+            unset.settle_annealing(&graph);
+            assert_eq!((unset.anneal_sweeps, unset.anneal_growth), (config.anneal_sweeps, config.anneal_growth));
+            let mut asked = RunConfig { anneal_sweeps: Some(77), anneal_growth: None, ..config.clone() };
+            asked.settle_annealing(&graph);
+            assert_eq!((asked.anneal_sweeps, asked.anneal_growth), (Some(77), Some(2)));
         }
         // A configuration stored before the option ran with the same annealing for every population.
         let mut old = serde_json::to_value(RunOptions::default().resolve(&graph, None).unwrap()).unwrap();

@@ -156,71 +156,56 @@ pub fn default_linkage(problem: &dyn GrayBoxProblem, algorithm: Algorithm) -> (L
     )
 }
 
-/// The sweeps of an annealed local search by default on `backend`: 3000 on the GPU, 1000 on the
-/// CPU (see [`default_anneal_sweeps`]); the control's (`anneal_only`) on every kind.
-pub const fn annealing_sweeps(backend: Backend) -> u32 {
-    match backend {
-        Backend::Cuda => 3000,
-        Backend::Cpu | Backend::Auto => 1000,
-    }
-}
+/// The sweeps of an annealed local search by default, on the GPU and on the CPU alike (see
+/// [`default_anneal_sweeps`]); the control's (`anneal_only`) on every kind. The CPU had 1000 until
+/// its local search kept every variable's gain, which made a sweep about twice as cheap
+/// (`docs/decisions/0002-annealing-sweeps.md`).
+pub const ANNEALING_SWEEPS: u32 = 3000;
 
-/// Variables up to which the GPU's default annealing keeps all its sweeps.
+/// Variables up to which the default annealing keeps all its sweeps.
 pub const ANNEAL_IN_FULL_UP_TO: usize = 100_000;
 
-/// The annealed sweeps by default for `l` variables: [`annealing_sweeps`], but on the GPU beyond
+/// The annealed sweeps by default for `l` variables: [`ANNEALING_SWEEPS`], but beyond
 /// [`ANNEAL_IN_FULL_UP_TO`] variables in inverse proportion to l, down to a thirtieth (300 at
 /// 10^6 variables, 100 from 3 x 10^6 on), so that a large lattice's populations are annealed
-/// and still searched within the run (`docs/decisions/0005-annealing-sweeps-at-scale.md`). The
-/// CPU keeps its 1000 (not measured at that scale).
-pub fn sized_sweeps(backend: Backend, l: usize) -> u32 {
-    let full = annealing_sweeps(backend);
-    match backend {
-        Backend::Cuda if l > ANNEAL_IN_FULL_UP_TO => {
-            let scaled = u64::from(full) * ANNEAL_IN_FULL_UP_TO as u64 / l as u64;
-            scaled.max(u64::from(full / 30)) as u32
-        }
-        _ => full,
+/// and still searched within the run (`docs/decisions/0005-annealing-sweeps-at-scale.md`).
+pub fn sized_sweeps(l: usize) -> u32 {
+    if l <= ANNEAL_IN_FULL_UP_TO {
+        return ANNEALING_SWEEPS;
     }
+    let scaled = u64::from(ANNEALING_SWEEPS) * ANNEAL_IN_FULL_UP_TO as u64 / l as u64;
+    scaled.max(u64::from(ANNEALING_SWEEPS / 30)) as u32
 }
 
 /// The annealed sweeps by default for `l` variables of pairwise terms on a graph that is not a
-/// lattice ([`crate::problem::lattice`]): as [`sized_sweeps`] on the CPU and up to
-/// [`ANNEAL_IN_FULL_UP_TO`] variables on the GPU, beyond in inverse proportion to the square root
-/// of l (949 at 10^6 variables, 300 at 10^7), more than a lattice's [`sized_sweeps`]: sparse
-/// random graphs gained from the longer annealing
-/// (`docs/decisions/0005-annealing-sweeps-at-scale.md`).
-pub fn sparse_sweeps(backend: Backend, l: usize) -> u32 {
-    let full = annealing_sweeps(backend);
-    match backend {
-        Backend::Cuda if l > ANNEAL_IN_FULL_UP_TO => {
-            (f64::from(full) * (ANNEAL_IN_FULL_UP_TO as f64 / l as f64).sqrt()).round() as u32
-        }
-        _ => full,
+/// lattice ([`crate::problem::lattice`]): [`ANNEALING_SWEEPS`] up to [`ANNEAL_IN_FULL_UP_TO`]
+/// variables, beyond in inverse proportion to the square root of l (949 at 10^6 variables, 300 at
+/// 10^7), more than a lattice's [`sized_sweeps`]: sparse random graphs gained from the longer
+/// annealing (`docs/decisions/0005-annealing-sweeps-at-scale.md`).
+pub fn sparse_sweeps(l: usize) -> u32 {
+    if l <= ANNEAL_IN_FULL_UP_TO {
+        return ANNEALING_SWEEPS;
     }
+    (f64::from(ANNEALING_SWEEPS) * (ANNEAL_IN_FULL_UP_TO as f64 / l as f64).sqrt()).round() as u32
 }
 
 /// The annealing sweeps of a local search by default, and why, in words: 0 (the greedy descent
 /// alone) for clauses, for mostly deceptive tables and for 2D spin glasses with distinct
-/// couplings ([`crate::problem::lattice`]), else 3000 on the GPU and 1000 on the CPU
-/// (serial GOMEA and the CPU backend), fewer on the GPU for more than 10^5 variables
-/// ([`sized_sweeps`], or [`sparse_sweeps`] for pairwise terms on a graph that is not a lattice).
+/// couplings ([`crate::problem::lattice`]), else [`ANNEALING_SWEEPS`], fewer for more than 10^5
+/// variables ([`sized_sweeps`], or [`sparse_sweeps`] for pairwise terms on a graph that is not a
+/// lattice); the same on every backend.
 ///
 /// The sweeps found the better cuts on G-set graphs (`docs/decisions/0002-annealing-sweeps.md`);
 /// on clauses and deceptive tables GOM after the greedy descent reaches the optimum sooner
 /// (`docs/decisions/0003-annealing-by-problem-kind.md`), and on 2D spin glasses the annealing
 /// costs more than it gives (`docs/decisions/0004-no-annealing-for-2d-spin-glasses.md`).
-pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> (u32, String) {
+pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem) -> (u32, String) {
     let l = problem.variables();
     // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer.
     let size_of = |sweeps: u32, graph: &str| {
-        if sweeps < annealing_sweeps(backend) {
-            format!("; {sweeps} sweeps for {l} variables{graph}")
-        } else {
-            String::new()
-        }
+        if sweeps < ANNEALING_SWEEPS { format!("; {sweeps} sweeps for {l} variables{graph}") } else { String::new() }
     };
-    let annealed = sized_sweeps(backend, l);
+    let annealed = sized_sweeps(l);
     let size = size_of(annealed, "");
     match problem.functions().arrays() {
         KindArrays::Pairwise { .. } => match square_probe(problem.functions()) {
@@ -232,7 +217,7 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, backend: Backend) -> 
                 ),
             ),
             p if !p.is_lattice() => {
-                let sweeps = sparse_sweeps(backend, l);
+                let sweeps = sparse_sweeps(l);
                 let shape = format!(
                     " on a graph that is not a lattice ({:.2} cycles of up to four edges per edge)",
                     p.cycles_per_edge()
@@ -432,18 +417,5 @@ impl RunOptions {
             });
         let decided = reasons.into_iter().filter(|(_, left_out, _)| *left_out).map(|(name, _, why)| (name.into(), why));
         fixed.chain(decided).collect()
-    }
-}
-
-/// The backend for which a run's defaults are decided: the CPU for serial GOMEA, else the
-/// backend asked for, `auto` as a CUDA device is present or not. A GPU present that then fails
-/// at start leaves the run to the CPU, which decides the annealing again
-/// (`RunConfig::decide_annealing_again`).
-pub fn deciding_backend(algorithm: Algorithm, backend: Backend) -> Backend {
-    match (algorithm, backend) {
-        (Algorithm::Serial, _) => Backend::Cpu,
-        (Algorithm::Parallel, Backend::Auto) if crate::backend::cuda::present() => Backend::Cuda,
-        (Algorithm::Parallel, Backend::Auto) => Backend::Cpu,
-        (Algorithm::Parallel, asked) => asked,
     }
 }

@@ -453,9 +453,9 @@ fn set_up<'a>(
         }
     };
     let (fos_sets, colors) = (model.fos.len(), model.groups.as_ref().map(|g| g.len()));
+    effective.settle_annealing(problem);
     let (backend_name, ims, device) = match config.algorithm {
         Algorithm::Serial => {
-            settle_annealing(problem, config, effective, Backend::Cpu);
             let (name, ims) = serial_ims(problem, effective, &model)?;
             (name, ims, None)
         }
@@ -474,8 +474,6 @@ fn set_up<'a>(
             if let Some(gpu) = &gpu {
                 gpu.reset_memory_peak()?;
             }
-            let on = if gpu.is_some() { Backend::Cuda } else { Backend::Cpu };
-            settle_annealing(problem, config, effective, on);
             run.stop_check().check()?;
             let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
             (name, ims, gpu)
@@ -486,27 +484,16 @@ fn set_up<'a>(
 }
 
 /// `config` with every default decided as [`solve`] would decide it for `problem`, without
-/// running: the backend the run would take (`auto` decided now by [`decide_backend`], with why)
-/// and the annealing for that backend. A GPU that fails at start would still leave the run to
-/// the CPU.
+/// running: the backend the run would take (`auto` decided now by [`decide_backend`], with why);
+/// a GPU that fails at start would still leave the run to the CPU, with the same annealing.
 pub fn decide(problem: &dyn GrayBoxProblem, config: &RunConfig) -> (RunConfig, Backend, String) {
     let (backend, why) = match config.algorithm {
         Algorithm::Serial => (Backend::Cpu, "serial GOMEA runs on one CPU core".to_string()),
         Algorithm::Parallel => decide_backend(config.backend),
     };
     let mut effective = config.clone();
-    settle_annealing(problem, config, &mut effective, backend);
+    effective.settle_annealing(problem);
     (effective, backend, why)
-}
-
-/// `effective`'s annealing for the backend the run got: [`RunOptions::resolve`] decided it for
-/// the backend it expected ([`config::deciding_backend`]); decided again only where the run got
-/// another (a GPU present that failed at start) or the configuration has none.
-fn settle_annealing(problem: &dyn GrayBoxProblem, config: &RunConfig, effective: &mut RunConfig, on: Backend) {
-    let expected = config::deciding_backend(config.algorithm, config.backend);
-    if on != expected || config.anneal_sweeps.is_none() || config.anneal_growth.is_none() {
-        effective.decide_annealing_again(problem, on);
-    }
 }
 
 /// `Auto` as it is decided now: `Cuda` when a CUDA driver and a device exist, else `Cpu`; with

@@ -291,14 +291,14 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         name: "anneal_sweeps",
         flag: "anneal-sweeps",
         heading: Heading::Hybrid,
-        default: DefaultIs::Decided { shown: "from the instance and the backend", by: "default_anneal_sweeps" },
+        default: DefaultIs::Decided { shown: "from the instance", by: "default_anneal_sweeps" },
         help: "Annealing sweeps before every local search's greedy descent",
         details: "Colour-grouped Metropolis sweeps from a hot to a cold temperature; 0: the greedy descent alone. \
                   By default 0 where GOM after the greedy descent does better: for MAX-SAT, for deceptive tables \
                   (most tables' maximum is where no single variable's average points, as in traps) and for 2D spin \
-                  glasses (a square lattice with frustrated squares and distinct couplings); else 3000 on the GPU \
-                  and 1000 on the CPU, and on the GPU fewer beyond 10^5 variables, so that large runs still search \
-                  (decision records 0002 to 0005). The run says which it took and why.",
+                  glasses (a square lattice with frustrated squares and distinct couplings); else 3000, on every \
+                  backend, and fewer beyond 10^5 variables, so that large runs still search (decision records 0002 \
+                  to 0005). The run says which it took and why.",
         ..ENTRY
     },
     RunOption {
