@@ -114,20 +114,22 @@ fn one_group_of_stages_matches_a_naive_full_evaluation_reference() {
 }
 
 /// The convergence marks are 1 exactly on the linkage sets where every row of P has the same
-/// genes: on random populations, on one with every row equal, and on one of a single solution.
+/// genes: on random populations, on one with every row equal, on one where most genes agree (so
+/// that small sets converge and large ones do not), and on one of a single solution.
 #[test]
 fn converged_sets_are_marked_exactly() {
     for case in generated_cases().unwrap() {
         let layout = &case.layout;
         let l = layout.variables;
-        for (n, seed, equal_rows) in [(12, 7, false), (12, 8, true), (1, 9, false), (33, 10, false)] {
+        for (n, seed, agreeing) in [(12, 7, 0), (12, 8, 100), (1, 9, 0), (33, 10, 0), (20, 11, 97)] {
             let mut state = random_state(&case, n, seed);
-            if equal_rows {
+            // `agreeing` % of the genes (every gene v with v * 37 % 100 below it) copied from row 0.
+            for v in (0..l).filter(|v| v * 37 % 100 < agreeing) {
                 for i in 1..n {
-                    let (first, rest) = state.parents.split_at_mut(i * l);
-                    rest[..l].copy_from_slice(&first[..l]);
+                    state.parents[i * l + v] = state.parents[v];
                 }
             }
+            let equal_rows = agreeing == 100;
             let placeholder = pgomea::gomea::Population { n, l, genes: vec![0; n * l], fitness: vec![0; n] };
             let pool = Arc::new(cpu::thread_pool(Some(2)).unwrap());
             let mut b = cpu::new_backend(&*case.problem, layout.clone(), placeholder, 1, pool).unwrap();
@@ -281,8 +283,9 @@ fn the_buffer_table_sizes_every_buffer() {
         [(1, 1, 1, 1, 1, 1), (16, 400, 37, 120, 9, 799), (33, 0, 5, 7, 0, 0), (1000, 20_000, 300, 900, 40, 39_999)]
     {
         let s = BufferSizes { n, l, row_slots: gs, row_deps: ds, groups, slots };
+        // Three populations of genes, the reference and the converged genes (l each, at least 1).
         let before = 3 * n * l
-            + l.max(1)
+            + 2 * l.max(1)
             + 16 * n
             + n * gs * (4 + 8 + 1)
             + 8 * n * ds
@@ -397,12 +400,14 @@ fn kernel_names_follow_from_the_registry_of_kinds() {
     assert_eq!(Clauses::KERNELS.flip_search_color, "pgomea_flip_search_color_clauses");
     assert_eq!(Pairwise::KERNELS.generation_by_solution, "pgomea_generation_by_solution_pairwise");
     assert_eq!(Tables::KERNELS.generation_by_solution_one_pass, "pgomea_generation_by_solution_one_pass_tables");
-    assert_eq!(KERNELS.len(), 8 * 3 + 3);
+    assert_eq!(KERNELS.len(), 8 * 3 + 4);
     let mut names = KERNELS.to_vec();
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), KERNELS.len());
-    for shared in ["pgomea_mark_elitist", "pgomea_mark_converged", "pgomea_forced_improvement_end"] {
+    for shared in
+        ["pgomea_mark_elitist", "pgomea_mark_converged_genes", "pgomea_mark_converged", "pgomea_forced_improvement_end"]
+    {
         assert!(KERNELS.contains(&shared), "{shared}");
     }
 }

@@ -105,6 +105,9 @@ const fn kernels_of(kind: &str) -> KindKernels {
 // ANCHOR: shared_names
 /// The kernel that marks the solutions equal to the elitist.
 pub const MARK_ELITIST: &str = kernel_name!(mark_elitist);
+/// The kernel that marks the genes on which the population has converged (before
+/// [`MARK_CONVERGED`]).
+pub const MARK_CONVERGED_GENES: &str = kernel_name!(mark_converged_genes);
 /// The kernel that marks the linkage sets on which the population has converged.
 pub const MARK_CONVERGED: &str = kernel_name!(mark_converged);
 /// The kernel that ends parallel Forced Improvement.
@@ -152,10 +155,10 @@ const PER_KIND: usize = 8;
 
 // ANCHOR: shared_list
 /// The kernels every kind shares.
-const SHARED: [&str; 3] = [MARK_ELITIST, MARK_CONVERGED, FORCED_IMPROVEMENT_END];
+const SHARED: [&str; 4] = [MARK_ELITIST, MARK_CONVERGED_GENES, MARK_CONVERGED, FORCED_IMPROVEMENT_END];
 // ANCHOR_END: shared_list
 
-/// Every exported kernel: the eight of each kind, in the registry's order, then the three every
+/// Every exported kernel: the eight of each kind, in the registry's order, then the four every
 /// kind shares.
 pub const KERNELS: [&str; PER_KIND * KIND_KERNELS.len() + SHARED.len()] = {
     let mut out = [""; PER_KIND * KIND_KERNELS.len() + SHARED.len()];

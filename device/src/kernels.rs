@@ -22,8 +22,8 @@
 //!   `pgomea_flip_search_color_<kind>` one colour of one sweep or round (or the round's end), for
 //!   devices without cooperative launch;
 //!
-//! and, for every kind, `pgomea_mark_elitist`, `pgomea_mark_converged` and
-//! `pgomea_forced_improvement_end`.
+//! and, for every kind, `pgomea_mark_elitist`, `pgomea_mark_converged_genes`,
+//! `pgomea_mark_converged` and `pgomea_forced_improvement_end`.
 //!
 //! How threads share a pass: a per-element pass gives one thread to each (solution, element); a
 //! per-pair pass gives each (solution, slot) pair one lane, one warp or one block, as the layout's
@@ -38,8 +38,8 @@ use crate::problem::{Kind, for_each_kind};
 use crate::stage::args::row;
 use crate::stage::{
     Buffers, GomArgs, Group, Layout, ONE_PASS, Pass, THREE_PASSES, element_step, keep_gain, kept_takes, mark_converged,
-    mark_elitist, pair_step, parallel_anneal_flip, parallel_kept_flip, parallel_try_flip, replace_unimproved,
-    search_round_end, update_partners,
+    mark_converged_gene, mark_elitist, pair_step, parallel_anneal_flip, parallel_kept_flip, parallel_try_flip,
+    replace_unimproved, search_round_end, update_partners,
 };
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, lane_id, warp_id};
@@ -781,24 +781,45 @@ pub unsafe extern "ptx-kernel" fn mark_elitists(buffers: Buffers, n: u32, l: u32
 }
 // ANCHOR_END: mark_elitist_kernel
 
-/// Marks `converged[s] = 1` for the slots s on whose linkage set every solution of P has the same
-/// genes, else 0: one warp per slot.
+/// Marks `converged_genes[v] = 1` for the genes v that every solution of P shares with P[0], else
+/// 0: one thread per gene, so that a warp reads 32 neighbouring genes of each row together.
+///
+/// # Safety
+///
+/// The launch preconditions:
+///
+/// One-dimensional blocks, any grid; `buffers.parents` holds `n` rows of `l` genes,
+/// `buffers.converged_genes` `l` bytes.
+#[unsafe(export_name = kernel_name!(mark_converged_genes))]
+pub unsafe extern "ptx-kernel" fn mark_converged_genes(buffers: Buffers, n: u32, l: u32) {
+    let (mut v, stride) = threads();
+    // SAFETY: the launch preconditions; v < l.
+    unsafe {
+        while v < l as usize {
+            mark_converged_gene(&buffers, n, l as usize, v);
+            v += stride;
+        }
+    }
+}
+
+/// Marks `converged[s] = 1` for the slots s whose linkage set holds only genes marked by
+/// [`mark_converged_genes`] (launched before it), else 0: one warp per slot.
 ///
 /// # Safety
 ///
 /// The launch preconditions:
 ///
 /// One-dimensional blocks of a multiple of 32 threads, any grid; `layout` is a live layout of
-/// `slots` slots over `l` variables, `buffers.parents` holds `n` rows of `l` genes,
-/// `buffers.converged` `slots` bytes.
+/// `slots` slots, `buffers.converged_genes` holds the marks of every variable, `buffers.converged`
+/// `slots` bytes.
 #[unsafe(export_name = kernel_name!(mark_converged))]
-pub unsafe extern "ptx-kernel" fn mark_converged_sets(layout: Layout, buffers: Buffers, n: u32, l: u32, slots: u32) {
+pub unsafe extern "ptx-kernel" fn mark_converged_sets(layout: Layout, buffers: Buffers, slots: u32) {
     let (mut s, stride) = warps();
     // SAFETY: the launch preconditions; the loop bound is warp-uniform, so each warp calls the
     // collective together.
     unsafe {
         while s < slots as usize {
-            mark_converged(&Warp, &layout, &buffers, n, l as usize, s);
+            mark_converged(&Warp, &layout, &buffers, s);
             s += stride;
         }
     }

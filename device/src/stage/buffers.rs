@@ -185,6 +185,9 @@ macro_rules! population_buffers {
                 converged: u8 [slots] Promise;
             }
             scratch {
+                /// 1 where every solution of P has P[0]'s gene (l): what `converged` is marked
+                /// from, each gene looked at once instead of once per linkage set that holds it.
+                converged_genes: u8 [l] Flag;
                 /// The elitist's genotype (one row): the donor of Forced Improvement, and what
                 /// `is_elitist` compares P with.
                 reference: u8 [l] Genes;

@@ -141,27 +141,52 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
 }
 // ANCHOR_END: select_donor
 
+/// Marks `converged_genes[v]`: 1 if every solution of P has P[0]'s gene v. The first of the two
+/// steps that mark the converged linkage sets ([`mark_converged`]): each gene is looked at once,
+/// down the rows until one differs, so the marks cost at most one read of P, where a walk per
+/// linkage set read a converged gene once for every set that holds it (seconds at the
+/// generation's start of a large converged population, between two checks of the stop).
+///
+/// # Safety
+///
+/// `b.parents` holds `n` rows of `l` genes, `b.converged_genes` `l` bytes, and `v < l`.
+#[inline(always)]
+pub unsafe fn mark_converged_gene(b: &Buffers, n: u32, l: usize, v: usize) {
+    // SAFETY: the function's precondition: row i's gene v is element i * l + v < n * l.
+    unsafe {
+        let first = b.parents.read(v);
+        let mut i = 1;
+        while i < n as usize && b.parents.read(i * l + v) == first {
+            i += 1;
+        }
+        b.converged_genes.write(v, (i >= n as usize) as u8);
+    }
+}
+
 /// Marks `converged[slot]`: 1 if every solution of P has the genes of P[0] on the slot's linkage
-/// set, on every member of the crew (the donor search's walk from candidate 1 on, against P[0]).
+/// set, that is, if every gene of the set is marked in `converged_genes`
+/// ([`mark_converged_gene`], which must have run for every gene), on every member of the crew.
 /// Stage 1 trusts the mark while O has P's genes on the converged sets: from the generation's
 /// start (O = P) through GOM's groups.
 ///
 /// # Safety
 ///
-/// `layout` and `b` hold live arrays of the documented sizes for `n` rows of `l` genes, `slot`
-/// is below the layout's slots, and every member of the crew calls it together.
+/// `layout` and `b` hold live arrays of the documented sizes, `slot` is below the layout's
+/// slots, and every member of the crew calls it together.
 #[inline(always)]
-pub unsafe fn mark_converged<C: Crew>(crew: &C, layout: &Layout, b: &Buffers, n: u32, l: usize, slot: usize) {
+pub unsafe fn mark_converged<C: Crew>(crew: &C, layout: &Layout, b: &Buffers, slot: usize) {
     // SAFETY: the function's precondition.
     unsafe {
         let (v0, v1) = set_range(layout, slot);
-        let first = b.parents;
-        let everyone = DonorOrder { start: 0, step: 1, n };
-        let other = first_differing_donor(crew, &everyone, 0, v1 - v0, |d, from, by| {
-            differs_on(layout, row(b.parents, d as usize, l), first, v0 + from, v1, by)
-        });
+        let mut differs = false;
+        let mut t = v0 + crew.member();
+        while t < v1 && !differs {
+            differs = b.converged_genes.read(layout.vars.read(t) as usize) == 0;
+            t += crew.size();
+        }
+        let differs = crew.any(differs);
         if crew.leads() {
-            b.converged.write(slot, (other == NO_DONOR) as u8);
+            b.converged.write(slot, !differs as u8);
         }
     }
 }

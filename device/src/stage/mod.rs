@@ -60,7 +60,9 @@ pub use args::{
 pub use buffers::{
     BUFFER, BUFFERS, Buf, BufferIds, BufferSizes, BufferSpec, Buffers, Length, Values, population_bytes,
 };
-pub use mixing::{element_step, for_solution, mark_converged, mark_elitist, pair_step, replace_unimproved};
+pub use mixing::{
+    element_step, for_solution, mark_converged, mark_converged_gene, mark_elitist, pair_step, replace_unimproved,
+};
 pub use search::{
     KEEP_GAINS_FROM, anneal_flip, flip_gain, keep_gain, keeps_gains, kept_takes, parallel_anneal_flip,
     parallel_kept_flip, parallel_try_flip, search_genotype, search_round_end, search_solution, try_flip,

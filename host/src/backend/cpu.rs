@@ -15,7 +15,7 @@ use pgomea_device::mem::Ptr;
 use pgomea_device::problem::Kind;
 use pgomea_device::stage::{
     BUFFERS, BufferSizes, Buffers, GomArgs, Group, Layout, Pass, SearchArgs, for_solution, group_passes,
-    mark_converged, mark_elitist, replace_unimproved, search_solution,
+    mark_converged, mark_converged_gene, mark_elitist, replace_unimproved, search_solution,
 };
 use rayon::prelude::*;
 
@@ -266,11 +266,16 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
     fn mark_converged(&mut self) -> Result<()> {
         let a = self.args();
         let (n, l) = (a.n, self.sizes.l);
-        // SAFETY: the layout's slots lie over the l variables of the n rows of P, `converged`
+        // SAFETY: P holds n rows of l genes, `converged_genes` l bytes; each task writes only its
+        // own genes' marks.
+        self.pool.install(|| {
+            (0..l).into_par_iter().with_min_len(64).for_each(|v| unsafe { mark_converged_gene(&a.buffers, n, l, v) })
+        });
+        // SAFETY: the layout's slots lie over the l variables, all marked above, `converged`
         // holds one byte per slot; each task writes only its own slot's mark.
         self.pool.install(|| {
             (0..self.sizes.slots).into_par_iter().for_each(|s| unsafe {
-                mark_converged(&Lane, &a.layout, &a.buffers, n, l, s);
+                mark_converged(&Lane, &a.layout, &a.buffers, s);
             })
         });
         Ok(())

@@ -107,6 +107,7 @@ struct Kernels {
     flip_search: &'static str,
     flip_search_color: &'static str,
     mark_elitist: &'static str,
+    mark_converged_genes: &'static str,
     mark_converged: &'static str,
     forced_improvement_end: &'static str,
 }
@@ -182,6 +183,7 @@ impl<K: Kind> CudaDevice<K> {
             flip_search: names.flip_search,
             flip_search_color: names.flip_search_color,
             mark_elitist: pgomea_device::kernel_names::MARK_ELITIST,
+            mark_converged_genes: pgomea_device::kernel_names::MARK_CONVERGED_GENES,
             mark_converged: pgomea_device::kernel_names::MARK_CONVERGED,
             forced_improvement_end: pgomea_device::kernel_names::FORCED_IMPROVEMENT_END,
         };
@@ -514,12 +516,18 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
     fn mark_converged(&mut self) -> Result<()> {
         let (layout, b) = (LayoutArg(self.base.layout), BuffersArg(self.base.buffers));
         let (n, l, slots) = (self.n as u32, self.base.l, self.layout.slot_set.len() as u32);
-        let kernel = &self.gpu.kernel(self.kernels.mark_converged)?;
-        let mut launch = self.gpu.stream.launch_builder(&kernel.function);
-        launch.arg(&layout).arg(&b).arg(&n).arg(&l).arg(&slots);
-        // SAFETY: the layout holds `slots` slots over l variables, parents n rows of l genes,
-        // converged a byte per slot (at least `slots`); blocks of a multiple of 32 threads.
-        self.gpu.launched(kernel, unsafe { launch.launch(self.grid(slots as u64, true)) })
+        let genes = &self.gpu.kernel(self.kernels.mark_converged_genes)?;
+        let mut launch = self.gpu.stream.launch_builder(&genes.function);
+        launch.arg(&b).arg(&n).arg(&l);
+        // SAFETY: parents holds n rows of l genes, converged_genes l bytes; blocks of 128 threads.
+        self.gpu.launched(genes, unsafe { launch.launch(self.grid(u64::from(l), false)) })?;
+        let sets = &self.gpu.kernel(self.kernels.mark_converged)?;
+        let mut launch = self.gpu.stream.launch_builder(&sets.function);
+        launch.arg(&layout).arg(&b).arg(&slots);
+        // SAFETY: the layout holds `slots` slots over l variables, converged_genes the marks of
+        // all l (the launch before, on the same stream), converged a byte per slot (at least
+        // `slots`); blocks of a multiple of 32 threads.
+        self.gpu.launched(sets, unsafe { launch.launch(self.grid(slots as u64, true)) })
     }
 
     fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
