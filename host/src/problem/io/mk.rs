@@ -46,7 +46,7 @@ pub fn read(path: &Path, stop: &StopCheck) -> Result<TableProblem> {
 /// Parses the text of an MK-landscape file, in parallel pieces, checking `stop` every few
 /// thousand lines; `file` names it in error messages. Sliding windows get their exact optimum.
 pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<TableProblem> {
-    let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+    let err = Error::parse_in(file);
     let Some((hline, header, rest)) = tables::header_line(text) else {
         return Err(err(1, "no header line `p MK N K` or `p NK N K`".into()));
     };
@@ -103,7 +103,7 @@ impl ChunkParser for MkReader<'_> {
     const BYTES_PER_BYTE: u128 = 4;
 
     fn parse(&self, chunk: &Chunk, state: &Self::State, _: usize, stop: &StopCheck) -> Result<MkPiece> {
-        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        let err = Error::parse_in(self.file);
         if state.is_some() {
             return Err(Error::Internal("an MK subfunction open across a piece of the file".into()));
         }

@@ -209,7 +209,7 @@ impl TableProblem {
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Self> {
-        let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+        let err = Error::parse_in(file);
         let Some((hline, header, rest)) = header_line(text) else {
             return Err(err(1, "no header line `p TYPE VARIABLES SUBFUNCTIONS`".into()));
         };
@@ -475,7 +475,7 @@ impl ChunkParser for NkReader<'_> {
     const BYTES_PER_BYTE: u128 = 4;
 
     fn parse(&self, chunk: &Chunk, state: &NkState, allowance: usize, stop: &StopCheck) -> Result<NkPiece> {
-        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        let err = Error::parse_in(self.file);
         let mut out = NkPiece { tables: TablePiece::default(), optimum: state.optimum, last_line: None };
         let mut tokens: Vec<(&str, Option<i64>)> = Vec::new();
         for item in chunk.lines(stop) {
