@@ -47,16 +47,8 @@ pub fn read(path: &Path, stop: &StopCheck) -> Result<TableProblem> {
 /// thousand lines; `file` names it in error messages. Sliding windows get their exact optimum.
 pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<TableProblem> {
     let err = Error::parse_in(file);
-    let Some((hline, header, rest)) = tables::header_line(text) else {
-        return Err(err(1, "no header line `p MK N K` or `p NK N K`".into()));
-    };
+    let (hline, header, rest) = tables::p_header(text, "`p MK N K` or `p NK N K`", &err)?;
     let tokens: Vec<&str> = header.split_ascii_whitespace().collect();
-    if tokens[0] != "p" {
-        return Err(err(
-            hline,
-            format!("expected the header `p MK N K` or `p NK N K` before anything else, found `{header}`"),
-        ));
-    }
     let kind = tokens.get(1).copied().unwrap_or("");
     if !(kind == "MK" || kind == "NK") || !(3..=4).contains(&tokens.len()) {
         return Err(err(hline, format!("expected a header `p MK N K` or `p NK N K`, found `{header}`")));
