@@ -578,6 +578,7 @@ fn cmd_info(a: &InfoArgs) -> Result<ExitCode> {
 
 fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
     let w = WeightRange { min: a.min_weight, max: a.max_weight };
+    let output = a.output.as_deref();
     let graph = match a.shape {
         Shape::Torus { side, dims, weights } => generate::torus_nd(dims, side, weights.weights(w), a.seed)?,
         Shape::Random { n, m } => generate::random(n, m, w, a.seed)?,
@@ -587,51 +588,45 @@ fn cmd_generate(a: &GenerateArgs) -> Result<ExitCode> {
                 Neighbourhood::Adjacent => nk::sliding_window(n, k, a.seed)?,
                 Neighbourhood::Random => nk::random_neighbourhood(n, k, a.seed)?,
             };
-            return write_tables(&problem, a.output.as_deref());
+            return write_tables(&problem, output);
         }
         Shape::Trap { k, blocks, shuffle } => {
-            return write_tables(&trap::concatenated(k, blocks, a.seed, shuffle)?, a.output.as_deref());
+            return write_tables(&trap::concatenated(k, blocks, a.seed, shuffle)?, output);
         }
         Shape::Sat { n, m } => {
-            let (problem, _) = maxsat::planted_3sat(n, m, a.seed)?;
-            match &a.output {
-                Some(p) => {
-                    problem.write(p)?;
-                    println!("optimum {m}");
-                }
-                None => {
-                    print!("{}", problem.to_text());
-                    eprintln!("optimum {m}");
-                }
-            }
-            return Ok(ExitCode::SUCCESS);
+            let (sat, _) = maxsat::planted_3sat(n, m, a.seed)?;
+            return write_generated(
+                output,
+                sat.optimum,
+                |p| sat.write(p),
+                |out| out.write_all(sat.to_text().as_bytes()),
+            );
         }
     };
-    let optimum = graph.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into());
-    match &a.output {
-        Some(p) => {
-            graph.write(p)?;
-            println!("optimum {optimum}");
-        }
-        None => {
-            graph.write_text(&mut std::io::stdout().lock()).map_err(|e| Error::io("stdout", e))?;
-            eprintln!("optimum {optimum}");
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    write_generated(output, graph.optimum, |p| graph.write(p), |out| graph.write_text(out))
 }
 
-/// Writes a generated table problem to `output` (its optimum, or that it is unknown, on stdout),
-/// or to stdout (the optimum on stderr).
+/// Writes a generated table problem as [`write_generated`] does.
 fn write_tables(problem: &TableProblem, output: Option<&std::path::Path>) -> Result<ExitCode> {
-    let optimum = problem.optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into());
+    write_generated(output, problem.optimum, |p| problem.write(p), |out| out.write_all(problem.to_text().as_bytes()))
+}
+
+/// Writes a generated instance to `output` by `write`, its optimum (or that it is unknown) on
+/// stdout; or to stdout by `print`, the optimum on stderr, so that the instance can be piped.
+fn write_generated(
+    output: Option<&std::path::Path>,
+    optimum: Option<i64>,
+    write: impl FnOnce(&std::path::Path) -> Result<()>,
+    print: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<ExitCode> {
+    let optimum = optimum.map(|o| o.to_string()).unwrap_or_else(|| "unknown".into());
     match output {
         Some(p) => {
-            problem.write(p)?;
+            write(p)?;
             println!("optimum {optimum}");
         }
         None => {
-            print!("{}", problem.to_text());
+            print(&mut std::io::stdout().lock()).map_err(|e| Error::io("stdout", e))?;
             eprintln!("optimum {optimum}");
         }
     }

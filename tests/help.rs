@@ -1,5 +1,6 @@
 //! The help of every command fits a screen or two: `-h` is at most 4,000 characters with no line
-//! over 160 (one line per option; `--help` has the long text).
+//! over 160 (one line per option; `--help` has the long text, which states no measured figure:
+//! those live in the guide's benchmarks chapter and the decision records it cites).
 
 use std::process::Command;
 
@@ -50,6 +51,50 @@ fn every_commands_short_help_fits_a_screen_or_two() {
         too_long.is_empty(),
         "at most {MOST_CHARACTERS} characters, no line over {LONGEST_LINE}:\n{}",
         too_long.join("\n")
+    );
+}
+
+/// The measured figures in `text`, each with its line: a speed-up (`1.3x`), a share (`12%`), a
+/// time in milliseconds or microseconds, `N times`, or the GPU it was measured on. A rule's own
+/// numbers (`within 0.5 s`, `10^5 variables`, `max(1 s, ...)`) are not figures.
+fn measured_figures(text: &str) -> Vec<String> {
+    let number = |w: &str| !w.is_empty() && w.replace(',', "").parse::<f64>().is_ok();
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let words: Vec<&str> =
+            line.split_whitespace().map(|w| w.trim_matches(|c: char| "()[],;:.".contains(c))).collect();
+        for (i, &w) in words.iter().enumerate() {
+            let after_number = i > 0 && number(words[i - 1]);
+            let figure =
+                ["x", "\u{d7}", "%", "ms", "\u{b5}s"].iter().any(|unit| w.strip_suffix(unit).is_some_and(number))
+                    || (after_number && ["%", "ms", "\u{b5}s", "times"].contains(&w))
+                    || ["H100", "H200", "A100"].contains(&w);
+            if figure {
+                found.push(format!("{w:?} in: {}", line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_long_help_states_a_measured_figure() {
+    // The check finds figures where there are some, and takes a rule's numbers for none.
+    let figures = measured_figures("1.3x faster (12% fewer), 40 ms, 3 times as many on an H100");
+    assert_eq!(figures.len(), 5, "{figures:#?}");
+    assert!(measured_figures("within 0.5 s of the limit; --anneal-sweeps x G^i; 10^5 variables; 0.75").is_empty());
+    let mut paths = Vec::new();
+    commands(&Cli::command(), Vec::new(), &mut paths);
+    let found: Vec<String> = paths
+        .iter()
+        .flat_map(|path| {
+            measured_figures(&help(path, "--help")).into_iter().map(move |f| format!("pgomea {}: {f}", path.join(" ")))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "measured figures belong in the guide's benchmarks chapter, not in --help:\n{}",
+        found.join("\n")
     );
 }
 

@@ -174,7 +174,7 @@ unsafe impl Kind for Pairwise {
 
 /// Rows of variable length, flat (compressed sparse rows): row s is
 /// `entries[offsets[s]..offsets[s+1]]`. The variables of the table subfunctions, the literals of
-/// the clauses.
+/// the clauses, the variables and the dependent subfunctions of a colour group's slots.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Csr {
@@ -189,9 +189,9 @@ impl Csr {
     ///
     /// `offsets` holds `s + 2` entries at least.
     #[inline(always)]
-    pub unsafe fn range(self, s: u32) -> (usize, usize) {
+    pub unsafe fn range(self, s: usize) -> (usize, usize) {
         // SAFETY: the function's precondition.
-        unsafe { (self.offsets.read(s as usize) as usize, self.offsets.read(s as usize + 1) as usize) }
+        unsafe { (self.offsets.read(s) as usize, self.offsets.read(s + 1) as usize) }
     }
 
     /// The length of row `s`.
@@ -202,7 +202,7 @@ impl Csr {
     #[inline(always)]
     pub unsafe fn len(self, s: u32) -> u32 {
         // SAFETY: the function's precondition.
-        let (a, b) = unsafe { self.range(s) };
+        let (a, b) = unsafe { self.range(s as usize) };
         (b - a) as u32
     }
 
@@ -214,7 +214,7 @@ impl Csr {
     #[inline(always)]
     pub unsafe fn entry(self, s: u32, k: u32) -> u32 {
         // SAFETY: the function's precondition.
-        unsafe { self.entries.read(self.range(s).0 + k as usize) }
+        unsafe { self.entries.read(self.range(s as usize).0 + k as usize) }
     }
 }
 
@@ -250,7 +250,7 @@ unsafe impl Kind for Tables {
     unsafe fn evaluate<G: Genes>(&self, s: u32, x: G) -> i64 {
         // SAFETY: the trait's precondition; the index has arity(s) bits, inside s's table.
         unsafe {
-            let (a, b) = self.vars.range(s);
+            let (a, b) = self.vars.range(s as usize);
             let mut index = 0usize;
             for t in a..b {
                 index = index << 1 | x.gene(self.vars.entries.read(t)) as usize;
@@ -263,7 +263,7 @@ unsafe impl Kind for Tables {
     unsafe fn delta<G: Genes, H: Genes>(&self, s: u32, old: G, new: H) -> i64 {
         // SAFETY: as in `evaluate`.
         unsafe {
-            let (a, b) = self.vars.range(s);
+            let (a, b) = self.vars.range(s as usize);
             let (mut i_old, mut i_new) = (0usize, 0usize);
             for t in a..b {
                 let v = self.vars.entries.read(t);
@@ -297,7 +297,7 @@ impl Clauses {
     unsafe fn satisfied<G: Genes>(&self, s: u32, x: G) -> bool {
         // SAFETY: the trait's precondition.
         unsafe {
-            let (a, b) = self.lits.range(s);
+            let (a, b) = self.lits.range(s as usize);
             for t in a..b {
                 let lit = self.lits.entries.read(t);
                 // Literal 2v is true when x_v = 1, literal 2v + 1 when x_v = 0.

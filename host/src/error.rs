@@ -103,6 +103,11 @@ impl Error {
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
     }
+    /// What a reader of `file` makes its errors with: `err(line, message)` is a malformed
+    /// instance at `file:line`.
+    pub(crate) fn parse_in(file: &str) -> impl Fn(usize, String) -> Error + '_ {
+        move |line, message| Error::Parse { file: file.to_string(), line, message }
+    }
     /// Run option `name` (its library name; each face spells it its own way) refused: `message`
     /// says what is wrong with its value.
     pub fn option(name: &'static str, message: impl Into<String>) -> Self {

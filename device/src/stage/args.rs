@@ -5,6 +5,7 @@
 
 use super::buffers::Buffers;
 use crate::mem::Ptr;
+use crate::problem::Csr;
 use crate::rng::{Counter, streams};
 
 /// A stage of parallel GOM.
@@ -137,13 +138,10 @@ pub struct Layout {
     pub group_crews: Ptr<u32>,
     /// The FOS index of each slot (the `set` coordinate of its random numbers).
     pub slot_set: Ptr<u32>,
-    /// The variables of slot s: `vars[var_offsets[s]..var_offsets[s+1]]`.
-    pub var_offsets: Ptr<u32>,
-    pub vars: Ptr<u32>,
-    /// The dependent subfunctions of slot s: `dep_subfunctions[dep_offsets[s]..dep_offsets[s+1]]`
-    /// (each listed once); a group's are contiguous.
-    pub dep_offsets: Ptr<u32>,
-    pub dep_subfunctions: Ptr<u32>,
+    /// The variables of slot s: row s.
+    pub vars: Csr,
+    /// The dependent subfunctions of slot s: row s (each listed once); a group's are contiguous.
+    pub deps: Csr,
 }
 // ANCHOR_END: layout
 
@@ -155,7 +153,13 @@ impl Layout {
     /// `GroupLayout::arrays` gives them in that order).
     pub const fn from_arrays(p: [Ptr<u32>; Layout::ARRAYS]) -> Layout {
         let [group_slots, group_crews, slot_set, var_offsets, vars, dep_offsets, dep_subfunctions] = p;
-        Layout { group_slots, group_crews, slot_set, var_offsets, vars, dep_offsets, dep_subfunctions }
+        Layout {
+            group_slots,
+            group_crews,
+            slot_set,
+            vars: Csr { offsets: var_offsets, entries: vars },
+            deps: Csr { offsets: dep_offsets, entries: dep_subfunctions },
+        }
     }
 }
 
@@ -372,8 +376,8 @@ impl Group {
             let group = a.buffers.schedule.read(1 + step as usize);
             let s0 = a.layout.group_slots.read(group as usize) as usize;
             let s1 = a.layout.group_slots.read(group as usize + 1) as usize;
-            let d0 = a.layout.dep_offsets.read(s0) as usize;
-            let d1 = a.layout.dep_offsets.read(s1) as usize;
+            let d0 = a.layout.deps.offsets.read(s0) as usize;
+            let d1 = a.layout.deps.offsets.read(s1) as usize;
             let alone = a.layout.group_crews.read(2 * group as usize) as usize;
             let warped = a.layout.group_crews.read(2 * group as usize + 1) as usize;
             Group { generation, group, slot_begin: s0, slots: s1 - s0, alone, warped, dep_begin: d0, deps: d1 - d0 }

@@ -21,19 +21,12 @@ use crate::problem::Kind;
 /// waiting on memory latency every time.
 const UNROLL: usize = 4;
 
-/// The variables of slot `slot`: the range into `vars`.
-#[inline(always)]
-unsafe fn set_range(layout: &Layout, slot: usize) -> (usize, usize) {
-    // SAFETY: slot + 1 is inside var_offsets (the module's precondition).
-    unsafe { (layout.var_offsets.read(slot) as usize, layout.var_offsets.read(slot + 1) as usize) }
-}
-
 /// The variables `vars[v0..v0 + k]`, `k <= LANE_VARIABLES`, read together (the rest 0): a thread
 /// alone holds a lane set's variables in registers for stage 1's walk ([`select_donor`]).
 #[inline(always)]
 unsafe fn gather_vars(layout: &Layout, v0: usize, k: usize) -> [u32; LANE_VARIABLES] {
     // SAFETY: the module's precondition; v0 + u < v0 + k is inside the set's range.
-    core::array::from_fn(|u| if u < k { unsafe { layout.vars.read(v0 + u) } } else { 0 })
+    core::array::from_fn(|u| if u < k { unsafe { layout.vars.entries.read(v0 + u) } } else { 0 })
 }
 
 /// Row `p`'s genes on the first `k` gathered variables `x`, one bit each in a word (genes are 0
@@ -56,9 +49,9 @@ unsafe fn gathered_genes(p: Ptr<u8>, x: &[u32; LANE_VARIABLES], k: usize) -> u32
 unsafe fn copy_set<K, C: Crew>(crew: &C, a: &GomArgs<K>, slot: usize, from: Ptr<u8>, to: Ptr<u8>) {
     // SAFETY: the module's precondition; every variable index is below l.
     unsafe {
-        let (v0, v1) = set_range(&a.layout, slot);
+        let (v0, v1) = a.layout.vars.range(slot);
         let w = crew.size();
-        let var = |t: usize| a.layout.vars.read(t) as usize;
+        let var = |t: usize| a.layout.vars.entries.read(t) as usize;
         let mut t = v0 + crew.member();
         while t + (UNROLL - 1) * w < v1 {
             let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * w));
@@ -81,7 +74,7 @@ unsafe fn copy_set<K, C: Crew>(crew: &C, a: &GomArgs<K>, slot: usize, from: Ptr<
 unsafe fn differs_on(layout: &Layout, p: Ptr<u8>, o: Ptr<u8>, from: usize, to: usize, by: usize) -> bool {
     // SAFETY: the module's precondition.
     unsafe {
-        let var = |t: usize| layout.vars.read(t) as usize;
+        let var = |t: usize| layout.vars.entries.read(t) as usize;
         let mut t = from;
         while t + (UNROLL - 1) * by < to {
             let x: [usize; UNROLL] = core::array::from_fn(|u| var(t + u * by));
@@ -117,7 +110,7 @@ unsafe fn select_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize
         let set = a.layout.slot_set.read(slot);
         let order = DonorOrder::new(a.seed, g.generation, g.group, i as u32, set, a.n);
         let o = row(a.buffers.offspring, i, l);
-        let (v0, v1) = set_range(&a.layout, slot);
+        let (v0, v1) = a.layout.vars.range(slot);
         // Here rather than first: there ptxas gave a by-solution kernel 66 registers (sm_90).
         if a.buffers.converged.read(slot) != 0 {
             return NO_DONOR;
@@ -177,11 +170,11 @@ pub unsafe fn mark_converged_gene(b: &Buffers, n: u32, l: usize, v: usize) {
 pub unsafe fn mark_converged<C: Crew>(crew: &C, layout: &Layout, b: &Buffers, slot: usize) {
     // SAFETY: the function's precondition.
     unsafe {
-        let (v0, v1) = set_range(layout, slot);
+        let (v0, v1) = layout.vars.range(slot);
         let mut differs = false;
         let mut t = v0 + crew.member();
         while t < v1 && !differs {
-            differs = b.converged_genes.read(layout.vars.read(t) as usize) == 0;
+            differs = b.converged_genes.read(layout.vars.entries.read(t) as usize) == 0;
             t += crew.size();
         }
         let differs = crew.any(differs);
@@ -202,7 +195,7 @@ unsafe fn elitist_donor<K, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize, slot: us
         if !active {
             return NO_DONOR;
         }
-        let (v0, v1) = set_range(&a.layout, slot);
+        let (v0, v1) = a.layout.vars.range(slot);
         let o = row(a.buffers.offspring, i, a.l as usize);
         let differs = differs_on(&a.layout, a.buffers.reference, o, v0 + crew.member(), v1, crew.size());
         if crew.any(differs) { ELITIST_DONOR } else { NO_DONOR }
@@ -216,7 +209,7 @@ unsafe fn evaluate_dependent<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: us
     let l = a.l as usize;
     // SAFETY: the module's precondition; k < g.deps.
     unsafe {
-        let s = a.layout.dep_subfunctions.read(g.dep_begin + k);
+        let s = a.layout.deps.entries.read(g.dep_begin + k);
         let change = a.problem.delta(s, row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
         a.buffers.diff.write(i * a.row_deps as usize + k, change);
     }
@@ -231,8 +224,9 @@ unsafe fn evaluate_dependent<K: Kind>(a: &GomArgs<K>, g: &Group, i: usize, k: us
 unsafe fn reduce_segment<K, C: Crew>(crew: &C, a: &GomArgs<K>, g: &Group, i: usize, slot: usize) -> i64 {
     // SAFETY: the module's precondition.
     unsafe {
-        let s0 = a.layout.dep_offsets.read(slot) as usize - g.dep_begin;
-        let s1 = a.layout.dep_offsets.read(slot + 1) as usize - g.dep_begin;
+        // Each end shifted as it is read, not through `Csr::range`: the PTX stays as it was.
+        let s0 = a.layout.deps.offsets.read(slot) as usize - g.dep_begin;
+        let s1 = a.layout.deps.offsets.read(slot + 1) as usize - g.dep_begin;
         let diff = row(a.buffers.diff, i, a.row_deps as usize);
         strided_sum::<C, UNROLL>(crew, s0, s1, |t| diff.read(t))
     }
@@ -254,9 +248,8 @@ unsafe fn evaluate_segment<K: Kind, C: Crew>(crew: &C, a: &GomArgs<K>, i: usize,
     unsafe {
         crew.sync();
         let (o, w) = (row(a.buffers.offspring, i, l), row(a.buffers.work, i, l));
-        let change = |t: usize| a.problem.delta(a.layout.dep_subfunctions.read(t), o, w);
-        let s0 = a.layout.dep_offsets.read(slot) as usize;
-        let s1 = a.layout.dep_offsets.read(slot + 1) as usize;
+        let change = |t: usize| a.problem.delta(a.layout.deps.entries.read(t), o, w);
+        let (s0, s1) = a.layout.deps.range(slot);
         strided_sum::<C, EVAL_UNROLL>(crew, s0, s1, change)
     }
 }

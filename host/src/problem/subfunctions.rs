@@ -63,7 +63,8 @@ impl ArrayPlace for InHost {
 
 /// The arrays of one problem kind (see `pgomea_device::problem` for their meaning), checked by the
 /// constructors of [`Subfunctions`]. The host's part of the registry of kinds: a new kind is a
-/// variant here, its arm in [`KindArrays::place`] and a constructor of `Subfunctions`.
+/// variant here, its arms in [`KindArrays::place`] and [`KindArrays::listing`] and a constructor
+/// of `Subfunctions`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum KindArrays {
     Pairwise { ends: Vec<u32>, weights: Vec<i64> },
@@ -112,6 +113,17 @@ impl KindArrays {
         }
         self.with_kind(Name)
     }
+
+    /// Where the subfunctions' variables and bounds are read: these arrays where the kind holds
+    /// them (the pairwise kind's ends and weights), else the lists the constructors built
+    /// (`offsets`, `vars`, `bounds`, in [`Subfunctions`]).
+    #[inline]
+    fn listing<'a>(&'a self, offsets: &'a [u32], vars: &'a [u32], bounds: &'a [(i64, i64)]) -> Listing<'a> {
+        match self {
+            KindArrays::Pairwise { ends, weights } => Listing::Pairs { ends, weights },
+            KindArrays::Tables { .. } | KindArrays::Clauses { .. } => Listing::Lists { offsets, vars, bounds },
+        }
+    }
 }
 
 /// The subfunctions of a problem: the arrays of one kind, checked, with the incidence both ways
@@ -131,43 +143,65 @@ pub struct Subfunctions {
     l: usize,
     arrays: KindArrays,
     /// The variables of s: `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`, in the kind's order
-    /// (both empty for the pairwise kind, see [`vars_of`]).
+    /// (both empty for the pairwise kind, see [`Listing`]).
     sub_offsets: Vec<u32>,
     sub_vars: Vec<u32>,
     /// The subfunctions of v, ascending: `var_subs[var_offsets[v]..var_offsets[v+1]]`.
     var_offsets: Vec<u32>,
     var_subs: Vec<u32>,
     /// The smallest and largest value of each subfunction (empty for the pairwise kind, see
-    /// [`bounds_of`]).
+    /// [`Listing`]).
     bounds: Vec<(i64, i64)>,
 }
 
-/// The number of subfunctions: the pairwise kind's weights, the other kinds' bounds.
-#[inline]
-fn count(arrays: &KindArrays, bounds: &[(i64, i64)]) -> usize {
-    match arrays {
-        KindArrays::Pairwise { weights, .. } => weights.len(),
-        _ => bounds.len(),
-    }
+/// Where the variables and the bounds of the subfunctions are read, by the shape of the kind's
+/// arrays ([`KindArrays::listing`]): every question about a subfunction's variables or bounds
+/// goes through here, so that a kind is told apart in one place.
+#[derive(Clone, Copy)]
+enum Listing<'a> {
+    /// The kind's own arrays (pairwise): s reads `ends[2s]` and `ends[2s+1]` and is worth
+    /// `weights[s]` or 0; a large graph's edges are stored once.
+    Pairs { ends: &'a [u32], weights: &'a [i64] },
+    /// The lists the constructors built: s reads `vars[offsets[s]..offsets[s+1]]`, in the kind's
+    /// order, and its values lie in `bounds[s]`.
+    Lists { offsets: &'a [u32], vars: &'a [u32], bounds: &'a [(i64, i64)] },
 }
 
-/// The smallest and largest value of subfunction `s`: a pairwise subfunction is worth its weight
-/// or 0; the other kinds' are listed in `bounds`.
-#[inline]
-fn bounds_of(arrays: &KindArrays, bounds: &[(i64, i64)], s: usize) -> (i64, i64) {
-    match arrays {
-        KindArrays::Pairwise { weights, .. } => (weights[s].min(0), weights[s].max(0)),
-        _ => bounds[s],
+impl<'a> Listing<'a> {
+    /// The number of subfunctions.
+    #[inline]
+    fn len(self) -> usize {
+        match self {
+            Listing::Pairs { weights, .. } => weights.len(),
+            Listing::Lists { bounds, .. } => bounds.len(),
+        }
     }
-}
 
-/// The variables of subfunction `s` in the kind's order: a pairwise subfunction's two ends, read
-/// from the kind's own array; the other kinds' lists, `sub_vars[sub_offsets[s]..sub_offsets[s+1]]`.
-#[inline]
-fn vars_of<'a>(arrays: &'a KindArrays, sub_offsets: &[u32], sub_vars: &'a [u32], s: usize) -> &'a [u32] {
-    match arrays {
-        KindArrays::Pairwise { ends, .. } => &ends[2 * s..2 * s + 2],
-        _ => &sub_vars[sub_offsets[s] as usize..sub_offsets[s + 1] as usize],
+    /// The (subfunction, variable) entries: the sum of the subfunctions' arities.
+    #[inline]
+    fn entries(self) -> usize {
+        match self {
+            Listing::Pairs { ends, .. } => ends.len(),
+            Listing::Lists { vars, .. } => vars.len(),
+        }
+    }
+
+    /// The variables of subfunction `s`, in the kind's order.
+    #[inline]
+    fn vars(self, s: usize) -> &'a [u32] {
+        match self {
+            Listing::Pairs { ends, .. } => &ends[2 * s..2 * s + 2],
+            Listing::Lists { offsets, vars, .. } => &vars[offsets[s] as usize..offsets[s + 1] as usize],
+        }
+    }
+
+    /// The smallest and largest value of subfunction `s`.
+    #[inline]
+    fn bounds(self, s: usize) -> (i64, i64) {
+        match self {
+            Listing::Pairs { weights, .. } => (weights[s].min(0), weights[s].max(0)),
+            Listing::Lists { bounds, .. } => bounds[s],
+        }
     }
 }
 
@@ -338,12 +372,9 @@ impl Subfunctions {
         bounds: Vec<(i64, i64)>,
         arrays: KindArrays,
     ) -> Result<Subfunctions> {
-        let entries = match &arrays {
-            KindArrays::Pairwise { ends, .. } => ends.len(),
-            _ => sub_vars.len(),
-        };
-        let m = count(&arrays, &bounds);
-        let vars_of = |s: usize| vars_of(&arrays, &sub_offsets, &sub_vars, s);
+        let listing = arrays.listing(&sub_offsets, &sub_vars, &bounds);
+        let (m, entries) = (listing.len(), listing.entries());
+        let vars_of = |s: usize| listing.vars(s);
         // The first subfunction (in order) that reads a variable out of range or one twice.
         (0..m).into_par_iter().with_min_len(4096).try_for_each_init(Vec::new, |sorted, s| {
             let vs = vars_of(s);
@@ -362,7 +393,7 @@ impl Subfunctions {
         let (low, high, range) = (0..m)
             .into_par_iter()
             .with_min_len(1 << 14)
-            .map(|s| bounds_of(&arrays, &bounds, s))
+            .map(|s| listing.bounds(s))
             .fold(
                 || (0i128, 0i128, 0i128),
                 |(a, b, c), (lo, hi)| (a + lo as i128, b + hi as i128, c + (hi as i128 - lo as i128)),
@@ -389,9 +420,15 @@ impl Subfunctions {
         self.l
     }
 
+    /// Where the subfunctions' variables and bounds are read.
+    #[inline]
+    fn listing(&self) -> Listing<'_> {
+        self.arrays.listing(&self.sub_offsets, &self.sub_vars, &self.bounds)
+    }
+
     /// Number of subfunctions m.
     pub fn len(&self) -> usize {
-        count(&self.arrays, &self.bounds)
+        self.listing().len()
     }
 
     /// Whether there are no subfunctions.
@@ -401,15 +438,12 @@ impl Subfunctions {
 
     /// The (subfunction, variable) entries: the sum of the subfunctions' arities.
     pub fn entries(&self) -> usize {
-        match &self.arrays {
-            KindArrays::Pairwise { ends, .. } => ends.len(),
-            _ => self.sub_vars.len(),
-        }
+        self.listing().entries()
     }
 
     /// The variables subfunction `s` reads.
     pub fn variables_of(&self, s: usize) -> &[u32] {
-        vars_of(&self.arrays, &self.sub_offsets, &self.sub_vars, s)
+        self.listing().vars(s)
     }
 
     /// The subfunctions that read variable `v`, ascending.
@@ -419,7 +453,7 @@ impl Subfunctions {
 
     /// The smallest and the largest value of subfunction `s`.
     pub fn bounds(&self, s: usize) -> (i64, i64) {
-        bounds_of(&self.arrays, &self.bounds, s)
+        self.listing().bounds(s)
     }
 
     /// The largest minus the smallest value of subfunction `s`.
@@ -780,14 +814,15 @@ mod tests {
                 let genes = Ptr::from_slice(x);
                 for v in 0..f.variables() as u32 {
                     for &s in f.dependent(v as usize) {
-                        let (entry, weight) = match f.arrays() {
-                            KindArrays::Pairwise { weights, .. } => {
+                        let (entry, weight) = match f.listing() {
+                            Listing::Pairs { weights, .. } => {
                                 let ends = f.variables_of(s as usize);
                                 (ends[0] ^ ends[1] ^ v, weights[s as usize])
                             }
-                            _ => (s, 0),
+                            Listing::Lists { .. } => (s, 0),
                         };
-                        assert_eq!(K::PARTNERS, matches!(f.arrays(), KindArrays::Pairwise { .. }));
+                        // The kinds with partners are those whose arrays list pairs.
+                        assert_eq!(K::PARTNERS, matches!(f.listing(), Listing::Pairs { .. }));
                         let flipped = pgomea_device::problem::Flipped { genes, variable: v };
                         // SAFETY: s reads v (the incidence), the entry is its partner or itself,
                         // x holds l genes.

@@ -27,8 +27,8 @@ pub(super) fn dsatur_by(
     }
     // The heap starts as `order`, which is sorted by decreasing key: a valid max-heap.
     let mut heap = IndexedMaxHeap { pos: vec![0; n], heap: order, key };
-    for (p, &i) in heap.heap.iter().enumerate() {
-        heap.pos[i as usize] = p as u32;
+    for p in 0..n {
+        heap.place(p, heap.heap[p]);
     }
     let mut colors = vec![UNCOLORED; n];
     let mut seen: Vec<Vec<u64>> = vec![Vec::new(); n];
@@ -70,12 +70,19 @@ struct IndexedMaxHeap {
 }
 
 impl IndexedMaxHeap {
+    /// Puts `item` at heap slot `p`, recording its position (the heap and the positions change
+    /// together only here).
+    #[inline]
+    fn place(&mut self, p: usize, item: u32) {
+        self.heap[p] = item;
+        self.pos[item as usize] = p as u32;
+    }
+
     fn pop(&mut self) -> Option<u32> {
         let top = *self.heap.first()?;
         let last = self.heap.pop().unwrap();
         if !self.heap.is_empty() {
-            self.heap[0] = last;
-            self.pos[last as usize] = 0;
+            self.place(0, last);
             self.sift_down(0);
         }
         Some(top)
@@ -95,12 +102,10 @@ impl IndexedMaxHeap {
             if self.key[q as usize] >= k {
                 break;
             }
-            self.heap[p] = q;
-            self.pos[q as usize] = p as u32;
+            self.place(p, q);
             p = parent;
         }
-        self.heap[p] = item;
-        self.pos[item as usize] = p as u32;
+        self.place(p, item);
     }
 
     fn sift_down(&mut self, mut p: usize) {
@@ -119,11 +124,9 @@ impl IndexedMaxHeap {
             if self.key[c as usize] <= k {
                 break;
             }
-            self.heap[p] = c;
-            self.pos[c as usize] = p as u32;
+            self.place(p, c);
             p = child;
         }
-        self.heap[p] = item;
-        self.pos[item as usize] = p as u32;
+        self.place(p, item);
     }
 }

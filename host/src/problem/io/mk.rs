@@ -46,17 +46,9 @@ pub fn read(path: &Path, stop: &StopCheck) -> Result<TableProblem> {
 /// Parses the text of an MK-landscape file, in parallel pieces, checking `stop` every few
 /// thousand lines; `file` names it in error messages. Sliding windows get their exact optimum.
 pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<TableProblem> {
-    let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
-    let Some((hline, header, rest)) = tables::header_line(text) else {
-        return Err(err(1, "no header line `p MK N K` or `p NK N K`".into()));
-    };
+    let err = Error::parse_in(file);
+    let (hline, header, rest) = tables::p_header(text, "`p MK N K` or `p NK N K`", &err)?;
     let tokens: Vec<&str> = header.split_ascii_whitespace().collect();
-    if tokens[0] != "p" {
-        return Err(err(
-            hline,
-            format!("expected the header `p MK N K` or `p NK N K` before anything else, found `{header}`"),
-        ));
-    }
     let kind = tokens.get(1).copied().unwrap_or("");
     if !(kind == "MK" || kind == "NK") || !(3..=4).contains(&tokens.len()) {
         return Err(err(hline, format!("expected a header `p MK N K` or `p NK N K`, found `{header}`")));
@@ -103,7 +95,7 @@ impl ChunkParser for MkReader<'_> {
     const BYTES_PER_BYTE: u128 = 4;
 
     fn parse(&self, chunk: &Chunk, state: &Self::State, _: usize, stop: &StopCheck) -> Result<MkPiece> {
-        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        let err = Error::parse_in(self.file);
         if state.is_some() {
             return Err(Error::Internal("an MK subfunction open across a piece of the file".into()));
         }

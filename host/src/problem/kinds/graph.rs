@@ -175,7 +175,7 @@ impl Graph {
     /// [`parse`](Self::parse), checking `stop` every few thousand lines of every piece (a stop
     /// ends it with `Error::Stopped`).
     pub fn parse_with_stop(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Graph> {
-        let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+        let err = Error::parse_in(file);
         let head = Head::read(text, file)?;
         let (hline, n, m) = (head.line, head.vertices, head.edges);
         // Each edge line takes at least 6 bytes (`i j w` and its line end): a larger count cannot
@@ -342,7 +342,7 @@ struct Head {
 
 impl Head {
     fn read(text: &str, file: &str) -> Result<Head> {
-        let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+        let err = Error::parse_in(file);
         let mut optimum = None;
         let mut start = 0;
         for (k, raw) in text.split_inclusive('\n').enumerate() {
@@ -412,7 +412,7 @@ fn parse_edges(
     stop: &StopCheck,
     file: &str,
 ) -> Result<()> {
-    let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+    let err = Error::parse_in(file);
     let mut k = 0;
     for (lineno, line) in piece.lines() {
         let fast = fast_edge(line.as_bytes());

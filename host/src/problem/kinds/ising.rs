@@ -414,7 +414,7 @@ fn parse_term(line: &str, lineno: usize, limit: u64) -> std::result::Result<Term
 /// quadratic; a repeated pair is an error naming both lines; the values go on the grid of their
 /// own decimals, errors naming the value's line.
 fn model_of_terms(vartype: Vartype, n: usize, terms: Vec<Term>, file: &str, name: &str) -> Result<IsingProblem> {
-    let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+    let err = Error::parse_in(file);
     let mut seen: HashMap<(u32, u32), usize> = HashMap::with_capacity(terms.len());
     for t in &terms {
         if let Some(first) = seen.insert((t.i.min(t.j), t.i.max(t.j)), t.line) {
@@ -453,7 +453,7 @@ fn data_lines<'a>(text: &'a str, comments: &'a [char]) -> impl Iterator<Item = (
 /// i < j, 0-based, in any order, each pair once. Values are decimals, read exactly. The energy
 /// `sum_i Q_ii x_i + sum_{i<j} Q_ij x_i x_j` is minimised.
 pub fn parse_qubo(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<IsingProblem> {
-    let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+    let err = Error::parse_in(file);
     let mut lines = data_lines(text, &['c']);
     let (hline, header) =
         lines.next().ok_or_else(|| err(1, "empty file: expected `p qubo 0 MAXNODES NNODES NCOUPLERS`".into()))?;
@@ -529,7 +529,7 @@ pub fn parse_qubo(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resul
 /// decimals, read exactly. The energy `sum_i h_i s_i + sum_{i<j} J_ij s_i s_j` over s in
 /// {-1, +1} is minimised (spin +1 is binary 1).
 pub fn parse_ising(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<IsingProblem> {
-    let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+    let err = Error::parse_in(file);
     let mut lines = data_lines(text, &['c', '#']).peekable();
     if lines.peek().is_none() {
         // Like every other reader: a file with nothing in it is a mistake, not a model of no spins.

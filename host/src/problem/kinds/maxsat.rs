@@ -225,7 +225,7 @@ impl MaxSat {
     /// lines; `file` names it in error messages (and a name ending in `.wcnf` allows the 2022
     /// format's missing header).
     pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Self> {
-        let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
+        let err = Error::parse_in(file);
         let headerless_allowed = file.to_ascii_lowercase().ends_with(".wcnf");
         // The prologue, read in order: comments (one may state the optimum), then the header, or
         // the first clause, which decides the 2022 format.
@@ -496,7 +496,7 @@ impl ChunkParser for SatReader<'_> {
     const BYTES_PER_BYTE: u128 = 6;
 
     fn parse(&self, chunk: &Chunk, state: &SatState, allowance: usize, stop: &StopCheck) -> Result<SatPiece> {
-        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        let err = Error::parse_in(self.file);
         if state.open.is_some() {
             return Err(Error::Internal("a clause open across a piece of the file".into()));
         }

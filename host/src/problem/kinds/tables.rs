@@ -209,17 +209,9 @@ impl TableProblem {
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Self> {
-        let err = |line: usize, message: String| Error::Parse { file: file.to_string(), line, message };
-        let Some((hline, header, rest)) = header_line(text) else {
-            return Err(err(1, "no header line `p TYPE VARIABLES SUBFUNCTIONS`".into()));
-        };
+        let err = Error::parse_in(file);
+        let (hline, header, rest) = p_header(text, "`p TYPE VARIABLES SUBFUNCTIONS`", &err)?;
         let t: Vec<&str> = header.split_ascii_whitespace().collect();
-        if t[0] != "p" {
-            return Err(err(
-                hline,
-                format!("expected the header `p TYPE VARIABLES SUBFUNCTIONS` before anything else, found `{header}`"),
-            ));
-        }
         if t.len() != 4 {
             return Err(err(hline, format!("expected a header `p TYPE VARIABLES SUBFUNCTIONS`, found `{header}`")));
         }
@@ -342,19 +334,30 @@ impl TableProblem {
     }
 }
 
-/// The first line of `text` that is not blank or a comment, trimmed, with its number and the text
-/// after it.
-pub(in crate::problem) fn header_line(text: &str) -> Option<(usize, &str, &str)> {
+/// The header of a table file: the first line of `text` that is not blank or a comment, trimmed,
+/// which must begin with the word `p`, with its number and the text after it. `expected` names the
+/// header in the errors (`p TYPE VARIABLES SUBFUNCTIONS`, in backquotes); `err` makes them.
+pub(in crate::problem) fn p_header<'t>(
+    text: &'t str,
+    expected: &str,
+    err: impl Fn(usize, String) -> Error,
+) -> Result<(usize, &'t str, &'t str)> {
     let (mut rest, mut line) = (text, 1);
     while !rest.is_empty() {
         let (raw, after) = text::split_line(rest);
-        let trimmed = raw.trim_ascii();
-        if text::is_data(trimmed) {
-            return Some((line, trimmed, after));
+        let header = raw.trim_ascii();
+        if text::is_data(header) {
+            if header.split_ascii_whitespace().next() != Some("p") {
+                return Err(err(
+                    line,
+                    format!("expected the header {expected} before anything else, found `{header}`"),
+                ));
+            }
+            return Ok((line, header, after));
         }
         (rest, line) = (after, line + 1);
     }
-    None
+    Err(err(1, format!("no header line {expected}")))
 }
 
 /// Table subfunctions read from a piece of a file, in the order read.
@@ -475,7 +478,7 @@ impl ChunkParser for NkReader<'_> {
     const BYTES_PER_BYTE: u128 = 4;
 
     fn parse(&self, chunk: &Chunk, state: &NkState, allowance: usize, stop: &StopCheck) -> Result<NkPiece> {
-        let err = |line: usize, message: String| Error::Parse { file: self.file.to_string(), line, message };
+        let err = Error::parse_in(self.file);
         let mut out = NkPiece { tables: TablePiece::default(), optimum: state.optimum, last_line: None };
         let mut tokens: Vec<(&str, Option<i64>)> = Vec::new();
         for item in chunk.lines(stop) {
