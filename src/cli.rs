@@ -429,6 +429,17 @@ fn hybrid_text(c: &RunConfig) -> String {
     format!("{fi}{search}{control}{mixing}{restarts}{chosen}")
 }
 
+/// Where stdout is a pipe, its buffer as large as the system lets a process make it (1 MiB by
+/// default on Linux, against 64 KiB): the JSON answer of 10^8 variables then passes in a
+/// sixteenth of the round trips between this process and its reader. Nothing changes elsewhere.
+fn widen_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: fcntl on the process's own stdout; it fails harmlessly where stdout is no pipe.
+    unsafe {
+        libc::fcntl(1, libc::F_SETPIPE_SZ, 1 << 20);
+    }
+}
+
 pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let w = |r: std::io::Result<()>| r.map_err(|e| Error::io("stdout", e));
@@ -436,6 +447,7 @@ pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
         // Written as it is made, in large writes: the solution of 10^8 variables is not held
         // twice, nor written in pieces of stdout's own small buffer.
         let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+        widen_pipe();
         serde_json::to_writer(&mut out, o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
         return w(writeln!(out).and_then(|()| out.flush()));
     }

@@ -619,7 +619,8 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         solution: bits(&elitist.genes),
         energy: energy.map(|e| e.to_f64()),
         energy_text: energy.map(|e| e.to_string()),
-        model_solution: energy.map(|_| bits(&problem.model_solution(&elitist.genes))),
+        // Turned into bits where it lies (a byte each either way): no second array of 10^8.
+        model_solution: energy.map(|_| problem.model_solution(&elitist.genes).into_iter().map(|g| g != 0).collect()),
         report: facts_json(problem.solution_report(&elitist.genes)),
         config: config.clone(),
         trace: run.trace.clone(),
