@@ -30,6 +30,10 @@ use pgomea_device::rng::SplitMix64;
 
 const WEIGHTS: WeightRange = WeightRange { min: 1, max: 5 };
 
+/// The tests that time a phase from inside, one at a time: on two cores a test building arrays of
+/// 10^7 beside another's phase would delay its stop.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A flag another thread has set.
 fn set_elsewhere() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -248,6 +252,7 @@ fn a_header_of(l: usize) -> maxsat::MaxSat {
 /// and the group layout (10^8 variables took 1.2-1.6 s to stop before issue 57's last fixes).
 #[test]
 fn every_set_up_phase_stops_within_the_latency_from_inside() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let never = StopCheck::never();
     let torus = MaxCut::new(generate::torus(500, WEIGHTS, 1).unwrap()).unwrap();
     for model in [LinkageModel::Flt, LinkageModel::Bflt(10)] {
@@ -290,6 +295,7 @@ fn every_set_up_phase_stops_within_the_latency_from_inside() {
 /// search's variable colours in the host's and the GPU's form.
 #[test]
 fn the_instances_arrays_and_the_variables_colour_entries_stop_within_the_latency_from_inside() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     use pgomea::gomea::local_search::VariableColors;
     use pgomea::problem::Subfunctions;
     use pgomea::problem::ising::{IsingProblem, Vartype};

@@ -377,9 +377,9 @@ impl MutualPairs {
                     return Err(reason.into());
                 }
             };
-        let singletons = || -> Result<(Vec<u32>, Vec<u32>, Vec<bool>), StopReason> {
+        let singletons = || {
             stop.check()?;
-            Ok((stop.filled(l, |_| 1)?, stop.filled(l, |v| v as u32)?, stop.filled(l, |_| true)?))
+            Ok::<_, StopReason>((stop.filled(l, |_| 1u32)?, stop.filled(l, |v| v as u32)?, stop.filled(l, |_| true)?))
         };
         let (size, node, alive) = match singletons() {
             Ok(made) => made,
