@@ -333,6 +333,9 @@ fn cmd_run(a: &RunArgs) -> Result<ExitCode> {
     let mut observer = CliObserver::new((!a.quiet).then_some(Duration::from_secs(2)), a.trace.as_deref())?;
     let hooks = Hooks { start: Some(start), stop: Some(interrupt), observer: Some(&mut observer) };
     let outcome = solve(problem, &config, hooks)?;
+    // The instance is freed while the answer is written: 10^8 variables' arrays take tenths of a
+    // second to free, which the end of a stopped run need not wait for.
+    pgomea::stop::drop_aside(loaded);
     print_outcome(&outcome, a.json)?;
     if let Some((path, e)) = observer.finish_trace() {
         eprintln!(
@@ -426,13 +429,27 @@ fn hybrid_text(c: &RunConfig) -> String {
     format!("{fi}{search}{control}{mixing}{restarts}{chosen}")
 }
 
+/// Where stdout is a pipe, its buffer as large as the system lets a process make it (1 MiB by
+/// default on Linux, against 64 KiB): the JSON answer of 10^8 variables then passes in a
+/// sixteenth of the round trips between this process and its reader. Nothing changes elsewhere.
+fn widen_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: fcntl on the process's own stdout; it fails harmlessly where stdout is no pipe.
+    unsafe {
+        libc::fcntl(1, libc::F_SETPIPE_SZ, 1 << 20);
+    }
+}
+
 pub fn print_outcome(o: &Outcome, json: bool) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let w = |r: std::io::Result<()>| r.map_err(|e| Error::io("stdout", e));
     if json {
-        // Written as it is made: the solution of 10^8 variables is not held twice.
+        // Written as it is made, in large writes: the solution of 10^8 variables is not held
+        // twice, nor written in pieces of stdout's own small buffer.
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
+        widen_pipe();
         serde_json::to_writer(&mut out, o).map_err(|e| Error::usage(format!("JSON: {e}")))?;
-        return w(writeln!(out));
+        return w(writeln!(out).and_then(|()| out.flush()));
     }
     w(writeln!(
         out,

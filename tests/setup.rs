@@ -30,6 +30,10 @@ use pgomea_device::rng::SplitMix64;
 
 const WEIGHTS: WeightRange = WeightRange { min: 1, max: 5 };
 
+/// The tests that time a phase from inside, one at a time: on two cores a test building arrays of
+/// 10^7 beside another's phase would delay its stop.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A flag another thread has set.
 fn set_elsewhere() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -248,6 +252,7 @@ fn a_header_of(l: usize) -> maxsat::MaxSat {
 /// and the group layout (10^8 variables took 1.2-1.6 s to stop before issue 57's last fixes).
 #[test]
 fn every_set_up_phase_stops_within_the_latency_from_inside() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let never = StopCheck::never();
     let torus = MaxCut::new(generate::torus(500, WEIGHTS, 1).unwrap()).unwrap();
     for model in [LinkageModel::Flt, LinkageModel::Bflt(10)] {
@@ -281,4 +286,67 @@ fn every_set_up_phase_stops_within_the_latency_from_inside() {
         };
         build_model(p, &config, &run, false)
     });
+}
+
+/// The phases that build an instance's arrays and the variables' colour entries, each where it
+/// alone takes about a second on two cores, stopped from inside (each checked nothing before
+/// issue 57's last pieces: 10^8 variables' colour entries took 5 s): the subfunctions of each
+/// kind (their checks and incidence), an Ising model's reduction, and the entries of local
+/// search's variable colours in the host's and the GPU's form.
+#[test]
+fn the_instances_arrays_and_the_variables_colour_entries_stop_within_the_latency_from_inside() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    use pgomea::gomea::local_search::VariableColors;
+    use pgomea::problem::Subfunctions;
+    use pgomea::problem::ising::{IsingProblem, Vartype};
+    use pgomea::problem::scale::Decimal;
+    let (l, m) = (10_000_000usize, 10_000_000usize);
+    let mut rng = SplitMix64::new(7);
+    let ends: Vec<u32> = (0..2 * m)
+        .map(|k| if k % 2 == 0 { (k / 2 % l) as u32 } else { ((k / 2 + 1 + rng.index(l - 1)) % l) as u32 })
+        .collect();
+    let weights: Vec<i64> = (0..m).map(|s| (s % 9) as i64 - 4).collect();
+    a_phase_stops_inside(&format!("the pairwise subfunctions of {m} pairs"), |stop| {
+        Subfunctions::pairwise_with_stop(l, ends.clone(), weights.clone(), stop)
+    });
+    // Clauses of 3 literals, their variables distinct.
+    let lit_offsets: Vec<u32> = (0..=m as u32).map(|s| 3 * s).collect();
+    let lits: Vec<u32> = (0..3 * m).map(|k| 2 * ((k / 3 + k % 3 * 7919) % l) as u32 + (k % 2) as u32).collect();
+    a_phase_stops_inside(&format!("the clauses of {m} clauses"), |stop| {
+        Subfunctions::clauses_with_stop(l, lit_offsets.clone(), lits.clone(), weights.clone(), stop)
+    });
+    // Tables of 3 variables.
+    let t = m / 2;
+    let var_offsets: Vec<u32> = (0..=t as u32).map(|s| 3 * s).collect();
+    let vars: Vec<u32> = (0..3 * t).map(|k| ((k / 3 + k % 3 * 7919) % l) as u32).collect();
+    let table_offsets: Vec<u32> = (0..t as u32).map(|s| 8 * s).collect();
+    let values: Vec<i64> = (0..8 * t).map(|k| (k % 5) as i64).collect();
+    a_phase_stops_inside(&format!("the tables of {t} subfunctions"), |stop| {
+        Subfunctions::tables_with_stop(
+            l,
+            var_offsets.clone(),
+            vars.clone(),
+            table_offsets.clone(),
+            values.clone(),
+            stop,
+        )
+    });
+    drop((lit_offsets, lits, var_offsets, vars, table_offsets, values));
+    // An Ising model of the pairs as couplings, a field on every tenth spin.
+    let couplings: Vec<(u32, u32, i64)> = ends.chunks(2).zip(&weights).map(|(e, &w)| (e[0], e[1], w)).collect();
+    let fields: Vec<(u32, i64)> = (0..l as u32).step_by(10).map(|i| (i, 1 + (i % 3) as i64)).collect();
+    drop((ends, weights));
+    a_phase_stops_inside(&format!("the reduction of an Ising model of {l} spins"), |stop| {
+        IsingProblem::new_with_stop(Vartype::Spin, l, &fields, &couplings, 0, Decimal::integer(1), stop)
+    });
+    drop((couplings, fields));
+    // The variables' colour entries of a header of 3 x 10^7 variables, in both forms.
+    let header = a_header_of(30_000_000);
+    let coloring = variable_coloring(&header, ColoringMethod::Incidence, &StopCheck::never()).unwrap();
+    for (form, shift) in [("host", 0), ("GPU", pgomea_device::stage::WARP_SHIFT)] {
+        a_phase_stops_inside(
+            &format!("the {form}'s variable colour entries of a header of 30000000 variables"),
+            |stop| VariableColors::build(&coloring, header.functions(), shift, stop).map_err(Error::Stopped),
+        );
+    }
 }

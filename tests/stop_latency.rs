@@ -164,6 +164,7 @@ fn stops_within_latency(instance: &Path, args: &[&str], moment: Moment, limit: f
         assert_eq!(o.status.code(), Some(status), "{what}: {}", String::from_utf8_lossy(&o.stderr));
         let v = answer(&o, instance);
         assert_eq!(v["stop_reason"], "interrupted", "{what}");
+        eprintln!("{what}: ended {:.3} s after the signal", latency.as_secs_f64());
         assert!(latency <= LATENCY, "{what}: the run ended {latency:?} after the signal");
         answers.push(v);
     }
@@ -172,6 +173,7 @@ fn stops_within_latency(instance: &Path, args: &[&str], moment: Moment, limit: f
     assert_eq!(o.status.code(), Some(0), "{what}: {}", String::from_utf8_lossy(&o.stderr));
     let v = answer(&o, instance);
     assert_eq!(v["stop_reason"], "time limit", "{what}");
+    eprintln!("{what}: ended {:.3} s after its limit", late.as_secs_f64());
     assert!(late <= LATENCY, "{what}: the run ended {late:?} after its limit");
     assert!(v["time_s"].as_f64().unwrap() <= limit + LATENCY.as_secs_f64(), "{what}: time_s {}", v["time_s"]);
     answers.push(v);

@@ -51,74 +51,121 @@ impl VariableColors {
             vars.extend_from_slice(g);
             offsets.push(vars.len() as u32);
         }
-        Self::sliced(offsets, vars, f, shift)
+        Self::sliced(offsets, vars, f, shift, &StopCheck::never()).expect("a check that never stops")
     }
 
     /// The colour groups of a colouring of the variables of `f`, ascending within each colour
     /// (in the GPU's form by degree, the largest first): the same arrays as
     /// `new(&coloring.groups(), f, shift)`, without the groups.
     pub fn from_coloring(coloring: &Coloring, f: &Subfunctions, shift: u32) -> Self {
-        let (offsets, vars) = coloring.flat_groups();
-        Self::sliced(offsets, vars, f, shift)
+        Self::build(coloring, f, shift, &StopCheck::never()).expect("a check that never stops")
+    }
+
+    /// [`VariableColors::from_coloring`], stopped when `stop` says so (it checks every
+    /// [`crate::stop::WORK_PER_CHECK`] or so variables or entries: 10^8 variables take seconds);
+    /// stopped, what it made so far is freed aside.
+    pub fn build(coloring: &Coloring, f: &Subfunctions, shift: u32, stop: &StopCheck) -> Result<Self, StopReason> {
+        let (offsets, vars) = coloring.flat_groups(stop)?;
+        Self::sliced(offsets, vars, f, shift, stop)
     }
 
     /// The entries of the positions `vars` in slices of `2^shift` positions, each slice as wide
-    /// as its largest degree; filled in parallel, a slice at a time. In slices of more than one
-    /// position (the GPU's form) each colour's variables go by degree, the largest first and ties
-    /// ascending, so that a slice's positions have degrees alike: few of its entries are padding,
-    /// and a warp's lanes have about as many entries each to read
+    /// as its largest degree; filled in parallel, some slices at a time. In slices of more than
+    /// one position (the GPU's form) each colour's variables go by degree, the largest first and
+    /// ties ascending, so that a slice's positions have degrees alike: few of its entries are
+    /// padding, and a warp's lanes have about as many entries each to read
     /// (`docs/decisions/0027-local-search-entries.md`). This changes no flip: the
     /// flips of one colour are independent, and each draws its random numbers by its variable,
     /// not its position.
-    fn sliced(offsets: Vec<u32>, mut vars: Vec<u32>, f: &Subfunctions, shift: u32) -> Self {
-        if shift > 0 {
-            for colour in offsets.windows(2) {
-                vars[colour[0] as usize..colour[1] as usize]
-                    .par_sort_unstable_by_key(|&v| (std::cmp::Reverse(f.dependent(v as usize).len()), v));
+    fn sliced(
+        offsets: Vec<u32>,
+        vars: Vec<u32>,
+        f: &Subfunctions,
+        shift: u32,
+        stop: &StopCheck,
+    ) -> Result<Self, StopReason> {
+        let mut colors = VariableColors { offsets, vars, shift, ..VariableColors::default() };
+        match colors.fill(f, stop) {
+            Ok(()) => Ok(colors),
+            Err(reason) => {
+                crate::stop::drop_aside(colors);
+                Err(reason)
             }
         }
-        let degrees: Vec<u32> = vars.par_iter().map(|&v| f.dependent(v as usize).len() as u32).collect();
+    }
+
+    /// Orders, counts and fills what [`VariableColors::sliced`] makes of `offsets` and `vars`,
+    /// checking `stop` between pieces of [`crate::stop::WORK_PER_CHECK`] or so variables.
+    fn fill(&mut self, f: &Subfunctions, stop: &StopCheck) -> Result<(), StopReason> {
+        use crate::stop::WORK_PER_CHECK;
+        let VariableColors { offsets, vars, shift, degrees, slices, entries, weights } = self;
+        let shift = *shift;
+        stop.check()?;
+        if shift > 0 {
+            for colour in offsets.windows(2) {
+                by_degree(&mut vars[colour[0] as usize..colour[1] as usize], f, stop)?;
+            }
+        }
+        degrees.reserve_exact(vars.len());
+        for piece in vars.chunks(16 * WORK_PER_CHECK) {
+            stop.check()?;
+            degrees.par_extend(piece.par_iter().map(|&v| f.dependent(v as usize).len() as u32));
+        }
         let pairwise = match f.arrays() {
             KindArrays::Pairwise { weights, .. } => Some(weights),
             _ => None,
         };
         let width = 1usize << shift;
-        let mut slices = Vec::with_capacity(degrees.len().div_ceil(width));
+        slices.reserve_exact(degrees.len().div_ceil(width));
         let mut end = 0u64;
-        for chunk in degrees.chunks(width) {
+        for (q, chunk) in degrees.chunks(width).enumerate() {
+            stop.every(q, WORK_PER_CHECK)?;
             slices.push(end);
             end += width as u64 * chunk.iter().copied().max().unwrap_or(0) as u64;
         }
         let weighted = pairwise.is_some();
-        let mut entries = vec![0u32; end as usize];
-        let mut weights = vec![0i64; if weighted { end as usize } else { 0 }];
-        let mut pieces = Vec::with_capacity(slices.len());
+        // Zeroed by the system as the fill first touches them (no pass over them here).
+        *entries = vec![0u32; end as usize];
+        *weights = vec![0i64; if weighted { end as usize } else { 0 }];
+        let start = |q: usize| slices.get(q).map_or(end, |&s| s);
+        // A piece of 4096 positions (whole slices) per task; a round of pieces per check, ended
+        // early where its slices hold many entries.
+        let per_piece = (4096 >> shift).max(1);
         let (mut rest, mut rest_w) = (entries.as_mut_slice(), weights.as_mut_slice());
-        for (q, &start) in slices.iter().enumerate() {
-            let len = (slices.get(q + 1).map_or(end, |&next| next) - start) as usize;
-            let (piece, tail) = rest.split_at_mut(len);
-            let (piece_w, tail_w) = rest_w.split_at_mut(if weighted { len } else { 0 });
-            pieces.push((q, piece, piece_w));
-            (rest, rest_w) = (tail, tail_w);
-        }
-        pieces.into_par_iter().with_min_len(64).for_each(|(q, piece, piece_w)| {
-            for (p, &v) in vars.iter().enumerate().skip(q * width).take(width) {
-                // Entry j: the j-th subfunction of v, or for the pairwise kind that subfunction's
-                // other variable and its weight.
-                for (j, &s) in f.dependent(v as usize).iter().enumerate() {
-                    let e = entry_index(0, shift, p, j);
-                    match pairwise {
-                        Some(w) => {
-                            let ends = f.variables_of(s as usize);
-                            piece[e] = ends[0] ^ ends[1] ^ v;
-                            piece_w[e] = w[s as usize];
+        let mut q = 0;
+        while q < slices.len() {
+            stop.check()?;
+            let round = start(q);
+            let mut pieces = Vec::new();
+            while q < slices.len() && pieces.len() < 64 && start(q) - round < 64 * WORK_PER_CHECK as u64 {
+                let next = (q + per_piece).min(slices.len());
+                let len = (start(next) - start(q)) as usize;
+                let (piece, tail) = std::mem::take(&mut rest).split_at_mut(len);
+                let (piece_w, tail_w) = std::mem::take(&mut rest_w).split_at_mut(if weighted { len } else { 0 });
+                pieces.push((q..next, piece, piece_w));
+                (rest, rest_w, q) = (tail, tail_w, next);
+            }
+            pieces.into_par_iter().for_each(|(qs, piece, piece_w)| {
+                let base = slices[qs.start];
+                for (p, &v) in vars.iter().enumerate().take(qs.end * width).skip(qs.start * width) {
+                    let at = (slices[p >> shift] - base) as usize;
+                    // Entry j: the j-th subfunction of v, or for the pairwise kind that
+                    // subfunction's other variable and its weight.
+                    for (j, &s) in f.dependent(v as usize).iter().enumerate() {
+                        let e = entry_index(at, shift, p, j);
+                        match pairwise {
+                            Some(w) => {
+                                let ends = f.variables_of(s as usize);
+                                piece[e] = ends[0] ^ ends[1] ^ v;
+                                piece_w[e] = w[s as usize];
+                            }
+                            None => piece[e] = s,
                         }
-                        None => piece[e] = s,
                     }
                 }
-            }
-        });
-        VariableColors { offsets, vars, shift, degrees, slices, entries, weights }
+            });
+        }
+        Ok(())
     }
 
     /// The index of entry j of position p.
@@ -130,6 +177,56 @@ impl VariableColors {
     pub fn colors(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }
+}
+
+/// One colour's variables `vars` by their degree in `f`, the largest first and ties ascending
+/// (the GPU's form of [`VariableColors`]). Where the colour has more variables than its largest
+/// degree, by a stable count, checked every [`crate::stop::WORK_PER_CHECK`] variables (a colour
+/// of 10^8 variables takes seconds to sort), each degree's variables then sorted where the
+/// colour did not list them ascending; else (a colour smaller than a degree) by a sort.
+fn by_degree(vars: &mut [u32], f: &Subfunctions, stop: &StopCheck) -> Result<(), StopReason> {
+    use crate::stop::WORK_PER_CHECK;
+    let degree = |v: u32| f.dependent(v as usize).len();
+    let mut most = 0;
+    for (i, &v) in vars.iter().enumerate() {
+        stop.every(i, WORK_PER_CHECK)?;
+        most = most.max(degree(v));
+    }
+    if most >= vars.len() {
+        stop.check()?;
+        vars.par_sort_unstable_by_key(|&v| (std::cmp::Reverse(degree(v)), v));
+        return Ok(());
+    }
+    // Where each degree's variables begin, the largest degree first.
+    let mut next = vec![0usize; most + 1];
+    for (i, &v) in vars.iter().enumerate() {
+        stop.every(i, WORK_PER_CHECK)?;
+        next[degree(v)] += 1;
+    }
+    let mut at = 0;
+    for count in next.iter_mut().rev() {
+        at += std::mem::replace(count, at);
+    }
+    let begins = next.clone();
+    let mut sorted = vec![0u32; vars.len()];
+    for (i, &v) in vars.iter().enumerate() {
+        stop.every(i, WORK_PER_CHECK)?;
+        let d = degree(v);
+        sorted[next[d]] = v;
+        next[d] += 1;
+    }
+    for (&begin, &end) in begins.iter().zip(&next) {
+        stop.check()?;
+        let tie = &mut sorted[begin..end];
+        if !tie.is_sorted() {
+            tie.par_sort_unstable();
+        }
+    }
+    for (to, from) in vars.chunks_mut(16 * WORK_PER_CHECK).zip(sorted.chunks(16 * WORK_PER_CHECK)) {
+        stop.check()?;
+        to.copy_from_slice(from);
+    }
+    Ok(())
 }
 
 /// The temperatures of annealed local search (`stage::Anneal`), [`ANNEAL_LEVELS`] of them, from

@@ -305,6 +305,16 @@ impl<'a> Run<'a> {
     /// Returns true if it did. Where the run mixes, the elitist it displaces is queued to be
     /// mixed into it (`ElitistMixing::overlapping_mix`).
     pub fn offer(&mut self, genes: &[u8], fitness: i64) -> bool {
+        self.offer_genes(std::borrow::Cow::Borrowed(genes), fitness)
+    }
+
+    /// [`Run::offer`] of a solution the caller gives away: a first elitist takes it as it is,
+    /// without a copy (the answer of a run stopped during the set-up of 10^8 variables).
+    pub fn offer_owned(&mut self, genes: Vec<u8>, fitness: i64) -> bool {
+        self.offer_genes(std::borrow::Cow::Owned(genes), fitness)
+    }
+
+    fn offer_genes(&mut self, genes: std::borrow::Cow<'_, [u8]>, fitness: i64) -> bool {
         if self.elitist.as_ref().is_some_and(|e| e.fitness >= fitness) {
             return false;
         }
@@ -314,15 +324,15 @@ impl<'a> Run<'a> {
             // successor, so that those stay (`docs/decisions/0016-partition-mixing-donors-and-pieces.md`).
             // The first displaced since the last mix is kept, the one that holds the mixes.
             Some(e) if self.waiting.on && !self.waiting.displaced => {
-                self.waiting.donor = Some(std::mem::replace(&mut e.genes, genes.to_vec()));
+                self.waiting.donor = Some(std::mem::replace(&mut e.genes, genes.into_owned()));
                 self.waiting.displaced = true;
                 e.fitness = fitness;
             }
             Some(e) => {
-                e.genes.copy_from_slice(genes);
+                e.genes.copy_from_slice(&genes);
                 e.fitness = fitness;
             }
-            None => self.elitist = Some(Elitist { genes: genes.to_vec(), fitness }),
+            None => self.elitist = Some(Elitist { genes: genes.into_owned(), fitness }),
         }
         self.record_improvement(fitness);
         true

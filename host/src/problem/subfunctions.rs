@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::{KindVisitor, memory};
 use crate::error::{Error, Result};
+use crate::stop::{StopCheck, WORK_PER_CHECK};
 
 /// Element types of the arrays the steps read: plain integers (every bit pattern a value, no
 /// padding), so that an array may be handled as its bytes (what the CUDA upload copies).
@@ -228,6 +229,12 @@ impl Subfunctions {
     /// Pairwise weighted subfunctions over `l` variables: subfunction s reads `ends[2s]` and
     /// `ends[2s+1]` (two different variables) and is worth `weights[s]` when they differ.
     pub fn pairwise(l: usize, ends: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
+        Subfunctions::pairwise_with_stop(l, ends, weights, &StopCheck::never())
+    }
+
+    /// [`Subfunctions::pairwise`], stopped (`Error::Stopped`) when `stop` says so: every pass
+    /// over the subfunctions and the variables checks it (10^8 of them take seconds).
+    pub fn pairwise_with_stop(l: usize, ends: Vec<u32>, weights: Vec<i64>, stop: &StopCheck) -> Result<Subfunctions> {
         if ends.len() != 2 * weights.len() {
             return Err(Error::usage(format!(
                 "pairwise subfunctions: {} ends for {} weights",
@@ -236,7 +243,7 @@ impl Subfunctions {
             )));
         }
         check_sizes(l, weights.len(), ends.len())?;
-        Subfunctions::finish(l, Vec::new(), Vec::new(), Vec::new(), KindArrays::Pairwise { ends, weights })
+        Subfunctions::finish(l, Vec::new(), Vec::new(), Vec::new(), KindArrays::Pairwise { ends, weights }, stop)
     }
 
     /// Table subfunctions over `l` variables: subfunction s reads `vars[var_offsets[s]..
@@ -248,6 +255,19 @@ impl Subfunctions {
         vars: Vec<u32>,
         table_offsets: Vec<u32>,
         values: Vec<i64>,
+    ) -> Result<Subfunctions> {
+        Subfunctions::tables_with_stop(l, var_offsets, vars, table_offsets, values, &StopCheck::never())
+    }
+
+    /// [`Subfunctions::tables`], stopped (`Error::Stopped`) when `stop` says so (see
+    /// [`Subfunctions::pairwise_with_stop`]).
+    pub fn tables_with_stop(
+        l: usize,
+        var_offsets: Vec<u32>,
+        vars: Vec<u32>,
+        table_offsets: Vec<u32>,
+        values: Vec<i64>,
+        stop: &StopCheck,
     ) -> Result<Subfunctions> {
         check_offsets("table subfunctions", &var_offsets, vars.len())?;
         let m = var_offsets.len() - 1;
@@ -262,6 +282,7 @@ impl Subfunctions {
             .into_par_iter()
             .with_min_len(4096)
             .map(|s| {
+                stop.every(s, WORK_PER_CHECK)?;
                 let arity = (var_offsets[s + 1] - var_offsets[s]) as usize;
                 if arity as u32 > MAX_TABLE_ARITY {
                     return Err(Error::usage(format!(
@@ -286,6 +307,7 @@ impl Subfunctions {
             vars.clone(),
             bounds,
             KindArrays::Tables { var_offsets, vars, table_offsets, values },
+            stop,
         )
     }
 
@@ -297,6 +319,18 @@ impl Subfunctions {
     /// variables of its literals, in the order of their first literal; its bounds are exact (a
     /// tautology is always worth its weight, an empty clause never anything).
     pub fn clauses(l: usize, lit_offsets: Vec<u32>, lits: Vec<u32>, weights: Vec<i64>) -> Result<Subfunctions> {
+        Subfunctions::clauses_with_stop(l, lit_offsets, lits, weights, &StopCheck::never())
+    }
+
+    /// [`Subfunctions::clauses`], stopped (`Error::Stopped`) when `stop` says so (see
+    /// [`Subfunctions::pairwise_with_stop`]).
+    pub fn clauses_with_stop(
+        l: usize,
+        lit_offsets: Vec<u32>,
+        lits: Vec<u32>,
+        weights: Vec<i64>,
+        stop: &StopCheck,
+    ) -> Result<Subfunctions> {
         check_offsets("clauses", &lit_offsets, lits.len())?;
         let m = lit_offsets.len() - 1;
         if weights.len() != m {
@@ -311,6 +345,7 @@ impl Subfunctions {
         let mut bounds = vec![(0i64, 0i64); m];
         counts.par_chunks_mut(BLOCK).zip(bounds.par_chunks_mut(BLOCK)).enumerate().try_for_each(
             |(b, (counts, bounds))| {
+                stop.check()?;
                 let mut scratch = ClauseScratch::default();
                 for (k, (count, bound)) in counts.iter_mut().zip(bounds).enumerate() {
                     let s = b * BLOCK + k;
@@ -338,7 +373,8 @@ impl Subfunctions {
         let mut sub_offsets = Vec::with_capacity(m + 1);
         sub_offsets.push(0u32);
         let mut total = 0u64;
-        for &c in &counts {
+        for (s, &c) in counts.iter().enumerate() {
+            stop.every(s, WORK_PER_CHECK)?;
             total += c as u64;
             sub_offsets.push(u32::try_from(total).map_err(|_| too_large())?);
         }
@@ -352,15 +388,17 @@ impl Subfunctions {
             pieces.push((b, piece));
             rest = tail;
         }
-        pieces.into_par_iter().for_each(|(b, piece)| {
+        pieces.into_par_iter().try_for_each(|(b, piece)| {
+            stop.check()?;
             let mut scratch = ClauseScratch::default();
             let mut at = 0;
             for s in b * BLOCK..((b + 1) * BLOCK).min(m) {
                 let (n, _) = scratch.distinct(clause(s), Some(&mut piece[at..]));
                 at += n as usize;
             }
-        });
-        Subfunctions::finish(l, sub_offsets, vars, bounds, KindArrays::Clauses { lit_offsets, lits, weights })
+            Ok::<(), Error>(())
+        })?;
+        Subfunctions::finish(l, sub_offsets, vars, bounds, KindArrays::Clauses { lit_offsets, lits, weights }, stop)
     }
 
     /// Checks the variables and the value range, and builds the incidence of the variables (the
@@ -371,12 +409,14 @@ impl Subfunctions {
         sub_vars: Vec<u32>,
         bounds: Vec<(i64, i64)>,
         arrays: KindArrays,
+        stop: &StopCheck,
     ) -> Result<Subfunctions> {
         let listing = arrays.listing(&sub_offsets, &sub_vars, &bounds);
         let (m, entries) = (listing.len(), listing.entries());
         let vars_of = |s: usize| listing.vars(s);
         // The first subfunction (in order) that reads a variable out of range or one twice.
         (0..m).into_par_iter().with_min_len(4096).try_for_each_init(Vec::new, |sorted, s| {
+            stop.every(s, WORK_PER_CHECK)?;
             let vs = vars_of(s);
             if let Some(&v) = vs.iter().find(|&&v| v as usize >= l) {
                 return Err(Error::usage(format!(
@@ -390,6 +430,7 @@ impl Subfunctions {
         })?;
         // Fitness in [sum of minima, sum of maxima]; a partial delta is at most the sum of the
         // ranges in absolute value. Computed in i128: no instance may overflow i64 silently.
+        stop.check()?;
         let (low, high, range) = (0..m)
             .into_par_iter()
             .with_min_len(1 << 14)
@@ -411,7 +452,7 @@ impl Subfunctions {
                 i64::MAX
             )));
         }
-        let (var_offsets, var_subs) = incidence(l, m, entries, vars_of);
+        let (var_offsets, var_subs) = incidence(l, m, entries, vars_of, stop)?;
         Ok(Subfunctions { l, arrays, sub_offsets, sub_vars, var_offsets, var_subs, bounds })
     }
 
@@ -611,7 +652,8 @@ fn incidence<'a>(
     m: usize,
     entries: usize,
     vars_of: impl Fn(usize) -> &'a [u32] + Sync,
-) -> (Vec<u32>, Vec<u32>) {
+    stop: &StopCheck,
+) -> Result<(Vec<u32>, Vec<u32>)> {
     // Few entries over many variables still take buckets: the per-variable passes then run in
     // parallel, each over a bucket's share, instead of one pass over every variable.
     let small = entries < 1 << 16 && l < 1 << 16;
@@ -625,13 +667,15 @@ fn incidence<'a>(
         .map(|b| {
             let mut out = vec![Vec::new(); buckets];
             for s in b * block_len..((b + 1) * block_len).min(m) {
+                stop.every(s, WORK_PER_CHECK)?;
                 for &v in vars_of(s) {
                     out[(v as usize).checked_shr(shift).unwrap_or(0)].push((v, s as u32));
                 }
             }
-            out
+            Ok(out)
         })
-        .collect();
+        .collect::<Result<_>>()?;
+    stop.check()?;
     let totals: Vec<usize> = (0..buckets).map(|k| scattered.iter().map(|b| b[k].len()).sum()).collect();
     let mut var_offsets = vec![0u32; l + 1];
     let mut var_subs = vec![0u32; entries];
@@ -647,7 +691,8 @@ fn incidence<'a>(
         base += total as u32;
     }
     let scattered = &scattered;
-    pieces.into_par_iter().for_each(|(k, base, offsets, subs)| {
+    pieces.into_par_iter().try_for_each(|(k, base, offsets, subs)| {
+        stop.check()?;
         let lo = if small { 0 } else { k << shift };
         // offsets[i] ends variable lo + i: its degree first, then the running sum.
         for block in scattered {
@@ -669,8 +714,9 @@ fn incidence<'a>(
                 *c += 1;
             }
         }
-    });
-    (var_offsets, var_subs)
+        Ok::<(), Error>(())
+    })?;
+    Ok((var_offsets, var_subs))
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ mod defaults;
 pub mod options;
 mod values;
 
+use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -348,7 +349,7 @@ pub fn solve_run(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run
             });
             let x = random_genotype(problem.variables(), config.seed);
             let fitness = crate::problem::full_evaluation(problem, &x, &run.counter);
-            run.offer(&x, fitness);
+            run.offer_owned(x, fitness);
             let setup_s = since_setup(run);
             return finish(problem, &effective, run, Report { before_setup_s, setup_s, ..Report::default() });
         }
@@ -454,33 +455,46 @@ fn set_up<'a>(
     };
     let (fos_sets, colors) = (model.fos.len(), model.groups.as_ref().map(|g| g.len()));
     effective.settle_annealing(problem);
-    let (backend_name, ims, device) = match config.algorithm {
-        Algorithm::Serial => {
-            let (name, ims) = serial_ims(problem, effective, &model)?;
-            (name, ims, None)
-        }
-        Algorithm::Parallel => {
-            let gpu = match opening.map(|handle| handle.join()) {
-                Some(Ok(Ok(gpu))) => Some(gpu),
-                // Auto: a GPU that fails at start leaves the run to the CPU.
-                Some(Ok(Err(e))) if config.backend == Backend::Auto => {
-                    run.note(&format!("backend: CPU (the GPU failed at start: {e})"));
-                    None
-                }
-                Some(Ok(Err(e))) => return Err(e),
-                Some(Err(_)) => return Err(Error::Cuda("opening the GPU failed".into())),
-                None => None,
-            };
-            if let Some(gpu) = &gpu {
-                gpu.reset_memory_peak()?;
+    let made = (|| -> Result<(String, Ims<'a>, Option<Arc<cuda::Gpu>>)> {
+        Ok(match config.algorithm {
+            Algorithm::Serial => {
+                let (name, ims) = serial_ims(problem, effective, &model)?;
+                (name, ims, None)
             }
-            run.stop_check().check()?;
-            let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
-            (name, ims, gpu)
+            Algorithm::Parallel => {
+                let gpu = match opening.map(|handle| handle.join()) {
+                    Some(Ok(Ok(gpu))) => Some(gpu),
+                    // Auto: a GPU that fails at start leaves the run to the CPU.
+                    Some(Ok(Err(e))) if config.backend == Backend::Auto => {
+                        run.note(&format!("backend: CPU (the GPU failed at start: {e})"));
+                        None
+                    }
+                    Some(Ok(Err(e))) => return Err(e),
+                    Some(Err(_)) => return Err(Error::Cuda("opening the GPU failed".into())),
+                    None => None,
+                };
+                if let Some(gpu) = &gpu {
+                    gpu.reset_memory_peak()?;
+                }
+                run.stop_check().check()?;
+                let (name, ims) = parallel_ims(problem, effective, gpu.clone(), &model, run.stop_check())?;
+                (name, ims, gpu)
+            }
+        })
+    })()
+    .and_then(|made| {
+        run.stop_check().check()?;
+        Ok(made)
+    });
+    match made {
+        Ok((backend, ims, device)) => Ok(Setup { ims, backend, fos_sets, colors, device }),
+        Err(e) => {
+            // Stopped (the layout of 10^8 slots, say), the model is freed aside (see
+            // `build_model`): what the run made of it went with the error.
+            crate::stop::drop_aside(model);
+            Err(e)
         }
-    };
-    run.stop_check().check()?;
-    Ok(Setup { ims, backend: backend_name, fos_sets, colors, device })
+    }
 }
 
 /// `config` with every default decided as [`solve`] would decide it for `problem`, without
@@ -592,7 +606,8 @@ fn finish(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &mut Run, repor
         solution: bits(&elitist.genes),
         energy: energy.map(|e| e.to_f64()),
         energy_text: energy.map(|e| e.to_string()),
-        model_solution: energy.map(|_| bits(&problem.model_solution(&elitist.genes))),
+        // Turned into bits where it lies (a byte each either way): no second array of 10^8.
+        model_solution: energy.map(|_| problem.model_solution(&elitist.genes).into_iter().map(|g| g != 0).collect()),
         report: facts_json(problem.solution_report(&elitist.genes)),
         config: config.clone(),
         trace: run.trace.clone(),
@@ -616,14 +631,32 @@ fn bits(genes: &[u8]) -> Vec<bool> {
 
 /// Bits as a 0/1 string, one character each: how results show a solution.
 pub fn bit_text(bits: &[bool]) -> String {
-    // Byte by byte, not char by char: the answer of 10^9 variables is written at once.
-    let text: Vec<u8> = bits.iter().map(|&bit| b'0' + bit as u8).collect();
-    String::from_utf8(text).unwrap_or_default()
+    let mut text = String::with_capacity(bits.len());
+    fmt::write(&mut text, format_args!("{}", BitText(bits))).unwrap_or_default();
+    text
+}
+
+/// Bits as [`bit_text`] shows them, made a piece at a time: a serializer that writes a string as
+/// it is shown (serde_json's `collect_str`) writes the solution of 10^8 variables without
+/// holding its text.
+struct BitText<'b>(&'b [bool]);
+
+impl fmt::Display for BitText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut piece = [0u8; 1 << 14];
+        for bits in self.0.chunks(piece.len()) {
+            for (c, &bit) in piece.iter_mut().zip(bits) {
+                *c = b'0' + bit as u8;
+            }
+            f.write_str(std::str::from_utf8(&piece[..bits.len()]).map_err(|_| fmt::Error)?)?;
+        }
+        Ok(())
+    }
 }
 
 /// [`bit_text`] in JSON (result files, the command line's JSON output, Python).
 fn bit_string<S: serde::Serializer>(bits: &[bool], s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.serialize_str(&bit_text(bits))
+    s.collect_str(&BitText(bits))
 }
 
 /// [`bit_string`] of a solution that may be absent.
@@ -643,11 +676,16 @@ fn stop_words<S: serde::Serializer>(reason: &StopReason, s: S) -> std::result::R
 fn random_genotype(l: usize, seed: u64) -> Vec<u8> {
     let mut rng = SplitMix64::stream(seed, 0x616e737765);
     let mut x = vec![0u8; l];
-    // 64 genes from each draw: on a huge instance a stopped set-up's answer must come at once.
+    // 64 genes from each draw, gene k bit k, 8 at a time: on a huge instance a stopped set-up's
+    // answer must come at once.
     for genes in x.chunks_mut(64) {
         let bits = rng.next_u64();
-        for (k, gene) in genes.iter_mut().enumerate() {
-            *gene = (bits >> k & 1) as u8;
+        for (k, eight) in genes.chunks_mut(8).enumerate() {
+            // Byte i of `spread` is bit i of the byte in place (0 or 1 << i); adding 0x7f sets
+            // the byte's top bit exactly where it is not 0, and the shift brings that bit down.
+            let spread = ((bits >> (8 * k)) & 0xff).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+            let bytes = ((spread + 0x7f7f_7f7f_7f7f_7f7f) >> 7 & 0x0101_0101_0101_0101).to_le_bytes();
+            eight.copy_from_slice(&bytes[..eight.len()]);
         }
     }
     x
@@ -701,42 +739,50 @@ pub fn build_model(problem: &dyn GrayBoxProblem, config: &RunConfig, run: &Run, 
         96 * l + 32 * problem.subfunctions() as u128 + learned,
         &format!("the linkage model {} of {l} variables", config.linkage),
     )?;
-    let mut times = ModelTimes::default();
     let t = Instant::now();
     let fos = Arc::new(Fos::build(&config.linkage, problem, &mut rng, stop)?);
-    times.fos_s = t.elapsed().as_secs_f64();
-    let (groups, lmig_edges) = if config.needs_groups() {
+    let times = ModelTimes { fos_s: t.elapsed().as_secs_f64(), ..ModelTimes::default() };
+    let mut model = Model { fos, groups: None, lmig_edges: None, variable_colors: None, anneal: Arc::default(), times };
+    match colour_model(&mut model, problem, config, stop, gpu) {
+        Ok(()) => Ok(model),
+        Err(e) => {
+            // Stopped (or failed), what was built is freed aside: the linkage sets and colours of
+            // 10^8 variables take a tenth of a second to free, which the answer need not wait for.
+            crate::stop::drop_aside(model);
+            Err(e)
+        }
+    }
+}
+
+/// The rest of `model` after its linkage sets: their colour groups where the algorithm needs
+/// them, the variables' colour groups and the annealing schedule where local search runs.
+fn colour_model(
+    model: &mut Model,
+    problem: &dyn GrayBoxProblem,
+    config: &RunConfig,
+    stop: &StopCheck,
+    gpu: bool,
+) -> Result<()> {
+    if config.needs_groups() {
         let t = Instant::now();
-        // Stopped, the linkage sets (one per variable at least) are freed aside.
-        let (coloring, report) = match config.coloring.color_sets(Sets::Fos(&fos), problem, stop) {
-            Ok(colored) => colored,
-            Err(e) => {
-                crate::stop::drop_aside(fos);
-                return Err(e);
-            }
-        };
-        times.lmig_s = report.degrees_s;
-        times.coloring_s = t.elapsed().as_secs_f64() - report.degrees_s;
-        (Some(Arc::new(coloring.groups())), report.lmig_edges.map(|e| e as usize))
-    } else {
-        (None, None)
-    };
+        let (coloring, report) = config.coloring.color_sets(Sets::Fos(&model.fos), problem, stop)?;
+        model.groups = Some(Arc::new(coloring.groups()));
+        model.lmig_edges = report.lmig_edges.map(|e| e as usize);
+        model.times.lmig_s = report.degrees_s;
+        model.times.coloring_s = t.elapsed().as_secs_f64() - report.degrees_s;
+    }
     let t = Instant::now();
-    let variable_colors = match config.local_search {
-        LocalSearchMode::Off => None,
-        _ => Some(Arc::new(VariableColors::from_coloring(
-            &variable_coloring(problem, config.coloring, stop)?,
-            problem.functions(),
-            // The GPU reads a warp's entries side by side (`docs/decisions/0027-local-search-entries.md`).
-            if gpu { WARP_SHIFT } else { 0 },
-        ))),
-    };
-    let anneal = Arc::new(match variable_colors {
-        Some(_) => AnnealSchedule::new(problem.functions(), config.seed, stop)?,
-        None => AnnealSchedule::default(),
-    });
-    times.local_search_s = t.elapsed().as_secs_f64();
-    Ok(Model { fos, groups, lmig_edges, variable_colors, anneal, times })
+    if config.local_search != LocalSearchMode::Off {
+        let coloring = variable_coloring(problem, config.coloring, stop)?;
+        // The GPU reads a warp's entries side by side (`docs/decisions/0027-local-search-entries.md`).
+        let shift = if gpu { WARP_SHIFT } else { 0 };
+        let colors = VariableColors::build(&coloring, problem.functions(), shift, stop);
+        crate::stop::drop_aside(coloring);
+        model.variable_colors = Some(Arc::new(colors?));
+        model.anneal = Arc::new(AnnealSchedule::new(problem.functions(), config.seed, stop)?);
+    }
+    model.times.local_search_s = t.elapsed().as_secs_f64();
+    Ok(())
 }
 
 /// Refuses (as out of memory, so that the multi-start scheme stops growing there) a population of
@@ -887,4 +933,40 @@ pub fn facts_json(facts: Vec<(&'static str, String)>) -> serde_json::Map<String,
             (k.to_string(), number.unwrap_or(serde_json::Value::String(v)))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_random_genotype_is_its_draws_bits_in_order() {
+        for l in [0, 1, 7, 8, 9, 63, 64, 65, 200] {
+            let mut rng = SplitMix64::stream(5, 0x616e737765);
+            let mut bits = 0;
+            let drawn: Vec<u8> = (0..l)
+                .map(|k| {
+                    if k % 64 == 0 {
+                        bits = rng.next_u64();
+                    }
+                    (bits >> (k % 64) & 1) as u8
+                })
+                .collect();
+            assert_eq!(random_genotype(l, 5), drawn, "{l} genes");
+        }
+    }
+
+    #[test]
+    fn a_solution_is_shown_one_character_per_bit_in_text_and_json() {
+        #[derive(Serialize)]
+        struct Shown<'b>(#[serde(serialize_with = "bit_string")] &'b [bool]);
+        let mut rng = SplitMix64::new(3);
+        // Across the pieces the text is made in.
+        for l in [0, 1, 5, (1 << 14) - 1, 1 << 14, 3 * (1 << 14) + 7] {
+            let bits: Vec<bool> = (0..l).map(|_| rng.coin()).collect();
+            let text: String = bits.iter().map(|&b| if b { '1' } else { '0' }).collect();
+            assert_eq!(bit_text(&bits), text);
+            assert_eq!(serde_json::to_string(&Shown(&bits)).unwrap(), format!("\"{text}\""));
+        }
+    }
 }

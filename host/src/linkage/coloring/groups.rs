@@ -7,6 +7,7 @@ use std::fmt;
 use super::lmig::Lmig;
 use crate::linkage::fos::Fos;
 use crate::problem::GrayBoxProblem;
+use crate::stop::{StopCheck, StopReason, WORK_PER_CHECK};
 
 /// A colouring of the LMIG: `colors[i]` is the colour of set i, all below `num_colors`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,22 +44,29 @@ impl Coloring {
     }
 
     /// The sets of each colour in flat form: colour c holds `members[offsets[c]..offsets[c+1]]`,
-    /// ascending (the groups of [`Coloring::groups`] one after another).
-    pub fn flat_groups(&self) -> (Vec<u32>, Vec<u32>) {
+    /// ascending (the groups of [`Coloring::groups`] one after another); checked every
+    /// [`WORK_PER_CHECK`] sets (10^8 variables' colours take a large fraction of a second).
+    pub fn flat_groups(&self, stop: &StopCheck) -> Result<(Vec<u32>, Vec<u32>), StopReason> {
         let mut offsets = vec![0u32; self.num_colors + 1];
-        for &c in &self.colors {
+        for (i, &c) in self.colors.iter().enumerate() {
+            stop.every(i, WORK_PER_CHECK)?;
             offsets[c as usize + 1] += 1;
         }
         for c in 0..self.num_colors {
             offsets[c + 1] += offsets[c];
         }
         let mut fill = offsets.clone();
+        // Zeroed by the system as the loop below first touches it.
         let mut members = vec![0u32; self.colors.len()];
         for (i, &c) in self.colors.iter().enumerate() {
+            if let Err(reason) = stop.every(i, WORK_PER_CHECK) {
+                crate::stop::drop_aside(members);
+                return Err(reason);
+            }
             members[fill[c as usize] as usize] = i as u32;
             fill[c as usize] += 1;
         }
-        (offsets, members)
+        Ok((offsets, members))
     }
 
     /// The sets of each colour, ascending; one group per colour 0..num_colors.

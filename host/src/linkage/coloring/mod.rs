@@ -77,17 +77,17 @@ impl ColoringMethod {
             report.degrees_s = t.elapsed().as_secs_f64();
             Ok(degrees)
         };
-        let coloring = match self {
+        let colored = (|| match self {
             ColoringMethod::WelshPowell => {
                 let conflicts = Conflicts::new(sets, problem, stop)?;
                 let order = degree_order(&count(&conflicts, stop)?);
-                greedy_by_incidence(&members, &order, stop)?
+                greedy_by_incidence(&members, &order, stop)
             }
             ColoringMethod::DSatur => {
                 let conflicts = Conflicts::new(sets, problem, stop)?;
                 let degrees = count(&conflicts, stop)?;
                 let mut marks = conflicts.marks();
-                dsatur_by(&degrees, |i, f| conflicts.for_each(i, &mut marks, f), stop)?
+                Ok(dsatur_by(&degrees, |i, f| conflicts.for_each(i, &mut marks, f), stop)?)
             }
             // No conflict is counted or enumerated: the sets' nesting is not needed either.
             ColoringMethod::Incidence => {
@@ -96,9 +96,12 @@ impl ColoringMethod {
                 if colored.is_err() {
                     crate::stop::drop_aside(order);
                 }
-                colored?
+                colored
             }
-        };
+        })();
+        // Stopped or not, the variables' own sets (10^8 of them in a huge header) are freed aside.
+        members.free_aside();
+        let coloring = colored?;
         Ok((coloring, report))
     }
 }
@@ -126,7 +129,10 @@ fn by_decreasing_size(members: &Members, stop: &StopCheck) -> Result<Vec<u32>, E
     }
     let mut order = stop.filled(n, |_| 0u32)?;
     for i in 0..n {
-        stop.every(i, crate::stop::WORK_PER_CHECK)?;
+        if let Err(reason) = stop.every(i, crate::stop::WORK_PER_CHECK) {
+            crate::stop::drop_aside(order);
+            return Err(reason.into());
+        }
         let at = &mut next[size(i)];
         order[*at] = i as u32;
         *at += 1;
@@ -525,7 +531,7 @@ mod tests {
     #[test]
     fn flat_groups_are_the_groups_in_a_row() {
         let c = Coloring { colors: vec![2, 0, 1, 0, 2, 2], num_colors: 3 };
-        let (offsets, members) = c.flat_groups();
+        let (offsets, members) = c.flat_groups(&StopCheck::never()).unwrap();
         assert_eq!(offsets, vec![0, 2, 3, 6]);
         assert_eq!(members, c.groups().concat());
     }

@@ -57,8 +57,13 @@ pub(super) fn linkage_tree(
     crate::problem::memory::ensure(first, &format!("the fixed linkage tree of {}", problem.name()))?;
     let keys = TieKeys(rng.next_u64());
     let mut upgma = MutualPairs::new(problem, bound, keys, parallel_from, stop)?;
-    upgma.merge_linked(budget, stop).map_err(|e| e.into_error(&too_large))?;
-    let MutualPairs { mut merges, node, alive, mut set_entries, .. } = upgma;
+    if let Err(e) = upgma.merge_linked(budget, stop) {
+        // The lists of 10^8 variables take tenths of a second to free: not on the way to the answer.
+        crate::stop::drop_aside(upgma);
+        return Err(e.into_error(&too_large));
+    }
+    let MutualPairs { mut merges, node, alive, mut set_entries, links, best, size, .. } = upgma;
+    crate::stop::drop_aside((links, best, size));
     // Greedy UPGMA's order: decreasing (similarity, key), which puts every child before its parent.
     merges.par_sort_unstable_by(|x, y| y.pair.cmp(&x.pair));
     stop.check()?;
@@ -333,43 +338,56 @@ impl MutualPairs {
         // Collected in place (an indexed collect), not through `Result`'s lists of pieces appended
         // afterwards, which copied the lists of 10^8 variables unchecked after a stop; a stop
         // leaves the remaining lists empty.
+        // Made a block at a time, checked between blocks and every 4096 variables within one (a
+        // stop leaves the rest of the block's lists empty): the lists' headers alone first touch
+        // 2.4 GB for 10^8 variables, which a parallel collect over all of them did unchecked.
         let stopped = std::sync::atomic::AtomicBool::new(false);
-        let links: Vec<Vec<Link>> = (0..l)
-            .into_par_iter()
-            .map(|v| {
-                if stopped.load(std::sync::atomic::Ordering::Relaxed) || stop.every(v, 4096).is_err() {
-                    stopped.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return Vec::new();
+        let links: Vec<Vec<Link>> = stop.par_filled(l, |v| {
+            if stopped.load(std::sync::atomic::Ordering::Relaxed) || stop.every(v, 4096).is_err() {
+                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+                return Vec::new();
+            }
+            let mut list: Vec<Link> = Vec::new();
+            for &s in problem.functions().dependent(v) {
+                let sum = problem.linkage_weight(s as usize);
+                if sum != 0 {
+                    list.extend(
+                        problem
+                            .functions()
+                            .variables_of(s as usize)
+                            .iter()
+                            .filter(|&&u| u as usize != v)
+                            .map(|&rep| Link { sum, rep, size: 1 }),
+                    );
                 }
-                let mut list: Vec<Link> = Vec::new();
-                for &s in problem.functions().dependent(v) {
-                    let sum = problem.linkage_weight(s as usize);
-                    if sum != 0 {
-                        list.extend(
-                            problem
-                                .functions()
-                                .variables_of(s as usize)
-                                .iter()
-                                .filter(|&&u| u as usize != v)
-                                .map(|&rep| Link { sum, rep, size: 1 }),
-                        );
-                    }
-                }
-                sum_duplicates(&mut list);
-                list
-            })
-            .collect();
+            }
+            sum_duplicates(&mut list);
+            list
+        })?;
         if stopped.into_inner() {
             crate::stop::drop_aside(links);
             return Err(stop.reason().unwrap_or(StopReason::Interrupted).into());
         }
-        // One pass over the lists, in place (an indexed collect: nothing appended afterwards).
-        let best = links
-            .par_iter()
-            .enumerate()
-            .map(|(v, list)| list.iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR))
-            .collect();
-        stop.check()?;
+        // One pass over the lists, a block at a time.
+        let best =
+            match stop.par_filled(l, |v| links[v].iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR)) {
+                Ok(best) => best,
+                Err(reason) => {
+                    crate::stop::drop_aside(links);
+                    return Err(reason.into());
+                }
+            };
+        let singletons = || {
+            stop.check()?;
+            Ok::<_, StopReason>((stop.filled(l, |_| 1u32)?, stop.filled(l, |v| v as u32)?, stop.filled(l, |_| true)?))
+        };
+        let (size, node, alive) = match singletons() {
+            Ok(made) => made,
+            Err(reason) => {
+                crate::stop::drop_aside((links, best));
+                return Err(reason.into());
+            }
+        };
         let link_entries = links.par_iter().map(|list| list.len() as u128).sum();
         Ok(MutualPairs {
             l,
@@ -378,9 +396,9 @@ impl MutualPairs {
             parallel_from,
             links,
             best,
-            size: stop.filled(l, |_| 1)?,
-            node: stop.filled(l, |v| v as u32)?,
-            alive: stop.filled(l, |_| true)?,
+            size,
+            node,
+            alive,
             merges: Vec::with_capacity(l - 1),
             link_entries,
             set_entries: l as u128,

@@ -114,7 +114,10 @@ pub fn read_named(
             let graph = Graph::parse_with_stop(&text, &file, name, stop)?;
             // Freed before the subfunctions are built: the peak is the larger of the two phases.
             drop(text);
-            Box::new(MaxCut::new(graph).map_err(|e| Error::usage(format!("{file}: {e}")))?)
+            Box::new(MaxCut::new_with_stop(graph, stop).map_err(|e| match e {
+                Error::Stopped(reason) => Error::Stopped(reason),
+                e => Error::usage(format!("{file}: {e}")),
+            })?)
         }
         ProblemFormat::Nk => Box::new(TableProblem::parse(&text, &file, name, stop)?),
         ProblemFormat::Mk => Box::new(mk::parse(&text, &file, name, stop)?),

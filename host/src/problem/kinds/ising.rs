@@ -24,7 +24,8 @@ use std::collections::HashMap;
 use crate::error::{Error, Result};
 use crate::problem::scale::{self, Decimal, ScaleError};
 use crate::problem::{GrayBoxProblem, Subfunctions};
-use crate::stop::StopCheck;
+use crate::stop::{StopCheck, WORK_PER_CHECK};
+use rayon::prelude::*;
 
 /// Bytes a term of a model takes at the peak of its reduction: the pairs sorted and summed (32
 /// bytes each, twice), the reduced edge's arrays, bounds and incidence (40).
@@ -184,6 +185,20 @@ impl IsingProblem {
         offset: i64,
         resolution: Decimal,
     ) -> Result<Self> {
+        IsingProblem::new_with_stop(vartype, n, linear, quadratic, offset, resolution, &StopCheck::never())
+    }
+
+    /// [`IsingProblem::new`], stopped (`Error::Stopped`) when `stop` says so: every pass over
+    /// the terms and the variables checks it (a model of 10^8 variables takes seconds).
+    pub fn new_with_stop(
+        vartype: Vartype,
+        n: usize,
+        linear: &[(u32, i64)],
+        quadratic: &[(u32, u32, i64)],
+        offset: i64,
+        resolution: Decimal,
+        stop: &StopCheck,
+    ) -> Result<Self> {
         if n >= u32::MAX as usize / 2 {
             return Err(Error::usage(format!("{n} variables is more than this program supports")));
         }
@@ -199,11 +214,13 @@ impl IsingProblem {
         // Per variable: h_i (SPIN) or Q_ii (BINARY), summed exactly.
         let mut field = vec![0i128; n];
         for (k, &(i, b)) in linear.iter().enumerate() {
+            stop.every(k, WORK_PER_CHECK)?;
             *field.get_mut(i as usize).ok_or_else(|| out_of_range("linear term", k, i))? += b as i128;
         }
         let mut constant = offset as i128;
         let mut pairs: Vec<(u64, i128)> = Vec::with_capacity(quadratic.len());
         for (k, &(i, j, b)) in quadratic.iter().enumerate() {
+            stop.every(k, WORK_PER_CHECK)?;
             for v in [i, j] {
                 if v as usize >= n {
                     return Err(out_of_range(what, k, v));
@@ -216,9 +233,12 @@ impl IsingProblem {
             }
         }
         // Repeated pairs summed; pairs summing to 0 add nothing to any energy and are left out.
-        pairs.sort_unstable_by_key(|p| p.0);
+        stop.check()?;
+        pairs.par_sort_unstable_by_key(|p| p.0);
+        stop.check()?;
         let mut couplings: Vec<(u64, i128)> = Vec::with_capacity(pairs.len());
-        for (key, b) in pairs {
+        for (k, (key, b)) in pairs.into_iter().enumerate() {
+            stop.every(k, WORK_PER_CHECK)?;
             match couplings.last_mut() {
                 Some(last) if last.0 == key => last.1 += b,
                 _ => couplings.push((key, b)),
@@ -231,20 +251,24 @@ impl IsingProblem {
         };
         // Field-vertex weights (before the sign): h_i, or 2 Q_ii + sum_j Q_ij.
         if vartype == Vartype::Binary {
-            for f in field.iter_mut() {
+            for (k, f) in field.iter_mut().enumerate() {
+                stop.every(k, WORK_PER_CHECK)?;
                 *f *= 2;
             }
-            for &(key, b) in &couplings {
+            for (k, &(key, b)) in couplings.iter().enumerate() {
+                stop.every(k, WORK_PER_CHECK)?;
                 let [i, j] = ends_of(key);
                 field[i as usize] += b;
                 field[j as usize] += b;
             }
         }
-        let fields = field.iter().filter(|&&f| f != 0).count();
+        stop.check()?;
+        let fields = field.par_iter().filter(|&&f| f != 0).count();
         let mut ends = Vec::with_capacity(2 * (couplings.len() + fields));
         let mut weights = Vec::with_capacity(couplings.len() + fields);
         let mut sum_couplings = 0i128;
-        for &(key, b) in &couplings {
+        for (k, &(key, b)) in couplings.iter().enumerate() {
+            stop.every(k, WORK_PER_CHECK)?;
             let [i, j] = ends_of(key);
             ends.extend_from_slice(&[i, j]);
             weights.push(fits(b, format!("the {what} of ({i}, {j}), summed,"))?);
@@ -254,6 +278,7 @@ impl IsingProblem {
         let first_field = weights.len();
         let mut sum_fields = 0i128;
         for (i, &f) in field.iter().enumerate() {
+            stop.every(i, WORK_PER_CHECK)?;
             if f != 0 {
                 ends.extend_from_slice(&[i as u32, n as u32]);
                 weights.push(fits(-f, format!("the field edge of variable {i}"))?);
@@ -265,7 +290,7 @@ impl IsingProblem {
             Vartype::Spin => constant + sum_couplings - sum_fields,
             Vartype::Binary => 2 * constant,
         };
-        let functions = Subfunctions::pairwise(n + 1, ends, weights)?;
+        let functions = Subfunctions::pairwise_with_stop(n + 1, ends, weights, stop)?;
         let name = format!("{}-n{n}", if vartype == Vartype::Spin { "ising" } else { "qubo" });
         Ok(IsingProblem { name, vartype, variables: n, functions, first_field, constant, resolution, rounding: 0.0 })
     }
@@ -413,7 +438,14 @@ fn parse_term(line: &str, lineno: usize, limit: u64) -> std::result::Result<Term
 /// The model of the terms read from `file`: `i i value` lines are linear terms, the others
 /// quadratic; a repeated pair is an error naming both lines; the values go on the grid of their
 /// own decimals, errors naming the value's line.
-fn model_of_terms(vartype: Vartype, n: usize, terms: Vec<Term>, file: &str, name: &str) -> Result<IsingProblem> {
+fn model_of_terms(
+    vartype: Vartype,
+    n: usize,
+    terms: Vec<Term>,
+    file: &str,
+    name: &str,
+    stop: &StopCheck,
+) -> Result<IsingProblem> {
     let err = Error::parse_in(file);
     let mut seen: HashMap<(u32, u32), usize> = HashMap::with_capacity(terms.len());
     for t in &terms {
@@ -433,8 +465,12 @@ fn model_of_terms(vartype: Vartype, n: usize, terms: Vec<Term>, file: &str, name
         if t.i == t.j { linear.push((t.i, b)) } else { quadratic.push((t.i, t.j, b)) }
     }
     drop(terms);
-    let problem = IsingProblem::new(vartype, n, &linear, &quadratic, 0, scaled.resolution)
-        .map_err(|e| Error::usage(format!("{file}: {e}")))?;
+    let problem = IsingProblem::new_with_stop(vartype, n, &linear, &quadratic, 0, scaled.resolution, stop).map_err(
+        |e| match e {
+            Error::Stopped(reason) => Error::Stopped(reason),
+            e => Error::usage(format!("{file}: {e}")),
+        },
+    )?;
     Ok(problem.with_name(name).with_rounding(scaled.rounding()))
 }
 
@@ -520,7 +556,7 @@ pub fn parse_qubo(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resul
             ),
         ));
     }
-    model_of_terms(Vartype::Binary, max_nodes, terms, file, name)
+    model_of_terms(Vartype::Binary, max_nodes, terms, file, name, stop)
 }
 
 /// Reads an `.ising` file: comment lines starting with `c` or `#`; an optional header
@@ -561,7 +597,7 @@ pub fn parse_ising(text: &str, file: &str, name: &str, stop: &StopCheck) -> Resu
         terms.push(parse_term(line, lineno, limit).map_err(|m| err(lineno, m))?);
     }
     let n = declared.unwrap_or_else(|| terms.iter().map(|t| t.i.max(t.j) as usize + 1).max().unwrap_or(0));
-    model_of_terms(Vartype::Spin, n, terms, file, name)
+    model_of_terms(Vartype::Spin, n, terms, file, name, stop)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 use crate::error::Result;
 use crate::problem::graph::{Edge, Graph};
 use crate::problem::{GrayBoxProblem, Subfunctions};
+use crate::stop::StopCheck;
 
 /// Max-Cut on a weighted graph: a gray-box problem of one pairwise subfunction per edge, worth its weight when the edge is cut.
 #[derive(Clone, Debug)]
@@ -42,9 +43,15 @@ impl MaxCut {
     /// # Ok::<(), pgomea::Error>(())
     /// ```
     pub fn new(graph: Graph) -> Result<Self> {
+        MaxCut::new_with_stop(graph, &StopCheck::never())
+    }
+
+    /// [`MaxCut::new`], stopped (`Error::Stopped`) when `stop` says so, as a read file's graph
+    /// is ([`Subfunctions::pairwise_with_stop`]).
+    pub fn new_with_stop(graph: Graph, stop: &StopCheck) -> Result<Self> {
         let Graph { name, vertices, edges, optimum } = graph;
         let (ends, weights) = edges.into_arrays();
-        let functions = Subfunctions::pairwise(vertices, ends, weights)?;
+        let functions = Subfunctions::pairwise_with_stop(vertices, ends, weights, stop)?;
         Ok(MaxCut { name, optimum, functions })
     }
 
