@@ -332,6 +332,27 @@ fn the_instances_arrays_and_the_variables_colour_entries_stop_within_the_latency
         )
     });
     drop((lit_offsets, lits, var_offsets, vars, table_offsets, values));
+    // The same kinds read from text: a cnf file of 2 x 10^6 clauses and an .nk file of 10^6
+    // tables, through the readers' own checks and their build of the subfunctions.
+    let (v, c) = (1_000_000usize, 2_000_000usize);
+    let mut cnf = format!("p cnf {v} {c}\n");
+    for s in 0..c {
+        let x = |k: usize| (s + k * 7919) % v + 1;
+        cnf.push_str(&format!("{} -{} {} 0\n", x(0), x(1), x(2)));
+    }
+    a_phase_stops_inside(&format!("reading a cnf file of {c} clauses"), |stop| {
+        maxsat::MaxSat::parse(&cnf, "big.cnf", "big", stop)
+    });
+    drop(cnf);
+    let t = 1_000_000usize;
+    let mut nk_text = format!("p nk {t} {t}\n");
+    for s in 0..t {
+        nk_text.push_str(&format!("f 3 {} {} {} 3 1 4 1 5 9 2 6\n", s + 1, (s + 1) % t + 1, (s + 2) % t + 1));
+    }
+    a_phase_stops_inside(&format!("reading an .nk file of {t} tables"), |stop| {
+        pgomea::problem::tables::TableProblem::parse(&nk_text, "big.nk", "big", stop)
+    });
+    drop(nk_text);
     // An Ising model of the pairs as couplings, a field on every tenth spin.
     let couplings: Vec<(u32, u32, i64)> = ends.chunks(2).zip(&weights).map(|(e, &w)| (e[0], e[1], w)).collect();
     let fields: Vec<(u32, i64)> = (0..l as u32).step_by(10).map(|i| (i, 1 + (i % 3) as i64)).collect();

@@ -108,6 +108,14 @@ impl Error {
     pub(crate) fn parse_in(file: &str) -> impl Fn(usize, String) -> Error + '_ {
         move |line, message| Error::Parse { file: file.to_string(), line, message }
     }
+    /// This error of building what line `line` of a file describes, as `err` (the file's
+    /// [`Error::parse_in`]) reports one there; a stop stays a stop.
+    pub(crate) fn in_line(self, line: usize, err: impl Fn(usize, String) -> Error) -> Error {
+        match self {
+            Error::Stopped(_) => self,
+            other => err(line, other.to_string()),
+        }
+    }
     /// Run option `name` (its library name; each face spells it its own way) refused: `message`
     /// says what is wrong with its value.
     pub fn option(name: &'static str, message: impl Into<String>) -> Self {
@@ -124,5 +132,14 @@ mod tests {
         let inner = Error::Cuda("no CUDA driver (libcuda.so) found".into());
         assert_eq!(Error::Cuda(inner.to_string()).to_string(), inner.to_string());
         assert_eq!(inner.to_string(), "CUDA: no CUDA driver (libcuda.so) found");
+    }
+
+    #[test]
+    fn a_readers_error_names_its_line_and_a_stop_stays_a_stop() {
+        let err = Error::parse_in("a.cnf");
+        let at = Error::usage("3 literals too many").in_line(4, &err);
+        assert_eq!(at.to_string(), err(4, "3 literals too many".into()).to_string());
+        let stopped = Error::Stopped(crate::stop::StopReason::Interrupted).in_line(4, &err);
+        assert!(matches!(stopped, Error::Stopped(crate::stop::StopReason::Interrupted)), "{stopped:?}");
     }
 }

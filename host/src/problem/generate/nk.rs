@@ -17,6 +17,7 @@ use pgomea_device::rng::{SplitMix64, streams};
 use crate::error::{Error, Result};
 use crate::problem::tables::{TableArrays, TableProblem};
 use crate::problem::{Subfunctions, memory};
+use crate::stop::StopCheck;
 use pgomea_device::problem::MAX_TABLE_ARITY;
 
 /// Table values are drawn from 0..VALUES.
@@ -121,7 +122,7 @@ fn landscape(name: String, n: usize, k: usize, vars: Vec<u32>, values: Vec<i64>)
     let mut table_offsets = memory::vec_with_capacity(m, WHAT)?;
     table_offsets.extend((0..m).map(|s| (s << k) as u32));
     let arrays = TableArrays { var_offsets, vars, table_offsets, values };
-    let mut problem = TableProblem::from_arrays(name, "nk", n, arrays, None)?;
+    let mut problem = TableProblem::from_arrays(name, "nk", n, arrays, None, &StopCheck::never())?;
     // Sliding windows (every adjacent landscape; a random one of k = 1) are solved exactly.
     problem.settle_optimum(None).map_err(Error::usage)?;
     Ok(problem)

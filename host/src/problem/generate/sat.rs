@@ -5,6 +5,7 @@ use pgomea_device::rng::{SplitMix64, streams};
 use crate::error::{Error, Result};
 use crate::problem::maxsat::{MAX_VARIABLE, MaxSat, SatFormat};
 use crate::problem::{GrayBoxProblem, Subfunctions, memory};
+use crate::stop::StopCheck;
 
 /// A satisfiable random 3-SAT instance of `n` variables and `m` clauses, from `seed`: an
 /// assignment is drawn first, then each clause reads 3 distinct variables drawn uniformly with
@@ -70,6 +71,7 @@ pub fn planted_3sat(n: usize, m: usize, seed: u64) -> Result<(MaxSat, Vec<u8>)> 
         weights,
         hard,
         None,
+        &StopCheck::never(),
     )?;
     problem.optimum = Some(m as i64);
     debug_assert_eq!(problem.evaluate(&planted), m as i64);

@@ -14,6 +14,7 @@ use pgomea_device::rng::{SplitMix64, streams};
 use crate::error::{Error, Result};
 use crate::problem::tables::{TableArrays, TableProblem};
 use crate::problem::{Subfunctions, memory};
+use crate::stop::StopCheck;
 
 /// The value of a trap of `k` genes with `ones` of them at 1.
 pub fn trap_value(k: usize, ones: usize) -> i64 {
@@ -64,5 +65,5 @@ pub fn concatenated(k: usize, blocks: usize, seed: u64, shuffle: bool) -> Result
     table_offsets.extend((0..blocks).map(|b| (b << k) as u32));
     let name = if shuffle { format!("trap-k{k}-b{blocks}-s{seed}-shuffled") } else { format!("trap-k{k}-b{blocks}") };
     let arrays = TableArrays { var_offsets, vars, table_offsets, values };
-    TableProblem::from_arrays(name, "trap", l, arrays, Some((blocks * k) as i64))
+    TableProblem::from_arrays(name, "trap", l, arrays, Some((blocks * k) as i64), &StopCheck::never())
 }

@@ -74,8 +74,8 @@ pub fn parse(text: &str, file: &str, name: &str, stop: &StopCheck) -> Result<Tab
         return Err(err(mline, "this subfunction has no table: the file ends after its `m` line".into()));
     }
     let arrays = tables::assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
-    let mut problem = TableProblem::from_arrays(name, kind.to_ascii_lowercase(), l, arrays, None)
-        .map_err(|e| err(hline, e.to_string()))?;
+    let mut problem = TableProblem::from_arrays(name, kind.to_ascii_lowercase(), l, arrays, None, stop)
+        .map_err(|e| e.in_line(hline, &err))?;
     problem.settle_optimum(None).map_err(|m| err(hline, m))?;
     Ok(problem)
 }

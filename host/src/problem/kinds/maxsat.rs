@@ -130,11 +130,12 @@ impl MaxSat {
             lit_offsets.push(u32::try_from(lits.len()).map_err(|_| Error::usage("too many literals (at most 2^32)"))?);
         }
         let weights = clauses.iter().map(|c| c.0).collect();
-        MaxSat::from_arrays(name, format, l, lit_offsets, lits, weights, hard, top)
+        MaxSat::from_arrays(name, format, l, lit_offsets, lits, weights, hard, top, &StopCheck::never())
     }
 
     /// [`MaxSat::new`] from the flat arrays of the clauses kind: clause s holds
-    /// `lits[lit_offsets[s]..lit_offsets[s+1]]` and weighs `weights[s]`.
+    /// `lits[lit_offsets[s]..lit_offsets[s+1]]` and weighs `weights[s]`; the clauses' build checks
+    /// `stop` (a file of 10^7 clauses takes seconds).
     #[allow(clippy::too_many_arguments)]
     pub fn from_arrays(
         name: impl Into<String>,
@@ -145,11 +146,12 @@ impl MaxSat {
         weights: Vec<i64>,
         hard: Vec<bool>,
         top: Option<i64>,
+        stop: &StopCheck,
     ) -> Result<Self> {
         if hard.len() != weights.len() {
             return Err(Error::usage(format!("MAX-SAT: {} hard marks for {} clauses", hard.len(), weights.len())));
         }
-        let functions = Subfunctions::clauses(l, lit_offsets, lits, weights)?;
+        let functions = Subfunctions::clauses_with_stop(l, lit_offsets, lits, weights, stop)?;
         Ok(MaxSat {
             name: name.into(),
             format,
@@ -361,8 +363,8 @@ impl MaxSat {
             }
             duplicates += piece.duplicates;
         }
-        let mut problem = MaxSat::from_arrays(name, format, l, lit_offsets, lits, weights, hard, top)
-            .map_err(|e| err(hline, e.to_string()))?;
+        let mut problem = MaxSat::from_arrays(name, format, l, lit_offsets, lits, weights, hard, top, stop)
+            .map_err(|e| e.in_line(hline, &err))?;
         problem.duplicate_literals = duplicates;
         problem.warnings = warnings;
         if let Some((value, at)) = optimum {

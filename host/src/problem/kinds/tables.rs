@@ -90,17 +90,26 @@ impl TableProblem {
             piece.values.extend_from_slice(t);
             piece.end_subfunction()?;
         }
-        TableProblem::from_arrays(name, problem_type, l, assemble(vec![piece], "table subfunctions")?, optimum)
+        TableProblem::from_arrays(
+            name,
+            problem_type,
+            l,
+            assemble(vec![piece], "table subfunctions")?,
+            optimum,
+            &StopCheck::never(),
+        )
     }
 
     /// [`TableProblem::new`] from the flat arrays of the tables kind; every subfunction reads 1
     /// to 16 variables.
+    /// The subfunctions' build checks `stop` (a file of 10^7 tables takes seconds).
     pub fn from_arrays(
         name: impl Into<String>,
         problem_type: impl Into<String>,
         l: usize,
         arrays: TableArrays,
         optimum: Option<i64>,
+        stop: &StopCheck,
     ) -> Result<Self> {
         let TableArrays { var_offsets, vars, table_offsets, values } = arrays;
         if let Some(s) = var_offsets.windows(2).position(|w| w[0] == w[1]) {
@@ -108,7 +117,7 @@ impl TableProblem {
                 "subfunction {s} reads no variable (a table reads 1 to {MAX_TABLE_ARITY})"
             )));
         }
-        let functions = Subfunctions::tables(l, var_offsets, vars, table_offsets, values)?;
+        let functions = Subfunctions::tables_with_stop(l, var_offsets, vars, table_offsets, values, stop)?;
         Ok(TableProblem { name: name.into(), problem_type: problem_type.into(), functions, optimum })
     }
 
@@ -259,7 +268,7 @@ impl TableProblem {
         }
         let arrays = assemble(pieces.into_iter().map(|p| p.tables).collect(), &what)?;
         let mut problem =
-            TableProblem::from_arrays(name, t[1], l, arrays, None).map_err(|e| err(hline, e.to_string()))?;
+            TableProblem::from_arrays(name, t[1], l, arrays, None, stop).map_err(|e| e.in_line(hline, &err))?;
         problem.settle_optimum(end.optimum.map(|(value, _)| value)).map_err(|m| {
             let (_, line) = end.optimum.expect("only a stated optimum can contradict the tables");
             err(line, m)
