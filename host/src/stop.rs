@@ -202,6 +202,12 @@ impl StopCheck {
         }
     }
 
+    /// Whether anything can ever stop a run with this check: a deadline, a flag or the stall
+    /// rule. Without any, waiting for the device between pieces of work only to ask it is waste.
+    pub fn can_stop(&self) -> bool {
+        self.deadline.is_some() || self.flag.is_some() || self.stall.is_some()
+    }
+
     /// The stop flag this check reads, if any (a caller handing the same flag to a run).
     pub fn flag(&self) -> Option<&Arc<AtomicBool>> {
         self.flag.as_ref()
@@ -360,6 +366,9 @@ mod tests {
     #[test]
     fn a_set_flag_or_a_past_deadline_stops_and_says_why() {
         assert!(StopCheck::never().check().is_ok());
+        assert!(!StopCheck::never().can_stop());
+        assert!(StopCheck::new(None, Some(Arc::new(AtomicBool::new(false)))).can_stop());
+        assert!(StopCheck::never().with_stall(Instant::now(), Duration::from_secs(1), 0.5).can_stop());
         let flag = Arc::new(AtomicBool::new(false));
         let past = Instant::now() - Duration::from_millis(1);
         let future = Instant::now() + Duration::from_secs(3600);

@@ -157,9 +157,12 @@ impl<'a> ParallelGomea<'a> {
         // within one group: wherever a whole generation is not known to be short
         // ([`UNCHECKED_GENERATION`]), and near the time limit. A generation of a large population
         // on the GPU takes seconds; the first of a population counts as long until one has been
-        // timed.
+        // timed. A run that nothing can stop (no limit, flag or stall rule: the self-test's) runs
+        // whole generations whatever their time, so that which kernels run does not depend on
+        // the machine's load.
         let watched = self.backend.watch(run.stop_check());
         let near_limit = !watched
+            && run.stop_check().can_stop()
             && (self.last_generation.is_none_or(|g| g > UNCHECKED_GENERATION)
                 || run.time_left().is_some_and(|left| self.last_generation.is_none_or(|g| left < 2 * g)));
         // Likewise where the evaluation budget could run out within the groups: one by one, they
