@@ -235,15 +235,7 @@ impl StopCheck {
     /// over 10^8 variables takes a large fraction of a second to fill. Stopped, what was made so
     /// far is freed aside ([`drop_aside`]).
     pub fn filled<T: Send + 'static>(&self, n: usize, mut make: impl FnMut(usize) -> T) -> Result<Vec<T>, StopReason> {
-        let mut values = Vec::with_capacity(n);
-        for start in (0..n).step_by(WORK_PER_CHECK) {
-            if let Err(reason) = self.check() {
-                drop_aside(values);
-                return Err(reason);
-            }
-            values.extend((start..n.min(start + WORK_PER_CHECK)).map(&mut make));
-        }
-        Ok(values)
+        self.filled_in_blocks(n, WORK_PER_CHECK, |values, block| values.extend(block.map(&mut make)))
     }
 
     /// [`StopCheck::filled`] on rayon's threads: value i made by `make(i)`, a block of
@@ -257,13 +249,26 @@ impl StopCheck {
         make: impl Fn(usize) -> T + Sync + Send,
     ) -> Result<Vec<T>, StopReason> {
         use rayon::prelude::*;
+        self.filled_in_blocks(n, 16 * WORK_PER_CHECK, |values, block| {
+            values.par_extend(block.into_par_iter().map(&make))
+        })
+    }
+
+    /// `n` values appended by `extend`, `block` indices at a time, checked before each block;
+    /// stopped, what was made so far is freed aside.
+    fn filled_in_blocks<T: Send + 'static>(
+        &self,
+        n: usize,
+        block: usize,
+        mut extend: impl FnMut(&mut Vec<T>, std::ops::Range<usize>),
+    ) -> Result<Vec<T>, StopReason> {
         let mut values = Vec::with_capacity(n);
-        for start in (0..n).step_by(16 * WORK_PER_CHECK) {
+        for start in (0..n).step_by(block) {
             if let Err(reason) = self.check() {
                 drop_aside(values);
                 return Err(reason);
             }
-            values.par_extend((start..n.min(start + 16 * WORK_PER_CHECK)).into_par_iter().map(&make));
+            extend(&mut values, start..n.min(start + block));
         }
         Ok(values)
     }

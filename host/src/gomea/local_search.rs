@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::linkage::coloring::Coloring;
-use crate::problem::{ArrayPlace, InHost, KindArrays, Subfunctions, kind_visitor};
+use crate::problem::{ArrayPlace, InHost, Subfunctions, kind_visitor};
 use crate::stop::{StopCheck, StopReason};
 
 /// Variables in colour groups (no subfunction reads two of one group), flat: colour c holds
@@ -106,15 +106,9 @@ impl VariableColors {
                 by_degree(&mut vars[colour[0] as usize..colour[1] as usize], f, stop)?;
             }
         }
-        degrees.reserve_exact(vars.len());
-        for piece in vars.chunks(16 * WORK_PER_CHECK) {
-            stop.check()?;
-            degrees.par_extend(piece.par_iter().map(|&v| f.dependent(v as usize).len() as u32));
-        }
-        let pairwise = match f.arrays() {
-            KindArrays::Pairwise { weights, .. } => Some(weights),
-            _ => None,
-        };
+        let ordered: &[u32] = vars;
+        *degrees = stop.par_filled(ordered.len(), |p| f.dependent(ordered[p] as usize).len() as u32)?;
+        let pairwise = f.arrays().pairwise_weights();
         let width = 1usize << shift;
         slices.reserve_exact(degrees.len().div_ceil(width));
         let mut end = 0u64;
@@ -713,7 +707,7 @@ mod tests {
                 assert_eq!(warps.vars[a..b], by_degree[..]);
                 assert!(host.vars[a..b].is_sorted_by(|x, y| x > y), "the host's form keeps the colour's order");
             }
-            let pairwise = matches!(f.arrays(), KindArrays::Pairwise { .. });
+            let pairwise = f.arrays().pairwise_weights().is_some();
             let x: Vec<u8> = (0..f.variables()).map(|_| rng.coin() as u8).collect();
             for colors in [&host, &warps] {
                 assert_eq!(colors.weights.len(), if pairwise { colors.entries.len() } else { 0 });

@@ -74,6 +74,15 @@ pub(crate) enum KindArrays {
 }
 
 impl KindArrays {
+    /// The weights of the pairwise kind's subfunctions (an edge's or coupling's), none for
+    /// another kind.
+    pub fn pairwise_weights(&self) -> Option<&[i64]> {
+        match self {
+            KindArrays::Pairwise { weights, .. } => Some(weights),
+            _ => None,
+        }
+    }
+
     /// Calls `visitor` with the kind over these arrays, put in `place` (in the order of the
     /// kind's fields).
     pub fn place<P: ArrayPlace, V: KindVisitor>(

@@ -24,7 +24,7 @@
 //! neighbourhoods and sparse random graphs of 10^6 variables almost none, and disjoint
 //! subfunctions (traps) none. `run` reads that to choose its default linkage model.
 
-use crate::problem::{KindArrays, Subfunctions};
+use crate::problem::Subfunctions;
 
 /// The most subfunctions (edges) the probe reads, evenly spaced over the instance's.
 pub const PROBED_EDGES: usize = 4096;
@@ -124,10 +124,7 @@ pub fn square_probe(functions: &Subfunctions) -> SquareProbe {
     use rayon::prelude::*;
     let count = functions.len();
     let n = count.min(PROBED_EDGES);
-    let weights = match functions.arrays() {
-        KindArrays::Pairwise { weights, .. } => Some(weights),
-        _ => None,
-    };
+    let weights = functions.arrays().pairwise_weights();
     let negative = |e: u32| weights.map_or(0, |w| usize::from(w[e as usize] < 0));
     let edge = |i: usize| (i as u128 * count as u128 / n as u128) as u32;
     // The probed edges in parallel (a 3-SAT instance's took half a second on one core), each
