@@ -27,8 +27,8 @@ and 100 % of the reference value, from its own record of improvements:
 - anneal: pgomea's multi-start annealing alone, the control of the hybrid (`--anneal-only`), on
   every CPU of the run (parallel GOMEA's CPU backend, which anneals a population's solutions on
   all threads; serial GOMEA anneals on one core): populations of 16, 32, 64, ... solutions, each
-  annealed with 3000 sweeps (the default) doubling from population to population, as SA's
-  restarts double, and brought to a local optimum, no GOM. SA's stand-in on every class: against
+  annealed with the default sweeps (3000, or 10000 on fewer than 8 threads) doubling from
+  population to population, as SA's restarts double, and brought to a local optimum, no GOM. SA's stand-in on every class: against
   `cpu` it measures what GOM adds to the same annealing, and next to `sa` on Max-Cut it shows how
   far the stand-in is from the reference annealer.
 - sb: the simulated-bifurcation package (`pip install simulated-bifurcation`, on PyTorch) on the

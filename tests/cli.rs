@@ -302,14 +302,17 @@ fn run_chooses_the_annealing_from_the_instance_and_says_why() {
     assert!(pgomea(&["generate", "nk", "--n", "200", "--k", "4", "-o", nk.to_str().unwrap()]).status.success());
     let sat = tmp("sat.cnf");
     assert!(pgomea(&["generate", "sat", "--n", "50", "--m", "200", "-o", sat.to_str().unwrap()]).status.success());
+    // On 8 CPU threads (as on a GPU) and on 2 (longer annealing, said why).
     let cases = [
-        (None, 3000, "annealed: pairwise terms"),
-        (Some(&nk), 3000, "annealed: "),
-        (Some(&traps), 0, "no annealing: 40 of 40 tables probed deceptive"),
-        (Some(&sat), 0, "no annealing: clauses (MAX-SAT)"),
+        (None, "8", 3000, "annealed: pairwise terms"),
+        (None, "2", 10_000, "annealed: pairwise terms (Max-Cut, Ising, QUBO); 10000 sweeps on 2 CPU threads"),
+        (Some(&nk), "8", 3000, "annealed: "),
+        (Some(&traps), "2", 0, "no annealing: 40 of 40 tables probed deceptive"),
+        (Some(&sat), "2", 0, "no annealing: clauses (MAX-SAT)"),
     ];
-    for (file, sweeps, why) in cases {
-        let mut args = vec!["run", "--algo", "parallel", "--backend", "cpu", "--threads", "2", "--max-evals", "500"];
+    for (file, threads, sweeps, why) in cases {
+        let mut args =
+            vec!["run", "--algo", "parallel", "--backend", "cpu", "--threads", threads, "--max-evals", "500"];
         if let Some(f) = file {
             args.extend(["--instance", f.to_str().unwrap()]);
         }
@@ -325,8 +328,12 @@ fn run_chooses_the_annealing_from_the_instance_and_says_why() {
     let v =
         json(&pgomea(&["run", "--instance", traps, "--anneal-sweeps", "7", "--max-evals", "500", "--json", "--quiet"]));
     assert_eq!((v["config"]["anneal_sweeps"].as_u64(), v["config"].get("annealing_chosen")), (Some(7), None));
-    let v = json(&pgomea(&["run", "--instance", traps, "--anneal-only", "--max-evals", "500", "--json", "--quiet"]));
+    let control = ["run", "--instance", traps, "--anneal-only", "--max-evals", "500", "--json", "--quiet"];
+    let v = json(&pgomea(&[&control[..], &["--algo", "parallel", "--backend", "cpu", "--threads", "8"]].concat()));
     assert_eq!(v["config"]["anneal_sweeps"], 3000);
+    // As long as the hybrid's on few threads.
+    let v = json(&pgomea(&[&control[..], &["--algo", "serial"]].concat()));
+    assert_eq!(v["config"]["anneal_sweeps"], 10_000);
 }
 
 #[test]

@@ -354,8 +354,11 @@ def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_p
                               ("adjacent.mk", 3000, "annealed: "),
                               ("cycle.txt", 3000, "annealed: pairwise")]:
         problem = pgomea.load(write(tmp_path, name, FILES[name][0]))
-        config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
+        config = pgomea.solve(problem, backend="cpu", algorithm="parallel", threads=8, max_evaluations=10).config
         assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), (name, config)
+    # Fewer than 8 CPU threads anneal longer, and say why.
+    config = pgomea.solve(problem, backend="cpu", algorithm="parallel", threads=2, max_evaluations=10).config
+    assert config["anneal_sweeps"] == 10000 and "10000 sweeps on 2 CPU threads" in config["annealing_chosen"]
     # Asked for, the sweeps are kept and there is no reason to give.
     config = pgomea.solve(problem, anneal_sweeps=5, max_evaluations=10).config
     assert config["anneal_sweeps"] == 5 and "annealing_chosen" not in config
@@ -374,7 +377,7 @@ def test_the_annealing_is_chosen_from_the_instance_and_the_config_says_why(tmp_p
             (lattice, rng.choice([-1, 1], len(lattice)), 3000, "annealed: pairwise"),
             (scattered, distinct, 3000, "annealed: pairwise")]:
         problem = pgomea.max_cut(side * side, edges, weights)
-        config = pgomea.solve(problem, backend="cpu", algorithm="parallel", max_evaluations=10).config
+        config = pgomea.solve(problem, backend="cpu", algorithm="parallel", threads=8, max_evaluations=10).config
         assert config["anneal_sweeps"] == sweeps and config["annealing_chosen"].startswith(why), config
 
 

@@ -423,17 +423,18 @@ impl RunConfig {
 
 impl RunConfig {
     /// The annealing sweeps and their growth: those asked for (`sweeps`, `growth`), or the
-    /// defaults for `problem` (the same on every backend), with why: the one place where a run's
-    /// annealing is decided.
+    /// defaults for `problem` and the threads that anneal ([`annealing_threads`]), with why: the
+    /// one place where a run's annealing is decided.
     pub(super) fn decide_annealing(&mut self, problem: &dyn GrayBoxProblem, sweeps: Option<u32>, growth: Option<u32>) {
+        let threads = annealing_threads(self.algorithm, self.backend, self.threads);
         let sweeps = match sweeps {
             Some(sweeps) => sweeps,
-            // The control is the annealing alone, on every kind; without a local search the sweeps
-            // are not used.
+            // The control is the annealing alone, on every kind, as long as the hybrid's; without a
+            // local search the sweeps are not used.
             None if self.anneal_only || self.local_search == LocalSearchMode::Off => {
-                let sweeps = ANNEALING_SWEEPS;
+                let (sweeps, few) = full_sweeps(threads);
                 let why = if self.anneal_only {
-                    format!("{sweeps}: the control anneals every kind")
+                    format!("{sweeps}: the control anneals every kind{few}")
                 } else {
                     format!("{sweeps}, unused: no local search")
                 };
@@ -441,7 +442,7 @@ impl RunConfig {
                 sweeps
             }
             None => {
-                let (sweeps, why) = default_anneal_sweeps(problem);
+                let (sweeps, why) = default_anneal_sweeps(problem, threads);
                 self.annealing_chosen = Some(why);
                 sweeps
             }
@@ -799,8 +800,8 @@ mod tests {
         let traps = crate::problem::trap::concatenated(5, 60, 1, true).unwrap();
         let sat = crate::problem::maxsat::MaxSat::from_literals("tiny", 3, &[(None, vec![1, -2]), (None, vec![2, 3])])
             .unwrap();
-        assert_eq!(default_anneal_sweeps(&graph).0, ANNEALING_SWEEPS);
-        let (sweeps, why) = default_anneal_sweeps(&nk);
+        assert_eq!(default_anneal_sweeps(&graph, None).0, ANNEALING_SWEEPS);
+        let (sweeps, why) = default_anneal_sweeps(&nk, None);
         assert_eq!(sweeps, ANNEALING_SWEEPS, "{why}");
         assert!(
             why.starts_with("annealed: ")
@@ -808,10 +809,10 @@ mod tests {
             "{why}"
         );
         assert_eq!(
-            default_anneal_sweeps(&traps),
+            default_anneal_sweeps(&traps, Some(2)),
             (0, "no annealing: 60 of 60 tables probed deceptive, single flips lead away from their optima".to_string())
         );
-        assert_eq!(default_anneal_sweeps(&sat).0, 0);
+        assert_eq!(default_anneal_sweeps(&sat, Some(1)).0, 0);
         // Fewer sweeps for many variables.
         let sizes = [10_000, 100_000, 200_000, 1_000_000, 10_000_000];
         assert_eq!(sizes.map(sized_sweeps), [3000, 3000, 1500, 300, 100]);
@@ -820,7 +821,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            default_anneal_sweeps(&torus),
+            default_anneal_sweeps(&torus, Some(2)),
             (1875, "annealed: pairwise terms (Max-Cut, Ising, QUBO); 1875 sweeps for 160000 variables".to_string())
         );
         // A graph of as many vertices that is not a lattice anneals longer.
@@ -835,7 +836,7 @@ mod tests {
             .unwrap(),
         )
         .unwrap();
-        let (sweeps, why) = default_anneal_sweeps(&sparse);
+        let (sweeps, why) = default_anneal_sweeps(&sparse, None);
         assert_eq!(sweeps, 2372, "{why}");
         assert!(
             why.ends_with("sweeps for 160000 variables on a graph that is not a lattice (0.00 cycles of up to four edges per edge)"),
@@ -845,7 +846,7 @@ mod tests {
         // random graph of the same degree and weights: annealed.
         use crate::problem::generate::{EdgeWeights, random, torus_nd};
         let glass = |graph| crate::problem::maxcut::MaxCut::new(graph).unwrap();
-        let (sweeps, why) = default_anneal_sweeps(&glass(torus_nd(2, 30, EdgeWeights::Gaussian, 1).unwrap()));
+        let (sweeps, why) = default_anneal_sweeps(&glass(torus_nd(2, 30, EdgeWeights::Gaussian, 1).unwrap()), Some(2));
         assert_eq!(sweeps, 0, "{why}");
         assert!(why.starts_with("no annealing: a 2D spin glass (2.0 squares per edge, "), "{why}");
         let symmetric = crate::problem::generate::WeightRange { min: -1_000_000, max: 1_000_000 };
@@ -854,9 +855,19 @@ mod tests {
             torus_nd(3, 12, EdgeWeights::Gaussian, 1).unwrap(),
             random(900, 1800, symmetric, 1).unwrap(),
         ] {
-            let (sweeps, why) = default_anneal_sweeps(&glass(graph));
+            let glass = glass(graph);
+            let (sweeps, why) = default_anneal_sweeps(&glass, None);
             assert_eq!(sweeps, ANNEALING_SWEEPS, "{why}");
+            // Annealed on fewer than 8 CPU threads: longer, and the run says why; from 8, as on a GPU.
+            for (threads, sweeps) in [(1, FEW_THREADS_ANNEALING_SWEEPS), (7, 10_000), (8, 3000), (16, 3000)] {
+                let (took, why) = default_anneal_sweeps(&glass, Some(threads));
+                assert_eq!(took, sweeps, "{threads}: {why}");
+                assert_eq!(why.contains("CPU thread"), threads < 8, "{why}");
+            }
         }
+        let (sweeps, why) = default_anneal_sweeps(&nk, Some(2));
+        assert_eq!(sweeps, 10_000, "{why}");
+        assert!(why.ends_with("deceptive; 10000 sweeps on 2 CPU threads (3000 on a GPU or from 8 threads)"), "{why}");
     }
 
     #[test]
@@ -879,9 +890,14 @@ mod tests {
         // Given, it is kept; left out, `resolve` decides it, the same for every backend.
         let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
         assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));
+        // (8 CPU threads anneal as long as a GPU: `full_sweeps`.)
         for backend in [Backend::Cpu, Backend::Cuda] {
-            let options =
-                RunOptions { algorithm: Some(Algorithm::Parallel), backend: Some(backend), ..Default::default() };
+            let options = RunOptions {
+                algorithm: Some(Algorithm::Parallel),
+                backend: Some(backend),
+                threads: Some(8),
+                ..Default::default()
+            };
             let config = options.resolve(&graph, None).unwrap();
             assert_eq!(config.anneal_sweeps, Some(ANNEALING_SWEEPS));
             assert_eq!(config.anneal_growth, Some(default_anneal_growth(&graph, initial, ANNEALING_SWEEPS).0));

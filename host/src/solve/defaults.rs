@@ -52,10 +52,10 @@ pub const PARALLEL_FROM_THREADS: usize = 8;
 /// or `auto` with a CUDA device present), and on the CPU from [`PARALLEL_FROM_THREADS`] threads;
 /// serial GOMEA on fewer (`docs/decisions/0028-algorithm-default.md`).
 pub fn default_algorithm(backend: Backend, threads: Option<usize>) -> (Algorithm, String) {
-    if backend == Backend::Cuda || backend == Backend::Auto && crate::backend::cuda::present() {
+    if on_gpu(backend) {
         return (Algorithm::Parallel, "parallel GOMEA: it runs on the GPU".into());
     }
-    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = cpu_threads(threads);
     if threads >= PARALLEL_FROM_THREADS {
         (
             Algorithm::Parallel,
@@ -66,6 +66,26 @@ pub fn default_algorithm(backend: Backend, threads: Option<usize>) -> (Algorithm
             Algorithm::Serial,
             format!("serial GOMEA: no GPU, {threads} CPU threads (parallel from {PARALLEL_FROM_THREADS} or on a GPU)"),
         )
+    }
+}
+
+/// Whether parallel GOM on `backend` runs on a GPU: `cuda`, or `auto` with a CUDA device present.
+fn on_gpu(backend: Backend) -> bool {
+    backend == Backend::Cuda || backend == Backend::Auto && crate::backend::cuda::present()
+}
+
+/// The CPU threads a run takes: those asked for, else every core the process may use.
+fn cpu_threads(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The CPU threads that anneal a new population's solutions, or `None` where a GPU anneals them:
+/// serial GOMEA anneals on one thread, parallel GOMEA on the CPU backend on all of its threads.
+pub fn annealing_threads(algorithm: Algorithm, backend: Backend, threads: Option<usize>) -> Option<usize> {
+    match algorithm {
+        Algorithm::Serial => Some(1),
+        Algorithm::Parallel if on_gpu(backend) => None,
+        Algorithm::Parallel => Some(cpu_threads(threads)),
     }
 }
 
@@ -156,11 +176,33 @@ pub fn default_linkage(problem: &dyn GrayBoxProblem, algorithm: Algorithm) -> (L
     )
 }
 
-/// The sweeps of an annealed local search by default, on the GPU and on the CPU alike (see
-/// [`default_anneal_sweeps`]); the control's (`anneal_only`) on every kind. The CPU had 1000 until
-/// its local search kept every variable's gain, which made a sweep about twice as cheap
-/// (`docs/decisions/0002-annealing-sweeps.md`).
+/// The sweeps of an annealed local search by default on a GPU and on at least
+/// [`PARALLEL_FROM_THREADS`] CPU threads (see [`default_anneal_sweeps`]); the control's
+/// (`anneal_only`) on every kind. The CPU had 1000 until its local search kept every variable's
+/// gain, which made a sweep about twice as cheap (`docs/decisions/0002-annealing-sweeps.md`).
 pub const ANNEALING_SWEEPS: u32 = 3000;
+
+/// The sweeps by default where fewer than [`PARALLEL_FROM_THREADS`] CPU threads anneal, up to
+/// [`ANNEAL_IN_FULL_UP_TO`] variables: few threads reach few populations in a run, so the first
+/// ones' annealing weighs most; on 2 cores at 10 s, 10000 were ahead of 3000 on the 3D spin
+/// glasses and NK landscapes and level on the other classes (`docs/decisions/0002-annealing-sweeps.md`).
+pub const FEW_THREADS_ANNEALING_SWEEPS: u32 = 10_000;
+
+/// The sweeps by default of an instance of up to [`ANNEAL_IN_FULL_UP_TO`] variables that is
+/// annealed, by [`annealing_threads`], and why where they are the few threads' (else empty).
+pub fn full_sweeps(annealing_threads: Option<usize>) -> (u32, String) {
+    match annealing_threads {
+        Some(threads) if threads < PARALLEL_FROM_THREADS => (
+            FEW_THREADS_ANNEALING_SWEEPS,
+            format!(
+                "; {FEW_THREADS_ANNEALING_SWEEPS} sweeps on {threads} CPU thread{} ({ANNEALING_SWEEPS} on a GPU or from \
+                 {PARALLEL_FROM_THREADS} threads)",
+                if threads == 1 { "" } else { "s" }
+            ),
+        ),
+        _ => (ANNEALING_SWEEPS, String::new()),
+    }
+}
 
 /// Variables up to which the default annealing keeps all its sweeps.
 pub const ANNEAL_IN_FULL_UP_TO: usize = 100_000;
@@ -193,20 +235,28 @@ pub fn sparse_sweeps(l: usize) -> u32 {
 /// alone) for clauses, for mostly deceptive tables and for 2D spin glasses with distinct
 /// couplings ([`crate::problem::lattice`]), else [`ANNEALING_SWEEPS`], fewer for more than 10^5
 /// variables ([`sized_sweeps`], or [`sparse_sweeps`] for pairwise terms on a graph that is not a
-/// lattice); the same on every backend.
+/// lattice); up to 10^5 variables [`FEW_THREADS_ANNEALING_SWEEPS`] where fewer than
+/// [`PARALLEL_FROM_THREADS`] CPU threads anneal (`annealing_threads`, [`full_sweeps`]).
 ///
 /// The sweeps found the better cuts on G-set graphs (`docs/decisions/0002-annealing-sweeps.md`);
 /// on clauses and deceptive tables GOM after the greedy descent reaches the optimum sooner
 /// (`docs/decisions/0003-annealing-by-problem-kind.md`), and on 2D spin glasses the annealing
 /// costs more than it gives (`docs/decisions/0004-no-annealing-for-2d-spin-glasses.md`).
-pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem) -> (u32, String) {
+pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, annealing_threads: Option<usize>) -> (u32, String) {
     let l = problem.variables();
-    // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer.
+    let (full, few) = full_sweeps(annealing_threads);
+    // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer or the
+    // few threads more.
     let size_of = |sweeps: u32, graph: &str| {
-        if sweeps < ANNEALING_SWEEPS { format!("; {sweeps} sweeps for {l} variables{graph}") } else { String::new() }
+        if l <= ANNEAL_IN_FULL_UP_TO {
+            (full, few.clone())
+        } else if sweeps < ANNEALING_SWEEPS {
+            (sweeps, format!("; {sweeps} sweeps for {l} variables{graph}"))
+        } else {
+            (sweeps, String::new())
+        }
     };
-    let annealed = sized_sweeps(l);
-    let size = size_of(annealed, "");
+    let (annealed, size) = size_of(sized_sweeps(l), "");
     match problem.functions().arrays() {
         KindArrays::Pairwise { .. } => match square_probe(problem.functions()) {
             p if p.is_2d_glass() => (
@@ -217,12 +267,12 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem) -> (u32, String) {
                 ),
             ),
             p if !p.is_lattice() => {
-                let sweeps = sparse_sweeps(l);
                 let shape = format!(
                     " on a graph that is not a lattice ({:.2} cycles of up to four edges per edge)",
                     p.cycles_per_edge()
                 );
-                (sweeps, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){}", size_of(sweeps, &shape)))
+                let (sweeps, why) = size_of(sparse_sweeps(l), &shape);
+                (sweeps, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){why}"))
             }
             _ => (annealed, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){size}")),
         },
