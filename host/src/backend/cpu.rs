@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::gomea::local_search::{SearchStep, gains_scratch};
+use crate::gomea::local_search::{SearchStep, gains_scratch, least_per_call};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageDevice, Stages};
 use crate::problem::{GrayBoxProblem, InHost, bytes_of, bytes_of_mut, kind_visitor};
@@ -247,6 +247,11 @@ impl<K: Kind> StageDevice for CpuDevice<K> {
                 .sum()
         });
         Ok(rounds)
+    }
+
+    /// The CPU's search keeps the gains of a kind with partners, and asks the stop as it goes.
+    fn least_per_call(&self) -> u32 {
+        least_per_call::<K>(true)
     }
 
     // ANCHOR: cpu_mark_elitist

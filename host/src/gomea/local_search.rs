@@ -249,15 +249,27 @@ pub const SCALE_PRECISION: u32 = 8;
 /// Subfunction evaluations that one call of a search spends at most: its sweeps or rounds times
 /// those of one sweep of every solution it searches. About 0.1-0.3 s on two CPU cores and a few
 /// milliseconds on a GPU, so that the host's clock, checked between calls, ends a run within a
-/// second of its limit. The calls depend only on the problem's and the population's sizes, so a
-/// run under an evaluation budget stays deterministic.
+/// second of its limit. The calls depend only on the problem's and the population's sizes and on
+/// whether the device keeps the gains ([`least_per_call`]), so a run under an evaluation budget
+/// stays deterministic.
 pub const EVALUATIONS_PER_CALL: u64 = 1 << 25;
 
 /// The sweeps or rounds of one call of a search of `solutions` solutions at once whose sweep
-/// evaluates `per_sweep` subfunctions each ([`evaluations_per_round`]): at least one.
-pub fn per_call(per_sweep: u64, solutions: usize) -> u32 {
+/// evaluates `per_sweep` subfunctions each ([`evaluations_per_round`]): at least one, and at
+/// least `least` ([`least_per_call`]).
+pub fn per_call(per_sweep: u64, solutions: usize, least: u32) -> u32 {
     let sweep = per_sweep.saturating_mul(solutions as u64).max(1);
-    (EVALUATIONS_PER_CALL / sweep).clamp(1, u32::MAX as u64) as u32
+    (EVALUATIONS_PER_CALL / sweep).clamp(u64::from(least.max(1)), u32::MAX as u64) as u32
+}
+
+/// The fewest sweeps or rounds of a call of a search of kind `K` that keeps the gains where it
+/// can (`keeps`: the device's search checks the stop inside a call, or keeps the gains at all):
+/// [`stage::KEEP_GAINS_FROM`] on a kind with partners, else 1. A dense model's sweep of 16
+/// solutions is past [`EVALUATIONS_PER_CALL`] / 2, and its calls of 1 or 2 sweeps would recompute
+/// every gain, the slow way on a dense model (`docs/decisions/0029-kept-gains.md`); the flips and
+/// the counted evaluations are the same however the calls are cut.
+pub fn least_per_call<K: Kind>(keeps: bool) -> u32 {
+    if keeps && K::PARTNERS { stage::KEEP_GAINS_FROM } else { 1 }
 }
 
 /// One call of a local search: sweeps `from..to` of a search of `sweeps`, then at most
@@ -655,6 +667,21 @@ impl GainsScratch {
 mod tests {
     use super::*;
     use pgomea_device::stage::WARP_SHIFT;
+
+    #[test]
+    fn a_call_that_keeps_the_gains_is_long_enough_to_keep_them() {
+        use pgomea_device::problem::{Clauses, Pairwise};
+        // 16 solutions of a complete graph of 1000 vertices (999,000 entries a sweep): the bound
+        // of evaluations alone gives calls of 2 sweeps, which would recompute every gain.
+        assert_eq!(per_call(999_000, 16, 1), 2);
+        assert_eq!(per_call(999_000, 16, least_per_call::<Pairwise>(true)), stage::KEEP_GAINS_FROM);
+        assert!(stage::keeps_gains::<Pairwise>(per_call(999_000, 16, least_per_call::<Pairwise>(true)), 0));
+        // Where the device does not keep them, or the kind has none, the bound alone.
+        assert_eq!(per_call(999_000, 16, least_per_call::<Pairwise>(false)), 2);
+        assert_eq!(per_call(999_000, 16, least_per_call::<Clauses>(true)), 2);
+        // A sparse model's calls are longer anyway.
+        assert_eq!(per_call(40_000, 16, least_per_call::<Pairwise>(true)), 52);
+    }
 
     #[test]
     fn the_schedule_keeps_its_precision_on_weights_of_any_size() {

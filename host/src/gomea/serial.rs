@@ -154,7 +154,7 @@ fn search_solution<K: Kind>(
     // Call by call, the clock checked between them (a search cut short keeps what it reached).
     let mut gain = 0;
     let stop = run.stop_check().clone();
-    let per_call = per_call(per_round, 1);
+    let per_call = per_call(per_round, 1, super::local_search::least_per_call::<K>(true));
     let mut calls = SearchCalls::starting(stream, ls.sweeps, per_call, ls.start);
     let mut descending = true;
     let mut ran = 0;

@@ -19,7 +19,7 @@ use super::tuning::CudaTuning;
 use super::upload::{DeviceBuffers, KindOnDevice, MakeDevice, NewPopulation, SharedArrays};
 use crate::error::{Error, Result};
 use crate::gomea::Population;
-use crate::gomea::local_search::SearchStep;
+use crate::gomea::local_search::{SearchStep, least_per_call};
 use crate::gomea::parallel::layout::GroupLayout;
 use crate::gomea::parallel::{StageDevice, Stages};
 use crate::problem::bytes_of_mut;
@@ -498,6 +498,12 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         }
         // The greedy rounds counted on the device, and every solution's annealing sweeps.
         Ok(self.search_counters()?[0] + self.n as u64 * (step.to - step.from) as u64)
+    }
+
+    /// The GPU keeps the gains only where its tuning says so (off by default:
+    /// `docs/decisions/0029-kept-gains.md`); a call cannot stop inside, so it stays short otherwise.
+    fn least_per_call(&self) -> u32 {
+        least_per_call::<K>(self.tuning.kept_gains)
     }
 
     // ANCHOR: cuda_mark_elitist

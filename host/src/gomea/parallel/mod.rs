@@ -284,7 +284,7 @@ impl<'a> ParallelGomea<'a> {
         let per_round = super::local_search::evaluations_per_round(run.problem.functions());
         // Call by call, the clock checked between them; a search the clock cuts short keeps
         // what it reached (the fitness stays exact).
-        let per_call = per_call(per_round, self.n);
+        let per_call = per_call(per_round, self.n, self.backend.least_per_call());
         let mut calls = SearchCalls::starting(stream, plan.sweeps, per_call, start);
         let mut descending = true;
         let mut work = 0.0;

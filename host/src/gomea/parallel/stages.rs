@@ -46,6 +46,10 @@ pub trait StageDevice {
     /// in `search_active`); returns the sweeps and rounds, summed over the solutions. A device
     /// that runs the solutions one by one skips those not begun when `stop` says so.
     fn search(&mut self, step: SearchStep, stop: &StopCheck) -> Result<u64>;
+    /// The fewest sweeps or rounds a call of [`StageDevice::search`] should have: where the device
+    /// keeps the gains of its kind, enough to keep them
+    /// ([`least_per_call`](crate::gomea::local_search::least_per_call)).
+    fn least_per_call(&self) -> u32;
     /// `is_elitist[i]` = whether `P[i]` equals `reference`.
     fn mark_elitist(&mut self) -> Result<()>;
     /// `converged[s]` = whether every solution of P has the same genes on slot s's linkage set.
@@ -245,6 +249,11 @@ impl<'a> Stages<'a> {
         self.device.copy(BUFFER.offspring.index(), BUFFER.parents.index())?;
         self.device.copy(BUFFER.fitness.index(), BUFFER.parent_fitness.index())?;
         self.download_all(BUFFER.parent_fitness)
+    }
+
+    /// The fewest sweeps or rounds of a call of the search ([`StageDevice::least_per_call`]).
+    pub fn least_per_call(&self) -> u32 {
+        self.device.least_per_call()
     }
 
     /// Whether the device checks `stop` inside passes and whole generations
