@@ -34,6 +34,9 @@ const WEIGHTS: WeightRange = WeightRange { min: 1, max: 5 };
 /// 10^7 beside another's phase would delay its stop.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// Every stop from inside a phase returns within this of the flag (the guarantee's 0.5 s).
+const LATENCY: Duration = Duration::from_millis(500);
+
 /// A flag another thread has set.
 fn set_elsewhere() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
@@ -109,8 +112,9 @@ fn every_set_up_phase_stops_at_a_flag_or_a_passed_deadline() {
 /// How long after the flag a parallel run (CPU backend) ends when the flag comes during its
 /// set-up or after it: the flag is set after growing delays (so that it lands in different
 /// phases: linkage model, colouring, variables' colouring and schedule, layout, and then the
-/// first population's local search); the run must end within a second of it, with one evaluated
-/// solution when it was still setting up.
+/// first population's local search); the run must end within a second of it (held on a busy
+/// machine as `common::latency_held` says), with one evaluated solution when it was still setting
+/// up.
 fn measure_stop_latency(p: &dyn GrayBoxProblem) {
     let config = parallel(p);
     let t = Instant::now();
@@ -121,28 +125,30 @@ fn measure_stop_latency(p: &dyn GrayBoxProblem) {
     let whole = t.elapsed();
     drop(model);
     println!("{}: model {:.2} s, with the layout {:.2} s", p.name(), built.as_secs_f64(), whole.as_secs_f64());
-    let mut worst = Duration::ZERO;
     for fraction in (1..=8).map(|k| k as f64 / 9.0).chain([1.5, 2.0]) {
         let delay = whole.mul_f64(fraction);
-        let flag = Arc::new(AtomicBool::new(false));
-        let (outcome, latency) = std::thread::scope(|scope| {
-            let worker = scope.spawn(|| {
-                let hooks = Hooks { stop: Some(flag.clone()), ..Hooks::default() };
-                (solve(p, &config, hooks), Instant::now())
+        let stopped_once = || {
+            let flag = Arc::new(AtomicBool::new(false));
+            let (outcome, latency) = std::thread::scope(|scope| {
+                let worker = scope.spawn(|| {
+                    let hooks = Hooks { stop: Some(flag.clone()), ..Hooks::default() };
+                    (solve(p, &config, hooks), Instant::now())
+                });
+                std::thread::sleep(delay);
+                flag.store(true, Ordering::Relaxed);
+                let set = Instant::now();
+                let (outcome, done) = worker.join().unwrap();
+                (outcome.unwrap(), done.saturating_duration_since(set))
             });
-            std::thread::sleep(delay);
-            flag.store(true, Ordering::Relaxed);
-            let set = Instant::now();
-            let (outcome, done) = worker.join().unwrap();
-            (outcome.unwrap(), done.saturating_duration_since(set))
-        });
-        assert_eq!(outcome.stop_reason.as_str(), "interrupted");
-        assert_eq!(p.evaluate(&outcome.genes()), outcome.best_fitness);
-        let phase = if outcome.populations.is_empty() { "set-up" } else { "generations" };
-        println!("  flag at {:.2} s ({phase}): ended {:.3} s later", delay.as_secs_f64(), latency.as_secs_f64());
-        worst = worst.max(latency);
+            assert_eq!(outcome.stop_reason.as_str(), "interrupted");
+            assert_eq!(p.evaluate(&outcome.genes()), outcome.best_fitness);
+            let phase = if outcome.populations.is_empty() { "set-up" } else { "generations" };
+            (phase, latency)
+        };
+        let what = format!("{}: the flag at {:.2} s", p.name(), delay.as_secs_f64());
+        let (phase, _) = common::latency_held(&what, Duration::from_secs(1), stopped_once);
+        println!("  (in the {phase})");
     }
-    assert!(worst < Duration::from_secs(1), "{}: a stop took {:.3} s", p.name(), worst.as_secs_f64());
 }
 
 #[test]
@@ -211,32 +217,47 @@ fn the_time_before_the_set_up_counts_from_the_runs_start() {
 }
 
 /// Runs `phase` whole (timed), then again with a stop flag set by another thread a quarter of
-/// the way through: it must return `Error::Stopped(Interrupted)` (the flag came inside it) within
-/// the latency of the guarantee, 0.5 s. Returns the phase's whole time and the latency.
+/// the way through ([`a_phase_stops_at`]).
 fn a_phase_stops_inside<T>(what: &str, phase: impl Fn(&StopCheck) -> Result<T, Error> + Sync) -> (Duration, Duration) {
+    a_phase_stops_at(what, 0.25, phase)
+}
+
+/// Runs `phase` whole (timed), then again with a stop flag set by another thread `at` (a share
+/// of the whole time) of the way through: it must return `Error::Stopped(Interrupted)` (the flag
+/// came inside it) within the latency of the guarantee, 0.5 s, held on a busy machine as
+/// `common::latency_held` says (a miss is measured again once). Returns the phase's whole time
+/// and the latency.
+fn a_phase_stops_at<T>(
+    what: &str,
+    at: f64,
+    phase: impl Fn(&StopCheck) -> Result<T, Error> + Sync,
+) -> (Duration, Duration) {
     let t = Instant::now();
     let whole = phase(&StopCheck::never());
     let took = t.elapsed();
     assert!(whole.is_ok(), "{what}: {:?}", whole.err());
     drop(whole);
-    let flag = Arc::new(AtomicBool::new(false));
-    let stop = StopCheck::new(None, Some(flag.clone()));
-    let (stopped, latency) = std::thread::scope(|scope| {
-        let setter = scope.spawn(|| {
-            std::thread::sleep(took / 4);
-            flag.store(true, Ordering::Relaxed);
-            Instant::now()
+    let stopped_once = || {
+        let flag = Arc::new(AtomicBool::new(false));
+        let stop = StopCheck::new(None, Some(flag.clone()));
+        let (stopped, latency) = std::thread::scope(|scope| {
+            let setter = scope.spawn(|| {
+                std::thread::sleep(took.mul_f64(at));
+                flag.store(true, Ordering::Relaxed);
+                Instant::now()
+            });
+            let stopped = phase(&stop).err();
+            let returned = Instant::now();
+            (stopped, returned.saturating_duration_since(setter.join().unwrap()))
         });
-        let stopped = phase(&stop).err();
-        let returned = Instant::now();
-        (stopped, returned.saturating_duration_since(setter.join().unwrap()))
-    });
-    println!("{what}: {:.3} s whole, stopped {:.3} s after the flag", took.as_secs_f64(), latency.as_secs_f64());
-    assert!(
-        matches!(stopped, Some(Error::Stopped(StopReason::Interrupted))),
-        "{what}: {stopped:?} ({took:?} whole): the flag came after the phase"
-    );
-    assert!(latency <= Duration::from_millis(500), "{what}: returned {latency:?} after the flag ({took:?} whole)");
+        assert!(
+            matches!(stopped, Some(Error::Stopped(StopReason::Interrupted))),
+            "{what}: {stopped:?} ({took:?} whole): the flag came after the phase"
+        );
+        ((), latency)
+    };
+    let label = format!("{what} ({:.3} s whole), the flag at {at} of it", took.as_secs_f64());
+    let ((), latency) = common::latency_held(&label, LATENCY, stopped_once);
     (took, latency)
 }
 
@@ -370,4 +391,28 @@ fn the_instances_arrays_and_the_variables_colour_entries_stop_within_the_latency
             |stop| VariableColors::build(&coloring, header.functions(), shift, stop).map_err(Error::Stopped),
         );
     }
+}
+
+/// The sort of an Ising model's couplings as it is reduced, stopped from inside: 5 x 10^7
+/// couplings, whose sort takes 1.3 s unchecked (the one parallel sort before issue 57's last
+/// pieces) and 1.8 s checked of the reduction's 9 s on two cores, from about 0.05 to 0.25 of it;
+/// the flag at 0.08 lands inside (with the unchecked sort put back, this test missed by 1.09 s and
+/// again by 1.20 s). The linkage tree's sort of its merges, which comes after seconds of other
+/// work, is stopped from inside by its own unit test (`greedy_order_is_any_sorts_and_stops_inside`).
+#[test]
+fn the_sort_of_an_ising_models_couplings_stops_within_the_latency_from_inside() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    use pgomea::problem::ising::{IsingProblem, Vartype};
+    use pgomea::problem::scale::Decimal;
+    let (l, m) = (10_000_000usize, 50_000_000usize);
+    let mut rng = SplitMix64::new(3);
+    let couplings: Vec<(u32, u32, i64)> = (0..m)
+        .map(|s| {
+            let i = rng.index(l);
+            (i as u32, ((i + 1 + rng.index(l - 1)) % l) as u32, (s % 7) as i64 - 3)
+        })
+        .collect();
+    a_phase_stops_at(&format!("the reduction of an Ising model of {m} couplings"), 0.08, |stop| {
+        IsingProblem::new_with_stop(Vartype::Spin, l, &[], &couplings, 0, Decimal::integer(1), stop)
+    });
 }

@@ -5,7 +5,10 @@
 //! 61.6 s), with the stop landing inside it. What is measured is the stop-to-exit latency
 //! itself: from the signal sent, or from the limit's moment, to the end of the process. The
 //! cases run one at a time (a lock), so that they do not slow each other down on a small machine.
-//! The 10^6-variable variants are `#[ignore]`d long tests.
+//! The 10^6-variable variants are `#[ignore]`d long tests. A case that misses the latency is
+//! measured again once, and must hold then (`common::latency_held` says why).
+
+mod common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -159,22 +162,18 @@ fn stops_within_latency(instance: &Path, args: &[&str], moment: Moment, limit: f
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut answers = Vec::new();
     for (signal, status) in [("-INT", 130), ("-TERM", 143)] {
-        let (o, latency) = signalled(instance, args, moment, signal);
         let what = format!("{args:?} {signal} at {moment:?}");
+        let (o, _) = common::latency_held(&what, LATENCY, || signalled(instance, args, moment, signal));
         assert_eq!(o.status.code(), Some(status), "{what}: {}", String::from_utf8_lossy(&o.stderr));
         let v = answer(&o, instance);
         assert_eq!(v["stop_reason"], "interrupted", "{what}");
-        eprintln!("{what}: ended {:.3} s after the signal", latency.as_secs_f64());
-        assert!(latency <= LATENCY, "{what}: the run ended {latency:?} after the signal");
         answers.push(v);
     }
-    let (o, late) = limited(instance, args, limit);
     let what = format!("{args:?} --time-limit {limit}");
+    let (o, _) = common::latency_held(&what, LATENCY, || limited(instance, args, limit));
     assert_eq!(o.status.code(), Some(0), "{what}: {}", String::from_utf8_lossy(&o.stderr));
     let v = answer(&o, instance);
     assert_eq!(v["stop_reason"], "time limit", "{what}");
-    eprintln!("{what}: ended {:.3} s after its limit", late.as_secs_f64());
-    assert!(late <= LATENCY, "{what}: the run ended {late:?} after its limit");
     assert!(v["time_s"].as_f64().unwrap() <= limit + LATENCY.as_secs_f64(), "{what}: time_s {}", v["time_s"]);
     answers.push(v);
     answers
@@ -311,16 +310,18 @@ fn a_time_limit_that_runs_out_in_the_reading() {
     }
     std::fs::write(&path, text).unwrap();
     let limit = 0.02;
-    let begin = Instant::now();
-    let out = Command::new(EXE)
-        .args(["run", "--instance", path.to_str().unwrap(), "--time-limit", &limit.to_string(), "--quiet"])
-        .output()
-        .unwrap();
-    let took = begin.elapsed();
+    let read = || {
+        let begin = Instant::now();
+        let out = Command::new(EXE)
+            .args(["run", "--instance", path.to_str().unwrap(), "--time-limit", &limit.to_string(), "--quiet"])
+            .output()
+            .unwrap();
+        (out, begin.elapsed().saturating_sub(Duration::from_secs_f64(limit)))
+    };
+    let (out, _) = common::latency_held("a limit of 0.02 s in the reading", LATENCY, read);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the time limit ran out while the instance was read"), "{stderr}");
-    assert!(took < Duration::from_secs_f64(limit) + LATENCY, "ended {took:?} after its start");
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -351,32 +352,34 @@ fn the_library_returns_within_the_latency_of_a_flag_set_inside_a_generation() {
         ..RunOptions::default()
     };
     let config = options.resolve(&problem, None).unwrap();
-    let flag = std::sync::Arc::new(AtomicBool::new(false));
-    let (tell, heard) = std::sync::mpsc::channel();
-    let latency = std::thread::scope(|scope| {
-        let setter = {
-            let flag = flag.clone();
-            scope.spawn(move || {
-                let mut times = Vec::new();
-                while !SECOND_GENERATION.reached(&times) {
-                    times.push(heard.recv().unwrap());
-                }
-                std::thread::sleep(SECOND_GENERATION.after);
-                flag.store(true, Ordering::Relaxed);
-                Instant::now()
-            })
-        };
-        let mut observer = Tell(tell);
-        let hooks = Hooks { stop: Some(flag.clone()), observer: Some(&mut observer), ..Hooks::default() };
-        let o = solve(&problem, &config, hooks).unwrap();
-        let returned = Instant::now();
-        let set = setter.join().unwrap();
-        assert_eq!(o.stop_reason, StopReason::Interrupted);
-        assert_eq!(problem.evaluate(&o.genes()), o.best_fitness);
-        assert_eq!(o.generations, 2, "the flag came inside the second generation");
-        returned.saturating_duration_since(set)
-    });
-    assert!(latency <= LATENCY, "solve returned {latency:?} after the flag");
+    let stopped_once = || {
+        let flag = std::sync::Arc::new(AtomicBool::new(false));
+        let (tell, heard) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            let setter = {
+                let flag = flag.clone();
+                scope.spawn(move || {
+                    let mut times = Vec::new();
+                    while !SECOND_GENERATION.reached(&times) {
+                        times.push(heard.recv().unwrap());
+                    }
+                    std::thread::sleep(SECOND_GENERATION.after);
+                    flag.store(true, Ordering::Relaxed);
+                    Instant::now()
+                })
+            };
+            let mut observer = Tell(tell);
+            let hooks = Hooks { stop: Some(flag.clone()), observer: Some(&mut observer), ..Hooks::default() };
+            let o = solve(&problem, &config, hooks).unwrap();
+            let returned = Instant::now();
+            let set = setter.join().unwrap();
+            assert_eq!(o.stop_reason, StopReason::Interrupted);
+            assert_eq!(problem.evaluate(&o.genes()), o.best_fitness);
+            assert_eq!(o.generations, 2, "the flag came inside the second generation");
+            ((), returned.saturating_duration_since(set))
+        })
+    };
+    common::latency_held("solve, a flag inside the second generation", LATENCY, stopped_once);
 }
 
 /// One partition mix on a torus of `side` x `side` vertices, its receiver and donor random (they
@@ -401,24 +404,27 @@ fn a_mix_stops_within_the_latency(side: usize) {
     let took = start.elapsed();
     assert_eq!(p.evaluate(&whole), before + full.gain);
     // The same mix, stopped a quarter of the way.
-    let flag = std::sync::Arc::new(AtomicBool::new(false));
-    let stop = StopCheck::new(None, Some(flag.clone()));
-    let mut mixing = PartitionMixing::new(f);
-    let mut y = x.clone();
-    let (report, latency) = std::thread::scope(|scope| {
-        let setter = scope.spawn(|| {
-            std::thread::sleep(took / 4);
-            flag.store(true, Ordering::Relaxed);
-            Instant::now()
+    let stopped_once = || {
+        let flag = std::sync::Arc::new(AtomicBool::new(false));
+        let stop = StopCheck::new(None, Some(flag.clone()));
+        let mut mixing = PartitionMixing::new(f);
+        let mut y = x.clone();
+        let (report, latency) = std::thread::scope(|scope| {
+            let setter = scope.spawn(|| {
+                std::thread::sleep(took / 4);
+                flag.store(true, Ordering::Relaxed);
+                Instant::now()
+            });
+            let report = mixing.mix(f, &mut y, &d, &stop);
+            let returned = Instant::now();
+            (report, returned.saturating_duration_since(setter.join().unwrap()))
         });
-        let report = mixing.mix(f, &mut y, &d, &stop);
-        let returned = Instant::now();
-        (report, returned.saturating_duration_since(setter.join().unwrap()))
-    });
-    eprintln!("a mix of {} vertices: {took:?} whole, stopped {latency:?} after the flag", p.variables());
-    assert!(report.components < full.components, "the stop came after the mix ({took:?} in all)");
-    assert!(latency <= LATENCY / 5, "the mix returned {latency:?} after the flag (the whole took {took:?})");
-    assert_eq!(p.evaluate(&y), before + report.gain, "the stopped mix's receiver and gain");
+        assert!(report.components < full.components, "the stop came after the mix ({took:?} in all)");
+        assert_eq!(p.evaluate(&y), before + report.gain, "the stopped mix's receiver and gain");
+        ((), latency)
+    };
+    let what = format!("a mix of {} vertices ({took:?} whole), the flag a quarter of the way", p.variables());
+    common::latency_held(&what, LATENCY / 5, stopped_once);
 }
 
 #[test]
@@ -458,8 +464,8 @@ fn long_the_issues_30_s_limit_on_traps() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let d = scratch("issue");
     let instance = traps(&d, 1000);
-    let (o, late) = limited(&instance, &["--algo", "parallel", "--backend", "cpu"], 30.0);
+    let args = ["--algo", "parallel", "--backend", "cpu"];
+    let (o, _) = common::latency_held("the issue's 30 s limit", LATENCY, || limited(&instance, &args, 30.0));
     assert_eq!(o.status.code(), Some(0));
     answer(&o, &instance);
-    assert!(late <= LATENCY, "the 30 s limit ended {late:?} late");
 }

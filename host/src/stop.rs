@@ -51,6 +51,10 @@ impl StopReason {
 /// under a millisecond of work, and many clock reads' worth.
 pub const WORK_PER_CHECK: usize = 1 << 16;
 
+/// The values of a run that [`StopCheck::sorted_by`] sorts whole before it merges: a few
+/// milliseconds of work, and two merge passes fewer than runs of [`WORK_PER_CHECK`] would take.
+pub const SORTED_RUN: usize = 4 * WORK_PER_CHECK;
+
 /// The clock and the stop flag of one run, as every phase checks them: cheap to clone and to ask
 /// (an atomic load and, with a deadline, a read of the monotonic clock).
 ///
@@ -273,6 +277,108 @@ impl StopCheck {
         Ok(values)
     }
 
+    /// `values` sorted by `compare`, stably (equal values keep their order), checked between
+    /// pieces of a few milliseconds: a parallel sort of 10^8 values takes seconds unchecked. Runs
+    /// of [`SORTED_RUN`] values are sorted on rayon's threads, then merged in pairs, each merge cut
+    /// into pieces of [`WORK_PER_CHECK`] values of its output; about twice the time of rayon's
+    /// unstable sort, with a second array of `values`' size, freed before it returns. Stopped,
+    /// both arrays are freed aside ([`drop_aside`]).
+    ///
+    /// ```
+    /// use pgomea::stop::StopCheck;
+    /// let pairs: Vec<(u32, char)> = vec![(2, 'a'), (1, 'b'), (2, 'c'), (0, 'd')];
+    /// let sorted = StopCheck::never().sorted_by(pairs, |x, y| x.0.cmp(&y.0))?;
+    /// assert_eq!(sorted, [(0, 'd'), (1, 'b'), (2, 'a'), (2, 'c')]);
+    /// # Ok::<(), pgomea::stop::StopReason>(())
+    /// ```
+    pub fn sorted_by<T: Copy + Send + Sync + 'static>(
+        &self,
+        mut values: Vec<T>,
+        compare: impl Fn(&T, &T) -> std::cmp::Ordering + Sync,
+    ) -> Result<Vec<T>, StopReason> {
+        use rayon::prelude::*;
+        let n = values.len();
+        let runs = values.par_chunks_mut(SORTED_RUN).try_for_each(|run| {
+            self.check()?;
+            run.sort_by(&compare);
+            Ok(())
+        });
+        if let Err(reason) = runs {
+            drop_aside(values);
+            return Err(reason);
+        }
+        if n <= SORTED_RUN {
+            return Ok(values);
+        }
+        let mut to = match self.par_filled(n, |i| values[i]) {
+            Ok(copy) => copy,
+            Err(reason) => {
+                drop_aside(values);
+                return Err(reason);
+            }
+        };
+        let mut from = values;
+        let mut width = SORTED_RUN;
+        while width < n {
+            if let Err(reason) = self.merge_pass(&from, &mut to, width, &compare) {
+                drop_aside((from, to));
+                return Err(reason);
+            }
+            std::mem::swap(&mut from, &mut to);
+            width *= 2;
+        }
+        drop(to);
+        Ok(from)
+    }
+
+    /// One pass of [`StopCheck::sorted_by`]: the sorted runs of `width` values of `from` merged in
+    /// pairs into `to`, in pieces of [`WORK_PER_CHECK`] values of output on rayon's threads,
+    /// checked before each piece.
+    fn merge_pass<T: Copy + Send + Sync>(
+        &self,
+        from: &[T],
+        to: &mut [T],
+        width: usize,
+        compare: &(impl Fn(&T, &T) -> std::cmp::Ordering + Sync),
+    ) -> Result<(), StopReason> {
+        use rayon::prelude::*;
+        let n = from.len();
+        let mut pieces = Vec::new();
+        let mut rest = to;
+        for start in (0..n).step_by(2 * width) {
+            let middle = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let (left, right) = (&from[start..middle], &from[middle..end]);
+            // Piece by piece: the first `k` values of the merge are left[..i] and right[..k - i].
+            let (mut k, mut i) = (0, 0);
+            while k < end - start {
+                let next = (k + WORK_PER_CHECK).min(end - start);
+                let next_i = merged_from_left(left, right, next, compare);
+                let (out, tail) = std::mem::take(&mut rest).split_at_mut(next - k);
+                pieces.push((&left[i..next_i], &right[k - i..next - next_i], out));
+                (rest, k, i) = (tail, next, next_i);
+            }
+        }
+        pieces.into_par_iter().try_for_each(|(left, right, out)| {
+            self.check()?;
+            let (mut i, mut j) = (0, 0);
+            while i < left.len() && j < right.len() {
+                // The left value first where they are equal: the sort stays stable.
+                if compare(&right[j], &left[i]) == std::cmp::Ordering::Less {
+                    out[i + j] = right[j];
+                    j += 1;
+                } else {
+                    out[i + j] = left[i];
+                    i += 1;
+                }
+            }
+            let (out_left, out_right) = out[i + j..].split_at_mut(left.len() - i);
+            out_left.copy_from_slice(&left[i..]);
+            out_right.copy_from_slice(&right[j..]);
+            Ok(())
+        })
+    }
+
     /// This check with `deadline` instead of its own.
     pub fn with_deadline(self, deadline: Option<Instant>) -> Self {
         StopCheck { deadline, ..self }
@@ -282,6 +388,21 @@ impl StopCheck {
     pub fn with_flag(self, flag: Option<Arc<AtomicBool>>) -> Self {
         StopCheck { flag, ..self }
     }
+}
+
+/// How many of the first `k` values of the stable merge of the sorted `left` and `right` come
+/// from `left`: the least i for which right[k - i - 1] comes before left[i] (a binary search).
+fn merged_from_left<T>(left: &[T], right: &[T], k: usize, compare: impl Fn(&T, &T) -> std::cmp::Ordering) -> usize {
+    let (mut low, mut high) = (k.saturating_sub(right.len()), k.min(left.len()));
+    while low < high {
+        let i = (low + high) / 2;
+        if compare(&right[k - i - 1], &left[i]) == std::cmp::Ordering::Less {
+            high = i;
+        } else {
+            low = i + 1;
+        }
+    }
+    low
 }
 
 /// Frees `value` on a thread of its own: a phase that stops drops what it built so far (10^8
@@ -366,6 +487,53 @@ mod tests {
             i
         });
         assert_eq!((stopped, made.into_inner()), (Err(StopReason::Interrupted), 16 * WORK_PER_CHECK as u64));
+    }
+
+    #[test]
+    fn sorted_by_is_the_stable_sort_and_checks_between_pieces() {
+        // Keys with many ties, each value its place before the sort: a stable sort keeps the
+        // places of equal keys ascending. Sizes within one run, at a run's end, and over several
+        // runs and passes with a run and a piece cut short.
+        let values = |n: usize| -> Vec<(u64, u32)> {
+            (0..n as u32).map(|i| (pgomea_device::rng::mix64(i as u64) % (n as u64 / 8 + 1), i)).collect()
+        };
+        let never = StopCheck::never();
+        for n in [0, 1, 7, SORTED_RUN, SORTED_RUN + 1, 2 * SORTED_RUN + WORK_PER_CHECK + 17] {
+            let mut expected = values(n);
+            expected.sort_by_key(|v| v.0);
+            assert_eq!(never.sorted_by(values(n), |x, y| x.0.cmp(&y.0)), Ok(expected), "{n} values");
+        }
+        // Sorted already, and reversed: the merges take one side whole.
+        let n = 3 * SORTED_RUN + 5;
+        let ascending: Vec<u32> = (0..n as u32).collect();
+        assert_eq!(never.sorted_by(ascending.clone(), |x, y| x.cmp(y)), Ok(ascending.clone()));
+        assert_eq!(never.sorted_by(ascending.clone(), |x, y| y.cmp(x)), Ok(ascending.into_iter().rev().collect()));
+        let past = StopCheck::new(Some(Instant::now() - Duration::from_millis(1)), None);
+        assert_eq!(past.sorted_by(values(10), |x, y| x.0.cmp(&y.0)), Err(StopReason::TimeLimit));
+        // A flag set inside the last merge pass (its last quarter of comparisons to come) stops
+        // the sort before the next piece of each of two threads.
+        let n = 4 * SORTED_RUN;
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let counted = |stop: &StopCheck, flag_at: u64| {
+            let compared = AtomicU64::new(0);
+            let sorted = two.install(|| {
+                stop.sorted_by(values(n), |x, y| {
+                    if compared.fetch_add(1, Ordering::Relaxed) == flag_at {
+                        stop.flag().unwrap().store(true, Ordering::Relaxed);
+                    }
+                    x.0.cmp(&y.0)
+                })
+            });
+            (sorted.map(|_| ()), compared.into_inner())
+        };
+        let flagged = || StopCheck::new(None, Some(Arc::new(AtomicBool::new(false))));
+        let (whole, total) = counted(&flagged(), u64::MAX);
+        assert_eq!(whole, Ok(()));
+        // The last pass merges two halves: at least n / 2 comparisons.
+        let flag_at = total - n as u64 / 4;
+        let (stopped, compared) = counted(&flagged(), flag_at);
+        assert_eq!(stopped, Err(StopReason::Interrupted));
+        assert!(compared - flag_at <= 2 * WORK_PER_CHECK as u64, "{} comparisons after the flag", compared - flag_at);
     }
 
     #[test]
