@@ -186,6 +186,23 @@ impl SearchPlan {
         self.work = work;
     }
 
+    /// The share of its schedule that one call of the search timing an adaptive plan covers at
+    /// most: its first pace is then not that of the schedule's hottest sweeps alone, which fitted
+    /// a long schedule too short (377 of 10000 sweeps where 3000 asked gave 772, on a
+    /// 5000-variable model at 1 s: `docs/decisions/0008-annealing-pace.md`).
+    pub const TIMING_CALL_SHARE: f64 = 0.01;
+
+    /// The sweeps of a call of the search that times this plan (a population's first solution,
+    /// searched alone): `per_call`, but where the plan fits itself to its own pace, at most
+    /// [`SearchPlan::TIMING_CALL_SHARE`] of the schedule asked for (and at least `least`).
+    pub fn timing_call(&self, per_call: u32, least: u32) -> u32 {
+        if !self.adaptive {
+            return per_call;
+        }
+        let share = (f64::from(self.asked) * Self::TIMING_CALL_SHARE).ceil() as u32;
+        per_call.min(share.max(least).max(1))
+    }
+
     /// The sweeps asked for (a refit never exceeds them).
     pub fn asked(&self) -> u32 {
         self.asked
@@ -226,6 +243,17 @@ mod tests {
             start: Instant::now().checked_sub(ago).unwrap(),
             ..SearchPlan::fixed(asked)
         }
+    }
+
+    #[test]
+    fn the_search_that_times_an_adaptive_plan_calls_in_short_steps() {
+        // A hundredth of the schedule, never below `least`; a plan that does not fit itself keeps
+        // the calls it was given.
+        assert_eq!(plan(10_000, Duration::ZERO).timing_call(671, 4), 100);
+        assert_eq!(plan(3000, Duration::ZERO).timing_call(671, 4), 30);
+        assert_eq!(plan(100, Duration::ZERO).timing_call(671, 4), 4);
+        assert_eq!(plan(10_000, Duration::ZERO).timing_call(50, 4), 50);
+        assert_eq!(SearchPlan::fixed(10_000).timing_call(671, 4), 671);
     }
 
     #[test]

@@ -154,7 +154,11 @@ fn search_solution<K: Kind>(
     // Call by call, the clock checked between them (a search cut short keeps what it reached).
     let mut gain = 0;
     let stop = run.stop_check().clone();
-    let per_call = per_call(per_round, 1, super::local_search::least_per_call::<K>(true));
+    let least = super::local_search::least_per_call::<K>(true);
+    let mut per_call = per_call(per_round, 1, least);
+    if let Some((plan, _)) = &plan {
+        per_call = plan.timing_call(per_call, least);
+    }
     let mut calls = SearchCalls::starting(stream, ls.sweeps, per_call, ls.start);
     let mut descending = true;
     let mut ran = 0;
