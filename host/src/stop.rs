@@ -310,7 +310,10 @@ impl StopCheck {
         if n <= SORTED_RUN {
             return Ok(values);
         }
-        let mut to = match self.par_filled(n, |i| values[i]) {
+        // The merges' second array: every value is written before it is read, so it is filled
+        // with one value rather than copied.
+        let first = values[0];
+        let mut to = match self.par_filled(n, |_| first) {
             Ok(copy) => copy,
             Err(reason) => {
                 drop_aside(values);

@@ -262,9 +262,9 @@ pub fn per_call(per_sweep: u64, solutions: usize, least: u32) -> u32 {
     (EVALUATIONS_PER_CALL / sweep).clamp(u64::from(least.max(1)), u32::MAX as u64) as u32
 }
 
-/// The fewest sweeps or rounds of a call of a search of kind `K` that keeps the gains where it
-/// can (`keeps`: the device's search checks the stop inside a call, or keeps the gains at all):
-/// [`stage::KEEP_GAINS_FROM`] on a kind with partners, else 1. A dense model's sweep of 16
+/// The fewest sweeps or rounds of a call of a search of kind `K` on a device that keeps the gains
+/// or not (`keeps`: the CPU always, and its search asks the stop inside a call; the GPU where its
+/// tuning says): [`stage::KEEP_GAINS_FROM`] where it keeps them on a kind with partners, else 1. A dense model's sweep of 16
 /// solutions is past [`EVALUATIONS_PER_CALL`] / 2, and its calls of 1 or 2 sweeps would recompute
 /// every gain, the slow way on a dense model (`docs/decisions/0029-kept-gains.md`); the flips and
 /// the counted evaluations are the same however the calls are cut.

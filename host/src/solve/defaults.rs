@@ -245,9 +245,10 @@ pub fn sparse_sweeps(l: usize) -> u32 {
 pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, annealing_threads: Option<usize>) -> (u32, String) {
     let l = problem.variables();
     let (full, few) = full_sweeps(annealing_threads);
-    // The sweeps in words where the size (and `graph`, the graph's shape) made them fewer or the
-    // few threads more.
-    let size_of = |sweeps: u32, graph: &str| {
+    // The sweeps for this size, given `sweeps` (the size rule's, which keeps all of them up to
+    // 10^5 variables), and in words where the size (and `graph`, the graph's shape) made them
+    // fewer or the few threads more.
+    let sized = |sweeps: u32, graph: &str| {
         if l <= ANNEAL_IN_FULL_UP_TO {
             (full, few.clone())
         } else if sweeps < ANNEALING_SWEEPS {
@@ -256,7 +257,7 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, annealing_threads: Op
             (sweeps, String::new())
         }
     };
-    let (annealed, size) = size_of(sized_sweeps(l), "");
+    let (annealed, size) = sized(sized_sweeps(l), "");
     match problem.functions().arrays() {
         KindArrays::Pairwise { .. } => match square_probe(problem.functions()) {
             p if p.is_2d_glass() => (
@@ -271,7 +272,7 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, annealing_threads: Op
                     " on a graph that is not a lattice ({:.2} cycles of up to four edges per edge)",
                     p.cycles_per_edge()
                 );
-                let (sweeps, why) = size_of(sparse_sweeps(l), &shape);
+                let (sweeps, why) = sized(sparse_sweeps(l), &shape);
                 (sweeps, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){why}"))
             }
             _ => (annealed, format!("annealed: pairwise terms (Max-Cut, Ising, QUBO){size}")),
