@@ -37,9 +37,9 @@ use crate::mem::Ptr;
 use crate::problem::{Kind, for_each_kind};
 use crate::stage::args::row;
 use crate::stage::{
-    Buffers, GomArgs, Group, Layout, ONE_PASS, Pass, THREE_PASSES, element_step, keep_gain, kept_takes, mark_converged,
-    mark_converged_gene, mark_elitist, pair_step, parallel_anneal_flip, parallel_kept_flip, parallel_try_flip,
-    replace_unimproved, search_round_end, update_partners,
+    Buffers, GomArgs, Group, Layout, ONE_PASS, Pass, THREE_PASSES, element_step, keep_gain, kept_takes, kept_together,
+    mark_converged, mark_converged_gene, mark_elitist, pair_step, parallel_anneal_flip, parallel_kept_flip,
+    parallel_try_flip, replace_unimproved, search_round_end, update_partners,
 };
 use crate::thread::{self, GridBarrier};
 use crate::warp::{WARP_SIZE, lane_id, warp_id};
@@ -503,11 +503,6 @@ unsafe fn search_by_solution<K: Kind>(a: &GomArgs<K>) {
     }
 }
 
-/// The flips a colour may have per thread of the block for its partners' gains to be updated by
-/// the whole block, flip after flip (a flip of a dense model's variable updates hundreds of
-/// gains); above it each flip's thread updates its own partners.
-const KEPT_THREADS_PER_FLIP: usize = 8;
-
 /// One sweep (`Some(k)`) or descent round (`None`) of solution i's search by solution with kept
 /// gains: colour after colour, where the colour is small for the block first every taken flip's
 /// partners' gains by the whole block, then the flips, a block barrier after each.
@@ -526,7 +521,7 @@ unsafe fn kept_colors<K: Kind>(a: &GomArgs<K>, i: usize, gains: Ptr<i64>, sweep:
         let x = row(a.buffers.offspring, i, a.l as usize);
         for c in 0..s.colors as usize {
             let (first, end) = (s.color_offsets.read(c) as usize, s.color_offsets.read(c + 1) as usize);
-            let together = (end - first) * KEPT_THREADS_PER_FLIP <= stride;
+            let together = kept_together(end - first, stride);
             if together {
                 for p in first..end {
                     let v = s.color_vars.read(p);

@@ -251,6 +251,18 @@ pub const fn keeps_gains<K: Kind>(sweeps: u32, rounds: u32) -> bool {
     K::PARTNERS && sweeps.saturating_add(rounds) >= KEEP_GAINS_FROM
 }
 
+/// The flips a colour may have per thread of the block for its partners' gains to be updated by
+/// the whole block, flip after flip (a flip of a dense model's variable updates hundreds of
+/// gains); above it each flip's thread updates its own partners.
+pub const KEPT_THREADS_PER_FLIP: usize = 8;
+
+/// Whether the GPU's kept search updates the partners of a colour of `flips` variables with the
+/// whole block of `threads` (else each flip's thread updates its own, atomically).
+#[inline(always)]
+pub const fn kept_together(flips: usize, threads: usize) -> bool {
+    flips * KEPT_THREADS_PER_FLIP <= threads
+}
+
 /// Local search of O[i] (its fitness updated): what one rayon task of the CPU backend does. A
 /// call of the descent searches only the solutions marked active (`search_active`, set by the
 /// host at the descent's start) and marks those whose descent has ended; `go_on` as in

@@ -117,7 +117,7 @@ struct Kernels {
 struct CudaDevice<K: Kind> {
     gpu: Arc<Gpu>,
     // Keeps the shared arrays alive: `base` holds their device pointers.
-    _shared: Arc<SharedArrays>,
+    shared: Arc<SharedArrays>,
     layout: Arc<GroupLayout>,
     n: usize,
     buffers: DeviceBuffers,
@@ -211,7 +211,7 @@ impl<K: Kind> CudaDevice<K> {
             search_grid: LazyGrid::new(),
             grids,
             gpu,
-            _shared: shared,
+            shared,
             layout,
             n,
             buffers,
@@ -257,6 +257,12 @@ impl<K: Kind> CudaDevice<K> {
         let function = || Ok(self.gpu.kernel(self.kernels.flip_search)?.function);
         let (sms, l) = (self.gpu.multiprocessors, self.base.l as usize);
         lazy_grid(&self.search_by_solution_grid, || self.tuning.search_by_solution_grid(function, sms, self.n, l))
+    }
+
+    /// Whether the search by solution on grid `cfg` keeps the gains (`CudaTuning::keeps_gains`).
+    fn keeps_gains(&self, cfg: &LaunchConfig) -> bool {
+        let (l, colors) = (self.base.l as u64, self.base.search.colors as u64);
+        self.tuning.keeps_gains(l, colors, self.shared.entries, cfg.block_dim.0)
     }
 
     /// The grid for `items` work items, one warp or one thread each.
@@ -459,7 +465,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
             let mut a = Args(self.base);
             let rows = cfg.grid_dim.0 as usize * self.base.l as usize * size_of::<i64>();
             let keeps = keeps_gains::<K>(step.to - step.from, step.descent_rounds);
-            if self.tuning.kept_gains && keeps && rows <= KEPT_GAINS_BYTES {
+            if self.keeps_gains(&cfg) && keeps && rows <= KEPT_GAINS_BYTES {
                 a.0.search.gains = self.gains_rows(rows)?;
             }
             let by_solution = 1u32;
@@ -500,10 +506,12 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
         Ok(self.search_counters()?[0] + self.n as u64 * (step.to - step.from) as u64)
     }
 
-    /// The GPU keeps the gains only where its tuning says so (off by default:
-    /// `docs/decisions/0029-kept-gains.md`); a call cannot stop inside, so it stays short otherwise.
+    /// The GPU keeps the gains only in its search by solution, where its tuning says so (by
+    /// default on dense models: `docs/decisions/0029-kept-gains.md`); a call cannot stop inside,
+    /// so it stays short otherwise. A grid that cannot be had keeps nothing (the search says why).
     fn least_per_call(&self) -> u32 {
-        least_per_call::<K>(self.tuning.kept_gains)
+        let keeps = matches!(self.search_by_solution_grid(), Ok(Some(cfg)) if self.keeps_gains(&cfg));
+        least_per_call::<K>(keeps)
     }
 
     // ANCHOR: cuda_mark_elitist

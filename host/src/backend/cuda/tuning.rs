@@ -61,10 +61,10 @@ pub struct CudaTuning {
     /// 1 to 64 (default 16: 2048 threads, a full H100 multiprocessor); their loops stride over
     /// the rest.
     pub blocks_per_sm: u32,
-    /// Whether the search by solution keeps every variable's gain on pairwise kinds
-    /// (`docs/decisions/0029-kept-gains.md`); off by default until the self-test has compared
-    /// it with the CPU on a GPU.
-    pub kept_gains: bool,
+    /// Whether the search by solution keeps every variable's gain on pairwise kinds; none: where
+    /// the block updates a mean colour's partners together, as on dense models
+    /// (`CudaTuning::keeps_gains`, `docs/decisions/0029-kept-gains.md`).
+    pub kept_gains: Option<bool>,
 }
 
 impl Default for CudaTuning {
@@ -75,10 +75,17 @@ impl Default for CudaTuning {
             generation_block: 512,
             generation_blocks_per_sm: 2,
             blocks_per_sm: 16,
-            kept_gains: false,
+            kept_gains: None,
         }
     }
 }
+
+/// The partners a variable has at least, per variable of a mean colour, for the GPU to keep the
+/// gains by default: on an H100, random graphs of 2000 vertices with 600 partners in colours of
+/// 15 ran better with them, with 200 in colours of 41 alike, with 60 in colours of 100 worse
+/// (`docs/decisions/0029-kept-gains.md`).
+#[cfg(any(feature = "cuda", test))]
+const KEPT_PARTNERS_PER_VARIABLE: u64 = 8;
 
 /// The numeric fields: name, environment variable, least and most value, and the step.
 const NUMBERS: [(&str, &str, u32, u32, u32); 3] = [
@@ -124,7 +131,7 @@ impl CudaTuning {
 
     /// The defaults, with the variables `variable` gives (the command line passes its process
     /// environment; the library reads none): `PGOMEA_CUDA_GENERATION=graph|cooperative|by-solution`,
-    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_CUDA_KEPT_GAINS=on|off`, `PGOMEA_GENERATION_BLOCK`,
+    /// `PGOMEA_CUDA_GROUP_PASSES=one|three`, `PGOMEA_CUDA_KEPT_GAINS=on|off|auto`, `PGOMEA_GENERATION_BLOCK`,
     /// `PGOMEA_GENERATION_BLOCKS_PER_SM` and `PGOMEA_BLOCKS_PER_SM` where they are set; a bad value
     /// is an error that names its variable.
     pub fn from_variables(variable: impl Fn(&str) -> Option<String>) -> Result<CudaTuning> {
@@ -150,9 +157,10 @@ impl CudaTuning {
         }
         if let Some(text) = variable("PGOMEA_CUDA_KEPT_GAINS") {
             tuning.kept_gains = match text.trim() {
-                "on" => true,
-                "off" => false,
-                _ => return Err(Error::usage(format!("PGOMEA_CUDA_KEPT_GAINS={text}: expected on or off"))),
+                "on" => Some(true),
+                "off" => Some(false),
+                "auto" => None,
+                _ => return Err(Error::usage(format!("PGOMEA_CUDA_KEPT_GAINS={text}: expected on, off or auto"))),
             };
         }
         for (k, field) in tuning.numbers_mut().into_iter().enumerate() {
@@ -243,6 +251,24 @@ impl CudaTuning {
     ) -> Result<Option<LaunchConfig>> {
         let Some(block) = self.search_block(multiprocessors, n, variables) else { return Ok(None) };
         fitting_grid(f, block, n, "local search")
+    }
+
+    /// Whether the search by solution, in blocks of `threads`, keeps the gains of `variables` in
+    /// `colors` colour groups whose subfunctions have `entries` entries: where asked for, else by
+    /// default on dense models, where the block updates a mean colour's partners together
+    /// (`stage::kept_together`) and a variable has at least [`KEPT_PARTNERS_PER_VARIABLE`] partners
+    /// per variable of its colour. There the recomputed gains are a few long sums that a few
+    /// threads add while the block waits, where a kept gain is one read; on sparser models the
+    /// per-variable work of the kept search costs more than it saves
+    /// (`docs/decisions/0029-kept-gains.md`).
+    #[cfg(any(feature = "cuda", test))]
+    pub(super) fn keeps_gains(&self, variables: u64, colors: u64, entries: u64, threads: u32) -> bool {
+        self.kept_gains.unwrap_or_else(|| {
+            let size = variables.div_ceil(colors.max(1));
+            let partners = entries / variables.max(1);
+            pgomea_device::stage::kept_together(size as usize, threads as usize)
+                && partners >= KEPT_PARTNERS_PER_VARIABLE * size
+        })
     }
 
     /// Whether GOM runs each colour group of a layout with `slots` linkage sets in `groups` groups
@@ -379,6 +405,28 @@ mod tests {
     }
 
     #[test]
+    fn the_gains_are_kept_by_default_on_dense_models_only() {
+        let auto = CudaTuning::default();
+        // The measured models (variables, colours, entries), blocks of 1024: a complete graph of
+        // 1000 vertices (a colour per vertex) and a random graph with 600 partners per vertex
+        // keep them; with 200 or 60 partners, G23, a 3D glass (two colours) do not.
+        assert!(auto.keeps_gains(1000, 1000, 999_000, 1024));
+        assert!(auto.keeps_gains(2000, 130, 1_200_000, 1024));
+        assert!(!auto.keeps_gains(2000, 49, 400_000, 1024));
+        assert!(!auto.keeps_gains(2000, 20, 120_000, 1024));
+        assert!(!auto.keeps_gains(2000, 10, 40_000, 1024));
+        assert!(!auto.keeps_gains(3375, 2, 20_250, 1024));
+        // The edges: colours of 16 with 128 partners keep them, with 127 not; colours of 129
+        // are too many flips for the block, whatever the partners.
+        assert!(auto.keeps_gains(1600, 100, 1600 * 128, 1024));
+        assert!(!auto.keeps_gains(1600, 100, 1600 * 127, 1024));
+        assert!(!auto.keeps_gains(129 * 10, 10, 129 * 10 * 2000, 1024));
+        let (on, off) = (CudaTuning { kept_gains: Some(true), ..auto }, CudaTuning { kept_gains: Some(false), ..auto });
+        assert!(on.keeps_gains(3375, 2, 20_250, 1024));
+        assert!(!off.keeps_gains(1000, 1000, 999_000, 1024));
+    }
+
+    #[test]
     fn the_environment_sets_the_knobs_and_a_bad_variable_is_named() {
         let vars = |pairs: &'static [(&'static str, &'static str)]| {
             move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
@@ -399,9 +447,11 @@ mod tests {
             generation_block: 256,
             generation_blocks_per_sm: 4,
             blocks_per_sm: 8,
-            kept_gains: true,
+            kept_gains: Some(true),
         };
         assert_eq!(t, expected);
+        let auto = CudaTuning::from_variables(vars(&[("PGOMEA_CUDA_KEPT_GAINS", "auto")])).unwrap();
+        assert_eq!(auto.kept_gains, None);
         let by_solution = CudaTuning::from_variables(vars(&[("PGOMEA_CUDA_GENERATION", "by-solution")])).unwrap();
         assert_eq!(by_solution.generation, Some(WholeGeneration::BySolution));
         for (bad, named) in [

@@ -144,6 +144,9 @@ pub struct SharedArrays {
     pub(super) layout: Layout,
     pub(super) search: SearchArgs,
     pub(super) kind: Box<dyn MakeDevice>,
+    /// The subfunctions' entries (the sum of their arities): on pairwise kinds, each variable's
+    /// partners summed, which the search's choice to keep gains reads.
+    pub(super) entries: u64,
 }
 
 impl SharedArrays {
@@ -171,6 +174,7 @@ impl SharedArrays {
         gpu.note_memory()?;
         Ok(Arc::new(SharedArrays {
             budget,
+            entries: f.entries() as u64,
             _reserved: reserved,
             _arrays: upload.arrays,
             layout: layout_arrays,
