@@ -84,16 +84,20 @@ fn a_model_whose_best_stops_improving_ends_by_the_stall_rule_within_its_bound() 
             let what = format!("{} {algorithm:?}", problem.name());
             assert_eq!(o.stop_reason, StopReason::Stalled, "{what}: {}", o.stop_reason.as_str());
             let last = o.trace.last().unwrap().time_s;
-            // Never before the least span after the last improvement, and soon after the rule says
-            // (max(1 s, half the time spent): 2 x the last improvement's time), at the end of the
-            // step of the scheme then under way (a short one here; 1 s spares a loaded machine).
+            // Never before the least span after the last improvement, and at the end of the step
+            // of the scheme under way when the rule says stop (max(1 s, half the time spent): 2 x
+            // the last improvement's time). That step can be long: the newest population's
+            // generation costs about what all the smaller ones' do together, so it ends by about
+            // twice the due time (the traps' populations reach 4096 within the second: 2.4 s, due
+            // at 1.0, on a loaded 2-core machine); 1 s more spares a loaded machine. A rule not
+            // asked runs on to the 60 s cap.
             assert!(
                 o.time_s >= last + STALL_LEAST_S,
                 "{what}: stopped {} s after the last improvement",
                 o.time_s - last
             );
             let due = (last + STALL_LEAST_S).max(2.0 * last);
-            assert!(o.time_s <= due + 1.0, "{what}: stopped at {} s, due at {due} s", o.time_s);
+            assert!(o.time_s <= 2.0 * due + 1.0, "{what}: stopped at {} s, due at {due} s", o.time_s);
             assert_eq!(problem.evaluate(&o.genes()), o.best_fitness, "{what}");
         }
     }
