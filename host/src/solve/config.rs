@@ -457,7 +457,7 @@ impl RunConfig {
             }
         }
         self.anneal_growth = Some(growth.unwrap_or_else(|| {
-            let (growth, why) = default_anneal_growth(problem, self.local_search, sweeps);
+            let (growth, why) = default_anneal_growth(problem, self.local_search, sweeps, threads);
             self.defaults.insert("anneal_growth".into(), why);
             growth
         }));
@@ -871,22 +871,40 @@ mod tests {
     }
 
     #[test]
-    fn the_annealing_grows_by_default_for_pairwise_problems_up_to_a_hundred_thousand_variables() {
+    fn the_annealing_grows_by_default_for_pairwise_problems_and_tables_on_the_cpu_up_to_a_hundred_thousand_variables() {
         let graph = problem();
         let traps = crate::problem::trap::concatenated(5, 4, 1, true).unwrap();
+        let nk = crate::problem::nk::random_neighbourhood(200, 5, 1).unwrap();
+        let sat = crate::problem::maxsat::planted_3sat(50, 200, 1).unwrap().0;
         let initial = LocalSearchMode::Initial;
-        assert_eq!(default_anneal_growth(&graph, initial, 3000).0, 2);
-        assert_eq!(default_anneal_growth(&graph, initial, 1000).0, 2);
-        assert_eq!(default_anneal_growth(&traps, initial, 3000).0, 1);
+        // Pairwise terms grow on every backend; tables only where CPU threads anneal them (`None`:
+        // a GPU), and not where they are mostly deceptive; clauses never.
+        for threads in [None, Some(1), Some(16)] {
+            assert_eq!(default_anneal_growth(&graph, initial, 3000, threads).0, 2);
+            assert_eq!(default_anneal_growth(&graph, initial, 1000, threads).0, 2);
+            let (growth, why) = default_anneal_growth(&nk, initial, 3000, threads);
+            assert_eq!(growth, if threads.is_some() { 2 } else { 1 }, "{why}");
+            assert_eq!(default_anneal_growth(&traps, initial, 3000, threads).0, 1);
+            assert_eq!(default_anneal_growth(&sat, initial, 3000, threads).0, 1);
+        }
         // Beyond 10^5 variables every population's annealing is the same.
         let torus = crate::problem::maxcut::MaxCut::new(
             crate::problem::generate::torus(317, crate::problem::generate::WeightRange { min: 1, max: 5 }, 1).unwrap(),
         )
         .unwrap();
-        assert_eq!(default_anneal_growth(&torus, initial, 2985).0, 1);
+        assert_eq!(default_anneal_growth(&torus, initial, 2985, Some(1)).0, 1);
+        let large_nk = crate::problem::nk::random_neighbourhood(ANNEAL_IN_FULL_UP_TO + 1, 2, 1).unwrap();
+        assert_eq!(default_anneal_growth(&large_nk, initial, 3000, Some(1)).0, 1);
         // Nothing to grow: 1, not a refusal.
-        assert_eq!(default_anneal_growth(&graph, LocalSearchMode::Off, 3000).0, 1);
-        assert_eq!(default_anneal_growth(&graph, initial, 0).0, 1);
+        assert_eq!(default_anneal_growth(&graph, LocalSearchMode::Off, 3000, Some(1)).0, 1);
+        assert_eq!(default_anneal_growth(&graph, initial, 0, Some(1)).0, 1);
+        assert_eq!(default_anneal_growth(&nk, initial, 0, Some(1)).0, 1);
+        // Resolved on the CPU an NK landscape grows; traps and clauses are not annealed by default.
+        let cpu = RunOptions { backend: Some(Backend::Cpu), ..Default::default() };
+        let resolved = cpu.resolve(&nk, None).unwrap();
+        assert_eq!(resolved.anneal_growth, Some(2), "{:?}", resolved.reason("anneal_growth"));
+        let resolved = cpu.resolve(&traps, None).unwrap();
+        assert_eq!((resolved.anneal_sweeps, resolved.anneal_growth), (Some(0), Some(1)));
         // Given, it is kept; left out, `resolve` decides it, the same for every backend.
         let given = RunOptions { anneal_growth: Some(3), ..Default::default() }.resolve(&traps, None).unwrap();
         assert_eq!((given.anneal_growth, given.anneal_sweeps_of(2)), (Some(3), 0));
@@ -900,8 +918,11 @@ mod tests {
             };
             let config = options.resolve(&graph, None).unwrap();
             assert_eq!(config.anneal_sweeps, Some(ANNEALING_SWEEPS));
-            assert_eq!(config.anneal_growth, Some(default_anneal_growth(&graph, initial, ANNEALING_SWEEPS).0));
+            let threads = (backend == Backend::Cpu).then_some(8);
+            assert_eq!(config.anneal_growth, Some(default_anneal_growth(&graph, initial, ANNEALING_SWEEPS, threads).0));
             assert!(config.reason("anneal_growth").is_some() && config.reason("anneal_sweeps").is_some());
+            let tables = options.resolve(&nk, None).unwrap();
+            assert_eq!(tables.anneal_growth, Some(if backend == Backend::Cpu { 2 } else { 1 }));
             // A configuration built without `resolve` gets the same; what it has is kept.
             let mut unset = RunConfig { anneal_sweeps: None, anneal_growth: None, ..config.clone() };
             unset.settle_annealing(&graph);

@@ -292,36 +292,44 @@ pub fn default_anneal_sweeps(problem: &dyn GrayBoxProblem, annealing_threads: Op
     }
 }
 
-/// The annealing growth by default (see `RunConfig::anneal_growth`): 2 for the pairwise kind
-/// (Max-Cut, and Ising and QUBO models through it) when new populations are annealed and the
-/// instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, on the GPU and on the CPU alike, else
-/// 1: longer annealing of the larger populations lifted spin glasses and cost G-set graphs little,
-/// while beyond 10^5 variables it left too few populations
+/// The annealing growth by default (see `RunConfig::anneal_growth`): 2 when new populations are
+/// annealed, the instance has at most [`ANNEAL_IN_FULL_UP_TO`] variables, and its terms are
+/// pairwise (Max-Cut, and Ising and QUBO models through it; on the GPU and on the CPU alike) or
+/// tables, not mostly deceptive, annealed on CPU threads (`annealing_threads` not `None`: NK
+/// landscapes); else 1. The larger populations' longer annealing lifted spin glasses and NK
+/// landscapes and cost G-set graphs little, beyond 10^5 variables it left too few populations,
+/// and tables on a GPU keep 1 until it is measured there
 /// (`docs/decisions/0006-annealing-growth.md`). Returns the growth and why, in words.
 pub fn default_anneal_growth(
     problem: &dyn GrayBoxProblem,
     local_search: LocalSearchMode,
     anneal_sweeps: u32,
+    annealing_threads: Option<usize>,
 ) -> (u32, String) {
-    let pairwise = matches!(problem.functions().arrays(), KindArrays::Pairwise { .. });
-    let annealed = local_search != LocalSearchMode::Off && anneal_sweeps > 0;
-    let small = problem.variables() <= ANNEAL_IN_FULL_UP_TO;
-    let why = if !annealed {
-        "1: no annealing to grow".to_string()
-    } else if !pairwise {
-        "1: the longer annealing of larger populations pays on pairwise terms (Max-Cut, Ising, QUBO) only".into()
-    } else if !small {
-        format!("1: beyond {ANNEAL_IN_FULL_UP_TO} variables the doubling leaves too few populations")
-    } else {
-        return (
-            2,
-            format!(
-                "2: pairwise terms up to {ANNEAL_IN_FULL_UP_TO} variables, where the larger populations' longer \
-                 annealing pays"
-            ),
-        );
-    };
-    (1, why)
+    let pays = "where the larger populations' longer annealing pays";
+    if local_search == LocalSearchMode::Off || anneal_sweeps == 0 {
+        return (1, "1: no annealing to grow".into());
+    }
+    if problem.variables() > ANNEAL_IN_FULL_UP_TO {
+        return (1, format!("1: beyond {ANNEAL_IN_FULL_UP_TO} variables the doubling leaves too few populations"));
+    }
+    match (problem.functions().arrays(), annealing_threads) {
+        (KindArrays::Pairwise { .. }, _) => {
+            (2, format!("2: pairwise terms up to {ANNEAL_IN_FULL_UP_TO} variables, {pays}"))
+        }
+        (KindArrays::Tables { .. }, None) => {
+            (1, "1: tables annealed on a GPU, where the doubling is not measured yet (2 on the CPU)".into())
+        }
+        (KindArrays::Tables { .. }, Some(_)) if deception(problem.functions()).is_some_and(|d| d.mostly()) => {
+            (1, "1: mostly deceptive tables, where annealing at all slows GOM down".into())
+        }
+        (KindArrays::Tables { .. }, Some(_)) => {
+            (2, format!("2: tables annealed on the CPU up to {ANNEAL_IN_FULL_UP_TO} variables (NK landscapes), {pays}"))
+        }
+        (KindArrays::Clauses { .. }, _) => {
+            (1, "1: the doubling paid on pairwise terms and on tables, not measured on clauses".into())
+        }
+    }
 }
 
 /// The default population cap: the largest power-of-two multiple of n_base whose genes (three

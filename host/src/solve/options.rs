@@ -311,8 +311,9 @@ pub const RUN_OPTIONS: &[RunOption] = &[
         help: "Each new population anneals G times longer than the one before",
         details: "Population i of the multi-start scheme gets {anneal_sweeps} x G^i sweeps (1: every population \
                   the same; 2: the doubling of a multi-start annealer's restarts, so that long runs get long \
-                  anneals). By default 2 for Max-Cut, Ising and QUBO up to 10^5 variables, else 1: \
-                  beyond that size the doubling leaves too few populations (decision record 0006).",
+                  anneals). By default 2 up to 10^5 variables for Max-Cut, Ising and QUBO, and for tables (NK \
+                  landscapes) annealed on the CPU (not yet measured on a GPU), else 1: beyond that size the \
+                  doubling leaves too few populations (decision record 0006).",
         ..ENTRY
     },
     RunOption {
