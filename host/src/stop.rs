@@ -258,6 +258,31 @@ impl StopCheck {
         })
     }
 
+    /// [`StopCheck::par_filled`] for values that take a while each (a list built, a cluster's
+    /// links merged): checked also before every `every`th value within a block, where a stop
+    /// makes the block's remaining values `T::default()` at once. Stopped, what was made so far
+    /// is freed aside ([`drop_aside`]).
+    pub fn par_filled_every<T: Send + Default + 'static>(
+        &self,
+        n: usize,
+        every: usize,
+        make: impl Fn(usize) -> T + Sync + Send,
+    ) -> Result<Vec<T>, StopReason> {
+        let stopped = AtomicBool::new(false);
+        let values = self.par_filled(n, |i| {
+            if stopped.load(Ordering::Relaxed) || self.every(i, every).is_err() {
+                stopped.store(true, Ordering::Relaxed);
+                return T::default();
+            }
+            make(i)
+        })?;
+        if stopped.into_inner() {
+            drop_aside(values);
+            return Err(self.reason().unwrap_or(StopReason::Interrupted));
+        }
+        Ok(values)
+    }
+
     /// `n` values appended by `extend`, `block` indices at a time, checked before each block;
     /// stopped, what was made so far is freed aside.
     fn filled_in_blocks<T: Send + 'static>(

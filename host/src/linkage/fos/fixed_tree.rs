@@ -241,6 +241,13 @@ impl Eq for Candidate {}
 /// No pair: smaller than every candidate (whose sums are positive).
 const NO_PAIR: Candidate = Candidate { sum: 0, pairs: 1, key: 0, a: u32::MAX, b: u32::MAX };
 
+impl Default for Candidate {
+    /// No pair (what a relist that a stop cut short leaves).
+    fn default() -> Self {
+        NO_PAIR
+    }
+}
+
 /// The tie-break key of two clusters: a hash of the seed's draw and of the clusters' smallest
 /// variables. A merged cluster's smallest variable is one of its parts', so its key with any
 /// third cluster is one of theirs: the order stays reducible with the keys included, and the
@@ -313,6 +320,13 @@ impl From<StopReason> for Halt {
 /// No mate this round.
 const NONE: u32 = u32::MAX;
 
+/// A cluster listed as touched, in `mate` while the round's touched clusters are gathered (never
+/// a cluster's name: an instance has fewer than 2^31 variables).
+const TOUCHED: u32 = u32::MAX - 1;
+
+/// The clusters or pairs of a round between two checks of the stop: a few milliseconds of work.
+const ITEMS_PER_CHECK: usize = 4096;
+
 /// The state of sparse UPGMA ([`Fos::fixed_linkage_tree`](super::Fos::fixed_linkage_tree)). A live cluster is named by its
 /// smallest variable (its slot), and keeps there its links (sorted by slot), its best pair, its
 /// size and its node.
@@ -343,17 +357,11 @@ impl MutualPairs {
     ) -> Result<Self, Error> {
         let l = problem.variables();
         // Collected in place (an indexed collect), not through `Result`'s lists of pieces appended
-        // afterwards, which copied the lists of 10^8 variables unchecked after a stop; a stop
-        // leaves the remaining lists empty.
-        // Made a block at a time, checked between blocks and every 4096 variables within one (a
-        // stop leaves the rest of the block's lists empty): the lists' headers alone first touch
-        // 2.4 GB for 10^8 variables, which a parallel collect over all of them did unchecked.
-        let stopped = std::sync::atomic::AtomicBool::new(false);
-        let links: Vec<Vec<Link>> = stop.par_filled(l, |v| {
-            if stopped.load(std::sync::atomic::Ordering::Relaxed) || stop.every(v, 4096).is_err() {
-                stopped.store(true, std::sync::atomic::Ordering::Relaxed);
-                return Vec::new();
-            }
+        // afterwards, which copied the lists of 10^8 variables unchecked after a stop; made a
+        // block at a time, checked between blocks and every 4096 variables within one: the
+        // lists' headers alone first touch 2.4 GB for 10^8 variables, which a parallel collect
+        // over all of them did unchecked.
+        let links: Vec<Vec<Link>> = stop.par_filled_every(l, ITEMS_PER_CHECK, |v| {
             let mut list: Vec<Link> = Vec::new();
             for &s in problem.functions().dependent(v) {
                 let sum = problem.linkage_weight(s as usize);
@@ -371,10 +379,6 @@ impl MutualPairs {
             sum_duplicates(&mut list);
             list
         })?;
-        if stopped.into_inner() {
-            crate::stop::drop_aside(links);
-            return Err(stop.reason().unwrap_or(StopReason::Interrupted).into());
-        }
         // One pass over the lists, a block at a time.
         let best =
             match stop.par_filled(l, |v| links[v].iter().map(|e| keys.pair(v as u32, 1, e)).max().unwrap_or(NO_PAIR)) {
@@ -427,39 +431,35 @@ impl MutualPairs {
         loop {
             stop.check()?;
             let best = &self.best;
-            let pairs: Vec<Option<(u32, u32)>> = self.map(&active, stop, |c| {
+            let found: Vec<Option<(u32, u32)>> = self.map(&active, stop, |c| {
                 let pair = best[c as usize];
                 let mutual = pair.sum != 0 && best[pair.partner(c) as usize] == pair;
-                Ok(mutual.then_some((pair.a, pair.b)))
+                mutual.then_some((pair.a, pair.b))
             })?;
-            let mut pairs: Vec<(u32, u32)> = pairs.into_iter().flatten().collect();
-            pairs.par_sort_unstable();
-            pairs.dedup();
+            // Each pair once, though both its clusters may have found it: a cluster is in one
+            // mutual pair at most, so a pair whose mates are set is listed already. In the
+            // active clusters' order, unsorted: the tree does not depend on the order of a
+            // round's merges (`linkage_tree` puts them in greedy's order).
+            let mut pairs: Vec<(u32, u32)> = Vec::new();
+            for (k, &pair) in found.iter().enumerate() {
+                stop.every(k, crate::stop::WORK_PER_CHECK)?;
+                if let Some((a, b)) = pair
+                    && mate[a as usize] == NONE
+                {
+                    mate[a as usize] = b;
+                    mate[b as usize] = a;
+                    pairs.push((a, b));
+                }
+            }
+            drop(found);
             if pairs.is_empty() {
                 return Ok(());
             }
-            for &(a, b) in &pairs {
-                mate[a as usize] = b;
-                mate[b as usize] = a;
-            }
-            // The neighbours of the merged clusters that are not merged themselves.
-            let links = &self.links;
-            let mut touched: Vec<u32> = pairs
-                .par_iter()
-                .flat_map_iter(|&(a, b)| {
-                    links[a as usize]
-                        .iter()
-                        .chain(&links[b as usize])
-                        .map(|e| e.rep)
-                        .filter(|&u| mate[u as usize] == NONE)
-                })
-                .collect();
-            touched.par_sort_unstable();
-            touched.dedup();
+            let touched = self.touched(&pairs, &mut mate, stop)?;
             let merged: Vec<u32> = pairs.iter().map(|&(a, _)| a).collect();
-            let relisted_merged = self.map(&merged, stop, |a| Ok(self.relist(a, &mate)))?;
+            let relisted_merged = self.map(&merged, stop, |a| self.relist(a, &mate))?;
             stop.check()?;
-            self.apply(&pairs, relisted_merged, &touched, &mut mate);
+            self.apply(&pairs, relisted_merged, &touched, &mut mate, stop)?;
             let held = fixed + 4 * self.set_entries + LINK_BYTES * self.link_entries;
             if held > budget {
                 return Err(Halt::TooLarge(held));
@@ -469,14 +469,60 @@ impl MutualPairs {
         }
     }
 
+    /// The clusters linked to a cluster of `pairs` that do not merge themselves (their `mate`
+    /// is [`NONE`]), each once: gathered a few thousand pairs at a time on rayon's pool, then
+    /// kept where first found, marked in `mate` meanwhile (a checked sort made the rounds of a
+    /// 10^7-vertex torus about a sixth slower), checking `stop` between pieces. Their order does
+    /// not matter: each touched cluster is relisted on its own.
+    fn touched(&self, pairs: &[(u32, u32)], mate: &mut [u32], stop: &StopCheck) -> Result<Vec<u32>, StopReason> {
+        let links = &self.links;
+        let seen = &*mate;
+        let found: Vec<Vec<u32>> = pairs
+            .par_chunks(ITEMS_PER_CHECK)
+            .map(|piece| {
+                stop.check()?;
+                Ok(piece
+                    .iter()
+                    .flat_map(|&(a, b)| links[a as usize].iter().chain(&links[b as usize]))
+                    .map(|e| e.rep)
+                    .filter(|&u| seen[u as usize] == NONE)
+                    .collect())
+            })
+            .collect::<Result<_, StopReason>>()?;
+        let mut touched = Vec::new();
+        for (k, u) in found.into_iter().flatten().enumerate() {
+            stop.every(k, crate::stop::WORK_PER_CHECK)?;
+            if mate[u as usize] == NONE {
+                mate[u as usize] = TOUCHED;
+                touched.push(u);
+            }
+        }
+        for (k, &u) in touched.iter().enumerate() {
+            stop.every(k, crate::stop::WORK_PER_CHECK)?;
+            mate[u as usize] = NONE;
+        }
+        Ok(touched)
+    }
+
     /// Applies a round: every touched cluster updates its list and best pair in place
     /// ([`MutualPairs::relist_touched`]), every pair (a, b) merges into a with the list and best
     /// pair relisted for it, and the mates are cleared. In parallel: each cluster is written by
     /// one task alone (the pairs are disjoint, the touched clusters merge with none), so that the
     /// old lists' frees and the scattered writes of a round (a fifth to a third of a 10^6-vertex
-    /// torus's tree when sequential) overlap.
-    fn apply(&mut self, pairs: &[(u32, u32)], merged: Vec<(Vec<Link>, Candidate)>, touched: &[u32], mate: &mut [u32]) {
+    /// torus's tree when sequential) overlap. Checks `stop` every few thousand clusters of each
+    /// loop (a round of 10^7 merges took 1.9 s unchecked). A stop leaves the round half applied,
+    /// which is harmless: `linkage_tree` then frees the state unread, and the run, still in its
+    /// set-up, has no solution to keep.
+    fn apply(
+        &mut self,
+        pairs: &[(u32, u32)],
+        merged: Vec<(Vec<Link>, Candidate)>,
+        touched: &[u32],
+        mate: &mut [u32],
+        stop: &StopCheck,
+    ) -> Result<(), StopReason> {
         let first = self.l + self.merges.len();
+        self.merges.reserve(pairs.len());
         let (keys, bound) = (self.keys, self.bound);
         let links = Scatter::new(&mut self.links);
         let best = Scatter::new(&mut self.best);
@@ -488,7 +534,9 @@ impl MutualPairs {
         // The touched clusters first: they read the sizes of the merged ones before the merges.
         let from_touched = touched
             .par_iter()
-            .map(|&c| {
+            .enumerate()
+            .map(|(i, &c)| {
+                stop.every(i, ITEMS_PER_CHECK)?;
                 let c = c as usize;
                 // SAFETY: c is touched once (the list is deduplicated) and merges with none, so no
                 // other task of this loop writes its list or pair; sizes are only read here.
@@ -507,16 +555,20 @@ impl MutualPairs {
                     best.replace(c, pair);
                     let after = list.len() as u128;
                     links.replace(c, list);
-                    (0, after, before)
+                    Ok((0, after, before))
                 }
             })
-            .reduce(|| (0, 0, 0), sums);
+            .try_reduce(|| (0, 0, 0), |x, y| Ok(sums(x, y)))?;
         let mates = Scatter::new(mate);
-        let (records, counts): (Vec<Merge>, Vec<(u128, u128, u128)>) = pairs
+        // The round's merge records, written in place (a round of 10^7 merges would copy 400 MB).
+        let records = &mut self.merges.spare_capacity_mut()[..pairs.len()];
+        let from_pairs = pairs
             .par_iter()
             .zip(merged)
+            .zip(records)
             .enumerate()
-            .map(|(i, (&(a, b), (list, pair)))| {
+            .map(|(i, ((&(a, b), (list, pair)), record))| {
+                stop.every(i, ITEMS_PER_CHECK)?;
                 let (a, b) = (a as usize, b as usize);
                 let added = list.len() as u128;
                 // SAFETY: a and b belong to this pair alone: the pairs are disjoint, and no
@@ -524,26 +576,27 @@ impl MutualPairs {
                 unsafe {
                     let joined = size.read(a) + size.read(b);
                     size.replace(a, joined);
-                    let record = Merge {
+                    record.write(Merge {
                         pair: best.replace(a, pair),
                         left: node.replace(a, (first + i) as u32),
                         right: node.read(b),
                         node: (first + i) as u32,
-                    };
+                    });
                     alive.replace(b, false);
                     best.replace(b, NO_PAIR);
                     mates.replace(a, NONE);
                     mates.replace(b, NONE);
                     let removed = links.replace(b, Vec::new()).len() + links.replace(a, list).len();
-                    (record, (joined as u128, added, removed as u128))
+                    Ok((joined as u128, added, removed as u128))
                 }
             })
-            .unzip();
-        self.merges.extend(records);
-        let from_pairs = counts.into_iter().fold((0, 0, 0), sums);
+            .try_reduce(|| (0, 0, 0), |x, y| Ok(sums(x, y)))?;
+        // SAFETY: the loop above wrote every one of these records (it was not stopped).
+        unsafe { self.merges.set_len(self.merges.len() + pairs.len()) };
         let (set, added, removed) = sums(from_pairs, from_touched);
         self.set_entries += set;
         self.link_entries = self.link_entries + added - removed;
+        Ok(())
     }
 
     /// Cluster c's list and best pair after this round's merges (`mate`): its mate's links joined
@@ -643,21 +696,26 @@ impl MutualPairs {
     }
 
     /// `f` of every item, on rayon's pool when there are `parallel_from` items or more (a round
-    /// late in the tree has a handful), checking `stop` every few thousand items.
-    fn map<T: Send>(
+    /// late in the tree has a handful), checking `stop` every few thousand items. In place (an
+    /// indexed collect): `Result`'s collect appends lists of pieces afterwards, which copied the
+    /// 640 MB of a round of 10^7 relists unchecked.
+    fn map<T: Send + Default + 'static>(
         &self,
         items: &[u32],
         stop: &StopCheck,
-        f: impl Fn(u32) -> Result<T, StopReason> + Sync + Send,
+        f: impl Fn(u32) -> T + Sync + Send,
     ) -> Result<Vec<T>, StopReason> {
-        let one = |(i, &x): (usize, &u32)| {
-            stop.every(i, 4096)?;
-            f(x)
-        };
         if items.len() < self.parallel_from {
-            items.iter().enumerate().map(one).collect()
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| {
+                    stop.every(i, ITEMS_PER_CHECK)?;
+                    Ok(f(x))
+                })
+                .collect()
         } else {
-            items.par_iter().enumerate().map(one).collect()
+            stop.par_filled_every(items.len(), ITEMS_PER_CHECK, |i| f(items[i]))
         }
     }
 }
