@@ -89,15 +89,15 @@ fn a_model_whose_best_stops_improving_ends_by_the_stall_rule_within_its_bound() 
             // the last improvement's time). That step can be long: the newest population's
             // generation costs about what all the smaller ones' do together, so it ends by about
             // twice the due time (the traps' populations reach 4096 within the second: 2.4 s, due
-            // at 1.0, on a loaded 2-core machine); 1 s more spares a loaded machine. A rule not
-            // asked runs on to the 60 s cap.
+            // at 1.0, on a 2-core machine, 2.9 s at a load of 4 to 5); 2 s more spare a loaded
+            // machine. A rule not asked runs on to the 60 s cap.
             assert!(
                 o.time_s >= last + STALL_LEAST_S,
                 "{what}: stopped {} s after the last improvement",
                 o.time_s - last
             );
             let due = (last + STALL_LEAST_S).max(2.0 * last);
-            assert!(o.time_s <= 2.0 * due + 1.0, "{what}: stopped at {} s, due at {due} s", o.time_s);
+            assert!(o.time_s <= 2.0 * due + 2.0, "{what}: stopped at {} s, due at {due} s", o.time_s);
             assert_eq!(problem.evaluate(&o.genes()), o.best_fitness, "{what}");
         }
     }
