@@ -213,6 +213,24 @@ impl CudaTuning {
             shared_mem_bytes: 0,
         }))
     }
+
+    /// Whether the search by solution, in blocks of `threads`, keeps the gains of `variables` in
+    /// `colors` colour groups whose subfunctions have `entries` entries: where asked for, else by
+    /// default on dense models, where the block updates a mean colour's partners together
+    /// (`stage::kept_together`) and a variable has at least [`KEPT_PARTNERS_PER_VARIABLE`] partners
+    /// per variable of its colour. There the recomputed gains are a few long sums that a few
+    /// threads add while the block waits, where a kept gain is one read; on sparser models the
+    /// per-variable work of the kept search costs more than it saves
+    /// (`docs/decisions/0029-kept-gains.md`).
+    #[cfg(any(feature = "cuda", test))]
+    pub(super) fn keeps_gains(&self, variables: u64, colors: u64, entries: u64, threads: u32) -> bool {
+        self.kept_gains.unwrap_or_else(|| {
+            let size = variables.div_ceil(colors.max(1));
+            let partners = entries / variables.max(1);
+            pgomea_device::stage::kept_together(size as usize, threads as usize)
+                && partners >= KEPT_PARTNERS_PER_VARIABLE * size
+        })
+    }
 }
 
 /// Where a block per solution runs whole generations by default: layouts of at most
@@ -251,24 +269,6 @@ impl CudaTuning {
     ) -> Result<Option<LaunchConfig>> {
         let Some(block) = self.search_block(multiprocessors, n, variables) else { return Ok(None) };
         fitting_grid(f, block, n, "local search")
-    }
-
-    /// Whether the search by solution, in blocks of `threads`, keeps the gains of `variables` in
-    /// `colors` colour groups whose subfunctions have `entries` entries: where asked for, else by
-    /// default on dense models, where the block updates a mean colour's partners together
-    /// (`stage::kept_together`) and a variable has at least [`KEPT_PARTNERS_PER_VARIABLE`] partners
-    /// per variable of its colour. There the recomputed gains are a few long sums that a few
-    /// threads add while the block waits, where a kept gain is one read; on sparser models the
-    /// per-variable work of the kept search costs more than it saves
-    /// (`docs/decisions/0029-kept-gains.md`).
-    #[cfg(any(feature = "cuda", test))]
-    pub(super) fn keeps_gains(&self, variables: u64, colors: u64, entries: u64, threads: u32) -> bool {
-        self.kept_gains.unwrap_or_else(|| {
-            let size = variables.div_ceil(colors.max(1));
-            let partners = entries / variables.max(1);
-            pgomea_device::stage::kept_together(size as usize, threads as usize)
-                && partners >= KEPT_PARTNERS_PER_VARIABLE * size
-        })
     }
 
     /// Whether GOM runs each colour group of a layout with `slots` linkage sets in `groups` groups
