@@ -64,7 +64,7 @@ pub use mixing::{
     element_step, for_solution, mark_converged, mark_converged_gene, mark_elitist, pair_step, replace_unimproved,
 };
 pub use search::{
-    KEEP_GAINS_FROM, KEPT_THREADS_PER_FLIP, anneal_flip, flip_gain, keep_gain, keeps_gains, kept_takes, kept_together,
-    parallel_anneal_flip, parallel_kept_flip, parallel_try_flip, search_genotype, search_round_end, search_solution,
-    try_flip, update_partners,
+    KEEP_GAINS_FROM, anneal_flip, flip_gain, keep_gain, keeps_gains, kept_takes, kept_together, parallel_anneal_flip,
+    parallel_kept_flip, parallel_try_flip, search_genotype, search_round_end, search_solution, try_flip,
+    update_partners,
 };

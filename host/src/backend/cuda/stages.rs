@@ -465,7 +465,7 @@ impl<K: Kind> StageDevice for CudaDevice<K> {
             let mut a = Args(self.base);
             let rows = cfg.grid_dim.0 as usize * self.base.l as usize * size_of::<i64>();
             let keeps = keeps_gains::<K>(step.to - step.from, step.descent_rounds);
-            if self.keeps_gains(&cfg) && keeps && rows <= KEPT_GAINS_BYTES {
+            if keeps && rows <= KEPT_GAINS_BYTES && self.keeps_gains(&cfg) {
                 a.0.search.gains = self.gains_rows(rows)?;
             }
             let by_solution = 1u32;
