@@ -44,7 +44,7 @@ def main() -> int:
                 tabulated = time.perf_counter() - start
                 try:
                     r = pgomea.solve(problem, target=n, time_limit=args.time_limit, seed=seed, algorithm=algorithm,
-                                     backend=backend)
+                                     backend=backend, threads=None if backend else 1)
                 except (pgomea.Error, pgomea.BackendError) as e:
                     print(f"| {n} | {algorithm} | {backend or '-'} | {seed} | {tabulated:.2f} | - | error: {e} | | |")
                     continue

@@ -158,7 +158,8 @@ def worker(tool: str, kind: str, spec: dict, seed: int, time_limit: float) -> in
         problem = fitness.problem()
         tabulated = time.perf_counter() - start
         result = pgomea.solve(problem, target=int(optimum), time_limit=time_limit, seed=seed, algorithm=algorithm,
-                              backend="cpu" if algorithm == "parallel" else None)
+                              backend="cpu" if algorithm == "parallel" else None,
+                              threads=None if algorithm == "parallel" else 1)
         wall = time.perf_counter() - start
         out = {"best_fitness": result.best_fitness, "reached_target": result.reached_target, "time_s": wall,
                "tabulate_s": tabulated, "run_s": result.time_s, "evaluations": result.evaluations,

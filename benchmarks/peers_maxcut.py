@@ -26,7 +26,7 @@ and 100 % of the reference value, from its own record of improvements:
   --sa-elsewhere says what runs instead (`anneal` by default).
 - anneal: pgomea's multi-start annealing alone, the control of the hybrid (`--anneal-only`), on
   every CPU of the run (parallel GOMEA's CPU backend, which anneals a population's solutions on
-  all threads; serial GOMEA anneals on one core): populations of 16, 32, 64, ... solutions, each
+  all threads; serial GOMEA's too): populations of 16, 32, 64, ... solutions, each
   annealed with the default sweeps (3000, or 10000 on fewer than 8 threads) doubling from
   population to population, as SA's restarts double, and brought to a local optimum, no GOM. SA's stand-in on every class: against
   `cpu` it measures what GOM adds to the same annealing, and next to `sa` on Max-Cut it shows how

@@ -17,7 +17,7 @@ BIN=$1 OUT=$2 SIDES=${3:-32 100 316 1000} LIMIT=${4:-20}
 mkdir -p "$OUT"
 VARIANTS=(
     "serial-paper:--algo serial --fi --local-search off --no-partition-mixing"
-    "serial-default:--algo serial"
+    "serial-default:--algo serial --threads 1"
     "gpu-paper:--algo parallel --backend cuda --no-fi --local-search off --no-partition-mixing"
     "gpu-default:--algo parallel --backend cuda"
     "cpu-paper:--algo parallel --backend cpu --no-fi --local-search off --no-partition-mixing"

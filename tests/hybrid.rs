@@ -571,8 +571,9 @@ fn a_population_started_from_the_elitist_anneals_from_halfway_and_stays_near_it(
     let (near, far) = (mean_distance(&halfway), mean_distance(&hot));
     assert!(near > 0.0 && near < 0.25 * l as f64 && near < 0.5 * far, "halfway {near}, hot {far}, l {l}");
 
-    // Serial GOMEA's engine started from the elitist: the same search, one solution at a time.
-    let config = SerialConfig {
+    // Serial GOMEA's engine started from the elitist: the same search, one solution at a time
+    // and side by side on two threads.
+    let config = |threads: Option<usize>| SerialConfig {
         forced_improvement: false,
         order: FosOrder::Random,
         linkage: LinkageSource::Static(Arc::new(fos.clone())),
@@ -583,9 +584,12 @@ fn a_population_started_from_the_elitist_anneals_from_halfway_and_stays_near_it(
             sweeps,
             share: None,
             start: AnnealStart::Hot,
+            threads: threads.map(|t| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())),
         }),
         start: PopulationStart::Elitist,
     };
-    let engine = serial::new_engine(config, &p, n, 5, &mut with_elitist()).unwrap();
-    assert_eq!(engine.population().unwrap(), halfway);
+    for threads in [None, Some(2)] {
+        let engine = serial::new_engine(config(threads), &p, n, 5, &mut with_elitist()).unwrap();
+        assert_eq!(engine.population().unwrap(), halfway, "{threads:?} threads");
+    }
 }

@@ -203,6 +203,11 @@ impl SearchPlan {
         per_call.min(share.max(least).max(1))
     }
 
+    /// Whether the search fits itself to its own pace as it goes (no pace was known).
+    pub fn adapts(&self) -> bool {
+        self.adaptive
+    }
+
     /// The sweeps asked for (a refit never exceeds them).
     pub fn asked(&self) -> u32 {
         self.asked

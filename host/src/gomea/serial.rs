@@ -13,13 +13,14 @@ use pgomea_device::gom::{DonorOrder, NO_DONOR, accept, first_differing_donor};
 use pgomea_device::problem::Kind;
 use pgomea_device::rng::SplitMix64;
 
-use super::local_search::{AnnealSchedule, AnnealStart, SearchCalls, VariableColors, per_call};
+use super::local_search::{AnnealSchedule, AnnealStart, SearchCalls, SearchStep, VariableColors, per_call};
 use super::population::{PopulationStart, new_population};
 use super::run::{Run, SearchPlan};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::Result;
 use crate::linkage::fos::Fos;
 use crate::problem::{GrayBoxProblem, PartialEvaluation, kind_visitor};
+use crate::stop::StopCheck;
 
 /// Linkage sets between two looks at the clock within one solution's GOM or FI: a solution of a
 /// million variables has two million sets and takes seconds.
@@ -77,6 +78,9 @@ pub struct LocalSearchSetting {
     pub share: Option<f64>,
     /// Where the annealing begins in its schedule (set per population).
     pub start: AnnealStart,
+    /// The threads that anneal a new population's solutions side by side (none, or one: one
+    /// after another; `docs/decisions/0030-serial-annealing-side-by-side.md`).
+    pub threads: Option<Arc<rayon::ThreadPool>>,
 }
 
 pub(crate) struct SerialGomea<'a, K: Kind> {
@@ -132,61 +136,106 @@ pub fn new_engine<'a>(
     problem.functions().with_kind(Make { config, problem, n, seed, run })
 }
 
+/// One solution's local search, call by call ([`SearchCalls`]): what it gained, the annealing
+/// sweeps it ran, the calls' subfunction rounds. The caller asks the stop between calls.
+struct SolutionSearch {
+    calls: SearchCalls,
+    descending: bool,
+    gain: i64,
+    ran: u32,
+    /// `seed`, `stream` and `solution`: the search's random numbers.
+    ids: (u64, u32, u32),
+}
+
+impl SolutionSearch {
+    fn new(ls: &LocalSearchSetting, ids: (u64, u32, u32), per_call: u32) -> Self {
+        SolutionSearch {
+            calls: SearchCalls::starting(ids.1, ls.sweeps, per_call, ls.start),
+            descending: true,
+            gain: 0,
+            ran: 0,
+            ids,
+        }
+    }
+
+    /// The next call on `genes`: its step and subfunction rounds, or None when the search is done.
+    ///
+    /// # Safety
+    ///
+    /// `kind` is the kind of the problem whose variables `ls.colors` colours, and `genes` holds
+    /// its l genes.
+    unsafe fn call<K: Kind>(
+        &mut self,
+        kind: &K,
+        ls: &LocalSearchSetting,
+        genes: &mut [u8],
+        stop: &StopCheck,
+    ) -> Option<(SearchStep, u64)> {
+        let step = self.calls.next(self.descending)?;
+        let (seed, _, solution) = self.ids;
+        // SAFETY: the caller's precondition.
+        let (g, rounds, d) = unsafe {
+            super::local_search::search_genotype(kind, &ls.colors, &ls.anneal, seed, step, solution, genes, stop)
+        };
+        self.gain += g;
+        self.descending = d;
+        if step.descent_rounds == 0 {
+            self.ran += step.to - step.from;
+        }
+        Some((step, rounds))
+    }
+}
+
 /// Local search of one solution (its fitness updated), counted in `run`; an improvement is
 /// offered to the run. Returns the annealing sweeps it ran.
 /// `seed`, `stream` and `solution` number the search's random numbers (annealing). With `plan`
-/// (the plan of a new population of `n` solutions, its first solution searched here), the
-/// search refits the plan after each call where it adapts ([`SearchPlan::refit`]): its own rest
-/// and the others' sweeps.
+/// (the plan of a new population searched as `solutions` solutions one after another, this
+/// solution the first), the search refits the plan after each call where it adapts
+/// ([`SearchPlan::refit`]): its own rest and the others' sweeps.
 #[allow(clippy::too_many_arguments)]
 fn search_solution<K: Kind>(
     kind: &K,
     problem: &dyn GrayBoxProblem,
     ls: &LocalSearchSetting,
-    (seed, stream, solution): (u64, u32, u32),
+    ids: (u64, u32, u32),
     genes: &mut [u8],
     fitness: &mut i64,
     run: &mut Run,
     mut plan: Option<(&mut SearchPlan, usize)>,
 ) -> u32 {
-    let f = problem.functions();
-    let per_round = super::local_search::evaluations_per_round(f);
+    let per_round = super::local_search::evaluations_per_round(problem.functions());
     // Call by call, the clock checked between them (a search cut short keeps what it reached).
-    let mut gain = 0;
     let stop = run.stop_check().clone();
     let least = super::local_search::least_per_call::<K>(true);
     let mut per_call = per_call(per_round, 1, least);
     if let Some((plan, _)) = &plan {
         per_call = plan.timing_call(per_call, least);
     }
-    let mut calls = SearchCalls::starting(stream, ls.sweeps, per_call, ls.start);
-    let mut descending = true;
-    let mut ran = 0;
-    while let Some(step) = calls.next(descending) {
-        if run.should_stop() {
-            break;
-        }
-        // SAFETY: `kind` is the kind of `f`, the colours colour its variables, `genes` holds l
-        // genes.
-        let (g, rounds, d) = unsafe {
-            super::local_search::search_genotype(kind, &ls.colors, &ls.anneal, seed, step, solution, genes, &stop)
-        };
+    let mut search = SolutionSearch::new(ls, ids, per_call);
+    while !run.should_stop() {
+        // SAFETY: `kind` is the kind of `problem`, the colours colour its variables, `genes`
+        // holds l genes.
+        let Some((step, rounds)) = (unsafe { search.call(kind, ls, genes, &stop) }) else { break };
         run.counter.add_subfunctions(rounds * per_round);
-        gain += g;
-        descending = d;
         if step.descent_rounds == 0 {
-            ran += step.to - step.from;
             // Every solution of the population (this one's rest included) as if it had its
             // whole schedule still to run: a refit that errs towards ending early.
-            if let Some((plan, n)) = plan.as_mut()
-                && let Some(fit) = plan.refit(f64::from(ran), *n, step.sweeps, plan.asked())
+            if let Some((plan, solutions)) = plan.as_mut()
+                && let Some(fit) = plan.refit(f64::from(search.ran), *solutions, step.sweeps, plan.asked())
             {
                 // This search goes on from the same share of a schedule of `fit` sweeps.
                 plan.sweeps = fit;
-                calls = SearchCalls::rescaled(step, fit, per_call);
+                search.calls = SearchCalls::rescaled(step, fit, per_call);
             }
         }
     }
+    settle(problem, search.gain, genes, fitness, run);
+    search.ran
+}
+
+/// A searched solution's gain added to its fitness (checked against a full evaluation in the
+/// tests' runs), and an improvement offered to the run.
+fn settle(problem: &dyn GrayBoxProblem, gain: i64, genes: &[u8], fitness: &mut i64, run: &mut Run) {
     if gain != 0 {
         *fitness += gain;
         if run.verify {
@@ -199,6 +248,61 @@ fn search_solution<K: Kind>(
         if gain > 0 {
             run.offer(genes, *fitness);
         }
+    }
+}
+
+/// The local search of solutions `first..` of a new population (genes and fitness), side by side
+/// on `threads`, each its whole schedule of `ls.sweeps` with the same flips as one after another;
+/// counted in `run` and offered to it in the solutions' order afterwards. Each search asks the
+/// clock and the stop flag between its calls, and ends once any solution reaches the run's
+/// target. Returns the solution-sweeps they ran.
+#[allow(clippy::too_many_arguments)]
+fn search_side_by_side<K: Kind>(
+    kind: &K,
+    problem: &dyn GrayBoxProblem,
+    ls: &LocalSearchSetting,
+    threads: &rayon::ThreadPool,
+    seed: u64,
+    population: &mut Population,
+    first: usize,
+    run: &mut Run,
+) -> f64 {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let per_round = super::local_search::evaluations_per_round(problem.functions());
+    let per_call = per_call(per_round, 1, super::local_search::least_per_call::<K>(true));
+    let stop = run.stop_check().clone();
+    let target = run.limits.target;
+    let reached = AtomicBool::new(false);
+    let l = population.l;
+    let (genes, fitness) = (&mut population.genes[first * l..], &population.fitness[first..]);
+    let searched: Vec<(i64, u32, u64)> = threads.install(|| {
+        genes
+            .par_chunks_mut(l.max(1))
+            .zip(fitness.par_iter())
+            .enumerate()
+            .map(|(k, (genes, &fitness))| {
+                let mut search = SolutionSearch::new(ls, (seed, u32::MAX, (first + k) as u32), per_call);
+                let mut rounds = 0;
+                while stop.reason().is_none() && !reached.load(Ordering::Relaxed) {
+                    // SAFETY: as in `search_solution`; each task searches only its own solution.
+                    let Some((_, r)) = (unsafe { search.call(kind, ls, genes, &stop) }) else { break };
+                    rounds += r;
+                    if target.is_some_and(|t| fitness + search.gain >= t) {
+                        reached.store(true, Ordering::Relaxed);
+                    }
+                }
+                (search.gain, search.ran, rounds)
+            })
+            .collect()
+    });
+    let mut ran = 0.0;
+    for (k, (gain, sweeps, rounds)) in searched.into_iter().enumerate() {
+        let i = first + k;
+        run.counter.add_subfunctions(rounds * per_round);
+        let (genes, fitness) = (&population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
+        settle(problem, gain, genes, fitness, run);
+        ran += f64::from(sweeps);
     }
     ran
 }
@@ -218,16 +322,37 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         let (mut population, anneal_start) = new_population(problem, config.start, n, &mut rng, run)?;
         let l = problem.variables();
         if let Some(ls) = &config.local_search {
+            // Side by side on the run's threads where nothing needs the searches one after
+            // another: under an evaluation budget they end at the same call on every machine.
+            let threads = ls.threads.as_deref().filter(|t| t.current_num_threads() > 1);
+            let threads = threads.filter(|_| run.limits.evaluations.is_none());
             run.fitted_search(ls.sweeps, n, ls.share, |run, plan| {
                 let mut work = 0.0;
-                for i in 0..n {
-                    let ls = LocalSearchSetting { sweeps: plan.sweeps, start: anneal_start, ..ls.clone() };
-                    let (genes, fitness) = (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
-                    // The first solution's search tells the pace where none was known.
-                    let plan = (i == 0).then_some((&mut *plan, n));
-                    let ran =
-                        search_solution(&kind, problem, &ls, (seed, u32::MAX, i as u32), genes, fitness, run, plan);
-                    work += f64::from(ran);
+                let mut next = 0;
+                // The first solution's search tells the pace where none was known, alone; the
+                // others then follow side by side, as many at once as there are threads.
+                if threads.is_none() || plan.adapts() {
+                    let ls = LocalSearchSetting { start: anneal_start, ..ls.clone() };
+                    let one_after_another = 1 + threads.map_or(n - 1, |t| (n - 1).div_ceil(t.current_num_threads()));
+                    let (genes, fitness) = (&mut population.genes[..l], &mut population.fitness[0]);
+                    let plan = Some((&mut *plan, one_after_another));
+                    work +=
+                        f64::from(search_solution(&kind, problem, &ls, (seed, u32::MAX, 0), genes, fitness, run, plan));
+                    next = 1;
+                }
+                let ls = LocalSearchSetting { sweeps: plan.sweeps, start: anneal_start, ..ls.clone() };
+                match threads {
+                    Some(threads) => {
+                        work += search_side_by_side(&kind, problem, &ls, threads, seed, &mut population, next, run);
+                    }
+                    None => {
+                        for i in next..n {
+                            let (genes, fitness) =
+                                (&mut population.genes[i * l..(i + 1) * l], &mut population.fitness[i]);
+                            let ids = (seed, u32::MAX, i as u32);
+                            work += f64::from(search_solution(&kind, problem, &ls, ids, genes, fitness, run, None));
+                        }
+                    }
                 }
                 plan.ran(work);
             });
@@ -500,5 +625,89 @@ impl<K: Kind> PopulationEngine for SerialGomea<'_, K> {
     }
     fn best_solution(&self) -> Result<Vec<u8>> {
         Ok(self.population.solution(self.population.best()).to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomea::local_search::VariableColors;
+    use crate::gomea::run::Limits;
+    use crate::problem::generate::{WeightRange, torus};
+    use crate::problem::maxcut::MaxCut;
+    use crate::stop::StopCheck;
+
+    /// Serial GOMEA's settings on `p` with an annealing of `sweeps` on `threads` threads (a
+    /// checkerboard colouring of the torus's variables, of side `side`).
+    fn settings(p: &MaxCut, side: usize, sweeps: u32, threads: Option<usize>) -> SerialConfig {
+        let groups: Vec<Vec<u32>> = (0..2)
+            .map(|c| (0..side * side).filter(|v| (v / side + v % side) % 2 == c).map(|v| v as u32).collect())
+            .collect();
+        let f = p.functions();
+        SerialConfig {
+            forced_improvement: true,
+            order: FosOrder::Random,
+            linkage: LinkageSource::Static(Arc::new(Fos::univariate(p.variables()))),
+            local_search: Some(LocalSearchSetting {
+                mode: LocalSearchMode::Initial,
+                colors: Arc::new(VariableColors::new(&groups, f, 0)),
+                anneal: Arc::new(AnnealSchedule::new(f, 3, &StopCheck::never()).unwrap()),
+                sweeps,
+                share: Some(0.75),
+                start: AnnealStart::Hot,
+                threads: threads.map(|t| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())),
+            }),
+            start: PopulationStart::Random,
+        }
+    }
+
+    #[test]
+    fn a_new_populations_solutions_annealed_side_by_side_are_those_annealed_one_after_another() {
+        const SIDE: usize = 16;
+        let p = MaxCut::new(torus(SIDE, WeightRange { min: -3, max: 5 }, 11).unwrap()).unwrap();
+        // Without limits nothing fits the annealing to a clock: both take the whole schedule.
+        let anneal = |threads| {
+            let mut run = Run::new(&p, Limits::default());
+            run.verify = true;
+            let engine = new_engine(settings(&p, SIDE, 300, threads), &p, 24, 5, &mut run).unwrap();
+            let population = engine.population().unwrap();
+            (population.genes, population.fitness, run.counter.subfunction_evaluations(), run.elitist_fitness())
+        };
+        let one_after_another = anneal(None);
+        for threads in [2, 3] {
+            assert_eq!(anneal(Some(threads)), one_after_another, "{threads} threads");
+        }
+        // The annealing did something: the solutions differ from a population left at random.
+        let mut run = Run::new(&p, Limits::default());
+        let mut config = settings(&p, SIDE, 300, None);
+        config.local_search = None;
+        let random = new_engine(config, &p, 24, 5, &mut run).unwrap().population().unwrap();
+        assert!(random.fitness.iter().sum::<i64>() < one_after_another.1.iter().sum::<i64>());
+    }
+
+    #[test]
+    fn solutions_annealed_side_by_side_stop_at_the_target_and_offer_what_they_reached() {
+        const SIDE: usize = 16;
+        let p = MaxCut::new(torus(SIDE, WeightRange { min: 1, max: 1 }, 2).unwrap()).unwrap();
+        // A target that a random solution (half the edges cut) misses and a whole annealing
+        // passes (the even torus's optimum cuts every edge): once the first searches under way
+        // reach it, those not begun do not begin.
+        let target = p.functions().len() as i64 * 9 / 10;
+        let mut run = Run::new(&p, Limits { target: Some(target), ..Limits::default() });
+        run.verify = true;
+        let engine = new_engine(settings(&p, SIDE, 50_000, Some(2)), &p, 64, 5, &mut run).unwrap();
+        assert!(run.trace.first().is_some_and(|t| t.best_fitness < target), "reached at random");
+        assert!(run.should_stop());
+        assert!(run.elitist_fitness().is_some_and(|f| f >= target));
+        let population = engine.population().unwrap();
+        let best = population.fitness.iter().max().copied();
+        assert_eq!(run.elitist_fitness(), best);
+        // Far fewer evaluations than 64 whole schedules.
+        let whole = 64.0 * 50_000.0 * 2.0 * p.functions().len() as f64;
+        assert!(
+            (run.counter.subfunction_evaluations() as f64) < whole / 8.0,
+            "{}",
+            run.counter.subfunction_evaluations()
+        );
     }
 }

@@ -80,12 +80,12 @@ fn cpu_threads(threads: Option<usize>) -> usize {
 }
 
 /// The CPU threads that anneal a new population's solutions, or `None` where a GPU anneals them:
-/// serial GOMEA anneals on one thread, parallel GOMEA on the CPU backend on all of its threads.
+/// every thread of the run (serial GOMEA anneals its solutions side by side too,
+/// `docs/decisions/0030-serial-annealing-side-by-side.md`).
 pub fn annealing_threads(algorithm: Algorithm, backend: Backend, threads: Option<usize>) -> Option<usize> {
     match algorithm {
-        Algorithm::Serial => Some(1),
         Algorithm::Parallel if on_gpu(backend) => None,
-        Algorithm::Parallel => Some(cpu_threads(threads)),
+        Algorithm::Serial | Algorithm::Parallel => Some(cpu_threads(threads)),
     }
 }
 

@@ -794,6 +794,12 @@ fn fits_in_memory(size: usize, per_solution: u128) -> Result<()> {
 
 /// The multi-start scheme over serial GOMEA (`config`'s annealing decided).
 fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &Model) -> Result<(String, Ims<'a>)> {
+    // A new population's solutions anneal side by side on the run's threads
+    // (docs/decisions/0030-serial-annealing-side-by-side.md); GOM itself is serial.
+    let threads = match &model.variable_colors {
+        Some(_) => Some(Arc::new(cpu::thread_pool(config.threads)?)),
+        None => None,
+    };
     let serial = SerialConfig {
         forced_improvement: config.forced_improvement,
         order: match &model.groups {
@@ -812,6 +818,7 @@ fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &M
             sweeps: config.anneal_sweeps_of(0),
             share: config.anneal_share(),
             start: AnnealStart::Hot,
+            threads,
         }),
         start: PopulationStart::Random,
     };

@@ -297,7 +297,7 @@ pub const RUN_OPTIONS: &[RunOption] = &[
                   By default 0 where GOM after the greedy descent does better: for MAX-SAT, for deceptive tables \
                   (most tables' maximum is where no single variable's average points, as in traps) and for 2D spin \
                   glasses (a square lattice with frustrated squares and distinct couplings); else 3000 on a GPU and \
-                  on 8 or more CPU threads, 10000 where fewer CPU threads anneal (serial GOMEA anneals on one), and \
+                  on 8 or more CPU threads, 10000 where fewer CPU threads anneal, and \
                   fewer beyond 10^5 variables, so that large runs still search (decision records 0002 to 0005). \
                   The run says which it took and why.",
         ..ENTRY
