@@ -47,6 +47,18 @@ pub fn new_backend<'a>(
     seed: u64,
     pool: Arc<rayon::ThreadPool>,
 ) -> Result<Stages<'a>> {
+    let device = new_device(problem, layout.clone(), population.n, seed, pool);
+    Stages::new(device, layout, &population)
+}
+
+/// The CPU's device for `n` solutions of `problem` ([`new_backend`] without the population).
+pub(crate) fn new_device<'a>(
+    problem: &'a dyn GrayBoxProblem,
+    layout: Arc<GroupLayout>,
+    n: usize,
+    seed: u64,
+    pool: Arc<rayon::ThreadPool>,
+) -> Box<dyn StageDevice + 'a> {
     kind_visitor! {
         struct Make {
             layout: Arc<GroupLayout>,
@@ -64,11 +76,10 @@ pub fn new_backend<'a>(
     }
     let f = problem.functions();
     let Ok(shared) = layout.place(&mut InHost);
-    let sizes = layout.buffer_sizes(population.n);
-    // The kind and the shared arrays point into `problem`'s and `layout`'s arrays; the backend
+    let sizes = layout.buffer_sizes(n);
+    // The kind and the shared arrays point into `problem`'s and `layout`'s arrays; the device
     // is returned bound to the problem's lifetime 'a and keeps the layout.
-    let device = f.with_kind(Make { layout: layout.clone(), shared, sizes, seed, pool });
-    Stages::new(device, layout, &population)
+    f.with_kind(Make { layout, shared, sizes, seed, pool })
 }
 
 /// One buffer in host memory: its bytes, held in 8-byte words so that they are aligned for every

@@ -463,6 +463,11 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// The time left before the time limit alone (None without one).
+    pub fn time_to_limit(&self) -> Option<Duration> {
+        self.limits.time.map(|t| t.saturating_sub(self.elapsed()))
+    }
+
     /// Why the run stopped (`None` while it goes on).
     pub fn stop_reason(&self) -> Option<StopReason> {
         self.stop

@@ -23,7 +23,7 @@ pub use self::stages::{StageDevice, Stages};
 pub use self::state::StageState;
 use super::local_search::{AnnealStart, SearchCalls, per_call};
 use super::population::best_index;
-use super::run::{Run, SearchPlan};
+use super::run::{Run, SearchPlan, StopReason};
 use super::{LocalSearchMode, Population, PopulationEngine};
 use crate::error::{Error, Result};
 
@@ -76,6 +76,9 @@ pub struct ParallelGomea<'a> {
     group_order: Vec<u32>,
     /// The wall time of the last generation whose groups ran at once (None before one).
     last_generation: Option<Duration>,
+    /// Each colour group's time when it last ran alone, waited for (GOM's, then Forced
+    /// Improvement's): a group is not begun where the time limit could not hold it.
+    group_times: [Vec<Duration>; 2],
 }
 
 impl<'a> ParallelGomea<'a> {
@@ -95,6 +98,7 @@ impl<'a> ParallelGomea<'a> {
             timing: None,
             group_order: Vec::new(),
             last_generation: None,
+            group_times: [Vec::new(), Vec::new()],
         }
     }
 
@@ -181,14 +185,32 @@ impl<'a> ParallelGomea<'a> {
             }
             return Ok(());
         }
+        let mut times = std::mem::take(&mut self.group_times[forced as usize]);
+        times.resize(self.layout.groups(), Duration::ZERO);
+        let mut begun: Option<(usize, Instant)> = None;
         for idx in 0..self.group_order.len() {
             if near_limit {
                 self.backend.synchronize()?;
+                if let Some((g, t)) = begun.take() {
+                    times[g] = t.elapsed();
+                }
             }
             if run.should_stop() {
                 break;
             }
             let g = self.group_order[idx];
+            // A group's passes cannot stop inside, and one of a large, nearly converged population
+            // takes seconds on the GPU (its donor searches walk most of the population): one that
+            // took longer than the time left before the limit when it last ran is not begun, and
+            // the run ends at its limit now, not seconds after it
+            // (`docs/decisions/0031-groups-begun-within-the-limit.md`).
+            if near_limit && run.time_to_limit().is_some_and(|left| times[g as usize] > left) {
+                run.set_stop(StopReason::TimeLimit);
+                break;
+            }
+            if near_limit {
+                begun = Some((g as usize, Instant::now()));
+            }
             let step = idx as u32;
             match self.timing.as_mut() {
                 // Each stage alone, each followed by a synchronisation.
@@ -219,6 +241,12 @@ impl<'a> ParallelGomea<'a> {
             }
             on_group(&self.backend, g)?;
         }
+        if let Some((g, t)) = begun {
+            // The last group's time too (the generation's end waits for the device anyway).
+            self.backend.synchronize()?;
+            times[g] = t.elapsed();
+        }
+        self.group_times[forced as usize] = times;
         Ok(())
     }
 
@@ -402,5 +430,102 @@ impl PopulationEngine for ParallelGomea<'_> {
     }
     fn best_solution(&self) -> Result<Vec<u8>> {
         self.backend.solution(best_index(&self.fitness))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu;
+    use crate::gomea::local_search::SearchStep;
+    use crate::gomea::run::Limits;
+    use crate::linkage::fos::Fos;
+    use crate::problem::GrayBoxProblem;
+    use crate::problem::generate::{WeightRange, torus};
+    use crate::problem::maxcut::MaxCut;
+    use crate::stop::StopCheck;
+    use std::time::Instant;
+
+    /// The CPU's device with each pass `per_pass` longer and no stop of its own (as the GPU's).
+    struct Slow<'a> {
+        inner: Box<dyn StageDevice + 'a>,
+        per_pass: Duration,
+    }
+
+    impl StageDevice for Slow<'_> {
+        fn copy(&mut self, from: usize, to: usize) -> Result<()> {
+            self.inner.copy(from, to)
+        }
+        fn fill(&mut self, buffer: usize, byte: u8) -> Result<()> {
+            self.inner.fill(buffer, byte)
+        }
+        fn upload(&mut self, buffer: usize, offset: usize, bytes: &[u8]) -> Result<()> {
+            self.inner.upload(buffer, offset, bytes)
+        }
+        fn download(&self, buffer: usize, offset: usize, out: &mut [u8]) -> Result<()> {
+            self.inner.download(buffer, offset, out)
+        }
+        fn pass(&mut self, pass: Pass, step: u32, group: u32, forced: bool) -> Result<()> {
+            std::thread::sleep(self.per_pass);
+            self.inner.pass(pass, step, group, forced)
+        }
+        fn run_all_groups(&mut self, _forced: bool) -> Result<bool> {
+            Ok(false)
+        }
+        fn one_pass(&self) -> bool {
+            self.inner.one_pass()
+        }
+        fn search(&mut self, step: SearchStep, stop: &StopCheck) -> Result<u64> {
+            self.inner.search(step, stop)
+        }
+        fn least_per_call(&self) -> u32 {
+            self.inner.least_per_call()
+        }
+        fn mark_elitist(&mut self) -> Result<()> {
+            self.inner.mark_elitist()
+        }
+        fn mark_converged(&mut self) -> Result<()> {
+            self.inner.mark_converged()
+        }
+        fn end_forced_improvement(&mut self, elitist_fitness: i64) -> Result<()> {
+            self.inner.end_forced_improvement(elitist_fitness)
+        }
+        fn synchronize(&mut self) -> Result<()> {
+            self.inner.synchronize()
+        }
+    }
+
+    #[test]
+    fn a_group_that_took_longer_than_the_time_left_is_not_begun() {
+        const SIDE: usize = 8;
+        let p = MaxCut::new(torus(SIDE, WeightRange { min: -3, max: 5 }, 4).unwrap()).unwrap();
+        let l = p.variables();
+        // Single-variable sets on an even torus: two colour groups, the checkerboard's.
+        let groups: Vec<Vec<u32>> =
+            (0..2).map(|c| (0..l).filter(|v| (v / SIDE + v % SIDE) % 2 == c).map(|v| v as u32).collect()).collect();
+        let layout = Arc::new(GroupLayout::new(&p, &Fos::univariate(l), &groups, &StopCheck::never()).unwrap());
+        let n = 8;
+        let mut rng = SplitMix64::new(9);
+        let genes: Vec<u8> = (0..n * l).map(|_| rng.coin() as u8).collect();
+        let fitness: Vec<i64> = genes.chunks(l).map(|x| p.evaluate(x)).collect();
+        let population = Population { n, l, genes, fitness: fitness.clone() };
+        let pool = Arc::new(cpu::thread_pool(Some(1)).unwrap());
+        let per_pass = Duration::from_millis(150);
+        let device = Slow { inner: cpu::new_device(&p, layout.clone(), n, 3, pool), per_pass };
+        let stages = Stages::new(Box::new(device), layout.clone(), &population).unwrap();
+        let group = per_pass * stages.group_passes().len() as u32;
+        // The limit falls half a group into the second generation: its first group is not begun.
+        let limit = 2 * group + group / 2;
+        let mut run = Run::new(&p, Limits { time: Some(limit), ..Limits::default() });
+        let best = best_index(&fitness);
+        run.offer(population.solution(best), fitness[best]);
+        let mut engine = ParallelGomea::new(stages, layout, 3, fitness);
+        let start = Instant::now();
+        while !run.should_stop() {
+            engine.generation(&mut run).unwrap();
+        }
+        let ended = start.elapsed();
+        assert_eq!(run.stop_reason(), Some(StopReason::TimeLimit));
+        assert!(ended < limit, "ended at {ended:?}, the limit {limit:?}, a group {group:?}");
     }
 }
