@@ -148,6 +148,18 @@ struct SolutionSearch {
 }
 
 impl SolutionSearch {
+    /// A solution's search on `problem`: the subfunction evaluations of one round, and the
+    /// sweeps or rounds of a call (the host keeps the gains and asks the stop inside a call).
+    fn call_size<K: Kind>(problem: &dyn GrayBoxProblem) -> (u64, u32) {
+        let per_round = super::local_search::evaluations_per_round(problem.functions());
+        (per_round, per_call(per_round, 1, Self::least_per_call::<K>()))
+    }
+
+    /// The fewest sweeps or rounds of a call.
+    fn least_per_call<K: Kind>() -> u32 {
+        super::local_search::least_per_call::<K>(true)
+    }
+
     fn new(ls: &LocalSearchSetting, ids: (u64, u32, u32), per_call: u32) -> Self {
         SolutionSearch {
             calls: SearchCalls::starting(ids.1, ls.sweeps, per_call, ls.start),
@@ -203,13 +215,11 @@ fn search_solution<K: Kind>(
     run: &mut Run,
     mut plan: Option<(&mut SearchPlan, usize)>,
 ) -> u32 {
-    let per_round = super::local_search::evaluations_per_round(problem.functions());
     // Call by call, the clock checked between them (a search cut short keeps what it reached).
     let stop = run.stop_check().clone();
-    let least = super::local_search::least_per_call::<K>(true);
-    let mut per_call = per_call(per_round, 1, least);
+    let (per_round, mut per_call) = SolutionSearch::call_size::<K>(problem);
     if let Some((plan, _)) = &plan {
-        per_call = plan.timing_call(per_call, least);
+        per_call = plan.timing_call(per_call, SolutionSearch::least_per_call::<K>());
     }
     let mut search = SolutionSearch::new(ls, ids, per_call);
     while !run.should_stop() {
@@ -269,8 +279,7 @@ fn search_side_by_side<K: Kind>(
 ) -> f64 {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering};
-    let per_round = super::local_search::evaluations_per_round(problem.functions());
-    let per_call = per_call(per_round, 1, super::local_search::least_per_call::<K>(true));
+    let (per_round, per_call) = SolutionSearch::call_size::<K>(problem);
     let stop = run.stop_check().clone();
     let target = run.limits.target;
     let reached = AtomicBool::new(false);
@@ -324,8 +333,8 @@ impl<'a, K: Kind> SerialGomea<'a, K> {
         if let Some(ls) = &config.local_search {
             // Side by side on the run's threads where nothing needs the searches one after
             // another: under an evaluation budget they end at the same call on every machine.
-            let threads = ls.threads.as_deref().filter(|t| t.current_num_threads() > 1);
-            let threads = threads.filter(|_| run.limits.evaluations.is_none());
+            let threads =
+                (ls.threads.as_deref()).filter(|t| t.current_num_threads() > 1 && run.limits.evaluations.is_none());
             run.fitted_search(ls.sweeps, n, ls.share, |run, plan| {
                 let mut work = 0.0;
                 let mut next = 0;

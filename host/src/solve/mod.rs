@@ -796,10 +796,7 @@ fn fits_in_memory(size: usize, per_solution: u128) -> Result<()> {
 fn serial_ims<'a>(problem: &'a dyn GrayBoxProblem, config: &RunConfig, model: &Model) -> Result<(String, Ims<'a>)> {
     // A new population's solutions anneal side by side on the run's threads
     // (docs/decisions/0030-serial-annealing-side-by-side.md); GOM itself is serial.
-    let threads = match &model.variable_colors {
-        Some(_) => Some(Arc::new(cpu::thread_pool(config.threads)?)),
-        None => None,
-    };
+    let threads = model.variable_colors.as_ref().map(|_| cpu::thread_pool(config.threads)).transpose()?.map(Arc::new);
     let serial = SerialConfig {
         forced_improvement: config.forced_improvement,
         order: match &model.groups {

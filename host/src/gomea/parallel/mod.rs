@@ -204,11 +204,11 @@ impl<'a> ParallelGomea<'a> {
             // took longer than the time left before the limit when it last ran is not begun, and
             // the run ends at its limit now, not seconds after it
             // (`docs/decisions/0031-groups-begun-within-the-limit.md`).
-            if near_limit && run.time_to_limit().is_some_and(|left| times[g as usize] > left) {
-                run.set_stop(StopReason::TimeLimit);
-                break;
-            }
             if near_limit {
+                if run.time_to_limit().is_some_and(|left| times[g as usize] > left) {
+                    run.set_stop(StopReason::TimeLimit);
+                    break;
+                }
                 begun = Some((g as usize, Instant::now()));
             }
             let step = idx as u32;
